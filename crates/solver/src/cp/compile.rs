@@ -1,0 +1,128 @@
+//! Compiling a [`Query`] into a constraint network: one CP variable per
+//! distinct subterm (a DAG node, memoised by term id), constants as fixed
+//! domains, one propagator per operation node, assertions fixed to true.
+
+use crate::cp::domain::Domain;
+use crate::Query;
+use fpsym_expr::{fold, Op, Sort, Term, Value};
+use std::collections::HashMap;
+
+/// Index of a CP variable.
+pub(crate) type VarId = u32;
+
+/// A propagator: `res = op(args)`.
+#[derive(Clone, Debug)]
+pub(crate) struct Prop {
+    pub op: Op,
+    pub args: Vec<VarId>,
+    pub res: VarId,
+}
+
+/// The compiled network.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Csp {
+    /// Initial domains.
+    pub doms: Vec<Domain>,
+    /// Sort of every variable.
+    pub sorts: Vec<Sort>,
+    /// Propagators.
+    pub props: Vec<Prop>,
+    /// For each variable, the propagators mentioning it.
+    pub watch: Vec<Vec<u32>>,
+    /// The free variables of the query with their CP variable, in
+    /// first-occurrence order.
+    pub inputs: Vec<(VarId, Term)>,
+    /// Boolean variables that are results of operations (search may branch on them).
+    pub inner_bools: Vec<VarId>,
+    /// The (folded) assertions.
+    pub assertions: Vec<Term>,
+    /// An assertion folded to false.
+    pub trivially_false: bool,
+}
+
+impl Csp {
+    /// Compiles `q`.
+    pub(crate) fn new(q: &Query) -> Csp {
+        let mut csp = Csp::default();
+        let mut memo: HashMap<u64, VarId> = HashMap::new();
+        let mut roots = Vec::new();
+        for a in &q.assertions {
+            let a = fold(a);
+            match a.as_const() {
+                Some(Value::Bool(true)) => continue,
+                Some(Value::Bool(false)) => {
+                    csp.trivially_false = true;
+                    continue;
+                }
+                _ => {}
+            }
+            let v = csp.add_term(&a, &mut memo);
+            roots.push(v);
+            csp.assertions.push(a);
+        }
+        for r in roots {
+            let d = csp.doms[r as usize].intersect(&Domain::point(Value::Bool(true)));
+            csp.doms[r as usize] = d;
+        }
+        // inputs the folded assertions no longer mention still need a value
+        for v in q.vars() {
+            if !csp.inputs.iter().any(|(_, t)| *t == v) {
+                let id = csp.new_var(Domain::full(v.sort()), v.sort());
+                csp.inputs.push((id, v));
+            }
+        }
+        csp
+    }
+
+    fn new_var(&mut self, d: Domain, s: Sort) -> VarId {
+        self.doms.push(d);
+        self.sorts.push(s);
+        self.watch.push(Vec::new());
+        (self.doms.len() - 1) as VarId
+    }
+
+    fn add_term(&mut self, t: &Term, memo: &mut HashMap<u64, VarId>) -> VarId {
+        // explicit post-order stack: path conditions can be very deep
+        let mut stack: Vec<(Term, bool)> = vec![(t.clone(), false)];
+        while let Some((u, ready)) = stack.pop() {
+            if memo.contains_key(&u.id()) {
+                continue;
+            }
+            if let Some(v) = u.as_const() {
+                let id = self.new_var(Domain::point(v), u.sort());
+                memo.insert(u.id(), id);
+                continue;
+            }
+            if u.var_name().is_some() {
+                let id = self.new_var(Domain::full(u.sort()), u.sort());
+                self.inputs.push((id, u.clone()));
+                memo.insert(u.id(), id);
+                continue;
+            }
+            if !ready {
+                stack.push((u.clone(), true));
+                for a in u.args().iter().rev() {
+                    if !memo.contains_key(&a.id()) {
+                        stack.push((a.clone(), false));
+                    }
+                }
+                continue;
+            }
+            let args: Vec<VarId> = u.args().iter().map(|a| memo[&a.id()]).collect();
+            let res = self.new_var(Domain::full(u.sort()), u.sort());
+            if u.sort() == Sort::Bool {
+                self.inner_bools.push(res);
+            }
+            let pid = self.props.len() as u32;
+            for &a in args.iter().chain(std::iter::once(&res)) {
+                let w = &mut self.watch[a as usize];
+                if w.last() != Some(&pid) {
+                    w.push(pid);
+                }
+            }
+            self.props.push(Prop { op: u.op().clone(), args, res });
+            memo.insert(u.id(), res);
+        }
+        memo[&t.id()]
+    }
+}

@@ -1,0 +1,134 @@
+//! The propagation engine: a queue of propagators run to a fixpoint (2B, or
+//! hull consistency on floats), with the relative ε rule of seed 000 V-B.
+
+use crate::cp::compile::{Csp, VarId};
+use crate::cp::domain::Domain;
+use crate::cp::prop::{self, Ctx};
+use crate::cp::{CpConfig, Stats};
+use std::collections::VecDeque;
+use std::time::Instant;
+
+/// Why propagation stopped short of a fixpoint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Stop {
+    /// A domain became empty: no solution below this node.
+    Fail,
+    /// The deadline passed.
+    Timeout,
+}
+
+/// Runs propagators over a network.
+pub(crate) struct Engine<'a> {
+    pub csp: &'a Csp,
+    pub config: &'a CpConfig,
+    pub deadline: Option<Instant>,
+    pub stats: &'a mut Stats,
+    queue: VecDeque<u32>,
+    queued: Vec<bool>,
+}
+
+impl<'a> Engine<'a> {
+    pub(crate) fn new(csp: &'a Csp, config: &'a CpConfig, deadline: Option<Instant>, stats: &'a mut Stats) -> Self {
+        let n = csp.props.len();
+        Engine { csp, config, deadline, stats, queue: VecDeque::new(), queued: vec![false; n] }
+    }
+
+    /// True once the deadline has passed.
+    pub(crate) fn expired(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    fn push(&mut self, p: u32) {
+        if !self.queued[p as usize] {
+            self.queued[p as usize] = true;
+            self.queue.push_back(p);
+        }
+    }
+
+    fn clear(&mut self) {
+        for p in self.queue.drain(..) {
+            self.queued[p as usize] = false;
+        }
+    }
+
+    /// Propagates every constraint to a fixpoint.
+    pub(crate) fn propagate_all(&mut self, doms: &mut [Domain]) -> Result<(), Stop> {
+        for p in 0..self.csp.props.len() as u32 {
+            self.push(p);
+        }
+        self.run(doms)
+    }
+
+    /// Propagates after the domain of `v` changed.
+    pub(crate) fn propagate_from(&mut self, doms: &mut [Domain], v: VarId) -> Result<(), Stop> {
+        for i in 0..self.csp.watch[v as usize].len() {
+            let p = self.csp.watch[v as usize][i];
+            self.push(p);
+        }
+        self.run(doms)
+    }
+
+    fn run(&mut self, doms: &mut [Domain]) -> Result<(), Stop> {
+        let r = self.run_inner(doms);
+        if r.is_err() {
+            self.clear();
+        }
+        r
+    }
+
+    fn run_inner(&mut self, doms: &mut [Domain]) -> Result<(), Stop> {
+        let csp = self.csp;
+        let mut args: Vec<Domain> = Vec::with_capacity(4);
+        while let Some(p) = self.queue.pop_front() {
+            self.queued[p as usize] = false;
+            self.stats.propagations += 1;
+            if self.stats.propagations % 64 == 0 && self.expired() {
+                return Err(Stop::Timeout);
+            }
+            let prop = &csp.props[p as usize];
+            args.clear();
+            args.extend(prop.args.iter().map(|&v| doms[v as usize]));
+            let mut res = doms[prop.res as usize];
+            let mut ctx = Ctx { config: self.config, stats: self.stats };
+            if prop::run(&prop.op, &mut args, &mut res, &mut ctx).is_err() {
+                return Err(Stop::Fail);
+            }
+            for (i, &v) in prop.args.iter().enumerate() {
+                self.update(doms, v, &args[i], self.config.eps_indirect)?;
+            }
+            self.update(doms, prop.res, &res, self.config.eps_direct)?;
+        }
+        Ok(())
+    }
+
+    /// Narrows `doms[v]` to `new`, unless the relative ε rule withdraws it.
+    fn update(&mut self, doms: &mut [Domain], v: VarId, new: &Domain, eps: f64) -> Result<(), Stop> {
+        let old = doms[v as usize];
+        let mut n = old.intersect(new);
+        if n.is_empty() {
+            return Err(Stop::Fail);
+        }
+        if n == old {
+            return Ok(());
+        }
+        if let (Domain::Fp(o), Domain::Fp(x)) = (&old, &n) {
+            if eps > 0.0 && x.bounds() != o.bounds() && x.bounds().is_some() {
+                let (before, after) = (o.count_non_nan() as f64, x.count_non_nan() as f64);
+                if (before - after) / before < eps {
+                    // withdraw the narrowing of the bounds; keep a NaN removal
+                    n = Domain::Fp(o.with_nan(x.may_be_nan()));
+                    self.stats.eps_withdrawn += 1;
+                    if n == old {
+                        return Ok(());
+                    }
+                }
+            }
+        }
+        doms[v as usize] = n;
+        for i in 0..self.csp.watch[v as usize].len() {
+            let p = self.csp.watch[v as usize][i];
+            self.push(p);
+        }
+        Ok(())
+    }
+}

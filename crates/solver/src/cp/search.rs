@@ -1,0 +1,308 @@
+//! Depth-first search: branch on Booleans, then rounding modes, then float
+//! and bit-vector inputs, propagating after every decision; optional 3B
+//! shaving at the root.
+
+use crate::cp::compile::{Csp, VarId};
+use crate::cp::domain::{from_ord, ord, BoolSet, BvRange, Domain, RmSet};
+use crate::cp::engine::{Engine, Stop};
+use crate::cp::{Consistency, CpConfig, SplitStrategy, Stats, VarChoice};
+use crate::{Reason, SolveResult};
+use fpsym_expr::{eval, Model, Value};
+use fpsym_float::FloatInterval;
+use std::rc::Rc;
+use std::time::Instant;
+
+/// A pending branch: the parent's domains with one variable restricted.
+struct Pending {
+    parent: Rc<Vec<Domain>>,
+    var: VarId,
+    dom: Domain,
+}
+
+/// Decides the network.
+pub(crate) fn solve(csp: &Csp, config: &CpConfig, deadline: Option<Instant>, stats: &mut Stats) -> SolveResult {
+    if csp.trivially_false {
+        return SolveResult::Unsat;
+    }
+    let mut engine = Engine::new(csp, config, deadline, stats);
+    let mut doms = csp.doms.clone();
+    match engine.propagate_all(&mut doms) {
+        Ok(()) => {}
+        Err(Stop::Fail) => return SolveResult::Unsat,
+        Err(Stop::Timeout) => return SolveResult::Unknown(Reason::Timeout),
+    }
+    if config.consistency == Consistency::ThreeB {
+        match shave(&mut engine, &mut doms) {
+            Ok(()) => {}
+            Err(Stop::Fail) => return SolveResult::Unsat,
+            Err(Stop::Timeout) => return SolveResult::Unknown(Reason::Timeout),
+        }
+    }
+    let mut incomplete = false;
+    let mut stack: Vec<Pending> = Vec::new();
+    engine.stats.nodes += 1;
+    if let Some(r) = expand(&mut engine, Rc::new(doms), &mut stack, &mut incomplete) {
+        return r;
+    }
+    while let Some(p) = stack.pop() {
+        if engine.expired() {
+            return SolveResult::Unknown(Reason::Timeout);
+        }
+        engine.stats.nodes += 1;
+        let mut d: Vec<Domain> = (*p.parent).clone();
+        drop(p.parent);
+        d[p.var as usize] = p.dom;
+        match engine.propagate_from(&mut d, p.var) {
+            Ok(()) => {}
+            Err(Stop::Fail) => {
+                engine.stats.backtracks += 1;
+                continue;
+            }
+            Err(Stop::Timeout) => return SolveResult::Unknown(Reason::Timeout),
+        }
+        if let Some(r) = expand(&mut engine, Rc::new(d), &mut stack, &mut incomplete) {
+            return r;
+        }
+    }
+    if incomplete {
+        SolveResult::Unknown(Reason::Incomplete(
+            "the 3-point search strategy tried only the bounds and midpoints of domains".into(),
+        ))
+    } else {
+        SolveResult::Unsat
+    }
+}
+
+/// Chooses a variable and pushes its branches, or checks a leaf. Returns an
+/// answer when the leaf is a solution.
+fn expand(engine: &mut Engine, doms: Rc<Vec<Domain>>, stack: &mut Vec<Pending>, incomplete: &mut bool) -> Option<SolveResult> {
+    let csp = engine.csp;
+    let config = engine.config;
+    let Some(v) = choose(csp, config, &doms) else {
+        // every input is a single value: the exact evaluator decides
+        let mut model = Model::new();
+        for (id, t) in &csp.inputs {
+            let val = doms[*id as usize].as_value().expect("inputs are points at a leaf");
+            model.insert(t.clone(), val);
+        }
+        if csp.assertions.iter().all(|a| eval(a, &model) == Ok(Value::Bool(true))) {
+            return Some(SolveResult::Sat(model));
+        }
+        engine.stats.backtracks += 1;
+        engine.stats.leaf_rejections += 1;
+        return None;
+    };
+    let (children, lossy) = branches(&doms[v as usize], config.split);
+    *incomplete |= lossy;
+    for dom in children.into_iter().rev() {
+        stack.push(Pending { parent: doms.clone(), var: v, dom });
+    }
+    None
+}
+
+/// The next variable to branch on: undecided Booleans first (inputs, then
+/// results of operations), then rounding modes, then float and bit-vector
+/// inputs by the configured heuristic. None when every input is a point.
+fn choose(csp: &Csp, config: &CpConfig, doms: &[Domain]) -> Option<VarId> {
+    let open = |v: &VarId| !doms[*v as usize].is_point();
+    let is_bool = |v: &VarId| matches!(doms[*v as usize], Domain::Bool(_));
+    let is_rm = |v: &VarId| matches!(doms[*v as usize], Domain::Rm(_));
+    let inputs = || csp.inputs.iter().map(|(v, _)| *v);
+    if let Some(v) = inputs().filter(open).find(is_bool) {
+        return Some(v);
+    }
+    if inputs().any(|v| open(&v)) {
+        if let Some(v) = csp.inner_bools.iter().copied().find(open) {
+            return Some(v);
+        }
+    }
+    if let Some(v) = inputs().filter(open).find(is_rm) {
+        return Some(v);
+    }
+    let cands = inputs().filter(open);
+    match config.var_choice {
+        VarChoice::Static => cands.into_iter().next(),
+        VarChoice::LargestDomain => {
+            let mut best: Option<(f64, VarId)> = None;
+            for v in cands {
+                let s = doms[v as usize].size_log2();
+                if best.is_none_or(|(b, _)| s > b) {
+                    best = Some((s, v));
+                }
+            }
+            best.map(|b| b.1)
+        }
+        VarChoice::MostConstrained => {
+            let mut best: Option<(usize, f64, VarId)> = None;
+            for v in cands {
+                let deg = csp.watch[v as usize].len();
+                let s = doms[v as usize].size_log2();
+                if best.is_none_or(|(d, b, _)| deg > d || (deg == d && s > b)) {
+                    best = Some((deg, s, v));
+                }
+            }
+            best.map(|b| b.2)
+        }
+    }
+}
+
+/// The branches for a domain, in the order they are tried, and whether they
+/// lose values (the incomplete 3-point strategy).
+fn branches(d: &Domain, split: SplitStrategy) -> (Vec<Domain>, bool) {
+    match d {
+        Domain::Bool(_) => (vec![Domain::Bool(BoolSet::TRUE), Domain::Bool(BoolSet::FALSE)], false),
+        Domain::Rm(r) => (r.iter().map(|m| Domain::Rm(RmSet::point(m))).collect(), false),
+        Domain::Fp(x) => {
+            let fmt = x.format();
+            let mut out: Vec<Domain> = Vec::new();
+            let mut lossy = false;
+            if let Some((l, h)) = x.bounds() {
+                let (ol, oh) = (ord(l), ord(h));
+                let om = x.midpoint().map(ord).unwrap_or(ol);
+                let iv = |a: i128, b: i128| FloatInterval::new(from_ord(fmt, a), from_ord(fmt, b), false);
+                let mut push = |a: i128, b: i128| {
+                    if a <= b {
+                        out.push(Domain::Fp(iv(a, b)));
+                    }
+                };
+                match split {
+                    SplitStrategy::Fpse => {
+                        push(om, om);
+                        push(ol, om - 1);
+                        push(om + 1, oh);
+                    }
+                    SplitStrategy::Bisect => {
+                        push(ol, om);
+                        push(om + 1, oh);
+                    }
+                    SplitStrategy::FiveWay => {
+                        push(ol, ol);
+                        if oh != ol {
+                            push(oh, oh);
+                        }
+                        if om != ol && om != oh {
+                            push(om, om);
+                            push(ol + 1, om - 1);
+                            push(om + 1, oh - 1);
+                        } else {
+                            push(ol + 1, oh - 1);
+                        }
+                    }
+                    SplitStrategy::ThreePoint => {
+                        push(ol, ol);
+                        if oh != ol {
+                            push(oh, oh);
+                        }
+                        if om != ol && om != oh {
+                            push(om, om);
+                        }
+                        lossy = oh - ol + 1 > 3;
+                    }
+                }
+            }
+            if x.may_be_nan() {
+                out.push(Domain::Fp(FloatInterval::nan_only(fmt)));
+            }
+            (out, lossy)
+        }
+        Domain::Bv(b) => {
+            let w = b.width();
+            let (l, h) = b.bounds().expect("non-empty");
+            let m = l + (h - l) / 2;
+            let mut out = Vec::new();
+            let mut lossy = false;
+            let mut push = |a: u128, c: u128, ok: bool| {
+                if ok && a <= c {
+                    out.push(Domain::Bv(BvRange::new(w, a, c)));
+                }
+            };
+            match split {
+                SplitStrategy::Fpse => {
+                    push(m, m, true);
+                    push(l, m.wrapping_sub(1), m > l);
+                    push(m.wrapping_add(1), h, m < h);
+                }
+                SplitStrategy::Bisect => {
+                    push(l, m, true);
+                    push(m.wrapping_add(1), h, m < h);
+                }
+                SplitStrategy::FiveWay => {
+                    push(l, l, true);
+                    push(h, h, h != l);
+                    if m != l && m != h {
+                        push(m, m, true);
+                        push(l + 1, m - 1, true);
+                        push(m + 1, h - 1, true);
+                    } else {
+                        push(l.wrapping_add(1), h.wrapping_sub(1), h > l + 1);
+                    }
+                }
+                SplitStrategy::ThreePoint => {
+                    push(l, l, true);
+                    push(h, h, h != l);
+                    push(m, m, m != l && m != h);
+                    lossy = h - l >= 3;
+                }
+            }
+            (out, lossy)
+        }
+    }
+}
+
+/// 3B consistency on bounds at the root: for each float input, removes
+/// slices at either end of its domain (and NaN) whose 2B propagation fails.
+fn shave(engine: &mut Engine, doms: &mut Vec<Domain>) -> Result<(), Stop> {
+    let vars: Vec<VarId> = engine.csp.inputs.iter().map(|(v, _)| *v).filter(|v| matches!(doms[*v as usize], Domain::Fp(_))).collect();
+    for _pass in 0..3 {
+        let mut changed = false;
+        for &v in &vars {
+            for side in 0..3 {
+                loop {
+                    let Domain::Fp(x) = doms[v as usize] else { break };
+                    if x.count() <= 1 {
+                        break;
+                    }
+                    let fmt = x.format();
+                    let (slice, rest) = if side == 2 {
+                        if !x.may_be_nan() {
+                            break;
+                        }
+                        (FloatInterval::nan_only(fmt), x.without_nan())
+                    } else {
+                        let Some((l, h)) = x.bounds() else { break };
+                        let (ol, oh) = (ord(l), ord(h));
+                        let s = ((oh - ol + 1) / 16).max(1);
+                        if oh - ol + 1 <= 1 {
+                            break;
+                        }
+                        let iv = |a: i128, b: i128, nan: bool| FloatInterval::new(from_ord(fmt, a), from_ord(fmt, b), nan);
+                        if side == 0 {
+                            (iv(ol, ol + s - 1, false), iv(ol + s, oh, x.may_be_nan()))
+                        } else {
+                            (iv(oh - s + 1, oh, false), iv(ol, oh - s, x.may_be_nan()))
+                        }
+                    };
+                    let mut trial = doms.clone();
+                    trial[v as usize] = Domain::Fp(slice);
+                    engine.stats.shaving_probes += 1;
+                    match engine.propagate_from(&mut trial, v) {
+                        Ok(()) => break,
+                        Err(Stop::Timeout) => return Err(Stop::Timeout),
+                        Err(Stop::Fail) => {
+                            doms[v as usize] = Domain::Fp(rest);
+                            engine.propagate_from(doms, v)?;
+                            changed = true;
+                            if side == 2 {
+                                break;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    Ok(())
+}
