@@ -35,7 +35,9 @@ pub struct SortError {
     pub message: String,
 }
 
-type Key = (Op, Vec<u64>);
+// The sort is part of the key: variables are identified by name *and* sort
+// (`x` of sort Bool and `x` of sort BitVec 8 are different terms).
+type Key = (Op, Vec<u64>, Sort);
 
 struct Interner {
     table: Mutex<HashMap<Key, Weak<Node>>>,
@@ -55,7 +57,7 @@ fn interner() -> &'static Interner {
 impl Term {
     fn intern(op: Op, args: Vec<Term>, sort: Sort) -> Term {
         let i = interner();
-        let key: Key = (op, args.iter().map(|a| a.id()).collect());
+        let key: Key = (op, args.iter().map(|a| a.id()).collect(), sort);
         let mut table = i.table.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(node) = table.get(&key).and_then(Weak::upgrade) {
             return Term(node);
@@ -201,6 +203,19 @@ impl Term {
             }
         }
         seen.len()
+    }
+}
+
+impl Drop for Node {
+    /// Drops argument chains iteratively: terms of long paths are deep, and a
+    /// recursive drop would overflow the stack.
+    fn drop(&mut self) {
+        let mut stack: Vec<Term> = std::mem::take(&mut self.args).into_vec();
+        while let Some(t) = stack.pop() {
+            if let Ok(mut node) = Arc::try_unwrap(t.0) {
+                stack.extend(std::mem::take(&mut node.args).into_vec());
+            }
+        }
     }
 }
 

@@ -1,0 +1,131 @@
+//! Hash-consing, sort checking, evaluation and folding of terms.
+
+use fpsym_expr::{eval, fold, BvValue, Model, Op, Sort, Term, Value};
+use fpsym_float::{Float, Format, RoundingMode};
+
+fn f32c(x: f32) -> Term {
+    Term::fp(Float::from_f32(x))
+}
+
+#[test]
+fn hash_consing_shares_structure() {
+    let x = Term::var("x", Sort::Float(Format::BINARY32));
+    let rm = Term::rm(RoundingMode::NearestTiesToEven);
+    let a = Term::mk(Op::FpAdd, vec![rm.clone(), x.clone(), f32c(1.0)]);
+    let b = Term::mk(Op::FpAdd, vec![rm, x.clone(), f32c(1.0)]);
+    assert_eq!(a, b);
+    assert_eq!(a.id(), b.id());
+    // Same name, different sort: different variables.
+    let xb = Term::var("x", Sort::Bool);
+    assert_ne!(x, xb);
+    assert_eq!(xb.sort(), Sort::Bool);
+    assert_eq!(x.sort(), Sort::Float(Format::BINARY32));
+}
+
+#[test]
+fn sort_errors_are_reported() {
+    let x = Term::var("x", Sort::Float(Format::BINARY32));
+    let y = Term::var("y", Sort::Float(Format::BINARY64));
+    let rm = Term::rm(RoundingMode::TowardZero);
+    let e = Term::app(Op::FpAdd, vec![rm.clone(), x.clone(), y]).unwrap_err();
+    assert!(e.to_string().contains("same sort"), "{e}");
+    let e = Term::app(Op::FpAdd, vec![x.clone(), x.clone(), x.clone()]).unwrap_err();
+    assert!(e.to_string().contains("RoundingMode"), "{e}");
+    let e = Term::app(Op::BvExtract(8, 0), vec![Term::bv(8, 1)]).unwrap_err();
+    assert!(e.to_string().contains("extract"), "{e}");
+    assert!(Term::app(Op::Not, vec![x]).is_err());
+}
+
+#[test]
+fn evaluation_follows_ieee() {
+    let x = Term::var("x", Sort::Float(Format::BINARY32));
+    let rm = Term::rm(RoundingMode::NearestTiesToEven);
+    let sum = Term::mk(Op::FpAdd, vec![rm, x.clone(), f32c(1.0)]);
+    let same = Term::mk(Op::FpEq, vec![sum.clone(), x.clone()]);
+    let mut m = Model::new();
+    m.insert(x.clone(), Value::Fp(Float::from_f32(16777216.0)));
+    assert_eq!(eval(&same, &m), Ok(Value::Bool(true)));
+    m.insert(x.clone(), Value::Fp(Float::from_f32(1.0)));
+    assert_eq!(eval(&same, &m), Ok(Value::Bool(false)));
+    // NaN: fp.eq false, = true.
+    m.insert(x.clone(), Value::Fp(Float::nan(Format::BINARY32)));
+    let fpeq = Term::mk(Op::FpEq, vec![x.clone(), x.clone()]);
+    let eq = Term::mk(Op::Eq, vec![x.clone(), x.clone()]);
+    assert_eq!(eval(&fpeq, &m), Ok(Value::Bool(false)));
+    assert_eq!(eval(&eq, &m), Ok(Value::Bool(true)));
+    // Unassigned variable is an error, not a default.
+    assert!(eval(&x, &Model::new()).is_err());
+}
+
+#[test]
+fn unspecified_cases_are_fixed() {
+    let rm = Term::rm(RoundingMode::TowardZero);
+    let nan = Term::fp(Float::nan(Format::BINARY32));
+    let m = Model::new();
+    let s = Term::mk(Op::FpToSbv(32), vec![rm.clone(), nan.clone()]);
+    assert_eq!(eval(&s, &m), Ok(Value::Bv(BvValue::new(32, 0x8000_0000))));
+    let u = Term::mk(Op::FpToUbv(8), vec![rm, f32c(300.0)]);
+    assert_eq!(eval(&u, &m), Ok(Value::Bv(BvValue::new(8, 0))));
+    let pz = f32c(0.0);
+    let nz = f32c(-0.0);
+    for (a, b) in [(&pz, &nz), (&nz, &pz)] {
+        let mn = Term::mk(Op::FpMin, vec![a.clone(), b.clone()]);
+        let mx = Term::mk(Op::FpMax, vec![a.clone(), b.clone()]);
+        assert_eq!(eval(&mn, &m), Ok(Value::Fp(Float::from_f32(-0.0))));
+        assert_eq!(eval(&mx, &m), Ok(Value::Fp(Float::from_f32(0.0))));
+    }
+}
+
+#[test]
+fn bitvector_semantics() {
+    let m = Model::new();
+    let ev = |op: Op, a: u128, b: u128| eval(&Term::mk(op, vec![Term::bv(8, a), Term::bv(8, b)]), &m).unwrap();
+    assert_eq!(ev(Op::BvUdiv, 7, 0), Value::Bv(BvValue::new(8, 0xff)));
+    assert_eq!(ev(Op::BvUrem, 7, 0), Value::Bv(BvValue::new(8, 7)));
+    assert_eq!(ev(Op::BvSdiv, 0xf9, 2), Value::Bv(BvValue::new(8, 0xfd))); // -7 / 2 = -3
+    assert_eq!(ev(Op::BvSrem, 0xf9, 2), Value::Bv(BvValue::new(8, 0xff))); // -7 rem 2 = -1
+    assert_eq!(ev(Op::BvSmod, 0xf9, 2), Value::Bv(BvValue::new(8, 1))); // -7 mod 2 = 1
+    assert_eq!(ev(Op::BvAshr, 0x80, 9), Value::Bv(BvValue::new(8, 0xff)));
+    assert_eq!(ev(Op::BvSlt, 0x80, 0), Value::Bool(true));
+    let c = eval(&Term::mk(Op::BvConcat, vec![Term::bv(64, u64::MAX as u128), Term::bv(64, 1)]), &m).unwrap();
+    assert_eq!(c, Value::Bv(BvValue::new(128, (u64::MAX as u128) << 64 | 1)));
+    let s = eval(&Term::mk(Op::BvSignExtend(8), vec![Term::bv(8, 0x80)]), &m).unwrap();
+    assert_eq!(s, Value::Bv(BvValue::new(16, 0xff80)));
+}
+
+#[test]
+fn folding_preserves_meaning() {
+    let x = Term::var("x", Sort::Float(Format::BINARY64));
+    let rm = Term::rm(RoundingMode::TowardPositive);
+    let third = Term::mk(Op::FpDiv, vec![rm.clone(), Term::fp(Float::from_f64(1.0)), Term::fp(Float::from_f64(3.0))]);
+    let folded = fold(&third);
+    let want = Float::from_f64(1.0).div(Float::from_f64(3.0), RoundingMode::TowardPositive).value;
+    assert_eq!(folded, Term::fp(want));
+    let cond = Term::mk(Op::FpLt, vec![third.clone(), third.clone()]);
+    let ite = Term::mk(Op::Ite, vec![cond, x.clone(), Term::fp(Float::from_f64(2.0))]);
+    assert_eq!(fold(&ite), Term::fp(Float::from_f64(2.0)));
+    let conj = Term::mk(Op::And, vec![Term::bool(true), Term::mk(Op::FpIsNaN, vec![x.clone()])]);
+    assert_eq!(fold(&conj), Term::mk(Op::FpIsNaN, vec![x]));
+}
+
+#[test]
+fn deep_terms_drop_without_recursion() {
+    let handle = std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(|| {
+            let mut t = Term::var("deep", Sort::Bool);
+            for _ in 0..200_000 {
+                t = t.not();
+            }
+            let m = {
+                let mut m = Model::new();
+                m.insert(Term::var("deep", Sort::Bool), Value::Bool(true));
+                m
+            };
+            assert_eq!(eval(&t, &m), Ok(Value::Bool(true)));
+            assert_eq!(t.dag_size(), 200_001);
+            drop(t);
+        })
+        .unwrap();
+    handle.join().unwrap();
+}
