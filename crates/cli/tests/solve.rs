@@ -1,0 +1,138 @@
+//! End-to-end tests of `fpsym solve` on hand-written scripts with known answers.
+//!
+//! Each fixture in `tests/fixtures/` states its answers in a `; expect:` line;
+//! the answers printed by `fpsym solve` (lines `sat`/`unsat`/`unknown`) must
+//! match them in order. Models are validated inside fpsym itself (a bad model
+//! exits 3), so a `sat` that passes here had a model satisfying the query.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn fpsym() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_fpsym"))
+}
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
+}
+
+fn expected(path: &Path) -> Vec<String> {
+    let src = std::fs::read_to_string(path).unwrap();
+    let line = src.lines().find(|l| l.starts_with("; expect:")).expect("fixture has an expect line");
+    line["; expect:".len()..].split_whitespace().map(String::from).collect()
+}
+
+fn answers(out: &Output) -> Vec<String> {
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| matches!(l.trim(), "sat" | "unsat" | "unknown"))
+        .map(|l| l.trim().to_string())
+        .collect()
+}
+
+fn solve(args: &[&str]) -> Output {
+    fpsym().arg("solve").args(args).output().expect("run fpsym")
+}
+
+fn check_fixture(name: &str, backend: &str) {
+    let path = fixture(name);
+    let out = solve(&["--solver", backend, "--timeout", "60", path.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{name} with {backend}: exit {:?}, stderr: {stderr}", out.status);
+    assert_eq!(answers(&out), expected(&path), "{name} with {backend}: stdout:\n{}", String::from_utf8_lossy(&out.stdout));
+}
+
+/// Runs the body once per backend that `fpsym solve` offers.
+macro_rules! solver_test {
+    ($name:ident, $file:expr) => {
+        #[test]
+        fn $name() {
+            for backend in ["z3"] {
+                check_fixture($file, backend);
+            }
+        }
+    };
+}
+
+solver_test!(sat_with_model, "sat_model.smt2");
+solver_test!(unsat_between_neighbours, "unsat_interval.smt2");
+solver_test!(nan_semantics, "nan.smt2");
+solver_test!(signed_zero, "signed_zero.smt2");
+solver_test!(subnormal, "subnormal.smt2");
+solver_test!(rounding_mode_dependent, "rounding_mode.smt2");
+solver_test!(x86_fp80_format, "x86_fp80.smt2");
+solver_test!(bitvector_conversions, "bitvector.smt2");
+
+#[test]
+fn model_and_values_are_printed() {
+    let out = solve(&["--model", fixture("sat_model.smt2").to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("(model"), "{stdout}");
+    assert!(stdout.contains("(define-fun a () (_ FloatingPoint 8 24)"), "{stdout}");
+    let out = solve(&[fixture("signed_zero.smt2").to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("((x (_ -zero 8 24)))"), "get-value of -0: {stdout}");
+}
+
+#[test]
+fn stdin_input() {
+    let mut child = fpsym()
+        .args(["solve", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"(declare-const x Float16) (assert (fp.isInfinite (fp.mul RNE x x))) (assert (fp.lt x (_ +oo 5 11))) (check-sat)")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(answers(&out), ["sat"]);
+}
+
+#[test]
+fn malformed_script_is_located() {
+    let out = solve(&[fixture("malformed.smt2").to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.trim().lines().count(), 1, "one-line message: {stderr}");
+    assert!(stderr.contains("malformed.smt2:4:"), "names file and line: {stderr}");
+    assert!(out.stdout.is_empty(), "nothing decided before a parse error");
+}
+
+#[test]
+fn unbalanced_paren_is_located() {
+    let dir = std::env::temp_dir().join(format!("fpsym-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("unbalanced.smt2");
+    std::fs::write(&f, "(declare-const x Float32)\n(assert (fp.isNaN x)\n(check-sat)\n").unwrap();
+    let out = solve(&[f.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("unbalanced.smt2:2:"), "{stderr}");
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let out = solve(&["--solver", "nosuch", fixture("nan.smt2").to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown backend"));
+    let out = solve(&["--timeout", "-1", fixture("nan.smt2").to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = solve(&["/nonexistent/file.smt2"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/file.smt2"));
+    let out = fpsym().args(["solve"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn stats_json() {
+    let out = solve(&["--stats", "json", fixture("nan.smt2").to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let line = stderr.lines().last().expect("stats line");
+    assert!(line.starts_with('{') && line.contains("\"check_sat\":3"), "{stderr}");
+}
