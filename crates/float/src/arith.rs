@@ -105,6 +105,10 @@ impl Float {
     }
 
     /// Fused multiply-add `self * b + c` with a single rounding.
+    ///
+    /// A NaN operand gives NaN without INVALID, even in `0 * inf + NaN`
+    /// (IEEE 754 leaves that case to the implementation; x86-64 FMA3 raises
+    /// no flag).
     pub fn fma(self, b: Float, c: Float, rm: RoundingMode) -> StatusAnd<Float> {
         self.check_same_format(b);
         self.check_same_format(c);
@@ -181,14 +185,26 @@ impl Float {
             // |x| < |y| / 2: the nearest integer quotient is 0.
             return StatusAnd::exact(self);
         }
+        // In units of 2^e: X = |x| / 2^e, Y = |y| / 2^e, and X = q Y + r. Only
+        // r and the parity of q (for ties) matter, i.e. X mod 2Y. When x's
+        // exponent is far above y's (up to 2^31 bits apart in wide-exponent
+        // formats), X mod 2Y is computed by modular exponentiation instead of
+        // materialising X. (When y's exponent is above x's, the early return
+        // above bounds the shift of y by the width of x's significand.)
         let e = x.exp.min(y.exp);
-        let xm = x.mag << ((x.exp - e) as u64);
         let ym = y.mag << ((y.exp - e) as u64);
-        let (q, r) = xm.div_rem(&ym);
+        let two_y = &ym << 1u64;
+        let d = (x.exp - e) as u64;
+        let r2 = if d <= 4 * 128 {
+            (x.mag << d) % &two_y
+        } else {
+            (x.mag % &two_y) * BigUint::from(2u32).modpow(&BigUint::from(d), &two_y) % &two_y
+        };
+        let (q_odd, r) = if r2 >= ym { (true, r2 - &ym) } else { (false, r2) };
         let twice = &r << 1u64;
         let (mag, flip) = match twice.cmp(&ym) {
             Ordering::Greater => (&ym - &r, true),
-            Ordering::Equal if q.bit(0) => (&ym - &r, true),
+            Ordering::Equal if q_odd => (&ym - &r, true),
             _ => (r, false),
         };
         let sign = x.sign != flip;
@@ -202,7 +218,11 @@ impl Float {
 
     /// Rounds to an integral value in the given mode. The status has INEXACT
     /// when the value changed (as IEEE roundToIntegralExact and C `rint`);
-    /// callers modelling roundToIntegral / `nearbyint` ignore it.
+    /// callers modelling roundToIntegral / `nearbyint` ignore it. A zero
+    /// result keeps the sign of the operand. In formats with `emax < sb - 1`
+    /// (not IEEE interchange formats), the integer can exceed the largest
+    /// finite value: the result is then the overflow result of the mode with
+    /// OVERFLOW and INEXACT.
     pub fn round_to_integral(self, rm: RoundingMode) -> StatusAnd<Float> {
         let fmt = self.format();
         let a = match self.unpack() {
@@ -221,8 +241,10 @@ impl Float {
         if kept.is_zero() {
             return StatusAnd::new(Float::zero(fmt, a.sign), status);
         }
+        // The integer is representable unless the format has emax < sb - 1
+        // (e.g. `(_ FloatingPoint 3 5)`), where rounding up can overflow.
         let r = round(fmt, a.sign, &kept, 0, false, rm);
-        StatusAnd::new(r.value, status)
+        StatusAnd::new(r.value, status | r.status)
     }
 
     /// The integer value `self` rounds to in mode `rm`, as a signed magnitude;

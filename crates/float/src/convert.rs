@@ -29,6 +29,11 @@ impl Float {
     /// None with INVALID; an in-range value that was not integral has INEXACT.
     pub fn to_bv(self, rm: RoundingMode, width: u32, signed: bool) -> StatusAnd<Option<u128>> {
         assert!((1..=128).contains(&width));
+        // |x| >= 2^(width+1) is out of range in every mode; deciding it from
+        // the exponent avoids materialising huge integers.
+        if self.exponent().is_some_and(|e| e > width as i64) {
+            return StatusAnd::new(None, Status::INVALID);
+        }
         let Some((neg, mag, inexact)) = self.to_integer(rm) else {
             return StatusAnd::new(None, Status::INVALID);
         };

@@ -127,7 +127,9 @@ impl FloatInterval {
     pub fn count(&self) -> u128 {
         let n = match self.bounds {
             None => 0,
-            Some((l, h)) => (ord(h) - ord(l)) as u128 + 1,
+            // The difference can reach 2^128 - 2^113 (binary128 from -inf
+            // to +inf), beyond i128: compute it modulo 2^128 in u128.
+            Some((l, h)) => (ord(h) as u128).wrapping_sub(ord(l) as u128) + 1,
         };
         n + self.nan as u128
     }
@@ -139,8 +141,11 @@ impl FloatInterval {
     /// `floor((ord(lo) + ord(hi)) / 2)`.
     pub fn midpoint(&self) -> Option<Float> {
         let (l, h) = self.bounds?;
-        let m = (ord(l) + ord(h)).div_euclid(2);
-        Float::from_ordinal(self.fmt, m)
+        // floor((a + b) / 2) = a + floor((b - a) / 2) for a <= b, without
+        // overflowing i128 (binary128 ordinals reach ±2^127).
+        let (a, b) = (ord(l), ord(h));
+        let half = ((b as u128).wrapping_sub(a as u128) / 2) as i128;
+        Float::from_ordinal(self.fmt, a + half)
     }
     /// Splits the non-NaN part at its float-count midpoint `m` into
     /// `[lo, m]` and `[succ m, hi]`; NaN, if present, goes to neither.

@@ -226,7 +226,8 @@ impl Float {
         }
         Float { fmt: self.fmt, bits: self.bits ^ (1u128 << (self.fmt.packed_width() - 1)) }
     }
-    /// This value with the sign of `sign_of` (copysign; NaN stays NaN).
+    /// This value with the given sign (`negative` = true for a negative sign;
+    /// copysign). NaN stays NaN.
     pub fn copy_sign(self, negative: bool) -> Float {
         if self.sign() == negative {
             self
