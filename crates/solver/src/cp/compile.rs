@@ -16,6 +16,28 @@ pub(crate) struct Prop {
     pub op: Op,
     pub args: Vec<VarId>,
     pub res: VarId,
+    /// The first two float operands are the same variable (see `prop::Ctx::tie`).
+    pub tie: bool,
+}
+
+/// The propagator for `op(args)`: `x + (-x)` becomes `x - x` and `x - (-x)`
+/// becomes `x + x` (identical in IEEE arithmetic, including signed zeros and
+/// NaN), so that the diagonal projections apply; marks ties.
+fn shape(u: &Term, mut op: Op, mut args: Vec<VarId>) -> (Op, Vec<VarId>, bool) {
+    if matches!(op, Op::FpAdd | Op::FpSub) {
+        let (a, b) = (&u.args()[1], &u.args()[2]);
+        if matches!(b.op(), Op::FpNeg) && b.args()[0] == *a {
+            op = if matches!(op, Op::FpAdd) { Op::FpSub } else { Op::FpAdd };
+            args[2] = args[1];
+        }
+    }
+    let first = match op {
+        Op::FpAdd | Op::FpSub | Op::FpMul | Op::FpDiv | Op::FpFma => 1,
+        Op::FpMin | Op::FpMax => 0,
+        _ => return (op, args, false),
+    };
+    let tie = args[first] == args[first + 1];
+    (op, args, tie)
 }
 
 /// The compiled network.
@@ -38,6 +60,8 @@ pub(crate) struct Csp {
     pub assertions: Vec<Term>,
     /// An assertion folded to false.
     pub trivially_false: bool,
+    /// Propagators the global order check reads.
+    pub order_props: Vec<u32>,
 }
 
 impl Csp {
@@ -109,18 +133,23 @@ impl Csp {
                 continue;
             }
             let args: Vec<VarId> = u.args().iter().map(|a| memo[&a.id()]).collect();
+            let (op, args, tie) = shape(&u, u.op().clone(), args);
             let res = self.new_var(Domain::full(u.sort()), u.sort());
             if u.sort() == Sort::Bool {
                 self.inner_bools.push(res);
             }
             let pid = self.props.len() as u32;
+            let float_args = args.first().is_some_and(|&a| matches!(self.sorts[a as usize], Sort::Float(_)));
+            if crate::cp::order::relevant(&op, float_args) {
+                self.order_props.push(pid);
+            }
             for &a in args.iter().chain(std::iter::once(&res)) {
                 let w = &mut self.watch[a as usize];
                 if w.last() != Some(&pid) {
                     w.push(pid);
                 }
             }
-            self.props.push(Prop { op: u.op().clone(), args, res });
+            self.props.push(Prop { op, args, res, tie });
             memo.insert(u.id(), res);
         }
         memo[&t.id()]

@@ -79,7 +79,42 @@ impl<'a> Engine<'a> {
     fn run_inner(&mut self, doms: &mut [Domain]) -> Result<(), Stop> {
         let csp = self.csp;
         let mut args: Vec<Domain> = Vec::with_capacity(4);
-        while let Some(p) = self.queue.pop_front() {
+        let mut since_check = usize::MAX;
+        loop {
+            // the order check runs first, at every fixpoint, and every 1024
+            // propagations (slow convergence may never reach a fixpoint)
+            if since_check >= 1024 && !csp.order_props.is_empty() && !self.queue.is_empty() {
+                since_check = 0;
+                self.stats.order_checks += 1;
+                match crate::cp::order::check(csp, &csp.order_props, doms) {
+                    None => return Err(Stop::Fail),
+                    Some(changed) => {
+                        for (v, d) in changed {
+                            self.update(doms, v, &d, self.config.eps_indirect)?;
+                        }
+                    }
+                }
+            }
+            since_check = since_check.saturating_add(1);
+            let Some(p) = self.queue.pop_front() else {
+                // fixpoint: run the global order check, continue if it narrowed
+                if csp.order_props.is_empty() {
+                    return Ok(());
+                }
+                self.stats.order_checks += 1;
+                match crate::cp::order::check(csp, &csp.order_props, doms) {
+                    None => return Err(Stop::Fail),
+                    Some(changed) => {
+                        for (v, d) in changed {
+                            self.update(doms, v, &d, self.config.eps_indirect)?;
+                        }
+                        if self.queue.is_empty() {
+                            return Ok(());
+                        }
+                        continue;
+                    }
+                }
+            };
             self.queued[p as usize] = false;
             self.stats.propagations += 1;
             if self.stats.propagations % 64 == 0 && self.expired() {
@@ -89,7 +124,7 @@ impl<'a> Engine<'a> {
             args.clear();
             args.extend(prop.args.iter().map(|&v| doms[v as usize]));
             let mut res = doms[prop.res as usize];
-            let mut ctx = Ctx { config: self.config, stats: self.stats };
+            let mut ctx = Ctx { config: self.config, stats: self.stats, tie: prop.tie };
             if prop::run(&prop.op, &mut args, &mut res, &mut ctx).is_err() {
                 return Err(Stop::Fail);
             }
@@ -98,7 +133,6 @@ impl<'a> Engine<'a> {
             }
             self.update(doms, prop.res, &res, self.config.eps_direct)?;
         }
-        Ok(())
     }
 
     /// Narrows `doms[v]` to `new`, unless the relative ε rule withdraws it.

@@ -19,6 +19,7 @@
 mod compile;
 pub(crate) mod domain;
 mod engine;
+mod order;
 pub(crate) mod prop;
 mod search;
 pub mod ulp_max;
@@ -221,6 +222,8 @@ pub struct Stats {
     pub leaf_rejections: u64,
     /// 3B shaving probes.
     pub shaving_probes: u64,
+    /// Runs of the global order check.
+    pub order_checks: u64,
     /// Wall-clock seconds spent in `check`.
     pub time: f64,
 }
@@ -240,6 +243,7 @@ impl Stats {
         m.insert("cp.backtracks".into(), self.backtracks as f64);
         m.insert("cp.leaf_rejections".into(), self.leaf_rejections as f64);
         m.insert("cp.shaving_probes".into(), self.shaving_probes as f64);
+        m.insert("cp.order_checks".into(), self.order_checks as f64);
         m.insert("cp.time".into(), self.time);
         m
     }
@@ -319,9 +323,26 @@ pub fn propagate_op(op: &Op, args: &mut [Domain], result: &mut Domain, config: &
 /// [`propagate_op`], accumulating counters (ULP-Max firings, floats pruned,
 /// propagations) into `stats`.
 pub fn propagate_op_counting(op: &Op, args: &mut [Domain], result: &mut Domain, config: &CpConfig, stats: &mut Stats) -> bool {
+    fixpoint_one(op, args, result, config, stats, false)
+}
+
+/// [`propagate_op`] for a constraint whose first two float operands are the
+/// same variable (`x + x`, `x * x`, `fma(rm, x, x, c)`, `fp.min(x, x)`, ...;
+/// the two domains are intersected first). The solver uses these diagonal
+/// projections, and rewrites `x + (-x)` to `x - x`.
+pub fn propagate_op_diagonal(op: &Op, args: &mut [Domain], result: &mut Domain, config: &CpConfig) -> bool {
+    let first = usize::from(matches!(op, Op::FpAdd | Op::FpSub | Op::FpMul | Op::FpDiv | Op::FpFma));
+    let d = args[first].intersect(&args[first + 1]);
+    args[first] = d;
+    args[first + 1] = d;
+    let mut stats = Stats::default();
+    fixpoint_one(op, args, result, config, &mut stats, true)
+}
+
+fn fixpoint_one(op: &Op, args: &mut [Domain], result: &mut Domain, config: &CpConfig, stats: &mut Stats, tie: bool) -> bool {
     for _ in 0..10_000 {
         let (a0, r0) = (args.to_vec(), *result);
-        let mut ctx = prop::Ctx { config, stats };
+        let mut ctx = prop::Ctx { config, stats, tie };
         ctx.stats.propagations += 1;
         if prop::run(op, args, result, &mut ctx).is_err() {
             return false;

@@ -26,8 +26,9 @@
 //! monotone search (directed modes use the mode and its mirror).
 //!
 //! **Division**. If `z = x ⊘ y` with `0 < |z| <= M`, then `|y| <= f_max` and
-//! `|x| <= max{x : x ⊘ f_max <= M}`, the exact version of the paper's
-//! `|z| ⊗ f_max` (which can be one ulp too small).
+//! `|x| <= max{x : x ⊘ f_max <= M}`, computed exactly by a monotone search
+//! rather than as the paper's `|z| ⊗ f_max` (the two agree on the samples
+//! tested; the search is the one whose soundness needs no argument).
 
 use crate::cp::domain::{from_ord, ord};
 use crate::cp::prop::mono::region;

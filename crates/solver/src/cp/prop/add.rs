@@ -55,7 +55,7 @@ pub(crate) fn propagate(op: &Op, args: &mut [Domain], res: &mut Domain, ctx: &mu
     let rms = rm_of(&args[0]);
     let mut xs = [fp_of(&args[1]), fp_of(&args[2])];
     let mut z = fp_of(res);
-    let ok = mono_run(&AddOp { sub }, rms, &mut xs, &mut z)?;
+    let ok = mono_run(&AddOp { sub }, rms, &mut xs, &mut z, ctx.tie)?;
     if ctx.config.ulp_max {
         if let Some((lo, hi)) = ulp_max::add_bounds(&z) {
             apply_ulp_bound(&mut xs[0], lo, hi, ctx);

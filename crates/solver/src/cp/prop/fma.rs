@@ -32,11 +32,11 @@ impl MonoOp for FmaOp {
 }
 
 /// Propagates `r = fma(rm, x, y, c)`; `args = [rm, x, y, c]`.
-pub(crate) fn propagate(args: &mut [Domain], res: &mut Domain) -> Result<(), Empty> {
+pub(crate) fn propagate(args: &mut [Domain], res: &mut Domain, tie: bool) -> Result<(), Empty> {
     let rms = rm_of(&args[0]);
     let mut xs = [fp_of(&args[1]), fp_of(&args[2]), fp_of(&args[3])];
     let mut z = fp_of(res);
-    let ok = mono_run(&FmaOp, rms, &mut xs, &mut z)?;
+    let ok = mono_run(&FmaOp, rms, &mut xs, &mut z, tie)?;
     args[0] = Domain::Rm(ok);
     for i in 0..3 {
         args[i + 1] = Domain::Fp(xs[i]);

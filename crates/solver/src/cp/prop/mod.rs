@@ -35,6 +35,9 @@ pub(crate) struct Ctx<'a> {
     pub config: &'a CpConfig,
     /// Counters (ULP-Max firings and floats pruned).
     pub stats: &'a mut Stats,
+    /// The first two float operands are the same variable (`x + x`, `x * x`,
+    /// `fma(x, x, c)`, ...): the operation is then projected on its diagonal.
+    pub tie: bool,
 }
 
 /// Runs the propagator of `op` once.
@@ -43,8 +46,8 @@ pub(crate) fn run(op: &Op, args: &mut [Domain], res: &mut Domain, ctx: &mut Ctx)
     match op {
         FpAdd | FpSub => add::propagate(op, args, res, ctx)?,
         FpMul | FpDiv => mul::propagate(op, args, res, ctx)?,
-        FpFma => fma::propagate(args, res)?,
-        FpSqrt | FpRoundToIntegral | FpAbs | FpNeg | ToFpFromFp(_) | FpMin | FpMax => unary::propagate(op, args, res)?,
+        FpFma => fma::propagate(args, res, ctx.tie)?,
+        FpSqrt | FpRoundToIntegral | FpAbs | FpNeg | ToFpFromFp(_) | FpMin | FpMax => unary::propagate(op, args, res, ctx.tie)?,
         FpRem => rem::propagate(args, res)?,
         FpLeq | FpLt | FpGeq | FpGt | FpEq | FpIsNormal | FpIsSubnormal | FpIsZero | FpIsInfinite | FpIsNaN
         | FpIsNegative | FpIsPositive => compare::propagate(op, args, res)?,
@@ -99,7 +102,17 @@ pub(crate) fn fp_of(d: &Domain) -> FloatInterval {
 /// and takes the hull; modes for which the constraint has no solution in the
 /// box are dropped. `args` and `z` are narrowed in place; the surviving modes
 /// are returned.
-pub(crate) fn mono_run(op: &dyn MonoOp, rms: RmSet, args: &mut [FloatInterval], z: &mut FloatInterval) -> Result<RmSet, Empty> {
+pub(crate) fn mono_run(op: &dyn MonoOp, rms: RmSet, args: &mut [FloatInterval], z: &mut FloatInterval, tie: bool) -> Result<RmSet, Empty> {
+    if tie {
+        // operands 0 and 1 are one variable: project g(x) = f(x, x, rest…)
+        let merged = args[0].intersect(&args[1]);
+        let mut red: Vec<FloatInterval> = std::iter::once(merged).chain(args[2..].iter().copied()).collect();
+        let ok = mono_run(&mono::Diag { inner: op }, rms, &mut red, z, false)?;
+        args[0] = red[0];
+        args[1] = red[0];
+        args[2..].copy_from_slice(&red[1..]);
+        return Ok(ok);
+    }
     let fmt_z = z.format();
     let mut z_new = FloatInterval::empty(fmt_z);
     let mut a_new: Vec<FloatInterval> = args.iter().map(|a| FloatInterval::empty(a.format())).collect();

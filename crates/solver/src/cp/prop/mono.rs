@@ -93,6 +93,35 @@ pub(crate) trait MonoOp {
     }
 }
 
+/// The diagonal `g(x, rest…) = f(x, x, rest…)` of an operation whose first
+/// two operands are one variable. On a sign-pure piece of `x`, `x + x`,
+/// `x - x`, `x * x`, `x / x`, `min(x, x)`, `max(x, x)` and `fma(x, x, c)` are
+/// monotone in `x` (and `fma` in `c`), so the generic projections apply.
+pub(crate) struct Diag<'a> {
+    pub inner: &'a dyn MonoOp,
+}
+
+impl MonoOp for Diag<'_> {
+    fn eval(&self, rm: RoundingMode, a: &[Float]) -> Float {
+        let mut full = Vec::with_capacity(a.len() + 1);
+        full.push(a[0]);
+        full.extend_from_slice(a);
+        self.inner.eval(rm, &full)
+    }
+    fn cut(&self, i: usize) -> Cut {
+        if i == 0 {
+            // the finer of the two operands' cuts; sign-pure pieces make x*x monotone
+            match (self.inner.cut(0), self.inner.cut(1)) {
+                (Cut::Whole, Cut::Whole) => Cut::Signs,
+                (a, b) if a == b => a,
+                _ => Cut::Signs,
+            }
+        } else {
+            self.inner.cut(i + 1)
+        }
+    }
+}
+
 /// The corner values of a piece (one for a singleton or NaN piece, else two).
 fn corners(p: &FloatInterval) -> Vec<Float> {
     match p.bounds() {

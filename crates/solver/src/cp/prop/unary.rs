@@ -92,7 +92,7 @@ fn abs_interval(x: &FloatInterval) -> FloatInterval {
 }
 
 /// Propagates the unary operations, min and max.
-pub(crate) fn propagate(op: &Op, args: &mut [Domain], res: &mut Domain) -> Result<(), Empty> {
+pub(crate) fn propagate(op: &Op, args: &mut [Domain], res: &mut Domain, tie: bool) -> Result<(), Empty> {
     let mut z = fp_of(res);
     match op {
         Op::FpAbs => {
@@ -109,7 +109,7 @@ pub(crate) fn propagate(op: &Op, args: &mut [Domain], res: &mut Domain) -> Resul
         }
         Op::FpMin | Op::FpMax => {
             let mut xs = [fp_of(&args[0]), fp_of(&args[1])];
-            mono_run(&MinMaxOp { max: matches!(op, Op::FpMax) }, RmSet::point(NO_RM), &mut xs, &mut z)?;
+            mono_run(&MinMaxOp { max: matches!(op, Op::FpMax) }, RmSet::point(NO_RM), &mut xs, &mut z, tie)?;
             args[0] = Domain::Fp(xs[0]);
             args[1] = Domain::Fp(xs[1]);
         }
@@ -117,9 +117,9 @@ pub(crate) fn propagate(op: &Op, args: &mut [Domain], res: &mut Domain) -> Resul
             let rms = rm_of(&args[0]);
             let mut xs = [fp_of(&args[1])];
             let ok = match op {
-                Op::FpSqrt => mono_run(&SqrtOp, rms, &mut xs, &mut z)?,
-                Op::FpRoundToIntegral => mono_run(&RtiOp, rms, &mut xs, &mut z)?,
-                Op::ToFpFromFp(to) => mono_run(&ConvertOp { to: *to, from: xs[0].format() }, rms, &mut xs, &mut z)?,
+                Op::FpSqrt => mono_run(&SqrtOp, rms, &mut xs, &mut z, false)?,
+                Op::FpRoundToIntegral => mono_run(&RtiOp, rms, &mut xs, &mut z, false)?,
+                Op::ToFpFromFp(to) => mono_run(&ConvertOp { to: *to, from: xs[0].format() }, rms, &mut xs, &mut z, false)?,
                 _ => unreachable!("not a unary float operation: {op:?}"),
             };
             args[0] = Domain::Rm(ok);
