@@ -24,9 +24,30 @@ pub enum Command {
 pub struct SolveArgs {
     /// The script to read, or `-` for standard input.
     pub file: String,
-    /// Backend that decides the queries.
+    /// Backend that decides the queries: `z3` (Z3 in process) or `cp`
+    /// (fpsym's interval-consistency solver over IEEE floats).
     #[arg(long, default_value = "z3", value_name = "BACKEND")]
     pub solver: String,
+    /// cp: turn off filtering by maximum ULP (to measure its effect).
+    #[arg(long)]
+    pub no_ulp_max: bool,
+    /// cp: local consistency before search: `2b` (hull consistency) or `3b`
+    /// (2B plus shaving of the inputs' bounds).
+    #[arg(long, value_name = "2b|3b")]
+    pub consistency: Option<String>,
+    /// cp: variable choice: `largest` (by float count), `most-constrained`, `static` (input order).
+    #[arg(long = "var", value_name = "CHOICE")]
+    pub var_choice: Option<String>,
+    /// cp: value choice: `fpse` (midpoint v, then x=v, x<v, x>v), `5way`
+    /// (l, r, m, (l,m), (m,r)), `3point` (l, r, m; incomplete: never unsat), `bisect`.
+    #[arg(long, value_name = "STRATEGY")]
+    pub split: Option<String>,
+    /// cp: relative narrowing (in %) below which a direct projection is withdrawn. Default 0.
+    #[arg(long, value_name = "PERCENT")]
+    pub eps_direct: Option<f64>,
+    /// cp: relative narrowing (in %) below which an indirect projection is withdrawn. Default 10.
+    #[arg(long, value_name = "PERCENT")]
+    pub eps_indirect: Option<f64>,
     /// Time limit per check-sat, in seconds (fractions allowed). No limit by default.
     #[arg(long, value_name = "SECS")]
     pub timeout: Option<f64>,

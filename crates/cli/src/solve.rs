@@ -5,6 +5,7 @@ use crate::Failure;
 use anyhow::Context;
 use fpsym_expr::{eval, Model, Term};
 use fpsym_smtlib::{parse_script, print_model, print_term, Command, Script};
+use fpsym_solver::cp::CpConfig;
 use fpsym_solver::{build, Backend, Budget, Query, SolveResult, SolverConfig, SolverError};
 use std::io::{Read, Write};
 use std::process::ExitCode;
@@ -28,8 +29,23 @@ pub struct SolveOptions {
 impl SolveOptions {
     /// Validates raw flags (no filesystem access).
     pub fn from_args(a: SolveArgs) -> Result<SolveOptions, Failure> {
-        let backend = Backend::parse(&a.solver)
-            .ok_or_else(|| Failure::Input(format!("--solver: unknown backend `{}` (available: z3)", a.solver)))?;
+        let mut backend = Backend::parse(&a.solver)
+            .ok_or_else(|| Failure::Input(format!("--solver: unknown backend `{}` (available: z3, cp)", a.solver)))?;
+        let cp_flags = a.no_ulp_max
+            || a.consistency.is_some()
+            || a.var_choice.is_some()
+            || a.split.is_some()
+            || a.eps_direct.is_some()
+            || a.eps_indirect.is_some();
+        match &mut backend {
+            Backend::Cp(c) => *c = cp_config(&a)?,
+            _ if cp_flags => {
+                return Err(Failure::Input(
+                    "--no-ulp-max, --consistency, --var, --split and --eps-* apply to --solver cp only".into(),
+                ))
+            }
+            _ => {}
+        }
         let timeout = match a.timeout {
             None => None,
             Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t)),
@@ -39,6 +55,28 @@ impl SolveOptions {
         solver.backend = backend;
         Ok(SolveOptions { file: a.file, solver, timeout, model: a.model, stats: a.stats })
     }
+}
+
+fn cp_config(a: &SolveArgs) -> Result<CpConfig, Failure> {
+    let bad = |e: fpsym_solver::cp::ParseError| Failure::Input(e.to_string());
+    let mut c = CpConfig::default().with_ulp_max(!a.no_ulp_max);
+    if let Some(s) = &a.consistency {
+        c = c.with_consistency(s.parse().map_err(bad)?);
+    }
+    if let Some(s) = &a.var_choice {
+        c = c.with_var_choice(s.parse().map_err(bad)?);
+    }
+    if let Some(s) = &a.split {
+        c = c.with_split(s.parse().map_err(bad)?);
+    }
+    let pct = |flag: &str, v: Option<f64>, default: f64| match v {
+        None => Ok(default),
+        Some(p) if (0.0..100.0).contains(&p) => Ok(p / 100.0),
+        Some(p) => Err(Failure::Input(format!("{flag}: expected a percentage in [0, 100), got {p}"))),
+    };
+    let (d, i) = (c.eps_direct, c.eps_indirect);
+    c = c.with_eps(pct("--eps-direct", a.eps_direct, d)?, pct("--eps-indirect", a.eps_indirect, i)?);
+    Ok(c)
 }
 
 fn read_input(file: &str) -> Result<(String, String), Failure> {
