@@ -168,6 +168,8 @@ impl Float {
 
     /// IEEE remainder `self - rhs * n` with `n` the integer nearest `self / rhs`
     /// (ties to even). Always exact.
+    // Not `std::ops` traits: these return flags or are exact value operations.
+    #[allow(clippy::should_implement_trait)]
     pub fn rem(self, rhs: Float) -> StatusAnd<Float> {
         self.check_same_format(rhs);
         let fmt = self.format();

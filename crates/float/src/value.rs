@@ -220,6 +220,8 @@ impl Float {
         Float { fmt: self.fmt, bits: self.bits & !(1u128 << (self.fmt.packed_width() - 1)) }
     }
     /// Negation (flips the sign; NaN stays NaN).
+    // Not `std::ops` traits: these return flags or are exact value operations.
+    #[allow(clippy::should_implement_trait)]
     pub fn neg(self) -> Float {
         if self.is_nan() {
             return self;

@@ -528,8 +528,8 @@ fn classification_and_comparison() {
             } else {
                 assert_eq!(dec(x.abs()), if vx.sign() { vx.neg() } else { vx.clone() });
                 assert_eq!(dec(x.neg()), vx.neg());
-                assert_eq!(x.copy_sign(true).sign(), true);
-                assert_eq!(x.copy_sign(false).sign(), false);
+                assert!(x.copy_sign(true).sign());
+                assert!(!x.copy_sign(false).sign());
                 assert_eq!(x.copy_sign(true).abs(), x.abs());
             }
             if let V::Fin(q, _) = vx {
@@ -685,7 +685,7 @@ fn intervals_by_enumeration() {
         assert_eq!(i.is_empty(), s.is_empty());
         assert_eq!(i.is_point(), s.len() == 1);
         assert_eq!(i.as_point(), if s.len() == 1 { Some(s[0]) } else { None }, "as_point {i:?}");
-        assert_eq!(i.without_nan().may_be_nan(), false);
+        assert!(!i.without_nan().may_be_nan());
         assert_eq!(i.with_nan(true).count(), s.iter().filter(|f| !f.is_nan()).count() as u128 + 1);
         assert_eq!(i.lo(), i.bounds().map(|b| b.0));
         assert_eq!(i.hi(), i.bounds().map(|b| b.1));
