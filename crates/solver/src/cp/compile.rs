@@ -62,6 +62,8 @@ pub(crate) struct Csp {
     pub trivially_false: bool,
     /// Propagators the global order check reads.
     pub order_props: Vec<u32>,
+    /// The term of every variable (for debugging with a witness model).
+    pub terms: Vec<Option<Term>>,
 }
 
 impl Csp {
@@ -99,6 +101,7 @@ impl Csp {
     }
 
     fn new_var(&mut self, d: Domain, s: Sort) -> VarId {
+        self.terms.push(None);
         self.doms.push(d);
         self.sorts.push(s);
         self.watch.push(Vec::new());
@@ -114,11 +117,13 @@ impl Csp {
             }
             if let Some(v) = u.as_const() {
                 let id = self.new_var(Domain::point(v), u.sort());
+                self.terms[id as usize] = Some(u.clone());
                 memo.insert(u.id(), id);
                 continue;
             }
             if u.var_name().is_some() {
                 let id = self.new_var(Domain::full(u.sort()), u.sort());
+                self.terms[id as usize] = Some(u.clone());
                 self.inputs.push((id, u.clone()));
                 memo.insert(u.id(), id);
                 continue;
@@ -150,6 +155,7 @@ impl Csp {
                 }
             }
             self.props.push(Prop { op, args, res, tie });
+            self.terms[res as usize] = Some(u.clone());
             memo.insert(u.id(), res);
         }
         memo[&t.id()]

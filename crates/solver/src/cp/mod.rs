@@ -285,7 +285,7 @@ impl Solver for CpSolver {
         self.stats.queries += 1;
         self.stats.constraints += csp.props.len() as u64;
         self.stats.variables += csp.doms.len() as u64;
-        let res = search::solve(&csp, &self.config, budget.deadline, &mut self.stats);
+        let res = search::solve(&csp, &self.config, budget.deadline, &mut self.stats, None);
         self.stats.time += start.elapsed().as_secs_f64();
         Ok(res)
     }
@@ -293,6 +293,21 @@ impl Solver for CpSolver {
     fn stats(&self) -> BTreeMap<String, f64> {
         self.stats.to_map()
     }
+}
+
+/// Debugging aid: decides `query` like [`CpSolver`] while checking that no
+/// propagator removes the known solution `witness` (a model of the query)
+/// from domains that contain it; panics with the culprit if one does.
+#[doc(hidden)]
+pub fn debug_with_witness(query: &Query, witness: &fpsym_expr::Model, config: &CpConfig, budget: &Budget) -> SolveResult {
+    let csp = compile::Csp::new(query);
+    let w: Vec<fpsym_expr::Value> = csp
+        .terms
+        .iter()
+        .map(|t| fpsym_expr::eval(t.as_ref().expect("every variable has a term"), witness).expect("witness evaluates"))
+        .collect();
+    let mut stats = Stats::default();
+    search::solve(&csp, config, budget.deadline, &mut stats, Some(w))
 }
 
 impl fmt::Display for CpConfig {

@@ -20,11 +20,12 @@ struct Pending {
 }
 
 /// Decides the network.
-pub(crate) fn solve(csp: &Csp, config: &CpConfig, deadline: Option<Instant>, stats: &mut Stats) -> SolveResult {
+pub(crate) fn solve(csp: &Csp, config: &CpConfig, deadline: Option<Instant>, stats: &mut Stats, witness: Option<Vec<Value>>) -> SolveResult {
     if csp.trivially_false {
         return SolveResult::Unsat;
     }
     let mut engine = Engine::new(csp, config, deadline, stats);
+    engine.witness = witness;
     let mut doms = csp.doms.clone();
     match engine.propagate_all(&mut doms) {
         Ok(()) => {}

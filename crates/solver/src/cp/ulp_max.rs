@@ -125,26 +125,24 @@ pub fn add_bounds(z: &FloatInterval) -> Option<(Float, Float)> {
     Some(if neg { (b.neg(), a) } else { (a.neg(), b) })
 }
 
-/// The largest `x >= +0` with `op(x, c) <= m` (total order) in mode `rm` and
-/// in its mirror, where `op` is increasing in `x`.
+/// The largest `x >= +0` with `op(x, c) <= m` (total order) in mode `rm`,
+/// where `op` is increasing in `x`.
 fn largest_below(m: Float, c: Float, rm: RoundingMode, op: impl Fn(Float, Float, RoundingMode) -> Float, hint: Float) -> Float {
     let fmt = m.format();
     let top = ord(Float::largest(fmt, false));
-    let mut best = 0i128;
-    for r in [rm, rm.mirrored()] {
-        let p = |o: i128| {
-            let v = op(from_ord(fmt, o), c, r);
-            !v.is_nan() && ord(v) <= ord(m)
-        };
-        let h = if hint.is_nan() { vec![] } else { vec![ord(hint)] };
-        if let Some((_, k)) = region(0, top, p, &h) {
-            best = best.max(k);
-        }
-    }
+    let p = |o: i128| {
+        let v = op(from_ord(fmt, o), c, rm);
+        !v.is_nan() && ord(v) <= ord(m)
+    };
+    let h = if hint.is_nan() { vec![] } else { vec![ord(hint)] };
+    let best = region(0, top, p, &h).map(|(_, k)| k).unwrap_or(0);
     from_ord(fmt, best)
 }
 
-/// `δ⊗`: the bound on `|x|` (and `|y|`) for `z = x ⊗ y` with `0 < |z| <= m`.
+/// `δ⊗`: the bound on `|x|` (and `|y|`) for `z = x ⊗ y` with `0 < z <= m`
+/// (positive `z`; for negative `z` pass the mirrored mode, since
+/// `|rm(v)| = mirror(rm)(|v|)` for `v < 0`). Exact for subnormal `m` too,
+/// where `m / f_min` would be unsound (the product is rounded).
 pub fn mul_bound(m: Float, rm: RoundingMode, setting: Setting) -> Float {
     let fmt = m.format();
     let ymin = match setting {
@@ -155,8 +153,9 @@ pub fn mul_bound(m: Float, rm: RoundingMode, setting: Setting) -> Float {
     largest_below(m, ymin, rm, |x, c, r| x.mul(c, r).value, hint)
 }
 
-/// `δ⊘`: the bound on `|x|` for `z = x ⊘ y` with `0 < |z| <= m` (the same in
-/// both settings).
+/// `δ⊘`: the bound on `|x|` for `z = x ⊘ y` with `0 < z <= m` (positive `z`;
+/// mirror the mode for negative `z`). The same in both settings; exact in
+/// every mode (under RTP/RTZ it differs from `|z| ⊗ f_max`).
 pub fn div_bound(m: Float, rm: RoundingMode, _setting: Setting) -> Float {
     let fmt = m.format();
     let big = Float::largest(fmt, false);
@@ -167,10 +166,11 @@ pub fn div_bound(m: Float, rm: RoundingMode, _setting: Setting) -> Float {
 /// The symmetric interval `[-B, B]` the ULP-Max bound of `op` (`mul` or
 /// `div`) gives for the modes `rms`, when `z` is usable.
 pub fn muldiv_bounds(z: &FloatInterval, rms: impl Iterator<Item = RoundingMode>, div: bool, setting: Setting) -> Option<(Float, Float)> {
-    let (zl, zh, _) = usable(z)?;
+    let (zl, zh, neg) = usable(z)?;
     let m = if ord(zl.abs()) > ord(zh.abs()) { zl.abs() } else { zh.abs() };
     let mut b: Option<Float> = None;
     for rm in rms {
+        let rm = if neg { rm.mirrored() } else { rm };
         let v = if div { div_bound(m, rm, setting) } else { mul_bound(m, rm, setting) };
         b = Some(match b {
             Some(w) if ord(w) >= ord(v) => w,

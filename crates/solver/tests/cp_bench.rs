@@ -1,0 +1,71 @@
+//! Measurements, not tests: run with
+//! `cargo test -p fpsym-solver --test cp_bench -- --ignored --nocapture`.
+//!
+//! `cp_vs_z3_on_scripts` decides every `*.smt2` script of `$CP_BENCH_DIR`
+//! (default `/tmp/dich`, e.g. from `bench/cp/gen_dichotomic.py /tmp/dich`)
+//! with the CP solver with and without ULP-Max and with Z3, each under
+//! `$CP_BENCH_TIMEOUT` seconds (default 60), and prints seed 000's columns:
+//! constraints, variables, ULP-Max firings (NbE) and floats pruned (NbD),
+//! nodes and times.
+
+use fpsym_solver::cp::{CpConfig, CpSolver};
+use fpsym_solver::{build, Backend, Budget, Query, SolveResult, Solver, SolverConfig};
+use std::time::{Duration, Instant};
+
+fn run(s: &mut dyn Solver, q: &Query, t: Duration) -> (String, f64) {
+    let t0 = Instant::now();
+    let r = s.check(q, &Budget::timeout(t));
+    let el = t0.elapsed().as_secs_f64();
+    let label = match r {
+        Ok(SolveResult::Unknown(r)) => format!("unknown({r})"),
+        Ok(r) => r.label().to_string(),
+        Err(e) => format!("ERROR {e}"),
+    };
+    (label, el)
+}
+
+#[test]
+#[ignore]
+fn cp_vs_z3_on_scripts() {
+    let dir = std::env::var("CP_BENCH_DIR").unwrap_or_else(|_| "/tmp/dich".into());
+    let secs: u64 = std::env::var("CP_BENCH_TIMEOUT").ok().and_then(|s| s.parse().ok()).unwrap_or(60);
+    let t = Duration::from_secs(secs);
+    let mut files: Vec<_> = std::fs::read_dir(&dir).expect("bench dir").filter_map(|e| e.ok()).map(|e| e.path()).collect();
+    files.retain(|p| p.extension().is_some_and(|e| e == "smt2"));
+    files.sort();
+    println!(
+        "{:<28} {:>4} {:>4} | {:>8} {:>9} {:>7} {:>9} {:>12} | {:>8} {:>9} {:>7} | {:>8} {:>9}",
+        "script", "NbC", "NbV", "cp", "time", "nodes", "NbE", "NbD", "no-ulp", "time", "nodes", "z3", "time"
+    );
+    for p in files {
+        let src = std::fs::read_to_string(&p).unwrap();
+        let script = fpsym_smtlib::parse_script(&src, &p.display().to_string()).expect("parses");
+        let q = Query::new(script.assertions_before(script.commands.len()));
+        let mut on = CpSolver::new(CpConfig::default());
+        let (a_on, t_on) = run(&mut on, &q, t);
+        let st = on.statistics().clone();
+        let mut off = CpSolver::new(CpConfig::default().with_ulp_max(false));
+        let (a_off, t_off) = run(&mut off, &q, t);
+        let st_off = off.statistics().clone();
+        let mut sc = SolverConfig::default();
+        sc.backend = Backend::Z3;
+        let mut z3 = build(&sc);
+        let (a_z3, t_z3) = run(z3.as_mut(), &q, t);
+        println!(
+            "{:<28} {:>4} {:>4} | {:>8} {:>9.3} {:>7} {:>9} {:>12.0} | {:>8} {:>9.3} {:>7} | {:>8} {:>9.3}",
+            p.file_name().unwrap().to_string_lossy(),
+            st.constraints,
+            st.variables,
+            a_on,
+            t_on,
+            st.nodes,
+            st.ulp_max_firings,
+            st.ulp_max_pruned,
+            a_off,
+            t_off,
+            st_off.nodes,
+            a_z3,
+            t_z3
+        );
+    }
+}

@@ -1,0 +1,435 @@
+//! Soundness of every CP propagator against brute force on tiny formats.
+//!
+//! For each operation, random operand and result domains (NaN flags, signed
+//! zeros, infinities, subnormals, sets of rounding modes) are drawn over the
+//! formats (3,3) and (4,4); the exact solution set of `result = op(args)`
+//! inside them is enumerated with `fpsym_expr::apply` (the exact semantics of
+//! fpsym-float), the propagator is run to its fixpoint with
+//! `cp::propagate_op`, and every solution must survive. Tightness (how many
+//! values the narrowed domains keep beyond the hull of the solutions) is
+//! printed, not asserted.
+
+use fpsym_expr::{apply, BvValue, Op, Value};
+use fpsym_float::{Float, FloatInterval, Format, RoundingMode};
+use fpsym_solver::cp::{propagate_op, BoolSet, BvRange, CpConfig, Domain, RmSet};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+fn f33() -> Format {
+    Format::new(3, 3).unwrap()
+}
+fn f44() -> Format {
+    Format::new(4, 4).unwrap()
+}
+
+/// Every member of a (small) domain.
+fn members(d: &Domain) -> Vec<Value> {
+    match d {
+        Domain::Bool(b) => [false, true].into_iter().filter(|&v| b.contains(v)).map(Value::Bool).collect(),
+        Domain::Rm(r) => r.iter().map(Value::Rm).collect(),
+        Domain::Fp(x) => {
+            let mut out = Vec::new();
+            if let Some((l, h)) = x.bounds() {
+                let mut v = l;
+                loop {
+                    out.push(Value::Fp(v));
+                    if v == h {
+                        break;
+                    }
+                    v = v.succ().unwrap();
+                }
+            }
+            if x.may_be_nan() {
+                out.push(Value::Fp(Float::nan(x.format())));
+            }
+            out
+        }
+        Domain::Bv(b) => match b.bounds() {
+            None => vec![],
+            Some((l, h)) => (l..=h).map(|v| Value::Bv(BvValue::new(b.width(), v))).collect(),
+        },
+    }
+}
+
+fn random_float(rng: &mut StdRng, fmt: Format) -> Float {
+    let max = Float::infinity(fmt, false).ordinal().unwrap();
+    // bias toward special values
+    match rng.gen_range(0..10) {
+        0 => Float::zero(fmt, rng.gen()),
+        1 => Float::infinity(fmt, rng.gen()),
+        2 => Float::smallest(fmt, rng.gen()),
+        3 => Float::largest(fmt, rng.gen()),
+        4 => Float::one(fmt, rng.gen()),
+        _ => Float::from_ordinal(fmt, rng.gen_range(-max - 1..=max)).unwrap(),
+    }
+}
+
+fn random_interval(rng: &mut StdRng, fmt: Format) -> FloatInterval {
+    match rng.gen_range(0..20) {
+        0..=1 => FloatInterval::full(fmt),
+        2 => FloatInterval::nan_only(fmt),
+        3..=5 => FloatInterval::point(random_float(rng, fmt)),
+        _ => {
+            let (a, b) = (random_float(rng, fmt), random_float(rng, fmt));
+            let (l, h) = if a.ordinal() <= b.ordinal() { (a, b) } else { (b, a) };
+            FloatInterval::new(l, h, rng.gen_bool(0.4))
+        }
+    }
+}
+
+fn random_fp(rng: &mut StdRng, fmt: Format) -> Domain {
+    Domain::Fp(random_interval(rng, fmt))
+}
+
+fn random_rm(rng: &mut StdRng) -> Domain {
+    if rng.gen_bool(0.6) {
+        Domain::Rm(RmSet::point(RoundingMode::ALL[rng.gen_range(0..5)]))
+    } else {
+        let mut s = RmSet::EMPTY;
+        while s.is_empty() {
+            for m in RoundingMode::ALL {
+                if rng.gen_bool(0.5) {
+                    s = s.union(RmSet::point(m));
+                }
+            }
+        }
+        Domain::Rm(s)
+    }
+}
+
+fn random_bool(rng: &mut StdRng) -> Domain {
+    Domain::Bool([BoolSet::TRUE, BoolSet::FALSE, BoolSet::BOTH][rng.gen_range(0..3)])
+}
+
+fn random_bv(rng: &mut StdRng, w: u32) -> Domain {
+    let m = (1u128 << w) - 1;
+    match rng.gen_range(0..6) {
+        0 => Domain::Bv(BvRange::full(w)),
+        1 => Domain::Bv(BvRange::point(w, rng.gen_range(0..=m))),
+        _ => {
+            let (a, b) = (rng.gen_range(0..=m), rng.gen_range(0..=m));
+            Domain::Bv(BvRange::new(w, a.min(b), a.max(b)))
+        }
+    }
+}
+
+/// Statistics of one operation's trials.
+#[derive(Default)]
+struct Tally {
+    trials: u64,
+    with_solutions: u64,
+    kept: f64,
+    exact: f64,
+}
+
+/// Runs one trial: enumerates solutions, propagates, checks soundness.
+fn trial(op: &Op, args: Vec<Domain>, res: Domain, tally: &mut Tally) {
+    let cfg = CpConfig::default().with_eps(0.0, 0.0);
+    let vals: Vec<Vec<Value>> = args.iter().map(members).collect();
+    let mut sols: Vec<(Vec<Value>, Value)> = Vec::new();
+    let mut idx = vec![0usize; vals.len()];
+    if vals.iter().all(|v| !v.is_empty()) {
+        'outer: loop {
+            let tuple: Vec<Value> = idx.iter().zip(&vals).map(|(&i, v)| v[i]).collect();
+            let r = apply(op, &tuple).expect("well-sorted");
+            if res.contains(&r) {
+                sols.push((tuple, r));
+            }
+            let mut k = 0;
+            loop {
+                if k == idx.len() {
+                    break 'outer;
+                }
+                idx[k] += 1;
+                if idx[k] < vals[k].len() {
+                    break;
+                }
+                idx[k] = 0;
+                k += 1;
+            }
+        }
+    }
+    let (mut a2, mut r2) = (args.clone(), res);
+    let ok = propagate_op(op, &mut a2, &mut r2, &cfg);
+    tally.trials += 1;
+    if sols.is_empty() {
+        return;
+    }
+    tally.with_solutions += 1;
+    assert!(ok, "{op:?}: propagator failed but {} solutions exist, e.g. {:?}; domains {args:?} -> {res:?}", sols.len(), sols[0]);
+    for (t, r) in &sols {
+        for (i, v) in t.iter().enumerate() {
+            assert!(
+                a2[i].contains(v),
+                "{op:?}: solution {t:?} -> {r:?} lost operand {i} ({v:?}); domains {args:?} -> {res:?} narrowed to {a2:?} -> {r2:?}"
+            );
+        }
+        assert!(r2.contains(r), "{op:?}: solution {t:?} -> {r:?} lost its result; domains {args:?} -> {res:?} narrowed to {a2:?} -> {r2:?}");
+    }
+    // tightness on float positions: values kept vs the hull of solutions
+    for (i, d) in a2.iter().enumerate() {
+        if let Domain::Fp(x) = d {
+            let mut hull = FloatInterval::empty(x.format());
+            for (t, _) in &sols {
+                hull = hull.hull(&FloatInterval::point(t[i].as_fp().unwrap()));
+            }
+            tally.kept += x.count() as f64;
+            tally.exact += hull.count() as f64;
+        }
+    }
+}
+
+fn report(name: &str, t: &Tally) {
+    println!(
+        "{name:<28} trials {:>5}  with solutions {:>5}  floats kept / hull of solutions = {:.3}",
+        t.trials,
+        t.with_solutions,
+        if t.exact > 0.0 { t.kept / t.exact } else { 1.0 }
+    );
+}
+
+/// Random trials of an operation whose domains come from `gen`.
+fn run(name: &str, op: Op, n: usize, seed: u64, mut gen: impl FnMut(&mut StdRng) -> (Vec<Domain>, Domain)) {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut t = Tally::default();
+    for _ in 0..n {
+        let (a, r) = gen(&mut rng);
+        trial(&op, a, r, &mut t);
+    }
+    report(name, &t);
+}
+
+fn binary_rm(op: Op, fmt: Format, n: usize, seed: u64) {
+    let name = format!("{} {}", op.name(), fmt);
+    run(&name, op, n, seed, |rng| {
+        (vec![random_rm(rng), random_fp(rng, fmt), random_fp(rng, fmt)], random_fp(rng, fmt))
+    });
+}
+
+#[test]
+fn add_sub_sound() {
+    for (fmt, n) in [(f33(), 400), (f44(), 120)] {
+        binary_rm(Op::FpAdd, fmt, n, 1);
+        binary_rm(Op::FpSub, fmt, n, 2);
+    }
+}
+
+#[test]
+fn mul_div_sound() {
+    for (fmt, n) in [(f33(), 400), (f44(), 120)] {
+        binary_rm(Op::FpMul, fmt, n, 3);
+        binary_rm(Op::FpDiv, fmt, n, 4);
+    }
+}
+
+#[test]
+fn fma_sound() {
+    let fmt = f33();
+    run("fp.fma (3,3)", Op::FpFma, 250, 5, |rng| {
+        (vec![random_rm(rng), random_fp(rng, fmt), random_fp(rng, fmt), random_fp(rng, fmt)], random_fp(rng, fmt))
+    });
+    let fmt = f44();
+    run("fp.fma (4,4) narrow", Op::FpFma, 60, 6, |rng| {
+        // keep the product of domain sizes manageable
+        let small = |rng: &mut StdRng| {
+            let a = random_float(rng, fmt);
+            let o = a.ordinal().unwrap();
+            let b = Float::from_ordinal(fmt, (o + rng.gen_range(0..30)).min(Float::infinity(fmt, false).ordinal().unwrap())).unwrap();
+            Domain::Fp(FloatInterval::new(a, b, rng.gen_bool(0.3)))
+        };
+        (vec![random_rm(rng), small(rng), small(rng), small(rng)], random_fp(rng, fmt))
+    });
+}
+
+#[test]
+fn unary_sound() {
+    for (fmt, n) in [(f33(), 300), (f44(), 300)] {
+        for (op, seed) in [(Op::FpSqrt, 7), (Op::FpRoundToIntegral, 8)] {
+            let name = format!("{} {}", op.name(), fmt);
+            run(&name, op, n, seed, |rng| (vec![random_rm(rng), random_fp(rng, fmt)], random_fp(rng, fmt)));
+        }
+        for (op, seed) in [(Op::FpAbs, 9), (Op::FpNeg, 10)] {
+            let name = format!("{} {}", op.name(), fmt);
+            run(&name, op, n, seed, |rng| (vec![random_fp(rng, fmt)], random_fp(rng, fmt)));
+        }
+    }
+}
+
+#[test]
+fn rem_min_max_sound() {
+    for (fmt, n) in [(f33(), 300), (f44(), 80)] {
+        for (op, seed) in [(Op::FpRem, 11), (Op::FpMin, 12), (Op::FpMax, 13)] {
+            let name = format!("{} {}", op.name(), fmt);
+            run(&name, op, n, seed, |rng| (vec![random_fp(rng, fmt), random_fp(rng, fmt)], random_fp(rng, fmt)));
+        }
+    }
+}
+
+#[test]
+fn conversions_sound() {
+    let pairs = [(f33(), f44()), (f44(), f33()), (f33(), Format::new(2, 4).unwrap()), (Format::new(2, 4).unwrap(), f33())];
+    for (i, (from, to)) in pairs.into_iter().enumerate() {
+        run(&format!("to_fp {from} -> {to}"), Op::ToFpFromFp(to), 300, 20 + i as u64, |rng| {
+            (vec![random_rm(rng), random_fp(rng, from)], random_fp(rng, to))
+        });
+    }
+    for fmt in [f33(), f44()] {
+        for w in [3u32, 5, 7] {
+            run(&format!("to_fp sbv{w} -> {fmt}"), Op::ToFpFromSbv(fmt), 200, 30 + w as u64, |rng| {
+                (vec![random_rm(rng), random_bv(rng, w)], random_fp(rng, fmt))
+            });
+            run(&format!("to_fp_unsigned bv{w} -> {fmt}"), Op::ToFpFromUbv(fmt), 200, 40 + w as u64, |rng| {
+                (vec![random_rm(rng), random_bv(rng, w)], random_fp(rng, fmt))
+            });
+        }
+        for w in [2u32, 3, 5] {
+            run(&format!("fp.to_ubv {w} {fmt}"), Op::FpToUbv(w), 200, 50 + w as u64, |rng| {
+                (vec![random_rm(rng), random_fp(rng, fmt)], random_bv(rng, w))
+            });
+            run(&format!("fp.to_sbv {w} {fmt}"), Op::FpToSbv(w), 200, 60 + w as u64, |rng| {
+                (vec![random_rm(rng), random_fp(rng, fmt)], random_bv(rng, w))
+            });
+        }
+        let w = fmt.packed_width();
+        run(&format!("to_fp bits {fmt}"), Op::ToFpFromBits(fmt), 300, 70, |rng| {
+            (vec![random_bv(rng, w)], random_fp(rng, fmt))
+        });
+        run(&format!("fp parts {fmt}"), Op::FpFromParts, 300, 71, |rng| {
+            (vec![random_bv(rng, 1), random_bv(rng, fmt.eb()), random_bv(rng, fmt.sb() - 1)], random_fp(rng, fmt))
+        });
+    }
+}
+
+#[test]
+fn comparisons_sound() {
+    for fmt in [f33(), f44()] {
+        for (op, seed) in [(Op::FpLeq, 80), (Op::FpLt, 81), (Op::FpGeq, 82), (Op::FpGt, 83), (Op::FpEq, 84), (Op::Eq, 85), (Op::Distinct, 86)] {
+            let name = format!("{} {}", op.name(), fmt);
+            run(&name, op, 400, seed, |rng| (vec![random_fp(rng, fmt), random_fp(rng, fmt)], random_bool(rng)));
+        }
+        for (i, op) in [Op::FpIsNormal, Op::FpIsSubnormal, Op::FpIsZero, Op::FpIsInfinite, Op::FpIsNaN, Op::FpIsNegative, Op::FpIsPositive]
+            .into_iter()
+            .enumerate()
+        {
+            let name = format!("{} {}", op.name(), fmt);
+            run(&name, op, 300, 90 + i as u64, |rng| (vec![random_fp(rng, fmt)], random_bool(rng)));
+        }
+        run(&format!("ite {fmt}"), Op::Ite, 300, 99, |rng| {
+            (vec![random_bool(rng), random_fp(rng, fmt), random_fp(rng, fmt)], random_fp(rng, fmt))
+        });
+    }
+}
+
+#[test]
+fn booleans_sound() {
+    for (op, n) in [(Op::Not, 1), (Op::And, 3), (Op::Or, 3), (Op::Xor, 3), (Op::Implies, 2), (Op::Eq, 2), (Op::Distinct, 3)] {
+        run(&format!("{} bool", op.name()), op, 200, 100, |rng| ((0..n).map(|_| random_bool(rng)).collect(), random_bool(rng)));
+    }
+    run("= rm", Op::Eq, 200, 101, |rng| (vec![random_rm(rng), random_rm(rng)], random_bool(rng)));
+    run("ite rm", Op::Ite, 200, 102, |rng| (vec![random_bool(rng), random_rm(rng), random_rm(rng)], random_rm(rng)));
+}
+
+#[test]
+fn bitvectors_sound() {
+    use Op::*;
+    let w = 4;
+    for (i, op) in [BvAdd, BvSub, BvMul, BvUdiv, BvUrem, BvSdiv, BvSrem, BvSmod, BvAnd, BvOr, BvXor, BvShl, BvLshr, BvAshr]
+        .into_iter()
+        .enumerate()
+    {
+        run(&format!("{} bv{w}", op.name()), op, 300, 200 + i as u64, |rng| {
+            (vec![random_bv(rng, w), random_bv(rng, w)], random_bv(rng, w))
+        });
+    }
+    for (i, op) in [BvUlt, BvUle, BvUgt, BvUge, BvSlt, BvSle, BvSgt, BvSge, Eq, Distinct].into_iter().enumerate() {
+        run(&format!("{} bv{w}", op.name()), op, 300, 220 + i as u64, |rng| {
+            (vec![random_bv(rng, w), random_bv(rng, w)], random_bool(rng))
+        });
+    }
+    for (i, op) in [BvNot, BvNeg].into_iter().enumerate() {
+        run(&format!("{} bv{w}", op.name()), op, 300, 240 + i as u64, |rng| (vec![random_bv(rng, w)], random_bv(rng, w)));
+    }
+    run("concat", BvConcat, 300, 250, |rng| (vec![random_bv(rng, 3), random_bv(rng, 2)], random_bv(rng, 5)));
+    run("extract 4 2", BvExtract(4, 2), 300, 251, |rng| (vec![random_bv(rng, 5)], random_bv(rng, 3)));
+    run("extract 2 0", BvExtract(2, 0), 300, 252, |rng| (vec![random_bv(rng, 5)], random_bv(rng, 3)));
+    run("extract 3 1", BvExtract(3, 1), 300, 253, |rng| (vec![random_bv(rng, 5)], random_bv(rng, 3)));
+    run("zero_extend 2", BvZeroExtend(2), 300, 254, |rng| (vec![random_bv(rng, 3)], random_bv(rng, 5)));
+    run("sign_extend 2", BvSignExtend(2), 300, 255, |rng| (vec![random_bv(rng, 3)], random_bv(rng, 5)));
+}
+
+/// Brute force for operations whose first two float operands are one
+/// variable (the solver's diagonal projections).
+fn trial_diagonal(op: &Op, args: Vec<Domain>, res: Domain, first: usize, tally: &mut Tally) {
+    let cfg = CpConfig::default().with_eps(0.0, 0.0);
+    let mut sols = Vec::new();
+    let rest: Vec<Vec<Value>> = args.iter().map(members).collect();
+    // enumerate with positions first and first+1 tied
+    let mut idx = vec![0usize; args.len()];
+    'outer: loop {
+        if rest.iter().enumerate().all(|(k, v)| k == first + 1 || !v.is_empty()) {
+            let mut t: Vec<Value> = Vec::new();
+            for k in 0..args.len() {
+                t.push(if k == first + 1 { t[first] } else { rest[k][idx[k]] });
+            }
+            let r = apply(op, &t).unwrap();
+            if res.contains(&r) {
+                sols.push((t, r));
+            }
+        } else {
+            break;
+        }
+        let mut k = 0;
+        loop {
+            if k == idx.len() {
+                break 'outer;
+            }
+            if k != first + 1 {
+                idx[k] += 1;
+                if idx[k] < rest[k].len() {
+                    break;
+                }
+                idx[k] = 0;
+            }
+            k += 1;
+        }
+    }
+    let (mut a2, mut r2) = (args.clone(), res);
+    let ok = fpsym_solver::cp::propagate_op_diagonal(op, &mut a2, &mut r2, &cfg);
+    tally.trials += 1;
+    if sols.is_empty() {
+        return;
+    }
+    tally.with_solutions += 1;
+    assert!(ok, "{op:?} diagonal: failed with solutions {:?}; {args:?} -> {res:?}", sols[0]);
+    for (t, r) in &sols {
+        for (i, v) in t.iter().enumerate() {
+            assert!(a2[i].contains(v), "{op:?} diagonal: lost {t:?} -> {r:?}; {args:?} -> {res:?} narrowed to {a2:?} -> {r2:?}");
+        }
+        assert!(r2.contains(r), "{op:?} diagonal: lost result of {t:?} -> {r:?}; narrowed to {a2:?} -> {r2:?}");
+    }
+}
+
+#[test]
+fn diagonal_sound() {
+    for fmt in [f33(), f44()] {
+        let mut rng = StdRng::seed_from_u64(300);
+        for op in [Op::FpAdd, Op::FpSub, Op::FpMul, Op::FpDiv, Op::FpFma, Op::FpMin, Op::FpMax] {
+            let mut t = Tally::default();
+            let first = usize::from(!matches!(op, Op::FpMin | Op::FpMax));
+            for _ in 0..150 {
+                let x = random_fp(&mut rng, fmt);
+                let mut args = Vec::new();
+                if first == 1 {
+                    args.push(random_rm(&mut rng));
+                }
+                args.push(x);
+                args.push(x);
+                if matches!(op, Op::FpFma) {
+                    args.push(random_fp(&mut rng, fmt));
+                }
+                trial_diagonal(&op, args, random_fp(&mut rng, fmt), first, &mut t);
+            }
+            report(&format!("{} diagonal {fmt}", op.name()), &t);
+        }
+    }
+}
