@@ -6,8 +6,9 @@ use crate::term::Term;
 use std::collections::HashMap;
 
 /// Folds every subterm whose arguments are all constants into a constant, and
-/// simplifies `ite` with a constant condition and Boolean connectives with
-/// constant arguments. The result is equivalent to `t` under every model.
+/// simplifies `ite` with a constant condition or equal branches, Boolean
+/// connectives with constant arguments, double negation, and `=` / `distinct`
+/// on syntactically equal arguments. The result is equivalent to `t` under every model.
 pub fn fold(t: &Term) -> Term {
     let mut memo: HashMap<u64, Term> = HashMap::new();
     fold_rec(t, &mut memo)
@@ -49,6 +50,11 @@ fn simplify(op: &Op, args: Vec<Term>, orig: &Term) -> Term {
     }
     let is = |t: &Term, b: bool| t.as_const().and_then(|v| v.as_bool()) == Some(b);
     match op {
+        // `=` is reflexive for every sort (NaN = NaN in SMT-LIB).
+        Op::Eq if args[0] == args[1] => return Term::bool(true),
+        Op::Distinct if (1..args.len()).any(|i| args[..i].contains(&args[i])) => return Term::bool(false),
+        Op::Ite if args[1] == args[2] => return args[1].clone(),
+        Op::Not if *args[0].op() == Op::Not => return args[0].args()[0].clone(),
         Op::Ite if args[0].as_const().is_some() => {
             return if is(&args[0], true) { args[1].clone() } else { args[2].clone() };
         }

@@ -105,7 +105,13 @@ fn folding_preserves_meaning() {
     let ite = Term::mk(Op::Ite, vec![cond, x.clone(), Term::fp(Float::from_f64(2.0))]);
     assert_eq!(fold(&ite), Term::fp(Float::from_f64(2.0)));
     let conj = Term::mk(Op::And, vec![Term::bool(true), Term::mk(Op::FpIsNaN, vec![x.clone()])]);
-    assert_eq!(fold(&conj), Term::mk(Op::FpIsNaN, vec![x]));
+    assert_eq!(fold(&conj), Term::mk(Op::FpIsNaN, vec![x.clone()]));
+    // Reflexivity of `=` holds for every value, NaN included; fp.eq is not folded.
+    assert_eq!(fold(&x.eq(&x)), Term::bool(true));
+    assert_eq!(fold(&Term::mk(Op::Distinct, vec![x.clone(), third.clone(), x.clone()])), Term::bool(false));
+    let fpeq = Term::mk(Op::FpEq, vec![x.clone(), x.clone()]);
+    assert_eq!(fold(&fpeq), fpeq);
+    assert_eq!(fold(&fpeq.not().not()), fpeq);
 }
 
 #[test]
