@@ -120,7 +120,7 @@ impl<'a> Engine<'a> {
             };
             self.queued[p as usize] = false;
             self.stats.propagations += 1;
-            if self.stats.propagations % 64 == 0 && self.expired() {
+            if self.stats.propagations.is_multiple_of(64) && self.expired() {
                 return Err(Stop::Timeout);
             }
             let prop = &csp.props[p as usize];

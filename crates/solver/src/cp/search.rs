@@ -252,50 +252,67 @@ fn branches(d: &Domain, split: SplitStrategy) -> (Vec<Domain>, bool) {
 
 /// 3B consistency on bounds at the root: for each float input, removes
 /// slices at either end of its domain (and NaN) whose 2B propagation fails.
-fn shave(engine: &mut Engine, doms: &mut Vec<Domain>) -> Result<(), Stop> {
+/// A slice starts at 1/8 of the domain's floats; a refuted slice is removed
+/// and the next one tried at the same size, a consistent one is halved, down
+/// to a single float (at most 24 probes per bound and pass).
+fn shave(engine: &mut Engine, doms: &mut [Domain]) -> Result<(), Stop> {
     let vars: Vec<VarId> = engine.csp.inputs.iter().map(|(v, _)| *v).filter(|v| matches!(doms[*v as usize], Domain::Fp(_))).collect();
     for _pass in 0..3 {
         let mut changed = false;
         for &v in &vars {
-            for side in 0..3 {
-                loop {
+            // NaN
+            if let Domain::Fp(x) = doms[v as usize] {
+                if x.may_be_nan() && x.count() > 1 {
+                    let mut trial = doms.to_vec();
+                    trial[v as usize] = Domain::Fp(FloatInterval::nan_only(x.format()));
+                    engine.stats.shaving_probes += 1;
+                    match engine.propagate_from(&mut trial, v) {
+                        Err(Stop::Timeout) => return Err(Stop::Timeout),
+                        Err(Stop::Fail) => {
+                            doms[v as usize] = Domain::Fp(x.without_nan());
+                            engine.propagate_from(doms, v)?;
+                            changed = true;
+                        }
+                        Ok(()) => {}
+                    }
+                }
+            }
+            for upper in [false, true] {
+                let mut frac: i128 = 0;
+                for _probe in 0..24 {
                     let Domain::Fp(x) = doms[v as usize] else { break };
-                    if x.count() <= 1 {
+                    let Some((l, h)) = x.bounds() else { break };
+                    let (ol, oh) = (ord(l), ord(h));
+                    if oh <= ol {
                         break;
                     }
+                    let n = oh - ol + 1;
+                    if frac == 0 {
+                        frac = (n / 8).max(1);
+                    }
+                    let s = frac.min(n - 1);
                     let fmt = x.format();
-                    let (slice, rest) = if side == 2 {
-                        if !x.may_be_nan() {
-                            break;
-                        }
-                        (FloatInterval::nan_only(fmt), x.without_nan())
+                    let iv = |a: i128, b: i128, nan: bool| FloatInterval::new(from_ord(fmt, a), from_ord(fmt, b), nan);
+                    let (slice, rest) = if upper {
+                        (iv(oh - s + 1, oh, false), iv(ol, oh - s, x.may_be_nan()))
                     } else {
-                        let Some((l, h)) = x.bounds() else { break };
-                        let (ol, oh) = (ord(l), ord(h));
-                        let s = ((oh - ol + 1) / 16).max(1);
-                        if oh - ol + 1 <= 1 {
-                            break;
-                        }
-                        let iv = |a: i128, b: i128, nan: bool| FloatInterval::new(from_ord(fmt, a), from_ord(fmt, b), nan);
-                        if side == 0 {
-                            (iv(ol, ol + s - 1, false), iv(ol + s, oh, x.may_be_nan()))
-                        } else {
-                            (iv(oh - s + 1, oh, false), iv(ol, oh - s, x.may_be_nan()))
-                        }
+                        (iv(ol, ol + s - 1, false), iv(ol + s, oh, x.may_be_nan()))
                     };
-                    let mut trial = doms.clone();
+                    let mut trial = doms.to_vec();
                     trial[v as usize] = Domain::Fp(slice);
                     engine.stats.shaving_probes += 1;
                     match engine.propagate_from(&mut trial, v) {
-                        Ok(()) => break,
                         Err(Stop::Timeout) => return Err(Stop::Timeout),
                         Err(Stop::Fail) => {
                             doms[v as usize] = Domain::Fp(rest);
                             engine.propagate_from(doms, v)?;
                             changed = true;
-                            if side == 2 {
+                        }
+                        Ok(()) => {
+                            if s == 1 {
                                 break;
                             }
+                            frac = (s / 2).max(1);
                         }
                     }
                 }

@@ -262,12 +262,11 @@ pub(crate) fn propagate(op: &Op, args: &mut [Domain], res: &mut Domain) -> Resul
         }
         BvUdiv => {
             let (_, yl, yh) = r(&args[1])?;
-            let img = if yl > 0 {
-                BvRange::new(rw, xl / yh, xh / yl)
-            } else if yh == 0 {
-                BvRange::point(rw, m)
-            } else {
-                BvRange::new(rw, xl / yh, m)
+            // division by zero gives all ones
+            let img = match (xh.checked_div(yl), xl.checked_div(yh)) {
+                (Some(hi), Some(lo)) => BvRange::new(rw, lo, hi),
+                (None, Some(lo)) => BvRange::new(rw, lo, m),
+                _ => BvRange::point(rw, m),
             };
             put(res, img)?;
         }
