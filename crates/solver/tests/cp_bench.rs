@@ -69,3 +69,43 @@ fn cp_vs_z3_on_scripts() {
         );
     }
 }
+
+/// Time per propagator run for typical binary64 domains.
+#[test]
+#[ignore]
+fn propagator_speed() {
+    use fpsym_expr::{Float, Op, RoundingMode};
+    use fpsym_float::FloatInterval;
+    use fpsym_solver::cp::{propagate_op_counting, Domain, RmSet, Stats};
+    let f = |x: f64| Float::from_f64(x);
+    let iv = |a: f64, b: f64| Domain::Fp(FloatInterval::new(f(a), f(b), false));
+    let cfg = CpConfig::default();
+    for (name, op, x, y, z) in [
+        ("add narrow", Op::FpAdd, iv(1.0, 2.0), iv(-1e10, 1e10), iv(0.5, 0.75)),
+        ("add full", Op::FpAdd, Domain::Fp(FloatInterval::full(fpsym_float::Format::BINARY64)), Domain::Fp(FloatInterval::full(fpsym_float::Format::BINARY64)), iv(0.5, 0.75)),
+        ("mul", Op::FpMul, iv(-3.0, 1e5), iv(-1e10, 1e10), iv(0.5, 0.75)),
+        ("div", Op::FpDiv, iv(-3.0, 1e5), iv(-1e10, 1e10), iv(0.5, 0.75)),
+    ] {
+        let n = 200;
+        let t0 = Instant::now();
+        let mut st = Stats::default();
+        for _ in 0..n {
+            let mut args = vec![Domain::Rm(RmSet::point(RoundingMode::NearestTiesToEven)), x, y];
+            let mut res = z;
+            propagate_op_counting(&op, &mut args, &mut res, &cfg, &mut st);
+        }
+        let el = t0.elapsed();
+        println!("{name:<12} {:>8.1} µs per fixpoint, {:.1} runs per fixpoint", el.as_secs_f64() * 1e6 / n as f64, st.propagations as f64 / n as f64);
+    }
+    let t0 = Instant::now();
+    let mut k = 0u64;
+    let a = Float::from_f64(1.2345);
+    let b = Float::from_f64(9.87654e10);
+    while t0.elapsed() < Duration::from_millis(300) {
+        for _ in 0..100 {
+            std::hint::black_box(a.add(b, RoundingMode::NearestTiesToEven));
+        }
+        k += 100;
+    }
+    println!("Float::add: {:.0} ns", t0.elapsed().as_secs_f64() * 1e9 / k as f64);
+}

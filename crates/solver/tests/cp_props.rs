@@ -433,3 +433,98 @@ fn diagonal_sound() {
         }
     }
 }
+
+/// A random interval of `fmt` containing `v` (ordinal offsets of random magnitude).
+fn interval_around(rng: &mut StdRng, v: Float) -> FloatInterval {
+    let fmt = v.format();
+    let max = Float::infinity(fmt, false).ordinal().unwrap();
+    let wide = |rng: &mut StdRng| -> i128 {
+        match rng.gen_range(0..4) {
+            0 => 0,
+            1 => rng.gen_range(0..4),
+            2 => rng.gen_range(0..1 << 20),
+            _ => rng.gen_range(0..=max),
+        }
+    };
+    match v.ordinal() {
+        None => {
+            if rng.gen_bool(0.5) {
+                FloatInterval::nan_only(fmt)
+            } else {
+                random_interval(rng, fmt).with_nan(true)
+            }
+        }
+        Some(o) => {
+            let lo = o.saturating_sub(wide(rng)).max(-max - 1);
+            let hi = o.saturating_add(wide(rng)).min(max);
+            FloatInterval::new(Float::from_ordinal(fmt, lo).unwrap(), Float::from_ordinal(fmt, hi).unwrap(), rng.gen_bool(0.3))
+        }
+    }
+}
+
+fn domain_around(rng: &mut StdRng, v: &Value) -> Domain {
+    match v {
+        Value::Fp(x) => Domain::Fp(interval_around(rng, *x)),
+        Value::Rm(m) => {
+            if rng.gen_bool(0.5) {
+                Domain::Rm(RmSet::point(*m))
+            } else {
+                Domain::Rm(RmSet::ALL)
+            }
+        }
+        Value::Bool(b) => Domain::Bool(if rng.gen_bool(0.5) { BoolSet::point(*b) } else { BoolSet::BOTH }),
+        Value::Bv(b) => {
+            let m = b.mask();
+            let lo = b.bits().saturating_sub(rng.gen_range(0..1000u128));
+            let hi = b.bits().saturating_add(rng.gen_range(0..1000u128)).min(m);
+            Domain::Bv(BvRange::new(b.width(), lo, hi))
+        }
+    }
+}
+
+/// Soundness on wide formats (binary16 … binary128, x87 values), where
+/// enumeration is impossible: sample a solution, build random domains
+/// around it, propagate, and check the solution survives.
+#[test]
+fn sampled_soundness_wide_formats() {
+    let mut rng = StdRng::seed_from_u64(4242);
+    let cfg = CpConfig::default().with_eps(0.0, 0.0);
+    let formats = [Format::BINARY16, Format::BINARY32, Format::BINARY64, Format::X86_FP80.smtlib(), Format::BINARY128];
+    let mut checked = 0;
+    for i in 0..1500 {
+        let fmt = formats[i % formats.len()];
+        let rmv = Value::Rm(RoundingMode::ALL[rng.gen_range(0..5)]);
+        let fv = |rng: &mut StdRng| Value::Fp(random_float(rng, fmt));
+        let nanv = |rng: &mut StdRng| if rng.gen_bool(0.05) { Value::Fp(Float::nan(fmt)) } else { fv(rng) };
+        let (op, vals): (Op, Vec<Value>) = match rng.gen_range(0..16) {
+            0 => (Op::FpAdd, vec![rmv, nanv(&mut rng), nanv(&mut rng)]),
+            1 => (Op::FpSub, vec![rmv, nanv(&mut rng), nanv(&mut rng)]),
+            2 => (Op::FpMul, vec![rmv, nanv(&mut rng), nanv(&mut rng)]),
+            3 => (Op::FpDiv, vec![rmv, nanv(&mut rng), nanv(&mut rng)]),
+            4 => (Op::FpFma, vec![rmv, nanv(&mut rng), nanv(&mut rng), nanv(&mut rng)]),
+            5 => (Op::FpSqrt, vec![rmv, nanv(&mut rng)]),
+            6 => (Op::FpRoundToIntegral, vec![rmv, nanv(&mut rng)]),
+            7 => (Op::FpRem, vec![nanv(&mut rng), nanv(&mut rng)]),
+            8 => (if rng.gen() { Op::FpMin } else { Op::FpMax }, vec![nanv(&mut rng), nanv(&mut rng)]),
+            9 => (Op::ToFpFromFp(Format::BINARY32), vec![rmv, nanv(&mut rng)]),
+            10 => ([Op::FpLeq, Op::FpLt, Op::FpEq, Op::Eq][rng.gen_range(0..4)].clone(), vec![nanv(&mut rng), nanv(&mut rng)]),
+            11 => ([Op::FpIsNormal, Op::FpIsSubnormal, Op::FpIsZero, Op::FpIsNegative][rng.gen_range(0..4)].clone(), vec![nanv(&mut rng)]),
+            12 => (Op::FpToSbv(32), vec![rmv, nanv(&mut rng)]),
+            13 => (Op::FpToUbv(64), vec![rmv, nanv(&mut rng)]),
+            14 => (Op::ToFpFromSbv(fmt), vec![rmv, Value::Bv(BvValue::new(64, rng.gen::<u64>() as u128))]),
+            _ => (Op::ToFpFromBits(fmt), vec![Value::Bv(BvValue::new(fmt.packed_width(), rng.gen::<u128>()))]),
+        };
+        let r = apply(&op, &vals).unwrap();
+        let mut args: Vec<Domain> = vals.iter().map(|v| domain_around(&mut rng, v)).collect();
+        let mut res = domain_around(&mut rng, &r);
+        let (a0, r0) = (args.clone(), res);
+        let ok = propagate_op(&op, &mut args, &mut res, &cfg);
+        assert!(ok, "{op:?} failed on a solution {vals:?} -> {r:?}; domains {a0:?} -> {r0:?}");
+        for (d, v) in args.iter().zip(&vals) {
+            assert!(d.contains(v), "{op:?} lost {v:?} of {vals:?} -> {r:?}; domains {a0:?} -> {r0:?} narrowed to {args:?} -> {res:?}");
+        }
+        assert!(res.contains(&r), "{op:?} lost the result {r:?} of {vals:?}; {a0:?} -> {r0:?} narrowed to {args:?} -> {res:?}");
+        checked += 1;
+    }
+    assert_eq!(checked, 1500);
+}

@@ -511,3 +511,28 @@ fn differential_against_brute_force_3_3() {
     }
     println!("differential (3,3): {n_sat} sat, {n_unsat} unsat, {:?}", t0.elapsed());
 }
+
+#[test]
+fn wide_formats() {
+    for f in [Format::BINARY128, Format::X86_FP80.smtlib(), Format::BINARY16] {
+        let (x, y) = (var("x", f), var("y", f));
+        let one = Term::fp(Float::one(f, false));
+        let half = Term::fp(Float::pow2(f, -1).unwrap());
+        let m = sat(vec![op2(Op::FpEq, &add(RNE, &x, &y), &one), op2(Op::FpGt, &x, &half), op2(Op::FpGt, &y, &Term::fp(Float::pow2(f, -3).unwrap()))]);
+        assert!(fval(&m, &x).ordinal() > Float::pow2(f, -1).unwrap().ordinal());
+        unsat(vec![op2(Op::FpLt, &x, &y), op2(Op::FpLt, &y, &x)]);
+        let m = sat(vec![op1(Op::FpIsSubnormal, &mul(RNE, &x, &y)), op1(Op::FpIsNormal, &x), op1(Op::FpIsNormal, &y)]);
+        assert!(fval(&m, &x).is_normal());
+        sat(vec![op1(Op::FpIsNaN, &x).not(), op1(Op::FpIsInfinite, &div(RTP, &x, &y))]);
+    }
+    // 3-point and 5-way searches and 3B on binary128 full domains
+    let f = Format::BINARY128;
+    let x = var("x", f);
+    for cfg in [
+        CpConfig::default().with_split(SplitStrategy::ThreePoint),
+        CpConfig::default().with_split(SplitStrategy::FiveWay).with_consistency(Consistency::ThreeB),
+    ] {
+        let r = solve_with(&cfg, &[op1(Op::FpIsNormal, &x), op2(Op::FpLt, &x, &Term::fp(Float::one(f, true)))], Duration::from_secs(10));
+        assert!(matches!(r, SolveResult::Sat(_)), "{cfg}: {r:?}");
+    }
+}

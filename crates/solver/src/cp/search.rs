@@ -197,7 +197,7 @@ fn branches(d: &Domain, split: SplitStrategy) -> (Vec<Domain>, bool) {
                         if om != ol && om != oh {
                             push(om, om);
                         }
-                        lossy = oh - ol + 1 > 3;
+                        lossy = oh > ol + 2;
                     }
                 }
             }
@@ -286,11 +286,12 @@ fn shave(engine: &mut Engine, doms: &mut [Domain]) -> Result<(), Stop> {
                     if oh <= ol {
                         break;
                     }
-                    let n = oh - ol + 1;
+                    // the float count can exceed i128 for binary128
+                    let n = (oh as u128).wrapping_sub(ol as u128) + 1;
                     if frac == 0 {
-                        frac = (n / 8).max(1);
+                        frac = ((n / 8) as i128).max(1);
                     }
-                    let s = frac.min(n - 1);
+                    let s = (frac as u128).min(n - 1) as i128;
                     let fmt = x.format();
                     let iv = |a: i128, b: i128, nan: bool| FloatInterval::new(from_ord(fmt, a), from_ord(fmt, b), nan);
                     let (slice, rest) = if upper {

@@ -15,9 +15,16 @@ fn keys(x: &FloatInterval) -> Option<(i128, i128)> {
     x.bounds().map(|(l, h)| (key(l), key(h)))
 }
 
+/// Key bounds meaning "no bound": the keys of `-inf` and `+inf` (binary128
+/// ordinals use almost the whole i128 range, so no fixed sentinel works).
+const NO_LO: i128 = i128::MIN;
+const NO_HI: i128 = i128::MAX;
+
 /// Restricts the non-NaN part of `x` to keys in `[lo, hi]` (keeping the NaN flag as given).
 fn restrict_keys(x: &FloatInterval, lo: i128, hi: i128, nan: bool) -> FloatInterval {
     let fmt = x.format();
+    let lo = lo.max(key(Float::infinity(fmt, true)));
+    let hi = hi.min(key(Float::infinity(fmt, false)));
     let part = if lo > hi {
         FloatInterval::empty(fmt)
     } else {
@@ -46,19 +53,19 @@ fn order(x: &mut FloatInterval, y: &mut FloatInterval, b: &mut BoolSet, strict: 
         None => {}
         Some(true) => {
             let (Some((xl, _)), Some((_, yh))) = (kx, ky) else { return Err(Empty) };
-            *x = restrict_keys(x, i128::MIN / 4, yh - s, false);
-            *y = restrict_keys(y, xl + s, i128::MAX / 4, false);
+            *x = restrict_keys(x, NO_LO, yh - s, false);
+            *y = restrict_keys(y, xl + s, NO_HI, false);
         }
         Some(false) => {
             // x > y (resp. x >= y), or a NaN
             if !y.may_be_nan() {
                 if let Some((yl, _)) = ky {
-                    *x = restrict_keys(x, yl + 1 - s, i128::MAX / 4, true);
+                    *x = restrict_keys(x, yl + 1 - s, NO_HI, true);
                 }
             }
             if !x.may_be_nan() {
                 if let Some((_, xh)) = kx {
-                    *y = restrict_keys(y, i128::MIN / 4, xh - 1 + s, true);
+                    *y = restrict_keys(y, NO_LO, xh - 1 + s, true);
                 }
             }
         }
