@@ -536,3 +536,16 @@ fn wide_formats() {
         assert!(matches!(r, SolveResult::Sat(_)), "{cfg}: {r:?}");
     }
 }
+
+#[test]
+fn unconstrained_inputs_get_values_without_search() {
+    let f = Format::BINARY64;
+    let (x, y) = (var("x", f), var("y", f));
+    // y occurs only in an assertion that folds away
+    let q = Query::new(vec![op2(Op::FpGt, &x, &f64c(1.0)), app(Op::Or, vec![Term::bool(true), op2(Op::FpEq, &y, &y)])]);
+    let mut s = CpSolver::new(CpConfig::default().with_split(SplitStrategy::Bisect));
+    let r = s.check(&q, &Budget::unlimited()).unwrap();
+    let SolveResult::Sat(m) = r else { panic!("{r:?}") };
+    assert!(m.get(&y).is_some());
+    assert!(s.statistics().nodes < 200, "{:?}", s.statistics());
+}

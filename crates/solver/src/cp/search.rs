@@ -83,7 +83,7 @@ fn expand(engine: &mut Engine, doms: Rc<Vec<Domain>>, stack: &mut Vec<Pending>, 
         // every input is a single value: the exact evaluator decides
         let mut model = Model::new();
         for (id, t) in &csp.inputs {
-            let val = doms[*id as usize].as_value().expect("inputs are points at a leaf");
+            let val = representative(&doms[*id as usize]);
             model.insert(t.clone(), val);
         }
         if csp.assertions.iter().all(|a| eval(a, &model) == Ok(Value::Bool(true))) {
@@ -101,11 +101,25 @@ fn expand(engine: &mut Engine, doms: Rc<Vec<Domain>>, stack: &mut Vec<Pending>, 
     None
 }
 
+/// A value of a non-empty domain (its only value for a point).
+fn representative(d: &Domain) -> Value {
+    if let Some(v) = d.as_value() {
+        return v;
+    }
+    match d {
+        Domain::Bool(b) => Value::Bool(b.contains(true)),
+        Domain::Rm(r) => Value::Rm(r.iter().next().expect("non-empty")),
+        Domain::Fp(x) => Value::Fp(x.midpoint().unwrap_or_else(|| fpsym_float::Float::nan(x.format()))),
+        Domain::Bv(b) => Value::Bv(fpsym_expr::BvValue::new(b.width(), b.bounds().expect("non-empty").0)),
+    }
+}
+
 /// The next variable to branch on: undecided Booleans first (inputs, then
 /// results of operations), then rounding modes, then float and bit-vector
 /// inputs by the configured heuristic. None when every input is a point.
 fn choose(csp: &Csp, config: &CpConfig, doms: &[Domain]) -> Option<VarId> {
-    let open = |v: &VarId| !doms[*v as usize].is_point();
+    // inputs in no constraint need no branching: any value will do
+    let open = |v: &VarId| !doms[*v as usize].is_point() && !csp.watch[*v as usize].is_empty();
     let is_bool = |v: &VarId| matches!(doms[*v as usize], Domain::Bool(_));
     let is_rm = |v: &VarId| matches!(doms[*v as usize], Domain::Rm(_));
     let inputs = || csp.inputs.iter().map(|(v, _)| *v);
