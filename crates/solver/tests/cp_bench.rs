@@ -109,3 +109,39 @@ fn propagator_speed() {
     }
     println!("Float::add: {:.0} ns", t0.elapsed().as_secs_f64() * 1e9 / k as f64);
 }
+
+/// The effect of ULP-Max on small families where the Marre–Michel bound
+/// decides: `x ⊕ y ∈ [1, 2]` (or `x ⊖ y`) with `x` forced above or below β.
+#[test]
+#[ignore]
+fn ulp_max_effect() {
+    use fpsym_expr::{Float, Format, Op, RoundingMode, Sort, Term};
+    let rne = || Term::rm(RoundingMode::NearestTiesToEven);
+    let app = |op: Op, a: Vec<Term>| Term::app(op, a).unwrap();
+    let mut rows = Vec::new();
+    for (fmt, lo_exp) in [(Format::BINARY32, 20), (Format::BINARY32, 26), (Format::BINARY64, 50), (Format::BINARY64, 55)] {
+        for sub in [false, true] {
+            let x = Term::var("x", Sort::Float(fmt));
+            let y = Term::var("y", Sort::Float(fmt));
+            let c = |v: Float| Term::fp(v);
+            let z = app(if sub { Op::FpSub } else { Op::FpAdd }, vec![rne(), x.clone(), y.clone()]);
+            let q = Query::new(vec![
+                app(Op::FpGeq, vec![z.clone(), c(Float::one(fmt, false))]),
+                app(Op::FpLeq, vec![z, c(Float::pow2(fmt, 1).unwrap())]),
+                app(Op::FpGeq, vec![x.clone(), c(Float::pow2(fmt, lo_exp).unwrap())]),
+            ]);
+            let name = format!("{} x {} y in [1,2], x >= 2^{lo_exp} ({})", if sub { "-" } else { "+" }, fmt.name(), fmt.sb());
+            let mut cells = Vec::new();
+            for ulp in [true, false] {
+                let mut s = CpSolver::new(CpConfig::default().with_ulp_max(ulp));
+                let (a, t) = run(&mut s, &q, Duration::from_secs(20));
+                let st = s.statistics();
+                cells.push(format!("{a:>9} {t:>7.3}s nodes {:>7} NbE {:>3} NbD {:>12.3e}", st.nodes, st.ulp_max_firings, st.ulp_max_pruned));
+            }
+            rows.push(format!("{name:<42} | with: {} | without: {}", cells[0], cells[1]));
+        }
+    }
+    for r in rows {
+        println!("{r}");
+    }
+}
