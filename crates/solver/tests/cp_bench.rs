@@ -145,3 +145,18 @@ fn ulp_max_effect() {
         println!("{r}");
     }
 }
+
+/// One script decided repeatedly (for profiling): `$CP_PROFILE_FILE`.
+#[test]
+#[ignore]
+fn profile_one_script() {
+    let Ok(p) = std::env::var("CP_PROFILE_FILE") else { return };
+    let src = std::fs::read_to_string(&p).unwrap();
+    let script = fpsym_smtlib::parse_script(&src, &p).expect("parses");
+    let q = Query::new(script.assertions_before(script.commands.len()));
+    for _ in 0..3 {
+        let mut s = CpSolver::new(CpConfig::default());
+        let (a, t) = run(&mut s, &q, Duration::from_secs(60));
+        println!("{a} {t:.3}s {:?}", s.statistics());
+    }
+}

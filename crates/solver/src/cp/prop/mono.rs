@@ -103,10 +103,9 @@ pub(crate) struct Diag<'a> {
 
 impl MonoOp for Diag<'_> {
     fn eval(&self, rm: RoundingMode, a: &[Float]) -> Float {
-        let mut full = Vec::with_capacity(a.len() + 1);
-        full.push(a[0]);
-        full.extend_from_slice(a);
-        self.inner.eval(rm, &full)
+        let mut full = [a[0]; 4];
+        full[1..=a.len()].copy_from_slice(a);
+        self.inner.eval(rm, &full[..=a.len()])
     }
     fn cut(&self, i: usize) -> Cut {
         if i == 0 {
@@ -122,41 +121,60 @@ impl MonoOp for Diag<'_> {
     }
 }
 
-/// The corner values of a piece (one for a singleton or NaN piece, else two).
-fn corners(p: &FloatInterval) -> Vec<Float> {
-    match p.bounds() {
-        None => vec![Float::nan(p.format())],
-        Some((l, h)) if l == h => vec![l],
-        Some((l, h)) => vec![l, h],
-    }
-}
+/// Operands of one evaluation (arity at most 3; unused slots are NaN).
+type Tuple = [Float; 3];
 
-/// All combinations of corner values of the given pieces (operand `skip`, if
-/// any, gets a placeholder).
-fn corner_tuples(boxes: &[FloatInterval], skip: Option<usize>) -> Vec<Vec<Float>> {
-    let mut out: Vec<Vec<Float>> = vec![Vec::with_capacity(boxes.len())];
+/// All combinations of corner values of the given pieces: each piece
+/// contributes its bounds (one value for a singleton, NaN for the NaN
+/// piece); operand `skip`, if any, gets a placeholder.
+fn corner_tuples(boxes: &[FloatInterval], skip: Option<usize>) -> Vec<Tuple> {
+    let nan = Float::nan(boxes[0].format());
+    let mut out: Vec<Tuple> = Vec::with_capacity(8);
+    out.push([nan; 3]);
     for (i, p) in boxes.iter().enumerate() {
-        let cs = if Some(i) == skip { vec![Float::nan(p.format())] } else { corners(p) };
-        let mut next = Vec::with_capacity(out.len() * cs.len());
-        for t in &out {
-            for c in &cs {
-                let mut u = t.clone();
-                u.push(*c);
-                next.push(u);
+        let (a, b) = match p.bounds() {
+            _ if Some(i) == skip => (Float::nan(p.format()), None),
+            None => (Float::nan(p.format()), None),
+            Some((l, h)) if l == h => (l, None),
+            Some((l, h)) => (l, Some(h)),
+        };
+        let n = out.len();
+        for k in 0..n {
+            out[k][i] = a;
+            if let Some(b) = b {
+                let mut t = out[k];
+                t[i] = b;
+                out.push(t);
             }
         }
-        out = next;
     }
     out
 }
 
 /// The image of a box: hull of the results at its corners.
 pub(crate) fn box_image(op: &dyn MonoOp, rm: RoundingMode, boxes: &[FloatInterval], out_fmt: Format) -> FloatInterval {
-    let mut img = FloatInterval::empty(out_fmt);
+    let n = boxes.len();
+    let mut nan = false;
+    let mut lo: Option<(i128, Float)> = None;
+    let mut hi: Option<(i128, Float)> = None;
     for t in corner_tuples(boxes, None) {
-        img = img.hull(&FloatInterval::point(op.eval(rm, &t)));
+        let r = op.eval(rm, &t[..n]);
+        match r.ordinal() {
+            None => nan = true,
+            Some(o) => {
+                if lo.is_none_or(|(l, _)| o < l) {
+                    lo = Some((o, r));
+                }
+                if hi.is_none_or(|(h, _)| o > h) {
+                    hi = Some((o, r));
+                }
+            }
+        }
     }
-    img
+    match (lo, hi) {
+        (Some((_, l)), Some((_, h))) => FloatInterval::new(l, h, nan),
+        _ => FloatInterval::empty(out_fmt).with_nan(nan),
+    }
 }
 
 /// Iterates over the cartesian product of piece lists.
@@ -235,10 +253,11 @@ fn feasible(op: &dyn MonoOp, rm: RoundingMode, boxes: &[FloatInterval], i: usize
     }
     let Some((zl, zh)) = z.bounds() else { return p };
     let others = corner_tuples(boxes, Some(i));
-    let eval_at = |x: Float, t: &[Float]| {
-        let mut a = t.to_vec();
+    let n = boxes.len();
+    let eval_at = |x: Float, t: &Tuple| {
+        let mut a = *t;
         a[i] = x;
-        op.eval(rm, &a)
+        op.eval(rm, &a[..n])
     };
     // gmax(x) >= zl
     let ge = |x: Float| -> bool {
@@ -257,7 +276,7 @@ fn feasible(op: &dyn MonoOp, rm: RoundingMode, boxes: &[FloatInterval], i: usize
     let hints = |target: Float| -> Vec<i128> {
         others
             .iter()
-            .filter_map(|t| op.hint(rm, i, target, t))
+            .filter_map(|t| op.hint(rm, i, target, &t[..n]))
             .filter(|x| !x.is_nan())
             .map(ord)
             .collect()
