@@ -549,3 +549,43 @@ fn unconstrained_inputs_get_values_without_search() {
     assert!(m.get(&y).is_some());
     assert!(s.statistics().nodes < 200, "{:?}", s.statistics());
 }
+
+/// The global order check (edges from comparisons and from `x ± y` with the
+/// sign and size of `y` known) against brute force on (3,3): interval
+/// constraints on x and y, then comparisons between `x op y` and x or y.
+#[test]
+fn order_check_against_brute_force() {
+    let f = Format::new(3, 3).unwrap();
+    let vars = vec![var("x", f), var("y", f)];
+    let mut rng = StdRng::seed_from_u64(99);
+    let max = Float::infinity(f, false).ordinal().unwrap();
+    let mut decided = 0;
+    for i in 0..200 {
+        let c = |rng: &mut StdRng| Term::fp(Float::from_ordinal(f, rng.gen_range(-max - 1..=max)).unwrap());
+        let r = RoundingMode::ALL[rng.gen_range(0..5)];
+        let (x, y) = (&vars[0], &vars[1]);
+        let s = if rng.gen() { add(r, x, y) } else { sub(r, x, y) };
+        let cmps = [Op::FpLt, Op::FpLeq, Op::FpGt, Op::FpGeq, Op::FpEq];
+        let other = if rng.gen() { x.clone() } else { y.clone() };
+        let mut q = vec![
+            op2(Op::FpLeq, &c(&mut rng), x),
+            op2(Op::FpLeq, x, &c(&mut rng)),
+            op2(Op::FpLeq, &c(&mut rng), y),
+            op2(Op::FpLeq, y, &c(&mut rng)),
+        ];
+        let atom = op2(cmps[rng.gen_range(0..cmps.len())].clone(), &s, &other);
+        q.push(if rng.gen_bool(0.3) { atom.not() } else { atom });
+        if rng.gen_bool(0.3) {
+            q.push(op2(cmps[rng.gen_range(0..cmps.len())].clone(), &other, &s));
+        }
+        let truth = brute_force_sat(&q, &vars, f);
+        let cfg = &configs()[i % 3];
+        match solve_with(cfg, &q, Duration::from_secs(10)) {
+            SolveResult::Sat(_) => assert!(truth, "cp sat, brute force unsat: {q:?}"),
+            SolveResult::Unsat => assert!(!truth, "cp unsat, brute force sat: {q:?}"),
+            r => panic!("{r:?} on {q:?}"),
+        }
+        decided += 1;
+    }
+    assert_eq!(decided, 200);
+}
