@@ -2,7 +2,7 @@
 //! `cargo test -p fpsym-solver --test cp_bench -- --ignored --nocapture`.
 //!
 //! `cp_vs_z3_on_scripts` decides every `*.smt2` script of `$CP_BENCH_DIR`
-//! (default `/tmp/dich`, e.g. from `bench/cp/gen_dichotomic.py /tmp/dich`)
+//! (default `/tmp/cpbench_dich`, from `bench/cp/gen_dichotomic.py /tmp/cpbench_dich`)
 //! with the CP solver with and without ULP-Max and with Z3, each under
 //! `$CP_BENCH_TIMEOUT` seconds (default 60), and prints seed 000's columns:
 //! constraints, variables, ULP-Max firings (NbE) and floats pruned (NbD),
@@ -27,7 +27,7 @@ fn run(s: &mut dyn Solver, q: &Query, t: Duration) -> (String, f64) {
 #[test]
 #[ignore]
 fn cp_vs_z3_on_scripts() {
-    let dir = std::env::var("CP_BENCH_DIR").unwrap_or_else(|_| "/tmp/dich".into());
+    let dir = std::env::var("CP_BENCH_DIR").unwrap_or_else(|_| "/tmp/cpbench_dich".into());
     let secs: u64 = std::env::var("CP_BENCH_TIMEOUT").ok().and_then(|s| s.parse().ok()).unwrap_or(60);
     let t = Duration::from_secs(secs);
     let mut files: Vec<_> = std::fs::read_dir(&dir).expect("bench dir").filter_map(|e| e.ok()).map(|e| e.path()).collect();

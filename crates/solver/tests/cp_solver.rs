@@ -6,7 +6,7 @@
 use fpsym_expr::{eval, BvValue, Float, Format, Model, Op, RoundingMode, Sort, Term, Value};
 #[allow(unused_imports)]
 use std::collections::BTreeMap;
-use fpsym_solver::cp::{Consistency, CpConfig, CpSolver, SplitStrategy, VarChoice};
+use fpsym_solver::cp::{Consistency, CpConfig, CpSolver, Midpoint, SplitStrategy, VarChoice};
 use fpsym_solver::{build, Backend, Budget, Query, Reason, SolveResult, Solver, SolverConfig};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -54,7 +54,12 @@ fn configs() -> Vec<CpConfig> {
     vec![
         CpConfig::default(),
         CpConfig::default().with_split(SplitStrategy::FiveWay).with_consistency(Consistency::ThreeB).with_var_choice(VarChoice::MostConstrained),
-        CpConfig::default().with_split(SplitStrategy::Bisect).with_var_choice(VarChoice::Static).with_ulp_max(false).with_eps(0.0, 0.0),
+        CpConfig::default()
+            .with_split(SplitStrategy::Bisect)
+            .with_midpoint(Midpoint::Real)
+            .with_var_choice(VarChoice::Static)
+            .with_ulp_max(false)
+            .with_eps(0.0, 0.0),
     ]
 }
 
@@ -109,6 +114,7 @@ fn backend_parses_and_names() {
     assert_eq!("5way".parse::<SplitStrategy>(), Ok(SplitStrategy::FiveWay));
     assert_eq!("3b".parse::<Consistency>(), Ok(Consistency::ThreeB));
     assert_eq!("most-constrained".parse::<VarChoice>(), Ok(VarChoice::MostConstrained));
+    assert_eq!("real".parse::<Midpoint>(), Ok(Midpoint::Real));
     assert!("nope".parse::<SplitStrategy>().is_err());
 }
 

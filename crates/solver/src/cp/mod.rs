@@ -63,6 +63,28 @@ pub enum SplitStrategy {
     Bisect,
 }
 
+/// Where the search splits a float domain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Midpoint {
+    /// The float-count midpoint: as many floats below as above (FPSE).
+    #[default]
+    FloatCount,
+    /// The real midpoint `(lo + hi) / 2` rounded to a float, infinite bounds
+    /// read as `±max` (bisection "over intervals", FPCS's standard strategy).
+    Real,
+}
+
+impl FromStr for Midpoint {
+    type Err = ParseError;
+    fn from_str(s: &str) -> Result<Self, ParseError> {
+        match s {
+            "count" | "float-count" => Ok(Midpoint::FloatCount),
+            "real" => Ok(Midpoint::Real),
+            _ => Err(ParseError { what: "midpoint", value: s.into(), expected: "count, real" }),
+        }
+    }
+}
+
 /// The local consistency enforced before searching.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Consistency {
@@ -129,6 +151,8 @@ pub struct CpConfig {
     pub var_choice: VarChoice,
     /// Value choice (domain splitting). Default: FPSE's 3-way split.
     pub split: SplitStrategy,
+    /// Where float domains are split. Default: the float-count midpoint.
+    pub midpoint: Midpoint,
     /// Consistency before search. Default: 2B.
     pub consistency: Consistency,
     /// Filtering by maximum ULP on `+ − × ÷`. Default: on.
@@ -146,6 +170,7 @@ impl Default for CpConfig {
         CpConfig {
             var_choice: VarChoice::default(),
             split: SplitStrategy::default(),
+            midpoint: Midpoint::default(),
             consistency: Consistency::default(),
             ulp_max: true,
             eps_direct: 0.0,
@@ -158,6 +183,7 @@ impl PartialEq for CpConfig {
     fn eq(&self, o: &Self) -> bool {
         self.var_choice == o.var_choice
             && self.split == o.split
+            && self.midpoint == o.midpoint
             && self.consistency == o.consistency
             && self.ulp_max == o.ulp_max
             && self.eps_direct.to_bits() == o.eps_direct.to_bits()
@@ -180,6 +206,11 @@ impl CpConfig {
     /// With the given split strategy.
     pub fn with_split(mut self, s: SplitStrategy) -> Self {
         self.split = s;
+        self
+    }
+    /// With the given midpoint policy.
+    pub fn with_midpoint(mut self, m: Midpoint) -> Self {
+        self.midpoint = m;
         self
     }
     /// With the given consistency.
@@ -314,8 +345,8 @@ impl fmt::Display for CpConfig {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "cp(var={:?}, split={:?}, consistency={:?}, ulp_max={}, eps_direct={}, eps_indirect={})",
-            self.var_choice, self.split, self.consistency, self.ulp_max, self.eps_direct, self.eps_indirect
+            "cp(var={:?}, split={:?}, midpoint={:?}, consistency={:?}, ulp_max={}, eps_direct={}, eps_indirect={})",
+            self.var_choice, self.split, self.midpoint, self.consistency, self.ulp_max, self.eps_direct, self.eps_indirect
         )
     }
 }

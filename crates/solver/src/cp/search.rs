@@ -5,7 +5,7 @@
 use crate::cp::compile::{Csp, VarId};
 use crate::cp::domain::{from_ord, ord, BoolSet, BvRange, Domain, RmSet};
 use crate::cp::engine::{Engine, Stop};
-use crate::cp::{Consistency, CpConfig, SplitStrategy, Stats, VarChoice};
+use crate::cp::{Consistency, CpConfig, Midpoint, SplitStrategy, Stats, VarChoice};
 use crate::{Reason, SolveResult};
 use fpsym_expr::{eval, Model, Value};
 use fpsym_float::FloatInterval;
@@ -93,7 +93,7 @@ fn expand(engine: &mut Engine, doms: Rc<Vec<Domain>>, stack: &mut Vec<Pending>, 
         engine.stats.leaf_rejections += 1;
         return None;
     };
-    let (children, lossy) = branches(&doms[v as usize], config.split);
+    let (children, lossy) = branches(&doms[v as usize], config.split, config.midpoint);
     *incomplete |= lossy;
     for dom in children.into_iter().rev() {
         stack.push(Pending { parent: doms.clone(), var: v, dom });
@@ -163,7 +163,7 @@ fn choose(csp: &Csp, config: &CpConfig, doms: &[Domain]) -> Option<VarId> {
 
 /// The branches for a domain, in the order they are tried, and whether they
 /// lose values (the incomplete 3-point strategy).
-fn branches(d: &Domain, split: SplitStrategy) -> (Vec<Domain>, bool) {
+fn branches(d: &Domain, split: SplitStrategy, midpoint: Midpoint) -> (Vec<Domain>, bool) {
     match d {
         Domain::Bool(_) => (vec![Domain::Bool(BoolSet::TRUE), Domain::Bool(BoolSet::FALSE)], false),
         Domain::Rm(r) => (r.iter().map(|m| Domain::Rm(RmSet::point(m))).collect(), false),
@@ -173,7 +173,12 @@ fn branches(d: &Domain, split: SplitStrategy) -> (Vec<Domain>, bool) {
             let mut lossy = false;
             if let Some((l, h)) = x.bounds() {
                 let (ol, oh) = (ord(l), ord(h));
-                let om = x.midpoint().map(ord).unwrap_or(ol);
+                let om = match midpoint {
+                    Midpoint::FloatCount => x.midpoint().map(ord).unwrap_or(ol),
+                    Midpoint::Real => real_midpoint(l, h),
+                };
+                // keep every branch a strict subset: the midpoint is below hi
+                let om = om.clamp(ol, (oh - 1).max(ol));
                 let iv = |a: i128, b: i128| FloatInterval::new(from_ord(fmt, a), from_ord(fmt, b), false);
                 let mut push = |a: i128, b: i128| {
                     if a <= b {
@@ -262,6 +267,21 @@ fn branches(d: &Domain, split: SplitStrategy) -> (Vec<Domain>, bool) {
             (out, lossy)
         }
     }
+}
+
+/// The ordinal of `(l + h) / 2` rounded to nearest, infinite bounds read as
+/// `±max` (halving first, so the sum cannot overflow).
+fn real_midpoint(l: fpsym_float::Float, h: fpsym_float::Float) -> i128 {
+    use fpsym_float::{Float, RoundingMode};
+    let fmt = l.format();
+    let fin = |v: Float| if v.is_infinite() { Float::largest(fmt, v.sign()) } else { v };
+    let rne = RoundingMode::NearestTiesToEven;
+    let two = Float::pow2(fmt, 1).expect("every format has 2");
+    let m = fin(l).div(two, rne).value.add(fin(h).div(two, rne).value, rne).value;
+    if m.is_nan() {
+        return ord(l);
+    }
+    ord(m).clamp(ord(l), ord(h))
 }
 
 /// 3B consistency on bounds at the root: for each float input, removes
