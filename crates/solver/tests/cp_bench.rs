@@ -6,7 +6,7 @@
 //! with the CP solver with and without ULP-Max and with Z3, each under
 //! `$CP_BENCH_TIMEOUT` seconds (default 60), and prints seed 000's columns:
 //! constraints, variables, ULP-Max firings (NbE) and floats pruned (NbD),
-//! nodes and times.
+//! nodes and times (`CP_BENCH_NO_Z3=1` skips Z3).
 
 use fpsym_solver::cp::{CpConfig, CpSolver};
 use fpsym_solver::{build, Backend, Budget, Query, SolveResult, Solver, SolverConfig};
@@ -47,10 +47,14 @@ fn cp_vs_z3_on_scripts() {
         let mut off = CpSolver::new(CpConfig::default().with_ulp_max(false));
         let (a_off, t_off) = run(&mut off, &q, t);
         let st_off = off.statistics().clone();
-        let mut sc = SolverConfig::default();
-        sc.backend = Backend::Z3;
-        let mut z3 = build(&sc);
-        let (a_z3, t_z3) = run(z3.as_mut(), &q, t);
+        let (a_z3, t_z3) = if std::env::var("CP_BENCH_NO_Z3").is_ok() {
+            ("-".to_string(), 0.0)
+        } else {
+            let mut sc = SolverConfig::default();
+            sc.backend = Backend::Z3;
+            let mut z3 = build(&sc);
+            run(z3.as_mut(), &q, t)
+        };
         println!(
             "{:<28} {:>4} {:>4} | {:>8} {:>9.3} {:>7} {:>9} {:>12.0} | {:>8} {:>9.3} {:>7} | {:>8} {:>9.3}",
             p.file_name().unwrap().to_string_lossy(),
