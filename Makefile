@@ -21,8 +21,15 @@ demo: build
 test: bootstrap
 	$(CARGO) test --workspace --no-fail-fast
 
+# Benchmarks (not timed tests); results are ratios within one run.
+#   corpus:     cp and z3 over ../shared/bench/smtlib/qf_fp, 10 s per file
+#   dichotomic: seed 000 Table II for cp (with/without ULP-Max) and z3
+#   critical:   seed 001 critical-value queries, cp and z3, 60 s per query
 bench: build
-	bench/solve-corpus.sh
+	SOLVERS=cp,z3 bench/solve-corpus.sh
+	python3 bench/cp/dichotomic.py --timeout 30
+	python3 bench/cp/gen_critical.py target/bench/critical
+	python3 bench/solve_corpus.py --solvers cp,z3 --timeout 60 --corpus target/bench/critical --labels none --csv target/bench-critical.csv
 
 clean:
 	$(CARGO) clean

@@ -187,7 +187,7 @@ fn brute_force(q: &[Term], f: Format) -> Option<bool> {
 
 #[test]
 fn cp_agrees_with_z3() {
-    let n: usize = std::env::var("CP_DIFF_N").ok().and_then(|s| s.parse().ok()).unwrap_or(100);
+    let n: usize = std::env::var("CP_DIFF_N").ok().and_then(|s| s.parse().ok()).unwrap_or(2000);
     let formats = [Format::new(3, 4).unwrap(), Format::new(4, 5).unwrap(), Format::BINARY16];
     let mut cp = solver(Backend::Cp(CpConfig::default()));
     let mut z3 = solver(Backend::Z3);
