@@ -18,19 +18,30 @@
 //! values), the translation guards Z3's operation with `ite` so that Z3
 //! agrees with the value fpsym fixes (see [`fpsym_expr::Op`]).
 //!
-//! Operations Z3 4.8.12 is known to get wrong are refused with
-//! `Unknown(Unsupported)` instead of risking an unsound answer: `fp.fma` in
-//! formats with at most 3 significand bits (its constant folder is wrong
-//! there) and `fp.roundToIntegral`, `fp.to_ubv`, `fp.to_sbv` in formats with
-//! 2 exponent bits (subnormals round wrongly). Only tiny test formats are
-//! affected; every IEEE format is handled. Some operations Z3 cannot bit-blast in tiny formats
-//! (`fp.roundToIntegral` in (3, 3), `fp.div` when `sb < eb`, ...) come back
-//! as `Unknown(Backend(reason))` from Z3 itself.
+//! Z3 4.8.12 gets a few things wrong (found by the differential tests in
+//! `tests/z3.rs`, confirmed against cvc5 and exact rational arithmetic). The
+//! backend works around them or declines, never answering from a wrong value:
+//!
+//! - `fp.fma` with at most 3 significand bits (constant folding is wrong) and
+//!   `fp.roundToIntegral`, `fp.to_ubv`, `fp.to_sbv` with 2 exponent bits
+//!   (subnormals round wrongly): `Unknown(Unsupported)`. Tiny formats only.
+//! - `to_fp` from a format with exactly two more exponent bits, for subnormal
+//!   inputs (bit-blasting is wrong): converted through an exact intermediate.
+//! - 1-bit `fp.to_sbv` (Z3 cannot bit-blast it): taken from a 2-bit one.
+//! - `fp.rem`: wrong for subnormal divisors in every format, so a query with
+//!   `fp.rem` is decided with its divisors restricted to non-subnormal values
+//!   (`sat` stands and is validated; `unsat` becomes `Unknown(Incomplete)`);
+//!   in binary64 and wider it exhausts memory, so it is `Unknown(Unsupported)`.
+//!
+//! Some operations Z3 cannot bit-blast in tiny formats (`fp.roundToIntegral`
+//! in (3, 3), `fp.div` when `sb < eb`, ...) come back as
+//! `Unknown(Backend(reason))` from Z3 itself.
 
 mod model;
 mod translate;
 
 use crate::{Budget, Query, Reason, SolveResult, Solver, SolverError};
+use ::z3::ast::Ast;
 use fpsym_expr::Model;
 use std::collections::BTreeMap;
 use std::sync::{mpsc, Mutex};
@@ -82,7 +93,11 @@ impl Solver for Z3Solver {
     fn check(&mut self, query: &Query, budget: &Budget) -> Result<SolveResult, SolverError> {
         let start = Instant::now();
         self.stats.queries += 1;
-        let res = if budget.expired() { Ok(SolveResult::Unknown(Reason::Timeout)) } else { run(query, budget) };
+        let res = if budget.expired() {
+            Ok(SolveResult::Unknown(Reason::Timeout))
+        } else {
+            run(query, budget)
+        };
         self.stats.seconds += start.elapsed().as_secs_f64();
         match &res {
             Ok(SolveResult::Sat(_)) => self.stats.sat += 1,
@@ -109,7 +124,10 @@ impl Solver for Z3Solver {
 }
 
 fn backend_error(message: impl Into<String>) -> SolverError {
-    SolverError::Backend { backend: "z3".into(), message: message.into() }
+    SolverError::Backend {
+        backend: "z3".into(),
+        message: message.into(),
+    }
 }
 
 /// Runs one query in a fresh Z3 context (made current for this thread for
@@ -122,7 +140,9 @@ fn run(query: &Query, budget: &Budget) -> Result<SolveResult, SolverError> {
 /// Does Z3's reason for `unknown` say it ran out of time or was interrupted?
 fn is_timeout_reason(reason: &str) -> bool {
     let r = reason.to_ascii_lowercase();
-    ["timeout", "canceled", "cancelled", "interrupted"].iter().any(|k| r.contains(k))
+    ["timeout", "canceled", "cancelled", "interrupted"]
+        .iter()
+        .any(|k| r.contains(k))
 }
 
 fn decide(query: &Query, budget: &Budget) -> Result<SolveResult, SolverError> {
@@ -135,14 +155,36 @@ fn decide(query: &Query, budget: &Budget) -> Result<SolveResult, SolverError> {
             Err(Failure::Unsupported(why)) => return Ok(SolveResult::Unknown(Reason::Unsupported(why))),
             Err(Failure::Z3(e)) => return Err(backend_error(e)),
         };
-        asserted.push(d.as_bool().ok_or_else(|| backend_error(format!("assertion is not Boolean: {a:?}")))?);
+        asserted.push(
+            d.as_bool()
+                .ok_or_else(|| backend_error(format!("assertion is not Boolean: {a:?}")))?,
+        );
     }
     // A solver for the logic at hand skips Z3's probing of the goal (several
     // milliseconds per query); QF_BV covers queries without floats.
     let logic = if b.uses_floats() { "QF_FPBV" } else { "QF_BV" };
-    let solver = ::z3::Solver::new_for_logic(logic).ok_or_else(|| backend_error(format!("no Z3 solver for {logic}")))?;
+    let solver =
+        ::z3::Solver::new_for_logic(logic).ok_or_else(|| backend_error(format!("no Z3 solver for {logic}")))?;
     for d in &asserted {
         solver.assert(d);
+    }
+    // Z3's fp.rem is wrong for subnormal divisors: decide the query with
+    // every divisor normal (or zero, infinite, NaN), and never claim unsat.
+    let rem_restricted = !b.rem_divisors().is_empty();
+    for y in b.rem_divisors().to_vec() {
+        let c = b.raw();
+        // SAFETY: `y` is alive; the results are owned at once.
+        let sub = b
+            .own(unsafe { z3_sys::Z3_mk_fpa_is_subnormal(c, y.get_z3_ast()) })
+            .map_err(backend_error)?;
+        let not_sub = b
+            .own(unsafe { z3_sys::Z3_mk_not(c, sub.get_z3_ast()) })
+            .map_err(backend_error)?;
+        solver.assert(
+            &not_sub
+                .as_bool()
+                .ok_or_else(|| backend_error("isSubnormal is not Boolean"))?,
+        );
     }
     if let Some(left) = budget.remaining() {
         if left.is_zero() {
@@ -155,6 +197,10 @@ fn decide(query: &Query, budget: &Budget) -> Result<SolveResult, SolverError> {
     }
     let (verdict, interrupted) = with_watchdog(b.raw(), budget, || solver.check());
     match verdict {
+        ::z3::SatResult::Unsat if rem_restricted => Ok(SolveResult::Unknown(Reason::Incomplete(
+            "no solution with normal fp.rem divisors; subnormal divisors are not explored (Z3 4.8.12's fp.rem is wrong there)"
+                .into(),
+        ))),
         ::z3::SatResult::Unsat => Ok(SolveResult::Unsat),
         ::z3::SatResult::Unknown => {
             let reason = solver.get_reason_unknown().unwrap_or_default();
@@ -180,7 +226,9 @@ fn read_model(b: &mut Builder, solver: &::z3::Solver, query: &Query) -> Result<M
     let mut model = Model::new();
     for v in query.vars() {
         let d = b.get(&v).ok_or("variable missing from the translation")?.clone();
-        let val = z3m.eval(&d, true).ok_or_else(|| format!("Z3 cannot evaluate {v:?} in its model"))?;
+        let val = z3m
+            .eval(&d, true)
+            .ok_or_else(|| format!("Z3 cannot evaluate {v:?} in its model"))?;
         let value = b.value_of(&val, v.sort())?;
         model.insert(v, value);
     }
@@ -199,7 +247,9 @@ unsafe impl Send for RawContext {}
 /// watchdog thread interrupts Z3 `WATCHDOG_GRACE` after it. Returns `f`'s
 /// result and whether the watchdog fired.
 fn with_watchdog<R>(c: Z3_context, budget: &Budget, f: impl FnOnce() -> R) -> (R, bool) {
-    let Some(deadline) = budget.deadline else { return (f(), false) };
+    let Some(deadline) = budget.deadline else {
+        return (f(), false);
+    };
     // (finished, interrupted), under one lock so an interrupt never lands
     // after `f` has returned.
     let state = Mutex::new((false, false));

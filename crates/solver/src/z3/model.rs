@@ -33,7 +33,8 @@ impl Builder {
             Sort::Bool => {
                 // SAFETY: `v` is alive.
                 let b = lbool(unsafe { Z3_get_bool_value(self.raw(), v.get_z3_ast()) });
-                b.map(Value::Bool).ok_or_else(|| format!("model value is not a Boolean constant: {v:?}"))
+                b.map(Value::Bool)
+                    .ok_or_else(|| format!("model value is not a Boolean constant: {v:?}"))
             }
             Sort::BitVec(w) => Ok(Value::Bv(BvValue::new(w, self.bv_bits(&v, w)?))),
             Sort::RoundingMode => self.rm_value(&v).map(Value::Rm),

@@ -33,11 +33,14 @@ pub(super) struct Builder {
     /// Float sorts outside fpsym's formats, keyed by (eb, sb).
     raw_fp_sorts: HashMap<(u32, u32), SortRef>,
     vars: usize,
+    /// The divisor of every `fp.rem` translated (see [`Builder::rem_divisors`]).
+    rem_divisors: Vec<Dynamic>,
 }
 
 impl Drop for Builder {
     fn drop(&mut self) {
         self.memo.clear();
+        self.rem_divisors.clear();
         let raw = self.raw_fp_sorts.drain().map(|(_, s)| s);
         for s in self.sorts.drain().map(|(_, s)| s).chain(raw).collect::<Vec<_>>() {
             // SAFETY: the sort was inc_ref'd in `sort` and the context is alive
@@ -75,6 +78,10 @@ impl From<String> for Failure {
 ///   any subterm that becomes constant during solving. cvc5 and fpsym agree
 ///   with each other and with an exact rational model. Real formats have
 ///   `sb >= 8`.
+/// - `fp.rem` in formats with `eb >= 11` (binary64 and wider): Z3's
+///   encoding unrolls a loop over the exponent range; a binary64 `fp.rem`
+///   with both operands fixed exhausted 24 GB. (Its results for subnormal
+///   divisors are also wrong; see [`Builder::rem_divisors`].)
 /// - `fp.roundToIntegral` in formats with `eb = 2` (where every value below
 ///   1 is subnormal): Z3 rounds subnormals wrongly, both when folding and
 ///   when bit-blasting (e.g. `fp.roundToIntegral RNE 0.25` in (2, 5) gives
@@ -86,6 +93,13 @@ fn unsupported(u: &Term) -> Option<String> {
         Op::FpFma => match u.sort() {
             Sort::Float(f) if f.sb() <= 3 => Some(format!(
                 "fp.fma in {} (Z3 4.8.12 folds fp.fma wrongly when sb <= 3)",
+                Sort::Float(f)
+            )),
+            _ => None,
+        },
+        Op::FpRem => match u.sort() {
+            Sort::Float(f) if f.eb() >= 11 => Some(format!(
+                "fp.rem in {} (Z3 4.8.12's encoding of fp.rem grows with 2^eb: for binary64 it exhausts memory)",
                 Sort::Float(f)
             )),
             _ => None,
@@ -115,7 +129,15 @@ impl Builder {
     /// A builder over `ctx` (the thread's current z3 context).
     pub(super) fn new(ctx: Context) -> Builder {
         let c = ctx.get_z3_context();
-        Builder { ctx, c, memo: HashMap::new(), sorts: HashMap::new(), raw_fp_sorts: HashMap::new(), vars: 0 }
+        Builder {
+            ctx,
+            c,
+            memo: HashMap::new(),
+            sorts: HashMap::new(),
+            raw_fp_sorts: HashMap::new(),
+            vars: 0,
+            rem_divisors: Vec::new(),
+        }
     }
 
     /// The raw context.
@@ -184,7 +206,9 @@ impl Builder {
 
     /// Did any translated term involve a float or rounding-mode sort?
     pub(super) fn uses_floats(&self) -> bool {
-        self.sorts.keys().any(|s| matches!(s, Sort::Float(_) | Sort::RoundingMode))
+        self.sorts
+            .keys()
+            .any(|s| matches!(s, Sort::Float(_) | Sort::RoundingMode))
     }
 
     /// The Z3 float sort `(eb, sb)`, whether or not fpsym handles that format.
@@ -195,12 +219,22 @@ impl Builder {
         let c = self.c;
         // SAFETY: as in `sort`.
         unsafe {
-            let raw = Z3_mk_fpa_sort(c, eb, sb).ok_or_else(|| self.error().unwrap_or_else(|| "cannot make sort".into()))?;
+            let raw =
+                Z3_mk_fpa_sort(c, eb, sb).ok_or_else(|| self.error().unwrap_or_else(|| "cannot make sort".into()))?;
             let a = Z3_sort_to_ast(c, raw).ok_or("sort_to_ast failed")?;
             Z3_inc_ref(c, a);
             self.raw_fp_sorts.insert((eb, sb), SortRef { raw });
             Ok(raw)
         }
+    }
+
+    /// The divisors of the `fp.rem` terms translated so far. Z3 4.8.12
+    /// computes `fp.rem` wrongly when the divisor is subnormal (e.g. the
+    /// largest binary32 rem the largest subnormal gives 0, not 2^-149), so
+    /// the caller restricts these to non-subnormal values and never claims
+    /// `unsat` for such a query.
+    pub(super) fn rem_divisors(&self) -> &[Dynamic] {
+        &self.rem_divisors
     }
 
     /// The translation of an already translated term.
@@ -293,7 +327,13 @@ impl Builder {
             Var(_) => return self.var(u),
             BoolConst(b) => {
                 // SAFETY: plain constructors.
-                return self.own(unsafe { if *b { Z3_mk_true(self.c) } else { Z3_mk_false(self.c) } });
+                return self.own(unsafe {
+                    if *b {
+                        Z3_mk_true(self.c)
+                    } else {
+                        Z3_mk_false(self.c)
+                    }
+                });
             }
             BvConst(b) => return self.bv_numeral(b.width(), b.bits()),
             FpConst(f) => return self.fp_const(*f),
@@ -301,6 +341,14 @@ impl Builder {
             FpMin | FpMax => return self.min_max(u),
             FpToUbv(w) | FpToSbv(w) => return self.fp_to_bv(u, *w, matches!(op, FpToSbv(_))),
             ToFpFromFp(to) => return self.fp_to_fp(u, *to),
+            FpRem => {
+                let y = self.memo[&u.args()[1].id()].clone();
+                let x = self.memo[&u.args()[0].id()].get_z3_ast();
+                // SAFETY: both operands alive.
+                let r = self.own(unsafe { Z3_mk_fpa_rem(self.c, x, y.get_z3_ast()) })?;
+                self.rem_divisors.push(y);
+                return Ok(r);
+            }
             Xor => {
                 let mut acc = self.memo[&u.args()[0].id()].clone();
                 for a in &u.args()[1..] {
@@ -340,7 +388,6 @@ impl Builder {
                 FpDiv => Z3_mk_fpa_div(c, x[0], x[1], x[2]),
                 FpFma => Z3_mk_fpa_fma(c, x[0], x[1], x[2], x[3]),
                 FpSqrt => Z3_mk_fpa_sqrt(c, x[0], x[1]),
-                FpRem => Z3_mk_fpa_rem(c, x[0], x[1]),
                 FpRoundToIntegral => Z3_mk_fpa_round_to_integral(c, x[0], x[1]),
                 FpLeq => Z3_mk_fpa_leq(c, x[0], x[1]),
                 FpLt => Z3_mk_fpa_lt(c, x[0], x[1]),
@@ -389,7 +436,7 @@ impl Builder {
                 BvSge => Z3_mk_bvsge(c, x[0], x[1]),
 
                 Var(_) | BoolConst(_) | BvConst(_) | FpConst(_) | RmConst(_) | Xor | FpMin | FpMax | FpToUbv(_)
-                | FpToSbv(_) | ToFpFromFp(_) => unreachable!("handled above"),
+                | FpToSbv(_) | ToFpFromFp(_) | FpRem => unreachable!("handled above"),
             }
         };
         self.own(r)
@@ -429,7 +476,11 @@ impl Builder {
         let (xa, ya, c) = (x.get_z3_ast(), y.get_z3_ast(), self.c);
         // SAFETY: every operand is held by a live `Dynamic`.
         unsafe {
-            let m = self.own(if is_min { Z3_mk_fpa_min(c, xa, ya) } else { Z3_mk_fpa_max(c, xa, ya) })?;
+            let m = self.own(if is_min {
+                Z3_mk_fpa_min(c, xa, ya)
+            } else {
+                Z3_mk_fpa_max(c, xa, ya)
+            })?;
             let zx = self.own(Z3_mk_fpa_is_zero(c, xa))?;
             let zy = self.own(Z3_mk_fpa_is_zero(c, ya))?;
             let both = [zx.get_z3_ast(), zy.get_z3_ast()];
@@ -466,7 +517,11 @@ impl Builder {
                 None => Float::infinity(fmt, negative),
             }
         };
-        let (lo, hi) = if signed { (bound(w - 1, true), bound(w - 1, false)) } else { (Float::zero(fmt, false), bound(w, false)) };
+        let (lo, hi) = if signed {
+            (bound(w - 1, true), bound(w - 1, false))
+        } else {
+            (Float::zero(fmt, false), bound(w, false))
+        };
         let lo = self.fp_const(lo)?;
         let hi = self.fp_const(hi)?;
         let unspecified = self.bv_numeral(w, if signed { 1u128 << (w - 1) } else { 0 })?;
@@ -480,7 +535,11 @@ impl Builder {
                 let two = self.own(Z3_mk_fpa_to_sbv(c, ra, xa, 2))?;
                 self.own(Z3_mk_extract(c, 0, 0, two.get_z3_ast()))?
             } else {
-                self.own(if signed { Z3_mk_fpa_to_sbv(c, ra, xa, w) } else { Z3_mk_fpa_to_ubv(c, ra, xa, w) })?
+                self.own(if signed {
+                    Z3_mk_fpa_to_sbv(c, ra, xa, w)
+                } else {
+                    Z3_mk_fpa_to_ubv(c, ra, xa, w)
+                })?
             };
             let r = self.own(Z3_mk_fpa_round_to_integral(c, ra, xa))?;
             let ge = self.own(Z3_mk_fpa_leq(c, lo.get_z3_ast(), r.get_z3_ast()))?;
@@ -507,7 +566,12 @@ impl Builder {
             let inf = self.own(Z3_mk_fpa_is_infinite(c, xa))?;
             let bad = [nan.get_z3_ast(), inf.get_z3_ast(), out.get_z3_ast()];
             let bad = self.own(Z3_mk_or(c, 3, bad.as_ptr()))?;
-            self.own(Z3_mk_ite(c, bad.get_z3_ast(), unspecified.get_z3_ast(), conv.get_z3_ast()))
+            self.own(Z3_mk_ite(
+                c,
+                bad.get_z3_ast(),
+                unspecified.get_z3_ast(),
+                conv.get_z3_ast(),
+            ))
         }
     }
 }
