@@ -79,6 +79,17 @@ impl<'a> Engine<'a> {
         r
     }
 
+    /// The global order check over comparison and arithmetic order edges:
+    /// fails on a contradiction, else applies its narrowings (queueing their watchers).
+    fn order_check(&mut self, doms: &mut [Domain]) -> Result<(), Stop> {
+        self.stats.order_checks += 1;
+        let changed = crate::cp::order::check(self.csp, &self.csp.order_props, doms).ok_or(Stop::Fail)?;
+        for (v, d) in changed {
+            self.update(doms, v, &d, self.config.eps_indirect)?;
+        }
+        Ok(())
+    }
+
     fn run_inner(&mut self, doms: &mut [Domain]) -> Result<(), Stop> {
         let csp = self.csp;
         let mut args: Vec<Domain> = Vec::with_capacity(4);
@@ -88,15 +99,7 @@ impl<'a> Engine<'a> {
             // propagations (slow convergence may never reach a fixpoint)
             if since_check >= 1024 && !csp.order_props.is_empty() && !self.queue.is_empty() {
                 since_check = 0;
-                self.stats.order_checks += 1;
-                match crate::cp::order::check(csp, &csp.order_props, doms) {
-                    None => return Err(Stop::Fail),
-                    Some(changed) => {
-                        for (v, d) in changed {
-                            self.update(doms, v, &d, self.config.eps_indirect)?;
-                        }
-                    }
-                }
+                self.order_check(doms)?;
             }
             since_check = since_check.saturating_add(1);
             let Some(p) = self.queue.pop_front() else {
@@ -104,19 +107,11 @@ impl<'a> Engine<'a> {
                 if csp.order_props.is_empty() {
                     return Ok(());
                 }
-                self.stats.order_checks += 1;
-                match crate::cp::order::check(csp, &csp.order_props, doms) {
-                    None => return Err(Stop::Fail),
-                    Some(changed) => {
-                        for (v, d) in changed {
-                            self.update(doms, v, &d, self.config.eps_indirect)?;
-                        }
-                        if self.queue.is_empty() {
-                            return Ok(());
-                        }
-                        continue;
-                    }
+                self.order_check(doms)?;
+                if self.queue.is_empty() {
+                    return Ok(());
                 }
+                continue;
             };
             self.queued[p as usize] = false;
             self.stats.propagations += 1;
