@@ -49,11 +49,21 @@ impl SolveOptions {
         let timeout = match a.timeout {
             None => None,
             Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t)),
-            Some(t) => return Err(Failure::Input(format!("--timeout: expected a positive number of seconds, got {t}"))),
+            Some(t) => {
+                return Err(Failure::Input(format!(
+                    "--timeout: expected a positive number of seconds, got {t}"
+                )))
+            }
         };
         let mut solver = SolverConfig::default();
         solver.backend = backend;
-        Ok(SolveOptions { file: a.file, solver, timeout, model: a.model, stats: a.stats })
+        Ok(SolveOptions {
+            file: a.file,
+            solver,
+            timeout,
+            model: a.model,
+            stats: a.stats,
+        })
     }
 }
 
@@ -72,10 +82,15 @@ fn cp_config(a: &SolveArgs) -> Result<CpConfig, Failure> {
     let pct = |flag: &str, v: Option<f64>, default: f64| match v {
         None => Ok(default),
         Some(p) if (0.0..100.0).contains(&p) => Ok(p / 100.0),
-        Some(p) => Err(Failure::Input(format!("{flag}: expected a percentage in [0, 100), got {p}"))),
+        Some(p) => Err(Failure::Input(format!(
+            "{flag}: expected a percentage in [0, 100), got {p}"
+        ))),
     };
     let (d, i) = (c.eps_direct, c.eps_indirect);
-    c = c.with_eps(pct("--eps-direct", a.eps_direct, d)?, pct("--eps-indirect", a.eps_indirect, i)?);
+    c = c.with_eps(
+        pct("--eps-direct", a.eps_direct, d)?,
+        pct("--eps-indirect", a.eps_indirect, i)?,
+    );
     Ok(c)
 }
 
@@ -109,7 +124,12 @@ pub fn run(opts: &SolveOptions) -> anyhow::Result<ExitCode> {
         m.insert("check_sat".into(), checks.into());
         m.insert("wall_seconds".into(), started.elapsed().as_secs_f64().into());
         for (k, v) in solver.stats() {
-            m.insert(k, serde_json::Number::from_f64(v).map(Into::into).unwrap_or(serde_json::Value::Null));
+            m.insert(
+                k,
+                serde_json::Number::from_f64(v)
+                    .map(Into::into)
+                    .unwrap_or(serde_json::Value::Null),
+            );
         }
         eprintln!("{}", serde_json::Value::Object(m));
     }
@@ -140,7 +160,12 @@ fn execute(
             Command::Pop(n) => {
                 let n = *n as usize;
                 if n >= frames.len() {
-                    return Err(Failure::Input(format!("{}: pop {n} exceeds the {} pushed level(s)", at(), frames.len() - 1)).into());
+                    return Err(Failure::Input(format!(
+                        "{}: pop {n} exceeds the {} pushed level(s)",
+                        at(),
+                        frames.len() - 1
+                    ))
+                    .into());
                 }
                 frames.truncate(frames.len() - n);
                 last_model = None;

@@ -27,7 +27,12 @@ fn expected(path: &Path, backend: &str) -> Vec<String> {
         .find(|l| l.starts_with(&specific))
         .or_else(|| src.lines().find(|l| l.starts_with("; expect:")))
         .expect("fixture has an expect line");
-    line.split_once(':').unwrap().1.split_whitespace().map(String::from).collect()
+    line.split_once(':')
+        .unwrap()
+        .1
+        .split_whitespace()
+        .map(String::from)
+        .collect()
 }
 
 fn answers(out: &Output) -> Vec<String> {
@@ -46,8 +51,18 @@ fn check_fixture(name: &str, backend: &str) {
     let path = fixture(name);
     let out = solve(&["--solver", backend, "--timeout", "20", path.to_str().unwrap()]);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{name} with {backend}: exit {:?}, stderr: {stderr}", out.status);
-    assert_eq!(answers(&out), expected(&path, backend), "{name} with {backend}: stdout:\n{}", String::from_utf8_lossy(&out.stdout));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{name} with {backend}: exit {:?}, stderr: {stderr}",
+        out.status
+    );
+    assert_eq!(
+        answers(&out),
+        expected(&path, backend),
+        "{name} with {backend}: stdout:\n{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
 }
 
 /// Runs the body once per backend that `fpsym solve` offers.

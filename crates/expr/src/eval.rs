@@ -78,9 +78,27 @@ pub fn apply(op: &Op, a: &[Value]) -> Result<Value, EvalError> {
     Ok(match op {
         Var(_) | BoolConst(_) | BvConst(_) | FpConst(_) | RmConst(_) => return Err(bad()),
         Not => Value::Bool(!b(&a[0], op)?),
-        And => Value::Bool(a.iter().map(|x| b(x, op)).collect::<Result<Vec<_>, _>>()?.into_iter().all(|x| x)),
-        Or => Value::Bool(a.iter().map(|x| b(x, op)).collect::<Result<Vec<_>, _>>()?.into_iter().any(|x| x)),
-        Xor => Value::Bool(a.iter().map(|x| b(x, op)).collect::<Result<Vec<_>, _>>()?.into_iter().fold(false, |x, y| x ^ y)),
+        And => Value::Bool(
+            a.iter()
+                .map(|x| b(x, op))
+                .collect::<Result<Vec<_>, _>>()?
+                .into_iter()
+                .all(|x| x),
+        ),
+        Or => Value::Bool(
+            a.iter()
+                .map(|x| b(x, op))
+                .collect::<Result<Vec<_>, _>>()?
+                .into_iter()
+                .any(|x| x),
+        ),
+        Xor => Value::Bool(
+            a.iter()
+                .map(|x| b(x, op))
+                .collect::<Result<Vec<_>, _>>()?
+                .into_iter()
+                .fold(false, |x, y| x ^ y),
+        ),
         Implies => Value::Bool(!b(&a[0], op)? || b(&a[1], op)?),
         Eq => Value::Bool(a[0] == a[1]),
         Distinct => {
@@ -209,7 +227,15 @@ fn apply_bv(op: &Op, a: &[Value]) -> Result<Value, EvalError> {
         BvLshr => mk(if yb() >= w as u128 { 0 } else { x.bits() >> yb() }),
         BvAshr => {
             let s = yb().min(w as u128 - 1) as u32;
-            let v = if yb() >= w as u128 { if x.msb() { m } else { 0 } } else { (x.signed() >> s) as u128 };
+            let v = if yb() >= w as u128 {
+                if x.msb() {
+                    m
+                } else {
+                    0
+                }
+            } else {
+                (x.signed() >> s) as u128
+            };
             mk(v)
         }
         BvUlt => Value::Bool(x.bits() < yb()),

@@ -56,7 +56,11 @@ fn simplify(op: &Op, args: Vec<Term>, orig: &Term) -> Term {
         Op::Ite if args[1] == args[2] => return args[1].clone(),
         Op::Not if *args[0].op() == Op::Not => return args[0].args()[0].clone(),
         Op::Ite if args[0].as_const().is_some() => {
-            return if is(&args[0], true) { args[1].clone() } else { args[2].clone() };
+            return if is(&args[0], true) {
+                args[1].clone()
+            } else {
+                args[2].clone()
+            };
         }
         Op::And => {
             if args.iter().any(|a| is(a, false)) {

@@ -37,7 +37,9 @@ impl Model {
     /// Gives every variable of `vars` without a value the default value of its sort.
     pub fn complete(&mut self, vars: &[Term]) {
         for v in vars {
-            self.values.entry(v.clone()).or_insert_with(|| Value::default_of(v.sort()));
+            self.values
+                .entry(v.clone())
+                .or_insert_with(|| Value::default_of(v.sort()));
         }
     }
     /// The assignments, sorted by variable name.
@@ -50,6 +52,8 @@ impl Model {
 
 impl std::fmt::Debug for Model {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_map().entries(self.iter().map(|(k, v)| (k.var_name().unwrap_or("?").to_string(), *v))).finish()
+        f.debug_map()
+            .entries(self.iter().map(|(k, v)| (k.var_name().unwrap_or("?").to_string(), *v)))
+            .finish()
     }
 }

@@ -239,11 +239,17 @@ impl Op {
 
     /// True for variables and constants.
     pub fn is_leaf(&self) -> bool {
-        matches!(self, Op::Var(_) | Op::BoolConst(_) | Op::BvConst(_) | Op::FpConst(_) | Op::RmConst(_))
+        matches!(
+            self,
+            Op::Var(_) | Op::BoolConst(_) | Op::BvConst(_) | Op::FpConst(_) | Op::RmConst(_)
+        )
     }
 
     /// True for constants.
     pub fn is_const(&self) -> bool {
-        matches!(self, Op::BoolConst(_) | Op::BvConst(_) | Op::FpConst(_) | Op::RmConst(_))
+        matches!(
+            self,
+            Op::BoolConst(_) | Op::BvConst(_) | Op::FpConst(_) | Op::RmConst(_)
+        )
     }
 }

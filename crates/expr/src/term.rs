@@ -258,7 +258,10 @@ impl fmt::Debug for Term {
 }
 
 fn err(op: &Op, message: String) -> SortError {
-    SortError { op: op.name().to_string(), message }
+    SortError {
+        op: op.name().to_string(),
+        message,
+    }
 }
 
 fn arity(op: &Op, args: &[Term], n: usize) -> Result<(), SortError> {
@@ -270,17 +273,27 @@ fn arity(op: &Op, args: &[Term], n: usize) -> Result<(), SortError> {
 
 fn want(op: &Op, t: &Term, pos: usize, pred: impl Fn(Sort) -> bool, what: &str) -> Result<(), SortError> {
     if !pred(t.sort()) {
-        return Err(err(op, format!("argument {} must be {what}, got {}", pos + 1, t.sort())));
+        return Err(err(
+            op,
+            format!("argument {} must be {what}, got {}", pos + 1, t.sort()),
+        ));
     }
     Ok(())
 }
 
 fn float_of(op: &Op, t: &Term, pos: usize) -> Result<Format, SortError> {
-    t.sort().as_float().ok_or_else(|| err(op, format!("argument {} must be a FloatingPoint, got {}", pos + 1, t.sort())))
+    t.sort().as_float().ok_or_else(|| {
+        err(
+            op,
+            format!("argument {} must be a FloatingPoint, got {}", pos + 1, t.sort()),
+        )
+    })
 }
 
 fn bv_of(op: &Op, t: &Term, pos: usize) -> Result<u32, SortError> {
-    t.sort().as_bv().ok_or_else(|| err(op, format!("argument {} must be a BitVec, got {}", pos + 1, t.sort())))
+    t.sort()
+        .as_bv()
+        .ok_or_else(|| err(op, format!("argument {} must be a BitVec, got {}", pos + 1, t.sort())))
 }
 
 fn same_floats(op: &Op, args: &[Term], from: usize) -> Result<Format, SortError> {
@@ -288,7 +301,14 @@ fn same_floats(op: &Op, args: &[Term], from: usize) -> Result<Format, SortError>
     for (i, a) in args.iter().enumerate().skip(from + 1) {
         let g = float_of(op, a, i)?;
         if g != f {
-            return Err(err(op, format!("arguments must have the same sort, got {} and {}", Sort::Float(f), Sort::Float(g))));
+            return Err(err(
+                op,
+                format!(
+                    "arguments must have the same sort, got {} and {}",
+                    Sort::Float(f),
+                    Sort::Float(g)
+                ),
+            ));
         }
     }
     Ok(f)
@@ -311,7 +331,10 @@ fn is_rm(s: Sort) -> bool {
 
 fn bv_width(op: &Op, w: u64) -> Result<u32, SortError> {
     if w == 0 || w > 128 {
-        return Err(err(op, format!("bit-vector width {w} is not supported (fpsym handles 1..=128 bits)")));
+        return Err(err(
+            op,
+            format!("bit-vector width {w} is not supported (fpsym handles 1..=128 bits)"),
+        ));
     }
     Ok(w as u32)
 }
@@ -347,7 +370,10 @@ fn result_sort(op: &Op, args: &[Term]) -> Result<Sort, SortError> {
             let s = args[0].sort();
             for (i, a) in args.iter().enumerate().skip(1) {
                 if a.sort() != s {
-                    return Err(err(op, format!("argument {} has sort {}, expected {s}", i + 1, a.sort())));
+                    return Err(err(
+                        op,
+                        format!("argument {} has sort {}, expected {s}", i + 1, a.sort()),
+                    ));
                 }
             }
             Sort::Bool
@@ -356,7 +382,14 @@ fn result_sort(op: &Op, args: &[Term]) -> Result<Sort, SortError> {
             arity(op, args, 3)?;
             want(op, &args[0], 0, |s| s == Sort::Bool, "Bool")?;
             if args[1].sort() != args[2].sort() {
-                return Err(err(op, format!("branches have different sorts {} and {}", args[1].sort(), args[2].sort())));
+                return Err(err(
+                    op,
+                    format!(
+                        "branches have different sorts {} and {}",
+                        args[1].sort(),
+                        args[2].sort()
+                    ),
+                ));
             }
             args[1].sort()
         }
@@ -395,7 +428,11 @@ fn result_sort(op: &Op, args: &[Term]) -> Result<Sort, SortError> {
         }
         FpFromParts => {
             arity(op, args, 3)?;
-            let (s, e, m) = (bv_of(op, &args[0], 0)?, bv_of(op, &args[1], 1)?, bv_of(op, &args[2], 2)?);
+            let (s, e, m) = (
+                bv_of(op, &args[0], 0)?,
+                bv_of(op, &args[1], 1)?,
+                bv_of(op, &args[2], 2)?,
+            );
             if s != 1 {
                 return Err(err(op, format!("sign must be (_ BitVec 1), got (_ BitVec {s})")));
             }
@@ -406,7 +443,14 @@ fn result_sort(op: &Op, args: &[Term]) -> Result<Sort, SortError> {
             arity(op, args, 1)?;
             let w = bv_of(op, &args[0], 0)?;
             if w != f.packed_width() {
-                return Err(err(op, format!("bit-vector must have {} bits for {}, got {w}", f.packed_width(), Sort::Float(*f))));
+                return Err(err(
+                    op,
+                    format!(
+                        "bit-vector must have {} bits for {}, got {w}",
+                        f.packed_width(),
+                        Sort::Float(*f)
+                    ),
+                ));
             }
             Sort::Float(*f)
         }

@@ -16,7 +16,10 @@ impl BvValue {
     /// `width` is 0 or above 128.
     pub fn new(width: u32, bits: u128) -> BvValue {
         assert!((1..=128).contains(&width), "bit-vector width {width} outside 1..=128");
-        BvValue { width, bits: bits & Self::mask_of(width) }
+        BvValue {
+            width,
+            bits: bits & Self::mask_of(width),
+        }
     }
     /// The width in bits.
     pub fn width(self) -> u32 {

@@ -87,7 +87,11 @@ fn bitvector_semantics() {
     assert_eq!(ev(Op::BvSmod, 0xf9, 2), Value::Bv(BvValue::new(8, 1))); // -7 mod 2 = 1
     assert_eq!(ev(Op::BvAshr, 0x80, 9), Value::Bv(BvValue::new(8, 0xff)));
     assert_eq!(ev(Op::BvSlt, 0x80, 0), Value::Bool(true));
-    let c = eval(&Term::mk(Op::BvConcat, vec![Term::bv(64, u64::MAX as u128), Term::bv(64, 1)]), &m).unwrap();
+    let c = eval(
+        &Term::mk(Op::BvConcat, vec![Term::bv(64, u64::MAX as u128), Term::bv(64, 1)]),
+        &m,
+    )
+    .unwrap();
     assert_eq!(c, Value::Bv(BvValue::new(128, (u64::MAX as u128) << 64 | 1)));
     let s = eval(&Term::mk(Op::BvSignExtend(8), vec![Term::bv(8, 0x80)]), &m).unwrap();
     assert_eq!(s, Value::Bv(BvValue::new(16, 0xff80)));
@@ -97,9 +101,18 @@ fn bitvector_semantics() {
 fn folding_preserves_meaning() {
     let x = Term::var("x", Sort::Float(Format::BINARY64));
     let rm = Term::rm(RoundingMode::TowardPositive);
-    let third = Term::mk(Op::FpDiv, vec![rm.clone(), Term::fp(Float::from_f64(1.0)), Term::fp(Float::from_f64(3.0))]);
+    let third = Term::mk(
+        Op::FpDiv,
+        vec![
+            rm.clone(),
+            Term::fp(Float::from_f64(1.0)),
+            Term::fp(Float::from_f64(3.0)),
+        ],
+    );
     let folded = fold(&third);
-    let want = Float::from_f64(1.0).div(Float::from_f64(3.0), RoundingMode::TowardPositive).value;
+    let want = Float::from_f64(1.0)
+        .div(Float::from_f64(3.0), RoundingMode::TowardPositive)
+        .value;
     assert_eq!(folded, Term::fp(want));
     let cond = Term::mk(Op::FpLt, vec![third.clone(), third.clone()]);
     let ite = Term::mk(Op::Ite, vec![cond, x.clone(), Term::fp(Float::from_f64(2.0))]);
@@ -108,7 +121,10 @@ fn folding_preserves_meaning() {
     assert_eq!(fold(&conj), Term::mk(Op::FpIsNaN, vec![x.clone()]));
     // Reflexivity of `=` holds for every value, NaN included; fp.eq is not folded.
     assert_eq!(fold(&x.eq(&x)), Term::bool(true));
-    assert_eq!(fold(&Term::mk(Op::Distinct, vec![x.clone(), third.clone(), x.clone()])), Term::bool(false));
+    assert_eq!(
+        fold(&Term::mk(Op::Distinct, vec![x.clone(), third.clone(), x.clone()])),
+        Term::bool(false)
+    );
     let fpeq = Term::mk(Op::FpEq, vec![x.clone(), x.clone()]);
     assert_eq!(fold(&fpeq), fpeq);
     assert_eq!(fold(&fpeq.not().not()), fpeq);

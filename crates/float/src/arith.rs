@@ -20,7 +20,11 @@ impl Float {
     /// Unpacks a finite non-zero value; None for zero, infinities and NaN.
     pub(crate) fn unpack(self) -> Option<Unpacked> {
         let exp = self.exponent()? - (self.format().sb() as i64 - 1);
-        Some(Unpacked { sign: self.sign(), mag: BigUint::from(self.significand()), exp })
+        Some(Unpacked {
+            sign: self.sign(),
+            mag: BigUint::from(self.significand()),
+            exp,
+        })
     }
 
     fn invalid(self) -> StatusAnd<Float> {
@@ -136,7 +140,11 @@ impl Float {
             return StatusAnd::exact(c);
         }
         let (x, y) = (self.unpack().unwrap(), b.unpack().unwrap());
-        let p = Unpacked { sign: psign, mag: x.mag * y.mag, exp: x.exp + y.exp };
+        let p = Unpacked {
+            sign: psign,
+            mag: x.mag * y.mag,
+            exp: x.exp + y.exp,
+        };
         if c.is_zero() {
             return round(fmt, p.sign, &p.mag, p.exp, false, rm);
         }
@@ -322,7 +330,11 @@ pub(crate) fn add_exact(fmt: crate::Format, a: Unpacked, b: Unpacked, rm: Roundi
     // lowest bit, so the alignment shift stays small.
     let p = big.exp.min(top(&big) - fmt.sb() as i64 - 1) - 2;
     if top(&small) < p {
-        small = Unpacked { sign: small.sign, mag: BigUint::from(1u32), exp: p - 1 };
+        small = Unpacked {
+            sign: small.sign,
+            mag: BigUint::from(1u32),
+            exp: p - 1,
+        };
     }
     let e = big.exp.min(small.exp);
     let bm = big.mag << ((big.exp - e) as u64);
@@ -336,4 +348,3 @@ pub(crate) fn add_exact(fmt: crate::Format, a: Unpacked, b: Unpacked, rm: Roundi
         Ordering::Less => round(fmt, small.sign, &(sm - bm), e, false, rm),
     }
 }
-

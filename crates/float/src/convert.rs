@@ -46,7 +46,11 @@ impl Float {
         if value < lo || value > hi {
             return StatusAnd::new(None, Status::INVALID);
         }
-        let bits = if value.is_negative() { (BigInt::one() << width) + value } else { value };
+        let bits = if value.is_negative() {
+            (BigInt::one() << width) + value
+        } else {
+            value
+        };
         let bits = bits.to_u128().unwrap() & mask(width);
         StatusAnd::new(Some(bits), if inexact { Status::INEXACT } else { Status::OK })
     }
@@ -99,7 +103,11 @@ impl Float {
         let sb = fmt.sb() as i64;
         // value = n / d = (n * 2^k / d) * 2^-k; pick k so the quotient has >= sb + 2 bits.
         let k = sb + 3 + d.bits() as i64 - n.bits() as i64;
-        let (num, den) = if k >= 0 { (n << (k as u64), d) } else { (n, d << ((-k) as u64)) };
+        let (num, den) = if k >= 0 {
+            (n << (k as u64), d)
+        } else {
+            (n, d << ((-k) as u64))
+        };
         let (quo, rem) = num.div_rem(&den);
         round(fmt, neg, &quo, -k, !rem.is_zero(), rm)
     }

@@ -23,24 +23,50 @@ pub enum FormatError {
     #[error("floating-point format (_ FloatingPoint {0} {1}) needs eb >= 2 and sb >= 2")]
     TooSmall(u32, u32),
     /// The packed encoding does not fit in 128 bits or the exponent in 30 bits.
-    #[error("floating-point format (_ FloatingPoint {0} {1}) is not supported: fpsym handles eb <= 30 and eb + sb <= 128")]
+    #[error(
+        "floating-point format (_ FloatingPoint {0} {1}) is not supported: fpsym handles eb <= 30 and eb + sb <= 128"
+    )]
     TooLarge(u32, u32),
 }
 
 impl Format {
     /// IEEE binary16.
-    pub const BINARY16: Format = Format { eb: 5, sb: 11, explicit_int: false };
+    pub const BINARY16: Format = Format {
+        eb: 5,
+        sb: 11,
+        explicit_int: false,
+    };
     /// bfloat16.
-    pub const BFLOAT16: Format = Format { eb: 8, sb: 8, explicit_int: false };
+    pub const BFLOAT16: Format = Format {
+        eb: 8,
+        sb: 8,
+        explicit_int: false,
+    };
     /// IEEE binary32 (C `float`).
-    pub const BINARY32: Format = Format { eb: 8, sb: 24, explicit_int: false };
+    pub const BINARY32: Format = Format {
+        eb: 8,
+        sb: 24,
+        explicit_int: false,
+    };
     /// IEEE binary64 (C `double`).
-    pub const BINARY64: Format = Format { eb: 11, sb: 53, explicit_int: false };
+    pub const BINARY64: Format = Format {
+        eb: 11,
+        sb: 53,
+        explicit_int: false,
+    };
     /// x87 double extended (C `long double` on x86-64): values of `(15, 64)`,
     /// 80-bit encoding with an explicit integer bit.
-    pub const X86_FP80: Format = Format { eb: 15, sb: 64, explicit_int: true };
+    pub const X86_FP80: Format = Format {
+        eb: 15,
+        sb: 64,
+        explicit_int: true,
+    };
     /// IEEE binary128.
-    pub const BINARY128: Format = Format { eb: 15, sb: 113, explicit_int: false };
+    pub const BINARY128: Format = Format {
+        eb: 15,
+        sb: 113,
+        explicit_int: false,
+    };
 
     /// The format `(_ FloatingPoint eb sb)`.
     pub fn new(eb: u32, sb: u32) -> Result<Format, FormatError> {
@@ -50,7 +76,11 @@ impl Format {
         if eb > 30 || eb + sb > 128 {
             return Err(FormatError::TooLarge(eb, sb));
         }
-        Ok(Format { eb, sb, explicit_int: false })
+        Ok(Format {
+            eb,
+            sb,
+            explicit_int: false,
+        })
     }
 
     /// Exponent field width.
@@ -67,7 +97,10 @@ impl Format {
     }
     /// The same value set with the SMT-LIB packed encoding (drops the explicit integer bit).
     pub fn smtlib(self) -> Format {
-        Format { explicit_int: false, ..self }
+        Format {
+            explicit_int: false,
+            ..self
+        }
     }
     /// Width of the SMT-LIB packed encoding: `eb + sb`.
     pub fn packed_width(self) -> u32 {

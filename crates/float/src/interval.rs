@@ -19,7 +19,11 @@ pub struct FloatInterval {
 impl FloatInterval {
     /// The empty set.
     pub fn empty(fmt: Format) -> Self {
-        FloatInterval { fmt, bounds: None, nan: false }
+        FloatInterval {
+            fmt,
+            bounds: None,
+            nan: false,
+        }
     }
     /// Every value of the format, NaN included.
     pub fn full(fmt: Format) -> Self {
@@ -27,21 +31,33 @@ impl FloatInterval {
     }
     /// Just NaN.
     pub fn nan_only(fmt: Format) -> Self {
-        FloatInterval { fmt, bounds: None, nan: true }
+        FloatInterval {
+            fmt,
+            bounds: None,
+            nan: true,
+        }
     }
     /// One value (NaN gives [`FloatInterval::nan_only`]).
     pub fn point(v: Float) -> Self {
         if v.is_nan() {
             return FloatInterval::nan_only(v.format());
         }
-        FloatInterval { fmt: v.format(), bounds: Some((v, v)), nan: false }
+        FloatInterval {
+            fmt: v.format(),
+            bounds: Some((v, v)),
+            nan: false,
+        }
     }
     /// `[lo, hi]` in the total order, plus NaN if `nan`. Bounds in the wrong
     /// order give no non-NaN value. Panics if a bound is NaN or formats differ.
     pub fn new(lo: Float, hi: Float, nan: bool) -> Self {
         assert_eq!(lo.format(), hi.format());
         let (l, h) = (lo.ordinal().expect("NaN bound"), hi.ordinal().expect("NaN bound"));
-        FloatInterval { fmt: lo.format(), bounds: (l <= h).then_some((lo, hi)), nan }
+        FloatInterval {
+            fmt: lo.format(),
+            bounds: (l <= h).then_some((lo, hi)),
+            nan,
+        }
     }
     /// The format of the values.
     pub fn format(&self) -> Format {
@@ -110,18 +126,27 @@ impl FloatInterval {
             }
             _ => None,
         };
-        FloatInterval { fmt: self.fmt, bounds, nan: self.nan && other.nan }
+        FloatInterval {
+            fmt: self.fmt,
+            bounds,
+            nan: self.nan && other.nan,
+        }
     }
     /// The smallest interval containing both.
     pub fn hull(&self, other: &Self) -> Self {
         let bounds = match (self.bounds, other.bounds) {
-            (Some((a, b)), Some((c, d))) => {
-                Some((if ord(a) <= ord(c) { a } else { c }, if ord(b) >= ord(d) { b } else { d }))
-            }
+            (Some((a, b)), Some((c, d))) => Some((
+                if ord(a) <= ord(c) { a } else { c },
+                if ord(b) >= ord(d) { b } else { d },
+            )),
             (x, None) => x,
             (None, y) => y,
         };
-        FloatInterval { fmt: self.fmt, bounds, nan: self.nan || other.nan }
+        FloatInterval {
+            fmt: self.fmt,
+            bounds,
+            nan: self.nan || other.nan,
+        }
     }
     /// Number of values, NaN counting as one.
     pub fn count(&self) -> u128 {

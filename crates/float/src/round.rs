@@ -60,7 +60,14 @@ pub(crate) fn overflow_result(fmt: Format, negative: bool, rm: RoundingMode) -> 
 
 /// Rounds `(-1)^negative * (mag + δ) * 2^exp` to `fmt` (see the module doc).
 /// An exact zero keeps the sign given.
-pub(crate) fn round(fmt: Format, negative: bool, mag: &BigUint, exp: i64, sticky: bool, rm: RoundingMode) -> StatusAnd<Float> {
+pub(crate) fn round(
+    fmt: Format,
+    negative: bool,
+    mag: &BigUint,
+    exp: i64,
+    sticky: bool,
+    rm: RoundingMode,
+) -> StatusAnd<Float> {
     let sb = fmt.sb() as i64;
     let emin = fmt.emin();
     if mag.is_zero() && !sticky {

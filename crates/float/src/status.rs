@@ -159,10 +159,16 @@ impl<T> StatusAnd<T> {
     }
     /// An exact result: no flag raised.
     pub fn exact(value: T) -> Self {
-        StatusAnd { value, status: Status::OK }
+        StatusAnd {
+            value,
+            status: Status::OK,
+        }
     }
     /// Maps the value, keeping the flags.
     pub fn map<U>(self, f: impl FnOnce(T) -> U) -> StatusAnd<U> {
-        StatusAnd { value: f(self.value), status: self.status }
+        StatusAnd {
+            value: f(self.value),
+            status: self.status,
+        }
     }
 }

@@ -105,7 +105,10 @@ impl Float {
     /// The canonical quiet NaN.
     pub fn nan(fmt: Format) -> Float {
         let fb = fmt.frac_bits();
-        Float { fmt, bits: (fmt.exp_mask() << fb) | (1u128 << (fb - 1)) }
+        Float {
+            fmt,
+            bits: (fmt.exp_mask() << fb) | (1u128 << (fb - 1)),
+        }
     }
     /// Positive or negative infinity.
     pub fn infinity(fmt: Format, negative: bool) -> Float {
@@ -147,7 +150,11 @@ impl Float {
     /// The significand with its integer bit (`sb` bits; 0 for zero, NaN and infinities
     /// are not meaningful).
     pub fn significand(self) -> u128 {
-        let hidden = if self.biased_exponent() != 0 { 1u128 << self.fmt.frac_bits() } else { 0 };
+        let hidden = if self.biased_exponent() != 0 {
+            1u128 << self.fmt.frac_bits()
+        } else {
+            0
+        };
         hidden | self.fraction()
     }
     /// The unbiased exponent of a finite non-zero value (`emin` for subnormals), or None.
@@ -217,7 +224,10 @@ impl Float {
         if self.is_nan() {
             return self;
         }
-        Float { fmt: self.fmt, bits: self.bits & !(1u128 << (self.fmt.packed_width() - 1)) }
+        Float {
+            fmt: self.fmt,
+            bits: self.bits & !(1u128 << (self.fmt.packed_width() - 1)),
+        }
     }
     /// Negation (flips the sign; NaN stays NaN).
     // Not `std::ops` traits: these return flags or are exact value operations.
@@ -226,7 +236,10 @@ impl Float {
         if self.is_nan() {
             return self;
         }
-        Float { fmt: self.fmt, bits: self.bits ^ (1u128 << (self.fmt.packed_width() - 1)) }
+        Float {
+            fmt: self.fmt,
+            bits: self.bits ^ (1u128 << (self.fmt.packed_width() - 1)),
+        }
     }
     /// This value with the given sign (`negative` = true for a negative sign;
     /// copysign). NaN stays NaN.
@@ -257,7 +270,10 @@ impl Float {
         Some(if ord >= 0 {
             Float { fmt, bits: ord as u128 }
         } else {
-            Float { fmt, bits: ((-(ord + 1)) as u128) | (1u128 << (fmt.packed_width() - 1)) }
+            Float {
+                fmt,
+                bits: ((-(ord + 1)) as u128) | (1u128 << (fmt.packed_width() - 1)),
+            }
         })
     }
 

@@ -44,8 +44,9 @@ impl Table {
     fn new(fmt: Format) -> Table {
         let (eb, sb) = (fmt.eb(), fmt.sb());
         let w = eb + sb;
-        let all: Vec<(Float, V)> =
-            (0..1u128 << w).map(|b| (Float::from_packed(fmt, b), decode(eb, sb, b))).collect();
+        let all: Vec<(Float, V)> = (0..1u128 << w)
+            .map(|b| (Float::from_packed(fmt, b), decode(eb, sb, b)))
+            .collect();
         let mut pos: Vec<(BigRational, u128)> = (0..1u128 << (w - 1))
             .filter_map(|b| match decode(eb, sb, b) {
                 V::Fin(q, _) => Some((q, b)),
@@ -62,7 +63,11 @@ impl Table {
         let mag_bits: Vec<u128> = pos.iter().map(|p| p.1).collect();
         let largest = mags.last().unwrap().clone();
         let threshold = pow2(bias + 1);
-        assert_eq!(&threshold - &largest, pow2(bias - (sb as i64 - 1)), "threshold is one ulp above largest");
+        assert_eq!(
+            &threshold - &largest,
+            pow2(bias - (sb as i64 - 1)),
+            "threshold is one ulp above largest"
+        );
         mags.push(threshold);
         let two = BigRational::from_integer(BigInt::from(2));
         let mids: Vec<BigRational> = mags.windows(2).map(|p| (&p[0] + &p[1]) / &two).collect();
@@ -100,9 +105,19 @@ impl Table {
         let (neg, q, sqrt) = match real {
             Real::Rat(q) => (q.is_negative(), q.abs(), false),
             Real::Sqrt(q) => (false, q.clone(), true),
-            Real::Zero(s) => return [Res { nan: false, bits: encode(self.eb, self.sb, *s, 0, 0), status: 0 }; 5],
+            Real::Zero(s) => {
+                return [Res {
+                    nan: false,
+                    bits: encode(self.eb, self.sb, *s, 0, 0),
+                    status: 0,
+                }; 5]
+            }
             Real::CancelZero => {
-                return MODES.map(|rm| Res { nan: false, bits: encode(self.eb, self.sb, rm == RTN, 0, 0), status: 0 })
+                return MODES.map(|rm| Res {
+                    nan: false,
+                    bits: encode(self.eb, self.sb, rm == RTN, 0, 0),
+                    status: 0,
+                })
             }
         };
         // |x| compared with a magnitude given as (value, square).
@@ -125,7 +140,11 @@ impl Table {
             }
         }
         if cmp(&self.mags[lo], &self.mags_sq[lo]) == Ordering::Equal {
-            let r = Res { nan: false, bits: self.bits_of(neg, lo), status: 0 };
+            let r = Res {
+                nan: false,
+                bits: self.bits_of(neg, lo),
+                status: 0,
+            };
             return [r; 5];
         }
         let hi = lo + 1;
@@ -147,16 +166,34 @@ impl Table {
             if tiny {
                 st |= Status::UNDERFLOW;
             }
-            let bits = if pick == 0 { encode(self.eb, self.sb, neg, 0, 0) } else { self.bits_of(neg, pick) };
-            Res { nan: false, bits, status: st.bits() }
+            let bits = if pick == 0 {
+                encode(self.eb, self.sb, neg, 0, 0)
+            } else {
+                self.bits_of(neg, pick)
+            };
+            Res {
+                nan: false,
+                bits,
+                status: st.bits(),
+            }
         })
     }
 
     fn finish_all(&self, pre: &Pre) -> [Res; 5] {
         match pre {
-            Pre::Nan(s) => [Res { nan: true, bits: 0, status: s.bits() }; 5],
+            Pre::Nan(s) => {
+                [Res {
+                    nan: true,
+                    bits: 0,
+                    status: s.bits(),
+                }; 5]
+            }
             Pre::Inf(neg, s) => {
-                [Res { nan: false, bits: encode(self.eb, self.sb, *neg, (1u128 << self.eb) - 1, 0), status: s.bits() }; 5]
+                [Res {
+                    nan: false,
+                    bits: encode(self.eb, self.sb, *neg, (1u128 << self.eb) - 1, 0),
+                    status: s.bits(),
+                }; 5]
             }
             Pre::Round(r, s) => {
                 let mut out = self.round_all(r);
@@ -226,7 +263,12 @@ binary_tests! {
 fn fma_check(t: &Table, a: &(Float, V), b: &(Float, V), c: &(Float, V)) {
     let exp = t.finish_all(&o_fma(&a.1, &b.1, &c.1));
     for (k, rm) in MODES.iter().enumerate() {
-        check(t, &|| format!("fma({}, {}, {}) {rm}", a.0, b.0, c.0), &exp[k], a.0.fma(b.0, c.0, *rm));
+        check(
+            t,
+            &|| format!("fma({}, {}, {}) {rm}", a.0, b.0, c.0),
+            &exp[k],
+            a.0.fma(b.0, c.0, *rm),
+        );
     }
 }
 
@@ -281,7 +323,12 @@ fn fma_4_4_all_triples() {
     }
 }
 
-fn unary_exhaustive(fmt: Format, name: &str, op: fn(Float, RoundingMode) -> StatusAnd<Float>, oracle: fn(&V, RoundingMode) -> Pre) {
+fn unary_exhaustive(
+    fmt: Format,
+    name: &str,
+    op: fn(Float, RoundingMode) -> StatusAnd<Float>,
+    oracle: fn(&V, RoundingMode) -> Pre,
+) {
     let t = Table::new(fmt);
     for (x, vx) in &t.all {
         for rm in MODES {
@@ -294,14 +341,24 @@ fn unary_exhaustive(fmt: Format, name: &str, op: fn(Float, RoundingMode) -> Stat
 #[test]
 fn sqrt_exhaustive() {
     for fmt in [(3, 3), (4, 4), (2, 2), (2, 5), (5, 2), (4, 7)] {
-        unary_exhaustive(Format::new(fmt.0, fmt.1).unwrap(), "sqrt", |x, rm| x.sqrt(rm), |v, _| o_sqrt(v));
+        unary_exhaustive(
+            Format::new(fmt.0, fmt.1).unwrap(),
+            "sqrt",
+            |x, rm| x.sqrt(rm),
+            |v, _| o_sqrt(v),
+        );
     }
 }
 
 #[test]
 fn round_to_integral_exhaustive() {
     for fmt in [(3, 3), (4, 4), (3, 5), (4, 6)] {
-        unary_exhaustive(Format::new(fmt.0, fmt.1).unwrap(), "round_to_integral", |x, rm| x.round_to_integral(rm), o_rti);
+        unary_exhaustive(
+            Format::new(fmt.0, fmt.1).unwrap(),
+            "round_to_integral",
+            |x, rm| x.round_to_integral(rm),
+            o_rti,
+        );
     }
 }
 
@@ -325,7 +382,12 @@ fn convert_between_tiny_formats() {
         for (x, vx) in &from.all {
             let exp = to.finish_all(&o_convert(vx));
             for (k, rm) in MODES.iter().enumerate() {
-                check(to, &|| format!("convert {x} from {} {rm}", from.fmt), &exp[k], x.convert(to.fmt, *rm));
+                check(
+                    to,
+                    &|| format!("convert {x} from {} {rm}", from.fmt),
+                    &exp[k],
+                    x.convert(to.fmt, *rm),
+                );
             }
         }
     }
@@ -342,7 +404,9 @@ fn binary32_probe_values() -> Vec<u32> {
                 continue;
             }
             for top in 0u32..32 {
-                for low in [0u32, 1, 2, 0x3_FFFF, 0x4_0000, 0x4_0001, 0x7_FFFF, 0x1_0000, 0x2_0000, 0x3_0000] {
+                for low in [
+                    0u32, 1, 2, 0x3_FFFF, 0x4_0000, 0x4_0001, 0x7_FFFF, 0x1_0000, 0x2_0000, 0x3_0000,
+                ] {
                     let frac = (top << 18) | low;
                     out.push((sign << 31) | (e << 23) | (frac & 0x7F_FFFF));
                 }
@@ -377,7 +441,12 @@ fn convert_to_and_from_binary32() {
             let vx = decode(8, 24, b as u128);
             let exp = t.finish_all(&o_convert(&vx));
             for (k, rm) in MODES.iter().enumerate() {
-                check(&t, &|| format!("convert {x} ({b:#x}) from binary32 {rm}"), &exp[k], x.convert(t.fmt, *rm));
+                check(
+                    &t,
+                    &|| format!("convert {x} ({b:#x}) from binary32 {rm}"),
+                    &exp[k],
+                    x.convert(t.fmt, *rm),
+                );
             }
         }
     }
@@ -415,7 +484,12 @@ fn from_bv_exhaustive() {
                     let n = bv_value(bits, width, signed);
                     let exp = t.finish_all(&o_from_int(&n));
                     for (k, rm) in MODES.iter().enumerate() {
-                        check(&t, &|| format!("from_bv({bits:#x}, {width}, signed={signed}) {rm}"), &exp[k], Float::from_bv(t.fmt, bits, width, signed, *rm));
+                        check(
+                            &t,
+                            &|| format!("from_bv({bits:#x}, {width}, signed={signed}) {rm}"),
+                            &exp[k],
+                            Float::from_bv(t.fmt, bits, width, signed, *rm),
+                        );
                     }
                 }
             }
@@ -423,12 +497,27 @@ fn from_bv_exhaustive() {
         // Wide patterns: high bits set, all ones, and the extremes.
         for width in [16u32, 64, 127, 128] {
             let top = if width == 128 { u128::MAX } else { (1u128 << width) - 1 };
-            for bits in [0, 1, top, top >> 1, (top >> 1) + 1, top - 1, 255, 256, 1 << (width - 1) | 7] {
+            for bits in [
+                0,
+                1,
+                top,
+                top >> 1,
+                (top >> 1) + 1,
+                top - 1,
+                255,
+                256,
+                1 << (width - 1) | 7,
+            ] {
                 for signed in [false, true] {
                     let n = bv_value(bits, width, signed);
                     let exp = t.finish_all(&o_from_int(&n));
                     for (k, rm) in MODES.iter().enumerate() {
-                        check(&t, &|| format!("from_bv({bits:#x}, {width}, signed={signed}) {rm}"), &exp[k], Float::from_bv(t.fmt, bits, width, signed, *rm));
+                        check(
+                            &t,
+                            &|| format!("from_bv({bits:#x}, {width}, signed={signed}) {rm}"),
+                            &exp[k],
+                            Float::from_bv(t.fmt, bits, width, signed, *rm),
+                        );
                     }
                 }
             }
@@ -447,7 +536,11 @@ fn rational_round_trips() {
                     for rm in MODES {
                         let back = Float::from_rational(t.fmt, q, rm);
                         let want = if x.is_zero() { Float::zero(t.fmt, false) } else { *x };
-                        assert_eq!((back.value, back.status), (want, Status::OK), "from_rational(to_rational({x})) {rm}");
+                        assert_eq!(
+                            (back.value, back.status),
+                            (want, Status::OK),
+                            "from_rational(to_rational({x})) {rm}"
+                        );
                     }
                 }
                 _ => assert_eq!(x.to_rational(), None, "to_rational({x})"),
@@ -458,10 +551,19 @@ fn rational_round_trips() {
             for q in 1i64..=12 {
                 for k in [-12i64, -9, -7, -5, -3, -1, 0, 2, 4, 6, 9] {
                     let r = BigRational::new(BigInt::from(p), BigInt::from(q)) * pow2(k);
-                    let pre = if r.is_zero() { Pre::Round(Real::Zero(false), Status::OK) } else { Pre::Round(Real::Rat(r.clone()), Status::OK) };
+                    let pre = if r.is_zero() {
+                        Pre::Round(Real::Zero(false), Status::OK)
+                    } else {
+                        Pre::Round(Real::Rat(r.clone()), Status::OK)
+                    };
                     let exp = t.finish_all(&pre);
                     for (i, rm) in MODES.iter().enumerate() {
-                        check(&t, &|| format!("from_rational({r}) {rm}"), &exp[i], Float::from_rational(t.fmt, &r, *rm));
+                        check(
+                            &t,
+                            &|| format!("from_rational({r}) {rm}"),
+                            &exp[i],
+                            Float::from_rational(t.fmt, &r, *rm),
+                        );
                     }
                 }
             }
@@ -541,7 +643,10 @@ fn classification_and_comparison() {
                     } else {
                         assert_eq!(e, 1 - ((1i64 << (t.eb - 1)) - 1));
                         e -= t.sb as i64 - 1;
-                        assert_eq!(BigRational::from_integer(BigInt::from(x.significand())) * pow2(e), q.abs());
+                        assert_eq!(
+                            BigRational::from_integer(BigInt::from(x.significand())) * pow2(e),
+                            q.abs()
+                        );
                     }
                 } else {
                     assert_eq!(x.exponent(), None);
@@ -551,7 +656,13 @@ fn classification_and_comparison() {
                 let c = real_cmp(vx, vy);
                 assert_eq!(x.ieee_cmp(*y), c, "ieee_cmp({x}, {y})");
                 assert_eq!(x.ieee_eq(*y), c == Some(Ordering::Equal), "ieee_eq({x}, {y})");
-                let tc = c.map(|o| if o == Ordering::Equal && x.is_zero() && y.is_zero() { vy.sign().cmp(&vx.sign()) } else { o });
+                let tc = c.map(|o| {
+                    if o == Ordering::Equal && x.is_zero() && y.is_zero() {
+                        vy.sign().cmp(&vx.sign())
+                    } else {
+                        o
+                    }
+                });
                 assert_eq!(x.total_cmp(*y), tc, "total_cmp({x}, {y})");
                 assert_eq!(*x == *y, x.packed() == y.packed(), "SMT-LIB equality");
             }
@@ -588,7 +699,11 @@ fn ordinals_successors_and_ulp() {
 
         for (x, vx) in t.all.iter().filter(|(f, _)| !f.is_nan()) {
             // nextUp: the least value comparing greater (IEEE); -0 if that is zero.
-            let greater: Vec<&(Float, V)> = vals.iter().copied().filter(|(_, v)| real_cmp(v, vx) == Some(Ordering::Greater)).collect();
+            let greater: Vec<&(Float, V)> = vals
+                .iter()
+                .copied()
+                .filter(|(_, v)| real_cmp(v, vx) == Some(Ordering::Greater))
+                .collect();
             let up = match greater.first() {
                 None => *x, // +inf
                 Some((f, v)) => {
@@ -600,7 +715,11 @@ fn ordinals_successors_and_ulp() {
                 }
             };
             assert_eq!(x.next_up(), up, "next_up({x})");
-            let less: Vec<&(Float, V)> = vals.iter().copied().filter(|(_, v)| real_cmp(v, vx) == Some(Ordering::Less)).collect();
+            let less: Vec<&(Float, V)> = vals
+                .iter()
+                .copied()
+                .filter(|(_, v)| real_cmp(v, vx) == Some(Ordering::Less))
+                .collect();
             let down = match less.last() {
                 None => *x,
                 Some((f, v)) => {
@@ -627,7 +746,11 @@ fn ordinals_successors_and_ulp() {
         }
         // pow2 against the enumeration.
         for k in -40i64..40 {
-            let want = t.all.iter().find(|(_, v)| matches!(v, V::Fin(q, false) if *q == pow2(k))).map(|p| p.0);
+            let want = t
+                .all
+                .iter()
+                .find(|(_, v)| matches!(v, V::Fin(q, false) if *q == pow2(k)))
+                .map(|p| p.0);
             assert_eq!(Float::pow2(fmt, k), want, "pow2({k})");
         }
     }
@@ -653,7 +776,11 @@ fn intervals_by_enumeration() {
         v.sort_by_key(|f| f.ordinal().unwrap());
         v
     };
-    let mut intervals = vec![FloatInterval::empty(fmt), FloatInterval::nan_only(fmt), FloatInterval::full(fmt)];
+    let mut intervals = vec![
+        FloatInterval::empty(fmt),
+        FloatInterval::nan_only(fmt),
+        FloatInterval::full(fmt),
+    ];
     for (i, lo) in non_nan.iter().enumerate() {
         for hi in &non_nan[i.saturating_sub(1)..] {
             for nan in [false, true] {
@@ -684,9 +811,16 @@ fn intervals_by_enumeration() {
         assert_eq!(i.count_non_nan() as usize, s.iter().filter(|f| !f.is_nan()).count());
         assert_eq!(i.is_empty(), s.is_empty());
         assert_eq!(i.is_point(), s.len() == 1);
-        assert_eq!(i.as_point(), if s.len() == 1 { Some(s[0]) } else { None }, "as_point {i:?}");
+        assert_eq!(
+            i.as_point(),
+            if s.len() == 1 { Some(s[0]) } else { None },
+            "as_point {i:?}"
+        );
         assert!(!i.without_nan().may_be_nan());
-        assert_eq!(i.with_nan(true).count(), s.iter().filter(|f| !f.is_nan()).count() as u128 + 1);
+        assert_eq!(
+            i.with_nan(true).count(),
+            s.iter().filter(|f| !f.is_nan()).count() as u128 + 1
+        );
         assert_eq!(i.lo(), i.bounds().map(|b| b.0));
         assert_eq!(i.hi(), i.bounds().map(|b| b.1));
         assert_eq!(i.format(), fmt);
@@ -728,7 +862,11 @@ fn intervals_by_enumeration() {
         }
         // Smallest: its bounds are bounds of the operands.
         if let Some((l, h)) = hull.bounds() {
-            let ends: Vec<Float> = [a.bounds(), b.bounds()].iter().flatten().flat_map(|(x, y)| [*x, *y]).collect();
+            let ends: Vec<Float> = [a.bounds(), b.bounds()]
+                .iter()
+                .flatten()
+                .flat_map(|(x, y)| [*x, *y])
+                .collect();
             assert!(ends.contains(&l) && ends.contains(&h));
             let min_lo = ends.iter().map(|f| f.ordinal().unwrap()).min().unwrap();
             let max_hi = ends.iter().map(|f| f.ordinal().unwrap()).max().unwrap();
@@ -741,6 +879,9 @@ fn intervals_by_enumeration() {
     // Reversed bounds give no non-NaN value.
     let one = Float::one(fmt, false);
     assert!(FloatInterval::new(one, one.neg(), false).is_empty());
-    assert_eq!(FloatInterval::new(one, one.neg(), true).as_point().map(|f| f.is_nan()), Some(true));
+    assert_eq!(
+        FloatInterval::new(one, one.neg(), true).as_point().map(|f| f.is_nan()),
+        Some(true)
+    );
     let _ = BigRational::one();
 }

@@ -39,7 +39,10 @@ const LONG: usize = 1_000_000;
 const ORACLE_EVERY: usize = 8;
 
 fn seed(base: u64) -> Rng {
-    let s = std::env::var("FPSYM_SEED").ok().and_then(|s| s.parse::<u64>().ok()).unwrap_or(0);
+    let s = std::env::var("FPSYM_SEED")
+        .ok()
+        .and_then(|s| s.parse::<u64>().ok())
+        .unwrap_or(0);
     Rng(base ^ s.wrapping_mul(0x9E37_79B9_7F4A_7C15))
 }
 
@@ -78,7 +81,18 @@ fn specials(fmt: Format) -> Vec<Float> {
             step(one.abs(), 1).copy_sign(neg),
             step(one.abs(), -1).copy_sign(neg),
         ]);
-        for k in [1, -1, 2, p - 1, p, p + 1, fmt.emax(), fmt.emin(), fmt.emin() - 1, fmt.emin() - p + 1] {
+        for k in [
+            1,
+            -1,
+            2,
+            p - 1,
+            p,
+            p + 1,
+            fmt.emax(),
+            fmt.emin(),
+            fmt.emin() - 1,
+            fmt.emin() - p + 1,
+        ] {
             if let Some(x) = Float::pow2(fmt, k) {
                 v.extend([s(x), s(step(x, 1)), s(step(x, -1))]);
             }
@@ -100,7 +114,11 @@ struct Gen {
 
 impl Gen {
     fn new(fmt: Format, rng: Rng) -> Gen {
-        Gen { fmt, rng, specials: specials(fmt) }
+        Gen {
+            fmt,
+            rng,
+            specials: specials(fmt),
+        }
     }
 
     fn random_bits(&mut self) -> Float {
@@ -248,7 +266,12 @@ struct Harness {
 
 impl Harness {
     fn new(fmt: Format) -> Harness {
-        Harness { fmt, case: 0, underflow_convention: 0, overflow_convention: 0 }
+        Harness {
+            fmt,
+            case: 0,
+            underflow_convention: 0,
+            overflow_convention: 0,
+        }
     }
 
     fn oracle_due(&self) -> bool {
@@ -411,7 +434,13 @@ fn apfloat_fma<F: Ap>(h: &mut Harness, a: Float, b: Float, c: Float, rm: Roundin
         theirs.1 = Status::OK;
     }
     let (va, vb, vc) = (dec(a), dec(b), dec(c));
-    h.compare(&|| format!("fma({a}, {b}, {c}) {rm}"), rm, a.fma(b, c, rm), theirs, &|| o_fma(&va, &vb, &vc));
+    h.compare(
+        &|| format!("fma({a}, {b}, {c}) {rm}"),
+        rm,
+        a.fma(b, c, rm),
+        theirs,
+        &|| o_fma(&va, &vb, &vc),
+    );
 }
 
 /// Every operation on one case against apfloat, in all modes.
@@ -423,10 +452,34 @@ fn apfloat_case<F: Ap>(h: &mut Harness, g: &mut Gen, a: Float, b: Float, c: Floa
         let (va, vb) = (dec(a), dec(b));
         for rm in MODES {
             let r = ap_round(rm);
-            h.compare(&|| format!("add({a}, {b}) {rm}"), rm, a.add(b, rm), of_ap(fmt, fa.add_r(fb, r)), &|| o_add(&va, &vb));
-            h.compare(&|| format!("sub({a}, {b}) {rm}"), rm, a.sub(b, rm), of_ap(fmt, fa.sub_r(fb, r)), &|| o_sub(&va, &vb));
-            h.compare(&|| format!("mul({a}, {b}) {rm}"), rm, a.mul(b, rm), of_ap(fmt, fa.mul_r(fb, r)), &|| o_mul(&va, &vb));
-            h.compare(&|| format!("div({a}, {b}) {rm}"), rm, a.div(b, rm), of_ap(fmt, fa.div_r(fb, r)), &|| o_div(&va, &vb));
+            h.compare(
+                &|| format!("add({a}, {b}) {rm}"),
+                rm,
+                a.add(b, rm),
+                of_ap(fmt, fa.add_r(fb, r)),
+                &|| o_add(&va, &vb),
+            );
+            h.compare(
+                &|| format!("sub({a}, {b}) {rm}"),
+                rm,
+                a.sub(b, rm),
+                of_ap(fmt, fa.sub_r(fb, r)),
+                &|| o_sub(&va, &vb),
+            );
+            h.compare(
+                &|| format!("mul({a}, {b}) {rm}"),
+                rm,
+                a.mul(b, rm),
+                of_ap(fmt, fa.mul_r(fb, r)),
+                &|| o_mul(&va, &vb),
+            );
+            h.compare(
+                &|| format!("div({a}, {b}) {rm}"),
+                rm,
+                a.div(b, rm),
+                of_ap(fmt, fa.div_r(fb, r)),
+                &|| o_div(&va, &vb),
+            );
             apfloat_fma::<F>(h, a, b, c, rm);
             h.compare(
                 &|| format!("round_to_integral({a}) {rm}"),
@@ -438,7 +491,12 @@ fn apfloat_case<F: Ap>(h: &mut Harness, g: &mut Gen, a: Float, b: Float, c: Floa
             // apfloat has no square root: the exact oracle checks every case.
             h.oracle(&|| format!("sqrt({a}) {rm}"), rm, a.sqrt(rm), &o_sqrt(&va));
             if b.is_finite() || b.is_nan() {
-                h.oracle(&|| format!("sqrt({b}) {rm}"), rm, b.abs().sqrt(rm), &o_sqrt(&dec(b.abs())));
+                h.oracle(
+                    &|| format!("sqrt({b}) {rm}"),
+                    rm,
+                    b.abs().sqrt(rm),
+                    &o_sqrt(&dec(b.abs())),
+                );
             }
             // Conversion to integers.
             for &w in &widths {
@@ -456,7 +514,11 @@ fn apfloat_case<F: Ap>(h: &mut Harness, g: &mut Gen, a: Float, b: Float, c: Floa
                     let tv = if ts.contains(Status::INVALID) {
                         None
                     } else {
-                        Some(if w == 128 { theirs.value } else { theirs.value & ((1u128 << w) - 1) })
+                        Some(if w == 128 {
+                            theirs.value
+                        } else {
+                            theirs.value & ((1u128 << w) - 1)
+                        })
                     };
                     assert_eq!(
                         (ours.value, ours.status),
@@ -465,7 +527,11 @@ fn apfloat_case<F: Ap>(h: &mut Harness, g: &mut Gen, a: Float, b: Float, c: Floa
                         fmt.name()
                     );
                     if h.oracle_due() {
-                        assert_eq!((ours.value, ours.status), o_to_bv(&va, rm, w, signed), "to_bv oracle {a} {rm} {w}");
+                        assert_eq!(
+                            (ours.value, ours.status),
+                            o_to_bv(&va, rm, w, signed),
+                            "to_bv oracle {a} {rm} {w}"
+                        );
                     }
                 }
             }
@@ -481,17 +547,43 @@ fn apfloat_case<F: Ap>(h: &mut Harness, g: &mut Gen, a: Float, b: Float, c: Floa
                 } else {
                     F::from_u128_r(bits, r)
                 };
-                h.compare(&|| format!("from_bv({bits:#x}, {w}, signed={signed}) {rm}"), rm, ours, of_ap(fmt, theirs), &|| {
-                    o_from_int(&n)
-                });
+                h.compare(
+                    &|| format!("from_bv({bits:#x}, {w}, signed={signed}) {rm}"),
+                    rm,
+                    ours,
+                    of_ap(fmt, theirs),
+                    &|| o_from_int(&n),
+                );
             }
         }
         // Operations without a rounding mode.
-        h.compare(&|| format!("rem({a}, {b})"), RNE, a.rem(b), of_ap(fmt, fa.ieee_rem(fb)), &|| o_rem(&va, &vb));
-        let (mn, mx) = if a.is_nan() || b.is_nan() { (fa.min(fb), fa.max(fb)) } else { (fa.minimum(fb), fa.maximum(fb)) };
+        h.compare(
+            &|| format!("rem({a}, {b})"),
+            RNE,
+            a.rem(b),
+            of_ap(fmt, fa.ieee_rem(fb)),
+            &|| o_rem(&va, &vb),
+        );
+        let (mn, mx) = if a.is_nan() || b.is_nan() {
+            (fa.min(fb), fa.max(fb))
+        } else {
+            (fa.minimum(fb), fa.maximum(fb))
+        };
         let ok = |v: F| (Float::from_bits(fmt, v.to_bits()), Status::OK);
-        h.compare(&|| format!("min({a}, {b})"), RNE, StatusAnd::exact(a.min(b)), ok(mn), &|| o_min(&va, &vb));
-        h.compare(&|| format!("max({a}, {b})"), RNE, StatusAnd::exact(a.max(b)), ok(mx), &|| o_max(&va, &vb));
+        h.compare(
+            &|| format!("min({a}, {b})"),
+            RNE,
+            StatusAnd::exact(a.min(b)),
+            ok(mn),
+            &|| o_min(&va, &vb),
+        );
+        h.compare(
+            &|| format!("max({a}, {b})"),
+            RNE,
+            StatusAnd::exact(a.max(b)),
+            ok(mx),
+            &|| o_max(&va, &vb),
+        );
         assert_eq!(a.ieee_cmp(b), fa.partial_cmp(&fb), "ieee_cmp({a}, {b})");
         assert_eq!(a.next_up(), of_ap(fmt, fa.next_up()).0, "next_up({a})");
         assert_eq!(a.next_down(), of_ap(fmt, fa.next_down()).0, "next_down({a})");
@@ -598,7 +690,14 @@ macro_rules! host_suite {
             let mut g = Gen::new(fmt, seed(base_seed));
             let h = |x: $t| Float::$from(x);
             let eq = |what: &dyn Fn() -> String, ours: Float, host: $t| {
-                assert_eq!(ours, h(host), "{} in {}: host gives {:?}", what(), fmt.name(), host);
+                assert_eq!(
+                    ours,
+                    h(host),
+                    "{} in {}: host gives {:?}",
+                    what(),
+                    fmt.name(),
+                    host
+                );
             };
             for _ in 0..n {
                 let a = g.value();
@@ -609,7 +708,11 @@ macro_rules! host_suite {
                 eq(&|| format!("sub({a}, {b})"), a.sub(b, RNE).value, x - y);
                 eq(&|| format!("mul({a}, {b})"), a.mul(b, RNE).value, x * y);
                 eq(&|| format!("div({a}, {b})"), a.div(b, RNE).value, x / y);
-                eq(&|| format!("fma({a}, {b}, {c})"), a.fma(b, c, RNE).value, x.mul_add(y, z));
+                eq(
+                    &|| format!("fma({a}, {b}, {c})"),
+                    a.fma(b, c, RNE).value,
+                    x.mul_add(y, z),
+                );
                 eq(&|| format!("sqrt({a})"), a.sqrt(RNE).value, x.sqrt());
                 eq(&|| format!("sqrt({b})"), b.abs().sqrt(RNE).value, y.abs().sqrt());
                 // glibc's remainder() can return +0 for an exact zero remainder
@@ -622,30 +725,96 @@ macro_rules! host_suite {
                 } else {
                     eq(&|| format!("rem({a}, {b})"), r, hr);
                 }
-                eq(&|| format!("rti({a}) RNE"), a.round_to_integral(RNE).value, x.round_ties_even());
-                eq(&|| format!("rti({a}) RNA"), a.round_to_integral(RNA).value, x.round());
-                eq(&|| format!("rti({a}) RTP"), a.round_to_integral(RTP).value, x.ceil());
-                eq(&|| format!("rti({a}) RTN"), a.round_to_integral(RTN).value, x.floor());
-                eq(&|| format!("rti({a}) RTZ"), a.round_to_integral(RTZ).value, x.trunc());
-                eq(&|| format!("min({a}, {b})"), a.min(b), if x.is_nan() { y } else if y.is_nan() { x } else if x == y { if x.is_sign_negative() { x } else { y } } else { x.min(y) });
-                eq(&|| format!("max({a}, {b})"), a.max(b), if x.is_nan() { y } else if y.is_nan() { x } else if x == y { if x.is_sign_negative() { y } else { x } } else { x.max(y) });
+                eq(
+                    &|| format!("rti({a}) RNE"),
+                    a.round_to_integral(RNE).value,
+                    x.round_ties_even(),
+                );
+                eq(
+                    &|| format!("rti({a}) RNA"),
+                    a.round_to_integral(RNA).value,
+                    x.round(),
+                );
+                eq(
+                    &|| format!("rti({a}) RTP"),
+                    a.round_to_integral(RTP).value,
+                    x.ceil(),
+                );
+                eq(
+                    &|| format!("rti({a}) RTN"),
+                    a.round_to_integral(RTN).value,
+                    x.floor(),
+                );
+                eq(
+                    &|| format!("rti({a}) RTZ"),
+                    a.round_to_integral(RTZ).value,
+                    x.trunc(),
+                );
+                eq(
+                    &|| format!("min({a}, {b})"),
+                    a.min(b),
+                    if x.is_nan() {
+                        y
+                    } else if y.is_nan() {
+                        x
+                    } else if x == y {
+                        if x.is_sign_negative() {
+                            x
+                        } else {
+                            y
+                        }
+                    } else {
+                        x.min(y)
+                    },
+                );
+                eq(
+                    &|| format!("max({a}, {b})"),
+                    a.max(b),
+                    if x.is_nan() {
+                        y
+                    } else if y.is_nan() {
+                        x
+                    } else if x == y {
+                        if x.is_sign_negative() {
+                            y
+                        } else {
+                            x
+                        }
+                    } else {
+                        x.max(y)
+                    },
+                );
                 assert_eq!(a.ieee_cmp(b), x.partial_cmp(&y), "ieee_cmp({a}, {b})");
                 // Saturating `as` casts truncate; compare in range.
                 let t = a.to_bv(RTZ, 32, true);
                 if let Some(v) = t.value {
                     assert_eq!(v as u32 as i32, x as i32, "to_bv({a}, RTZ, 32, signed)");
                 } else {
-                    assert!(x.is_nan() || x.trunc() < -2147483648.0 || x.trunc() >= 2147483648.0, "to_bv({a}) invalid");
+                    assert!(
+                        x.is_nan() || x.trunc() < -2147483648.0 || x.trunc() >= 2147483648.0,
+                        "to_bv({a}) invalid"
+                    );
                 }
                 let t = a.to_bv(RTZ, 64, false);
                 if let Some(v) = t.value {
                     assert_eq!(v as u64, x as u64, "to_bv({a}, RTZ, 64, unsigned)");
                 } else {
-                    assert!(x.is_nan() || x.trunc() < 0.0 || x.trunc() >= 18446744073709551616.0, "to_bv({a}) invalid");
+                    assert!(
+                        x.is_nan() || x.trunc() < 0.0 || x.trunc() >= 18446744073709551616.0,
+                        "to_bv({a}) invalid"
+                    );
                 }
                 let i = g.int_bits(64) as u64;
-                eq(&|| format!("from_bv({i:#x}, 64, unsigned)"), Float::from_bv(fmt, i as u128, 64, false, RNE).value, i as $t);
-                eq(&|| format!("from_bv({i:#x}, 64, signed)"), Float::from_bv(fmt, i as u128, 64, true, RNE).value, i as i64 as $t);
+                eq(
+                    &|| format!("from_bv({i:#x}, 64, unsigned)"),
+                    Float::from_bv(fmt, i as u128, 64, false, RNE).value,
+                    i as $t,
+                );
+                eq(
+                    &|| format!("from_bv({i:#x}, 64, signed)"),
+                    Float::from_bv(fmt, i as u128, 64, true, RNE).value,
+                    i as i64 as $t,
+                );
                 eq(&|| format!("next_up({a})"), a.next_up(), x.next_up_host());
                 eq(&|| format!("next_down({a})"), a.next_down(), x.next_down_host());
             }
@@ -692,9 +861,16 @@ fn host_binary32() {
     for _ in 0..CASES {
         let a = g.value();
         let x = a.to_f64().unwrap();
-        assert_eq!(a.convert(Format::BINARY32, RNE).value, Float::from_f32(x as f32), "convert({a}) to binary32");
+        assert_eq!(
+            a.convert(Format::BINARY32, RNE).value,
+            Float::from_f32(x as f32),
+            "convert({a}) to binary32"
+        );
         let s = Float::from_f32(x as f32);
-        assert_eq!(s.convert(Format::BINARY64, RNE), StatusAnd::exact(Float::from_f64(x as f32 as f64)));
+        assert_eq!(
+            s.convert(Format::BINARY64, RNE),
+            StatusAnd::exact(Float::from_f64(x as f32 as f64))
+        );
     }
 }
 
@@ -797,12 +973,14 @@ mod sse {
 
     pub fn fmass(a: f32, b: f32, c: f32, mx: u32) -> (f32, u32) {
         let mut x = a;
-        let f = under_mxcsr!(mx, "vfmadd213ss {x}, {y}, {z}", x = inout(xmm_reg) x, y = in(xmm_reg) b, z = in(xmm_reg) c);
+        let f =
+            under_mxcsr!(mx, "vfmadd213ss {x}, {y}, {z}", x = inout(xmm_reg) x, y = in(xmm_reg) b, z = in(xmm_reg) c);
         (x, f)
     }
     pub fn fmasd(a: f64, b: f64, c: f64, mx: u32) -> (f64, u32) {
         let mut x = a;
-        let f = under_mxcsr!(mx, "vfmadd213sd {x}, {y}, {z}", x = inout(xmm_reg) x, y = in(xmm_reg) b, z = in(xmm_reg) c);
+        let f =
+            under_mxcsr!(mx, "vfmadd213sd {x}, {y}, {z}", x = inout(xmm_reg) x, y = in(xmm_reg) b, z = in(xmm_reg) c);
         (x, f)
     }
     pub fn cvtsd2ss(a: f64, mx: u32) -> (f32, u32) {
@@ -864,35 +1042,87 @@ macro_rules! sse_suite {
                 for rm in MODES {
                     let Some(mx) = sse::mxcsr(rm) else { continue };
                     let hw = |r: ($t, u32)| (Float::$from(r.0), sse::status(r.1));
-                    hs.compare(&|| format!("add({a}, {b}) {rm}"), rm, a.add(b, rm), hw(sse::$add(x, y, mx)), &|| o_add(&va, &vb));
-                    hs.compare(&|| format!("sub({a}, {b}) {rm}"), rm, a.sub(b, rm), hw(sse::$sub(x, y, mx)), &|| o_sub(&va, &vb));
-                    hs.compare(&|| format!("mul({a}, {b}) {rm}"), rm, a.mul(b, rm), hw(sse::$mul(x, y, mx)), &|| o_mul(&va, &vb));
-                    hs.compare(&|| format!("div({a}, {b}) {rm}"), rm, a.div(b, rm), hw(sse::$div(x, y, mx)), &|| o_div(&va, &vb));
-                    hs.compare(&|| format!("sqrt({a}) {rm}"), rm, a.sqrt(rm), hw(sse::$sqrt(x, x, mx)), &|| o_sqrt(&va));
+                    hs.compare(
+                        &|| format!("add({a}, {b}) {rm}"),
+                        rm,
+                        a.add(b, rm),
+                        hw(sse::$add(x, y, mx)),
+                        &|| o_add(&va, &vb),
+                    );
+                    hs.compare(
+                        &|| format!("sub({a}, {b}) {rm}"),
+                        rm,
+                        a.sub(b, rm),
+                        hw(sse::$sub(x, y, mx)),
+                        &|| o_sub(&va, &vb),
+                    );
+                    hs.compare(
+                        &|| format!("mul({a}, {b}) {rm}"),
+                        rm,
+                        a.mul(b, rm),
+                        hw(sse::$mul(x, y, mx)),
+                        &|| o_mul(&va, &vb),
+                    );
+                    hs.compare(
+                        &|| format!("div({a}, {b}) {rm}"),
+                        rm,
+                        a.div(b, rm),
+                        hw(sse::$div(x, y, mx)),
+                        &|| o_div(&va, &vb),
+                    );
+                    hs.compare(
+                        &|| format!("sqrt({a}) {rm}"),
+                        rm,
+                        a.sqrt(rm),
+                        hw(sse::$sqrt(x, x, mx)),
+                        &|| o_sqrt(&va),
+                    );
                     if fma {
-                        hs.compare(&|| format!("fma({a}, {b}, {c}) {rm}"), rm, a.fma(b, c, rm), hw(sse::$fma(x, y, z, mx)), &|| {
-                            o_fma(&va, &vb, &vc)
-                        });
+                        hs.compare(
+                            &|| format!("fma({a}, {b}, {c}) {rm}"),
+                            rm,
+                            a.fma(b, c, rm),
+                            hw(sse::$fma(x, y, z, mx)),
+                            &|| o_fma(&va, &vb, &vc),
+                        );
                     }
                     if sse41 {
-                        hs.compare(&|| format!("round_to_integral({a}) {rm}"), rm, a.round_to_integral(rm), hw(sse::$round(x, x, mx)), &|| {
-                            o_rti(&va, rm)
-                        });
+                        hs.compare(
+                            &|| format!("round_to_integral({a}) {rm}"),
+                            rm,
+                            a.round_to_integral(rm),
+                            hw(sse::$round(x, x, mx)),
+                            &|| o_rti(&va, rm),
+                        );
                     }
                     // To 32/64-bit signed integers; the hardware returns the
                     // "integer indefinite" with INVALID when out of range.
                     let (r, f) = sse::$cvt32(x, mx);
                     let ours = a.to_bv(rm, 32, true);
                     let want = if f & 1 != 0 { None } else { Some(r as u32 as u128) };
-                    assert_eq!((ours.value, ours.status), (want, sse::status(f)), "to_bv({a}, {rm}, 32, signed)");
+                    assert_eq!(
+                        (ours.value, ours.status),
+                        (want, sse::status(f)),
+                        "to_bv({a}, {rm}, 32, signed)"
+                    );
                     let (r, f) = sse::$cvt64(x, mx);
                     let ours = a.to_bv(rm, 64, true);
                     let want = if f & 1 != 0 { None } else { Some(r as u64 as u128) };
-                    assert_eq!((ours.value, ours.status), (want, sse::status(f)), "to_bv({a}, {rm}, 64, signed)");
+                    assert_eq!(
+                        (ours.value, ours.status),
+                        (want, sse::status(f)),
+                        "to_bv({a}, {rm}, 64, signed)"
+                    );
                     // From 64-bit signed integers.
                     let ours = Float::from_bv(fmt, i as u64 as u128, 64, true, rm);
                     let n = num_bigint::BigInt::from(i);
-                    hs.compare(&|| format!("from_bv({i}, 64) {rm}"), rm, ours, hw(sse::$cvtsi(i, mx)), &|| o_from_int(&n));
+                    hs.compare(
+                        &|| format!("from_bv({i}, 64) {rm}"),
+                        rm,
+                        ours,
+                        hw(sse::$cvtsi(i, mx)),
+                        &|| o_from_int(&n),
+                    );
                 }
             }
         }
@@ -900,9 +1130,41 @@ macro_rules! sse_suite {
 }
 
 #[cfg(target_arch = "x86_64")]
-sse_suite!(sse_binary32_suite, f32, Format::BINARY32, to_f32, from_f32, addss, subss, mulss, divss, sqrtss, roundss, fmass, cvtss2si32, cvtss2si64, cvtsi2ss64);
+sse_suite!(
+    sse_binary32_suite,
+    f32,
+    Format::BINARY32,
+    to_f32,
+    from_f32,
+    addss,
+    subss,
+    mulss,
+    divss,
+    sqrtss,
+    roundss,
+    fmass,
+    cvtss2si32,
+    cvtss2si64,
+    cvtsi2ss64
+);
 #[cfg(target_arch = "x86_64")]
-sse_suite!(sse_binary64_suite, f64, Format::BINARY64, to_f64, from_f64, addsd, subsd, mulsd, divsd, sqrtsd, roundsd, fmasd, cvtsd2si32, cvtsd2si64, cvtsi2sd64);
+sse_suite!(
+    sse_binary64_suite,
+    f64,
+    Format::BINARY64,
+    to_f64,
+    from_f64,
+    addsd,
+    subsd,
+    mulsd,
+    divsd,
+    sqrtsd,
+    roundsd,
+    fmasd,
+    cvtsd2si32,
+    cvtsd2si64,
+    cvtsi2sd64
+);
 
 /// binary64 -> binary32 narrowing under each hardware mode (cvtsd2ss).
 #[cfg(target_arch = "x86_64")]
@@ -967,7 +1229,11 @@ fn sse_fma_nan_addend() {
     let (r, f) = sse::fmasd(0.0, f64::INFINITY, f64::NAN, mx);
     assert!(r.is_nan());
     assert_eq!(sse::status(f), Status::OK);
-    let (z, inf, nan) = (Float::from_f64(0.0), Float::from_f64(f64::INFINITY), Float::from_f64(f64::NAN));
+    let (z, inf, nan) = (
+        Float::from_f64(0.0),
+        Float::from_f64(f64::INFINITY),
+        Float::from_f64(f64::NAN),
+    );
     let ours = z.fma(inf, nan, RNE);
     assert!(ours.value.is_nan());
     assert_eq!(ours.status, Status::OK);
@@ -993,22 +1259,56 @@ fn oracle_suite(fmt: Format, to: Format, n: usize, base_seed: u64) {
             h.oracle(&|| format!("sub({a}, {b}) {rm}"), rm, a.sub(b, rm), &o_sub(&va, &vb));
             h.oracle(&|| format!("mul({a}, {b}) {rm}"), rm, a.mul(b, rm), &o_mul(&va, &vb));
             h.oracle(&|| format!("div({a}, {b}) {rm}"), rm, a.div(b, rm), &o_div(&va, &vb));
-            h.oracle(&|| format!("fma({a}, {b}, {c}) {rm}"), rm, a.fma(b, c, rm), &o_fma(&va, &vb, &vc));
+            h.oracle(
+                &|| format!("fma({a}, {b}, {c}) {rm}"),
+                rm,
+                a.fma(b, c, rm),
+                &o_fma(&va, &vb, &vc),
+            );
             h.oracle(&|| format!("sqrt({a}) {rm}"), rm, a.sqrt(rm), &o_sqrt(&va));
-            h.oracle(&|| format!("rti({a}) {rm}"), rm, a.round_to_integral(rm), &o_rti(&va, rm));
-            ht.oracle(&|| format!("convert({a}) to {to} {rm}"), rm, a.convert(to, rm), &o_convert(&va));
+            h.oracle(
+                &|| format!("rti({a}) {rm}"),
+                rm,
+                a.round_to_integral(rm),
+                &o_rti(&va, rm),
+            );
+            ht.oracle(
+                &|| format!("convert({a}) to {to} {rm}"),
+                rm,
+                a.convert(to, rm),
+                &o_convert(&va),
+            );
             for (w, signed) in [(8, true), (32, false), (64, true), (128, false), (128, true)] {
                 let got = a.to_bv(rm, w, signed);
-                assert_eq!((got.value, got.status), o_to_bv(&va, rm, w, signed), "to_bv({a}, {rm}, {w}, {signed}) in {fmt}");
+                assert_eq!(
+                    (got.value, got.status),
+                    o_to_bv(&va, rm, w, signed),
+                    "to_bv({a}, {rm}, {w}, {signed}) in {fmt}"
+                );
             }
             let w = [16u32, 64, 128][case % 3];
             let bits = g.int_bits(w);
             let n = bv_value(bits, w, true);
-            h.oracle(&|| format!("from_bv({bits:#x}) {rm}"), rm, Float::from_bv(fmt, bits, w, true, rm), &o_from_int(&n));
+            h.oracle(
+                &|| format!("from_bv({bits:#x}) {rm}"),
+                rm,
+                Float::from_bv(fmt, bits, w, true, rm),
+                &o_from_int(&n),
+            );
         }
         h.oracle(&|| format!("rem({a}, {b})"), RNE, a.rem(b), &o_rem(&va, &vb));
-        h.oracle(&|| format!("min({a}, {b})"), RNE, StatusAnd::exact(a.min(b)), &o_min(&va, &vb));
-        h.oracle(&|| format!("max({a}, {b})"), RNE, StatusAnd::exact(a.max(b)), &o_max(&va, &vb));
+        h.oracle(
+            &|| format!("min({a}, {b})"),
+            RNE,
+            StatusAnd::exact(a.min(b)),
+            &o_min(&va, &vb),
+        );
+        h.oracle(
+            &|| format!("max({a}, {b})"),
+            RNE,
+            StatusAnd::exact(a.max(b)),
+            &o_max(&va, &vb),
+        );
     }
 }
 
@@ -1025,7 +1325,12 @@ const ODD_FORMATS: [((u32, u32), (u32, u32)); 7] = [
 #[test]
 fn oracle_odd_formats() {
     for (i, ((eb, sb), (teb, tsb))) in ODD_FORMATS.iter().enumerate() {
-        oracle_suite(Format::new(*eb, *sb).unwrap(), Format::new(*teb, *tsb).unwrap(), 1_500, 900 + i as u64);
+        oracle_suite(
+            Format::new(*eb, *sb).unwrap(),
+            Format::new(*teb, *tsb).unwrap(),
+            1_500,
+            900 + i as u64,
+        );
     }
 }
 
@@ -1033,6 +1338,11 @@ fn oracle_odd_formats() {
 #[ignore]
 fn long_oracle_odd_formats() {
     for (i, ((eb, sb), (teb, tsb))) in ODD_FORMATS.iter().enumerate() {
-        oracle_suite(Format::new(*eb, *sb).unwrap(), Format::new(*teb, *tsb).unwrap(), 150_000, 1900 + i as u64);
+        oracle_suite(
+            Format::new(*eb, *sb).unwrap(),
+            Format::new(*teb, *tsb).unwrap(),
+            150_000,
+            1900 + i as u64,
+        );
     }
 }

@@ -35,7 +35,10 @@ fn x87_format_shape() {
     assert!(!X.smtlib().has_explicit_int_bit());
     assert_eq!(X.name(), "x86_fp80");
     assert_eq!(X.to_string(), "(_ FloatingPoint 15 64)");
-    assert_eq!((X.bias(), X.emin(), X.emax(), X.frac_bits()), (16383, -16382, 16383, 63));
+    assert_eq!(
+        (X.bias(), X.emin(), X.emax(), X.frac_bits()),
+        (16383, -16382, 16383, 63)
+    );
 }
 
 #[test]
@@ -112,7 +115,10 @@ fn x87_invalid_encodings() {
         0xBFFF_0000_0000_0000_0001,
     ] {
         assert!(x87(bits).is_nan(), "{bits:#x} reads as NaN");
-        assert!(X87DoubleExtended::from_bits(bits).is_nan(), "apfloat agrees on {bits:#x}");
+        assert!(
+            X87DoubleExtended::from_bits(bits).is_nan(),
+            "apfloat agrees on {bits:#x}"
+        );
     }
 }
 
@@ -128,7 +134,11 @@ fn x87_pseudo_denormals() {
     let pd = x87(0x8000_C000_0000_0000_0001);
     assert_eq!(pd.to_rational(), Some(-(rat("3/2") + pow2(-63)) * pow2(-16382)));
     assert_eq!(pd.to_bits(), 0x8001_C000_0000_0000_0001);
-    for bits in [0x0000_8000_0000_0000_0000u128, 0x8000_FFFF_FFFF_FFFF_FFFF, 0x0000_8000_0000_0000_0001] {
+    for bits in [
+        0x0000_8000_0000_0000_0000u128,
+        0x8000_FFFF_FFFF_FFFF_FFFF,
+        0x0000_8000_0000_0000_0001,
+    ] {
         let ap = X87DoubleExtended::from_bits(bits);
         assert_eq!(x87(bits).to_bits(), ap.to_bits(), "{bits:#x} agrees with apfloat");
     }
@@ -166,7 +176,16 @@ fn x87_round_trip_and_integer_bit() {
 
 #[test]
 fn special_constructors() {
-    for fmt in [Format::BINARY16, Format::BFLOAT16, Format::BINARY32, Format::BINARY64, X, Format::BINARY128, Format::new(3, 3).unwrap(), Format::new(2, 2).unwrap()] {
+    for fmt in [
+        Format::BINARY16,
+        Format::BFLOAT16,
+        Format::BINARY32,
+        Format::BINARY64,
+        X,
+        Format::BINARY128,
+        Format::new(3, 3).unwrap(),
+        Format::new(2, 2).unwrap(),
+    ] {
         let p = fmt.sb() as i64;
         let (emin, emax) = (fmt.emin(), fmt.emax());
         assert_eq!(emin, 1 - emax);
@@ -228,20 +247,38 @@ impl SuccAbs for Float {
 #[test]
 fn host_interop() {
     assert_eq!(Float::from_f32(f32::MAX), Float::largest(Format::BINARY32, false));
-    assert_eq!(Float::from_f32(f32::MIN_POSITIVE), Float::smallest_normal(Format::BINARY32, false));
-    assert_eq!(Float::from_f32(-f32::from_bits(1)), Float::smallest(Format::BINARY32, true));
+    assert_eq!(
+        Float::from_f32(f32::MIN_POSITIVE),
+        Float::smallest_normal(Format::BINARY32, false)
+    );
+    assert_eq!(
+        Float::from_f32(-f32::from_bits(1)),
+        Float::smallest(Format::BINARY32, true)
+    );
     assert_eq!(Float::from_f64(f64::MAX), Float::largest(Format::BINARY64, false));
-    assert_eq!(Float::from_f64(f64::MIN_POSITIVE), Float::smallest_normal(Format::BINARY64, false));
-    assert_eq!(Float::from_f64(f64::NEG_INFINITY), Float::infinity(Format::BINARY64, true));
+    assert_eq!(
+        Float::from_f64(f64::MIN_POSITIVE),
+        Float::smallest_normal(Format::BINARY64, false)
+    );
+    assert_eq!(
+        Float::from_f64(f64::NEG_INFINITY),
+        Float::infinity(Format::BINARY64, true)
+    );
     assert_eq!(Float::from_f64(-0.0), Float::zero(Format::BINARY64, true));
-    assert_eq!(Float::from_f32(f32::from_bits(0x7F80_0001)), Float::nan(Format::BINARY32));
+    assert_eq!(
+        Float::from_f32(f32::from_bits(0x7F80_0001)),
+        Float::nan(Format::BINARY32)
+    );
     assert_eq!(Float::from_f64(f64::NAN).to_f64().map(|x| x.is_nan()), Some(true));
     assert_eq!(Float::from_f64(1.5).to_f64(), Some(1.5));
     assert_eq!(Float::from_f64(1.5).to_f32(), None);
     assert_eq!(Float::from_f32(1.5).to_f64(), None);
     assert_eq!(Float::nan(Format::BINARY32).to_f32().unwrap().to_bits(), 0x7FC0_0000);
     assert_eq!(Float::nan(Format::BINARY64).packed(), 0x7FF8_0000_0000_0000);
-    assert_eq!(Float::from_f64(0.1).to_rational(), Some(rat("3602879701896397/36028797018963968")));
+    assert_eq!(
+        Float::from_f64(0.1).to_rational(),
+        Some(rat("3602879701896397/36028797018963968"))
+    );
 }
 
 // ----------------------------------------------------------------------------
@@ -250,9 +287,18 @@ fn host_interop() {
 #[test]
 fn smtlib_literals() {
     let b32 = Format::BINARY32;
-    assert_eq!(Float::from_f32(1.0).to_smtlib(), "(fp #b0 #b01111111 #b00000000000000000000000)");
-    assert_eq!(Float::from_f32(-2.5).to_smtlib(), "(fp #b1 #b10000000 #b01000000000000000000000)");
-    assert_eq!(Float::smallest(b32, false).to_smtlib(), "(fp #b0 #b00000000 #b00000000000000000000001)");
+    assert_eq!(
+        Float::from_f32(1.0).to_smtlib(),
+        "(fp #b0 #b01111111 #b00000000000000000000000)"
+    );
+    assert_eq!(
+        Float::from_f32(-2.5).to_smtlib(),
+        "(fp #b1 #b10000000 #b01000000000000000000000)"
+    );
+    assert_eq!(
+        Float::smallest(b32, false).to_smtlib(),
+        "(fp #b0 #b00000000 #b00000000000000000000001)"
+    );
     assert_eq!(Float::nan(b32).to_smtlib(), "(_ NaN 8 24)");
     assert_eq!(Float::infinity(b32, false).to_smtlib(), "(_ +oo 8 24)");
     assert_eq!(Float::infinity(b32, true).to_smtlib(), "(_ -oo 8 24)");
@@ -260,12 +306,18 @@ fn smtlib_literals() {
     assert_eq!(Float::zero(b32, true).to_smtlib(), "(_ -zero 8 24)");
     assert_eq!(Float::zero(Format::BINARY64, true).to_smtlib(), "(_ -zero 11 53)");
     // x86_fp80: the SMT-LIB sort (_ FloatingPoint 15 64), no explicit integer bit.
-    assert_eq!(Float::one(X, true).to_smtlib(), format!("(fp #b1 #b011111111111111 #b{})", "0".repeat(63)));
+    assert_eq!(
+        Float::one(X, true).to_smtlib(),
+        format!("(fp #b1 #b011111111111111 #b{})", "0".repeat(63))
+    );
     assert_eq!(Float::nan(X).to_smtlib(), "(_ NaN 15 64)");
     let t = Format::new(3, 3).unwrap();
     assert_eq!(Float::smallest(t, true).to_smtlib(), "(fp #b1 #b000 #b01)");
     assert_eq!(Float::largest(t, false).to_smtlib(), "(fp #b0 #b110 #b11)");
-    assert_eq!(Float::largest(Format::BINARY128, false).to_smtlib(), format!("(fp #b0 #b{}0 #b{})", "1".repeat(14), "1".repeat(112)));
+    assert_eq!(
+        Float::largest(Format::BINARY128, false).to_smtlib(),
+        format!("(fp #b0 #b{}0 #b{})", "1".repeat(14), "1".repeat(112))
+    );
     // Every encoding of a small format: the literal spells the packed bits.
     for bits in 0..1u128 << 6 {
         let f = Float::from_packed(t, bits);
@@ -285,7 +337,10 @@ fn display() {
     assert_eq!(Float::from_f64(-0.0).to_string(), "-0.0");
     assert_eq!(Float::nan(Format::BINARY64).to_string(), "NaN");
     assert_eq!(Float::infinity(Format::BINARY32, true).to_string(), "-inff32");
-    assert_eq!(Float::one(Format::BINARY16, false).to_string(), "(fp #b0 #b01111 #b0000000000)");
+    assert_eq!(
+        Float::one(Format::BINARY16, false).to_string(),
+        "(fp #b0 #b01111 #b0000000000)"
+    );
     assert_eq!(format!("{:?}", Float::from_f64(2.0)), "2.0");
 }
 
@@ -328,7 +383,13 @@ fn formats() {
 fn rounding_modes() {
     assert_eq!(RoundingMode::ALL, MODES);
     let names = ["RNE", "RNA", "RTP", "RTN", "RTZ"];
-    let long = ["roundNearestTiesToEven", "roundNearestTiesToAway", "roundTowardPositive", "roundTowardNegative", "roundTowardZero"];
+    let long = [
+        "roundNearestTiesToEven",
+        "roundNearestTiesToAway",
+        "roundTowardPositive",
+        "roundTowardNegative",
+        "roundTowardZero",
+    ];
     for (i, rm) in RoundingMode::ALL.iter().enumerate() {
         assert_eq!(rm.smtlib_name(), names[i]);
         assert_eq!(rm.to_string(), names[i]);
@@ -354,7 +415,13 @@ fn rounding_modes() {
 
 #[test]
 fn status_flags() {
-    let all = [Status::INVALID, Status::DIV_BY_ZERO, Status::OVERFLOW, Status::UNDERFLOW, Status::INEXACT];
+    let all = [
+        Status::INVALID,
+        Status::DIV_BY_ZERO,
+        Status::OVERFLOW,
+        Status::UNDERFLOW,
+        Status::INEXACT,
+    ];
     assert_eq!(all.map(|s| s.bits()), [1, 2, 4, 8, 16]);
     assert!(Status::OK.is_ok() && Status::default().is_ok());
     let s = Status::OVERFLOW | Status::INEXACT;
@@ -365,8 +432,14 @@ fn status_flags() {
     assert_eq!(t, Status::INVALID);
     assert_eq!(Status::from_bits(0xFF).bits(), 31);
     assert_eq!(format!("{:?}", Status::OK), "ok");
-    assert_eq!(format!("{:?}", Status::UNDERFLOW | Status::INEXACT), "underflow|inexact");
-    assert_eq!(format!("{:?}", Status::from_bits(31)), "invalid|div-by-zero|overflow|underflow|inexact");
+    assert_eq!(
+        format!("{:?}", Status::UNDERFLOW | Status::INEXACT),
+        "underflow|inexact"
+    );
+    assert_eq!(
+        format!("{:?}", Status::from_bits(31)),
+        "invalid|div-by-zero|overflow|underflow|inexact"
+    );
     let r = StatusAnd::new(3, Status::INEXACT).map(|x| x * 2);
     assert_eq!((r.value, r.status), (6, Status::INEXACT));
     assert_eq!(StatusAnd::exact(1).status, Status::OK);
@@ -407,7 +480,10 @@ fn ieee_examples() {
         assert!(r.value.is_nan());
         assert_eq!(r.status, Status::INVALID);
     }
-    assert_eq!(f(-1.0).div(f(0.0), RNE), StatusAnd::new(Float::infinity(b, true), Status::DIV_BY_ZERO));
+    assert_eq!(
+        f(-1.0).div(f(0.0), RNE),
+        StatusAnd::new(Float::infinity(b, true), Status::DIV_BY_ZERO)
+    );
     assert_eq!(f(-0.0).sqrt(RNE).value, f(-0.0));
     // Remainder: ties to even quotient, zero takes the sign of x.
     assert_eq!(f(5.0).rem(f(2.0)).value, f(1.0));
@@ -415,7 +491,10 @@ fn ieee_examples() {
     assert_eq!(f(-4.0).rem(f(2.0)).value, f(-0.0));
     assert_eq!(f(3.0).rem(Float::infinity(b, true)).value, f(3.0));
     // roundToIntegral keeps the sign of zero results.
-    assert_eq!(f(-0.25).round_to_integral(RNE), StatusAnd::new(f(-0.0), Status::INEXACT));
+    assert_eq!(
+        f(-0.25).round_to_integral(RNE),
+        StatusAnd::new(f(-0.0), Status::INEXACT)
+    );
     assert_eq!(f(2.5).round_to_integral(RNE).value, f(2.0));
     assert_eq!(f(2.5).round_to_integral(RNA).value, f(3.0));
     assert_eq!(f(-2.5).round_to_integral(RTP).value, f(-2.0));
@@ -426,7 +505,10 @@ fn ieee_examples() {
     assert_eq!(f(1.0).max(f(f64::NAN)), f(1.0));
     // Integer conversions.
     assert_eq!(f(-1.5).to_bv(RTZ, 8, true), StatusAnd::new(Some(0xFF), Status::INEXACT));
-    assert_eq!(f(255.5).to_bv(RTZ, 8, false), StatusAnd::new(Some(255), Status::INEXACT));
+    assert_eq!(
+        f(255.5).to_bv(RTZ, 8, false),
+        StatusAnd::new(Some(255), Status::INEXACT)
+    );
     assert_eq!(f(255.5).to_bv(RNE, 8, false), StatusAnd::new(None, Status::INVALID));
     assert_eq!(f(-0.5).to_bv(RTZ, 8, false), StatusAnd::new(Some(0), Status::INEXACT));
     assert_eq!(f(-128.0).to_bv(RNE, 8, true), StatusAnd::exact(Some(0x80)));
@@ -434,7 +516,10 @@ fn ieee_examples() {
     assert_eq!(Float::from_bv(b, 0x80, 8, true, RNE).value, f(-128.0));
     assert_eq!(Float::from_bv(b, 0x80, 8, false, RNE).value, f(128.0));
     assert_eq!(Float::from_bv(b, 0, 8, true, RTN).value, f(0.0));
-    assert_eq!(Float::from_bv(b, u128::MAX, 128, false, RTZ).value, f(2f64.powi(128) - 2f64.powi(75)));
+    assert_eq!(
+        Float::from_bv(b, u128::MAX, 128, false, RTZ).value,
+        f(2f64.powi(128) - 2f64.powi(75))
+    );
     assert_eq!(Float::from_bigint(b, &BigInt::from(-3), RNE).value, f(-3.0));
     assert_eq!(Float::from_rational(b, &rat("0"), RTN).value, f(0.0));
 }
@@ -447,7 +532,12 @@ fn ieee_examples() {
 #[test]
 fn wide_exponent_formats_stay_fast() {
     let start = Instant::now();
-    for fmt in [Format::new(30, 98).unwrap(), Format::new(30, 3).unwrap(), Format::new(24, 40).unwrap(), Format::BINARY128] {
+    for fmt in [
+        Format::new(30, 98).unwrap(),
+        Format::new(30, 3).unwrap(),
+        Format::new(24, 40).unwrap(),
+        Format::BINARY128,
+    ] {
         let big = Float::largest(fmt, false);
         let tiny = Float::smallest(fmt, false);
         // largest is a multiple of smallest.
@@ -487,7 +577,11 @@ fn wide_exponent_formats_stay_fast() {
 /// not overflow the i128 ordinals.
 #[test]
 fn interval_counts_near_128_bits() {
-    for fmt in [Format::BINARY128, Format::new(2, 126).unwrap(), Format::new(30, 98).unwrap()] {
+    for fmt in [
+        Format::BINARY128,
+        Format::new(2, 126).unwrap(),
+        Format::new(30, 98).unwrap(),
+    ] {
         let inf = Float::infinity(fmt, false);
         let n = inf.ordinal().unwrap() as u128;
         let full = FloatInterval::full(fmt);

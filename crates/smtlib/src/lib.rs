@@ -80,7 +80,10 @@ pub struct ParseError {
 impl ParseError {
     /// The position of the error.
     pub fn pos(&self) -> Pos {
-        Pos { line: self.line, column: self.column }
+        Pos {
+            line: self.line,
+            column: self.column,
+        }
     }
 }
 
@@ -93,10 +96,18 @@ pub(crate) struct Located {
 
 impl Located {
     pub(crate) fn new(pos: Pos, message: impl Into<String>) -> Located {
-        Located { pos, message: message.into() }
+        Located {
+            pos,
+            message: message.into(),
+        }
     }
     pub(crate) fn in_file(self, file: &str) -> ParseError {
-        ParseError { file: file.to_string(), line: self.pos.line, column: self.pos.column, message: self.message }
+        ParseError {
+            file: file.to_string(),
+            line: self.pos.line,
+            column: self.pos.column,
+            message: self.message,
+        }
     }
 }
 
@@ -106,7 +117,18 @@ pub(crate) type LResult<T> = Result<T, Located>;
 /// True if `s` can be printed without `|...|` quotes.
 pub(crate) fn is_simple_symbol(s: &str) -> bool {
     const RESERVED: [&str; 13] = [
-        "let", "par", "_", "!", "as", "forall", "exists", "match", "NUMERAL", "DECIMAL", "STRING", "BINARY",
+        "let",
+        "par",
+        "_",
+        "!",
+        "as",
+        "forall",
+        "exists",
+        "match",
+        "NUMERAL",
+        "DECIMAL",
+        "STRING",
+        "BINARY",
         "HEXADECIMAL",
     ];
     let Some(first) = s.chars().next() else { return false };

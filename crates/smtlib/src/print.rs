@@ -12,7 +12,11 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 /// Prints a term in SMT-LIB syntax. Shared non-leaf subterms are bound with
 /// `let`; the `let` names avoid the names of the term's variables.
 pub fn print_term(t: &Term) -> String {
-    let taken: HashSet<String> = t.vars().iter().filter_map(|v| v.var_name().map(str::to_string)).collect();
+    let taken: HashSet<String> = t
+        .vars()
+        .iter()
+        .filter_map(|v| v.var_name().map(str::to_string))
+        .collect();
     let mut out = String::new();
     write_term(&mut out, t, &Names::default(), &taken);
     out
@@ -268,7 +272,10 @@ impl ScriptPrinter {
                 continue;
             }
             if let Some(n) = t.var_name() {
-                if !self.declared.contains(n) && !params.iter().any(|(p, _)| p == n) && !new.iter().any(|v: &Term| v.var_name() == Some(n)) {
+                if !self.declared.contains(n)
+                    && !params.iter().any(|(p, _)| p == n)
+                    && !new.iter().any(|v: &Term| v.var_name() == Some(n))
+                {
                     new.push(t.clone());
                 }
                 continue;
@@ -341,7 +348,10 @@ fn all_names(s: &Script) -> HashSet<String> {
 /// annotations are expanded away. The output parses back (with
 /// [`crate::parse_script`]) to the same commands.
 pub fn print_script(s: &Script) -> String {
-    let mut p = ScriptPrinter { taken: all_names(s), ..Default::default() };
+    let mut p = ScriptPrinter {
+        taken: all_names(s),
+        ..Default::default()
+    };
     let mut out = String::new();
     for (index, c) in s.commands.iter().enumerate() {
         match c {
@@ -351,7 +361,11 @@ pub fn print_script(s: &Script) -> String {
                 out.push(')');
             }
             Command::SetInfo(k, v) | Command::SetOption(k, v) => {
-                out.push_str(if matches!(c, Command::SetInfo(..)) { "(set-info " } else { "(set-option " });
+                out.push_str(if matches!(c, Command::SetInfo(..)) {
+                    "(set-info "
+                } else {
+                    "(set-option "
+                });
                 out.push_str(k);
                 if !v.is_empty() {
                     out.push(' ');
@@ -370,7 +384,12 @@ pub fn print_script(s: &Script) -> String {
                 out.push_str(&format!(" () {sort})"));
                 p.declare(name);
             }
-            Command::DefineFun { name, params, sort, body } => {
+            Command::DefineFun {
+                name,
+                params,
+                sort,
+                body,
+            } => {
                 p.declare_free(&mut out, &[body], params);
                 out.push_str("(define-fun ");
                 push_symbol(&mut out, name);
@@ -413,7 +432,11 @@ pub fn print_script(s: &Script) -> String {
                 p.declare_free(&mut out, &[t], &[]);
                 out.push_str("(assert ");
                 // A name given to the whole assertion is kept (unsat cores use it).
-                let name = s.named.iter().find(|n| n.command == index && n.term == *t).map(|n| n.name.as_str());
+                let name = s
+                    .named
+                    .iter()
+                    .find(|n| n.command == index && n.term == *t)
+                    .map(|n| n.name.as_str());
                 if name.is_some() {
                     out.push_str("(! ");
                 }
@@ -429,7 +452,11 @@ pub fn print_script(s: &Script) -> String {
             Command::CheckSatAssuming(ts) | Command::GetValue(ts) => {
                 let refs: Vec<&Term> = ts.iter().collect();
                 p.declare_free(&mut out, &refs, &[]);
-                out.push_str(if matches!(c, Command::GetValue(_)) { "(get-value " } else { "(check-sat-assuming " });
+                out.push_str(if matches!(c, Command::GetValue(_)) {
+                    "(get-value "
+                } else {
+                    "(check-sat-assuming "
+                });
                 p.terms(&mut out, ts);
                 out.push(')');
             }
@@ -449,7 +476,10 @@ pub fn print_script(s: &Script) -> String {
             }
             Command::Reset => {
                 out.push_str("(reset)");
-                p = ScriptPrinter { taken: std::mem::take(&mut p.taken), ..Default::default() };
+                p = ScriptPrinter {
+                    taken: std::mem::take(&mut p.taken),
+                    ..Default::default()
+                };
             }
             Command::ResetAssertions => {
                 out.push_str("(reset-assertions)");

@@ -124,7 +124,11 @@ pub enum Command {
 impl Script {
     /// A script of the given commands, without positions.
     pub fn new(commands: Vec<Command>) -> Script {
-        Script { commands, positions: Vec::new(), named: Vec::new() }
+        Script {
+            commands,
+            positions: Vec::new(),
+            named: Vec::new(),
+        }
     }
 
     /// The source position of command `i`, if known.

@@ -35,7 +35,10 @@ pub(crate) enum Atom {
 pub(crate) enum Kind {
     Atom(Atom),
     /// Children are `arena.kids[first..first + len]`.
-    List { first: u32, len: u32 },
+    List {
+        first: u32,
+        len: u32,
+    },
 }
 
 /// A node with its position and byte span in the source.
@@ -149,11 +152,21 @@ pub(crate) struct Reader<'a> {
 
 impl<'a> Reader<'a> {
     pub(crate) fn new(src: &'a str) -> Reader<'a> {
-        Reader { src, bytes: src.as_bytes(), i: 0, line: 1, col: 1, pending: Vec::new() }
+        Reader {
+            src,
+            bytes: src.as_bytes(),
+            i: 0,
+            line: 1,
+            col: 1,
+            pending: Vec::new(),
+        }
     }
 
     fn here(&self) -> Pos {
-        Pos { line: self.line, column: self.col }
+        Pos {
+            line: self.line,
+            column: self.col,
+        }
     }
 
     fn bump(&mut self) {
@@ -237,7 +250,12 @@ impl<'a> Reader<'a> {
                 Tok::Atom(Atom::Symbol { name, quoted: true })
             }
             _ => {
-                while self.i < self.bytes.len() && !matches!(self.bytes[self.i], b' ' | b'\t' | b'\r' | b'\n' | 0x0c | b'(' | b')' | b'"' | b'|' | b';') {
+                while self.i < self.bytes.len()
+                    && !matches!(
+                        self.bytes[self.i],
+                        b' ' | b'\t' | b'\r' | b'\n' | 0x0c | b'(' | b')' | b'"' | b'|' | b';'
+                    )
+                {
                     self.bump();
                 }
                 let text = &self.src[start..self.i];
@@ -254,7 +272,9 @@ impl<'a> Reader<'a> {
         self.pending.clear();
         loop {
             let Some((tok, pos, start, end)) = self.token()? else {
-                let Some(&(open, _, _)) = frames.last() else { return Ok(None) };
+                let Some(&(open, _, _)) = frames.last() else {
+                    return Ok(None);
+                };
                 let outer = frames[0].0;
                 let mut msg = String::from("unbalanced parenthesis: this `(` is never closed (end of input reached)");
                 if outer != open {
@@ -275,9 +295,19 @@ impl<'a> Reader<'a> {
                     arena.kids.extend_from_slice(&self.pending[first_pending..]);
                     let len = (self.pending.len() - first_pending) as u32;
                     self.pending.truncate(first_pending);
-                    arena.push(Node { kind: Kind::List { first, len }, pos: open, start: s, end })
+                    arena.push(Node {
+                        kind: Kind::List { first, len },
+                        pos: open,
+                        start: s,
+                        end,
+                    })
                 }
-                Tok::Atom(a) => arena.push(Node { kind: Kind::Atom(a), pos, start, end }),
+                Tok::Atom(a) => arena.push(Node {
+                    kind: Kind::Atom(a),
+                    pos,
+                    start,
+                    end,
+                }),
             };
             if frames.is_empty() {
                 return Ok(Some(id));
@@ -298,24 +328,36 @@ fn classify(text: &str, pos: Pos) -> LResult<Atom> {
     let bytes = text.as_bytes();
     if let Some(rest) = text.strip_prefix(':') {
         if rest.is_empty() || !rest.bytes().all(is_symbol_byte) {
-            return Err(Located::new(pos, format!("bad keyword `{text}`: expected `:` followed by symbol characters")));
+            return Err(Located::new(
+                pos,
+                format!("bad keyword `{text}`: expected `:` followed by symbol characters"),
+            ));
         }
         return Ok(Atom::Keyword(text.to_string()));
     }
     if let Some(rest) = text.strip_prefix("#b") {
         if rest.is_empty() || !rest.bytes().all(|b| b == b'0' || b == b'1') {
-            return Err(Located::new(pos, format!("bad binary literal `{text}`: expected `#b` followed by the digits 0 and 1")));
+            return Err(Located::new(
+                pos,
+                format!("bad binary literal `{text}`: expected `#b` followed by the digits 0 and 1"),
+            ));
         }
         return Ok(Atom::Binary(rest.to_string()));
     }
     if let Some(rest) = text.strip_prefix("#x") {
         if rest.is_empty() || !rest.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return Err(Located::new(pos, format!("bad hexadecimal literal `{text}`: expected `#x` followed by hexadecimal digits")));
+            return Err(Located::new(
+                pos,
+                format!("bad hexadecimal literal `{text}`: expected `#x` followed by hexadecimal digits"),
+            ));
         }
         return Ok(Atom::Hex(rest.to_string()));
     }
     if bytes[0] == b'#' {
-        return Err(Located::new(pos, format!("bad literal `{text}`: expected `#b...` or `#x...`")));
+        return Err(Located::new(
+            pos,
+            format!("bad literal `{text}`: expected `#b...` or `#x...`"),
+        ));
     }
     if bytes[0].is_ascii_digit() {
         if bytes.iter().all(u8::is_ascii_digit) {
@@ -332,9 +374,15 @@ fn classify(text: &str, pos: Pos) -> LResult<Atom> {
         ));
     }
     if let Some(c) = text.chars().find(|&c| !c.is_ascii() || !is_symbol_byte(c as u8)) {
-        return Err(Located::new(pos, format!("unexpected character `{c}` in symbol `{text}` (use |...| to quote arbitrary symbols)")));
+        return Err(Located::new(
+            pos,
+            format!("unexpected character `{c}` in symbol `{text}` (use |...| to quote arbitrary symbols)"),
+        ));
     }
-    Ok(Atom::Symbol { name: text.to_string(), quoted: false })
+    Ok(Atom::Symbol {
+        name: text.to_string(),
+        quoted: false,
+    })
 }
 
 #[cfg(test)]
@@ -368,7 +416,13 @@ mod tests {
 
     #[test]
     fn bad_literals() {
-        for (src, col) in [("(a #b102)", 4), ("(a 1.5e3)", 4), ("(a #q)", 4), ("(a :)", 4), ("(a 1.)", 4)] {
+        for (src, col) in [
+            ("(a #b102)", 4),
+            ("(a 1.5e3)", 4),
+            ("(a #q)", 4),
+            ("(a :)", 4),
+            ("(a 1.)", 4),
+        ] {
             let e = read_all(src).unwrap_err();
             assert_eq!(e.pos.column, col, "{src}: {}", e.message);
         }

@@ -9,7 +9,9 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 fn corpus_dir() -> PathBuf {
-    std::env::var_os("FPSYM_QF_FP_DIR").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("/work/shared/bench/smtlib/qf_fp"))
+    std::env::var_os("FPSYM_QF_FP_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/work/shared/bench/smtlib/qf_fp"))
 }
 
 fn smt2_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -63,7 +65,12 @@ fn corpus_parses_and_round_trips() {
         print_time += (t2 - t1).as_secs_f64();
         reparse_time += (t3 - t2).as_secs_f64();
         if again.commands != script.commands {
-            let i = again.commands.iter().zip(&script.commands).position(|(a, b)| a != b).unwrap_or(again.commands.len().min(script.commands.len()));
+            let i = again
+                .commands
+                .iter()
+                .zip(&script.commands)
+                .position(|(a, b)| a != b)
+                .unwrap_or(again.commands.len().min(script.commands.len()));
             failures.push(format!("{name}: round trip differs at command {i}"));
         }
     }
@@ -71,5 +78,10 @@ fn corpus_parses_and_round_trips() {
         "{} files: parse {parse_time:.2}s, print {print_time:.2}s, re-parse {reparse_time:.2}s",
         files.len()
     );
-    assert!(failures.is_empty(), "{} failure(s):\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failure(s):\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

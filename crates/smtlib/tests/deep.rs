@@ -10,7 +10,13 @@ fn assertion(src: &str) -> Term {
     let s = parse_script(src, "deep.smt2").unwrap_or_else(|e| panic!("{e}"));
     s.commands
         .iter()
-        .find_map(|c| if let Command::Assert(t) = c { Some(t.clone()) } else { None })
+        .find_map(|c| {
+            if let Command::Assert(t) = c {
+                Some(t.clone())
+            } else {
+                None
+            }
+        })
         .expect("an assertion")
 }
 

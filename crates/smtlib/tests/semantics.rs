@@ -13,7 +13,16 @@ fn parse(src: &str) -> Script {
 }
 
 fn asserts(s: &Script) -> Vec<Term> {
-    s.commands.iter().filter_map(|c| if let Command::Assert(t) = c { Some(t.clone()) } else { None }).collect()
+    s.commands
+        .iter()
+        .filter_map(|c| {
+            if let Command::Assert(t) = c {
+                Some(t.clone())
+            } else {
+                None
+            }
+        })
+        .collect()
 }
 
 fn x() -> Term {
@@ -54,11 +63,14 @@ fn round_trip(s: &Script) -> String {
     printed
 }
 
-const DECLS: &str = "(declare-fun x () Float32)\n(declare-fun y () Float32)\n(declare-fun p () Bool)\n(declare-fun q () Bool)\n";
+const DECLS: &str =
+    "(declare-fun x () Float32)\n(declare-fun y () Float32)\n(declare-fun p () Bool)\n(declare-fun q () Bool)\n";
 
 #[test]
 fn let_is_parallel_and_shadows() {
-    let s = parse(&format!("{DECLS}(assert (let ((a x) (b y)) (let ((a b) (b a)) (fp.lt a b))))"));
+    let s = parse(&format!(
+        "{DECLS}(assert (let ((a x) (b y)) (let ((a b) (b a)) (fp.lt a b))))"
+    ));
     assert_eq!(asserts(&s), vec![app(Op::FpLt, vec![y(), x()])]);
     // A let variable shadows a global of another sort, only inside its body.
     let s = parse(&format!("{DECLS}(assert (and (let ((x p)) (and x q)) (fp.isNaN x)))"));
@@ -76,8 +88,15 @@ fn named_terms_are_recorded_and_bound() {
     ));
     let n1 = app(Op::FpIsNaN, vec![x()]);
     let n2 = app(Op::FpIsZero, vec![y()]);
-    assert_eq!(asserts(&s), vec![n1.clone(), n2.clone(), app(Op::Or, vec![n1.clone(), n2.clone()])]);
-    let names: Vec<_> = s.named.iter().map(|n| (n.name.as_str(), n.term.clone(), n.command)).collect();
+    assert_eq!(
+        asserts(&s),
+        vec![n1.clone(), n2.clone(), app(Op::Or, vec![n1.clone(), n2.clone()])]
+    );
+    let names: Vec<_> = s
+        .named
+        .iter()
+        .map(|n| (n.name.as_str(), n.term.clone(), n.command))
+        .collect();
     assert_eq!(names, vec![("n1", n1, 4), ("n2", n2, 5)]);
     let printed = round_trip(&s);
     assert!(printed.contains("(assert (! (fp.isNaN x) :named n1))"), "{printed}");
@@ -105,7 +124,11 @@ fn define_fun_constants_and_macros() {
         c => panic!("{c:?}"),
     }
     let printed = round_trip(&s);
-    assert!(printed.contains("(define-fun gt ((a1 (_ FloatingPoint 8 24)) (b1 (_ FloatingPoint 8 24))) Bool (fp.lt b1 a1))"), "{printed}");
+    assert!(
+        printed
+            .contains("(define-fun gt ((a1 (_ FloatingPoint 8 24)) (b1 (_ FloatingPoint 8 24))) Bool (fp.lt b1 a1))"),
+        "{printed}"
+    );
     assert!(printed.contains("(assert (fp.lt y two))"), "{printed}");
 }
 
@@ -133,7 +156,10 @@ fn define_sort_with_parameters() {
          (declare-fun zd () (Id F))\n(declare-fun wd () (BV Bool))\n(define-fun k ((v (Id (Id F)))) F v)\n(assert (fp.eq zd (k zd)))",
     );
     let z = Term::var("zd", F32);
-    assert!(s.commands.contains(&Command::DeclareFun { name: "wd".into(), sort: Sort::BitVec(8) }));
+    assert!(s.commands.contains(&Command::DeclareFun {
+        name: "wd".into(),
+        sort: Sort::BitVec(8)
+    }));
     assert_eq!(asserts(&s), vec![app(Op::FpEq, vec![z.clone(), z])]);
     round_trip(&s);
 }
@@ -161,7 +187,8 @@ fn vars_keyed_by_sort() -> bool {
 
 #[test]
 fn redeclaring_a_name_with_another_sort_after_pop() {
-    let src = "(push 1)\n(declare-fun zr () Bool)\n(assert zr)\n(pop 1)\n(declare-fun zr () Float32)\n(assert (fp.isNaN zr))";
+    let src =
+        "(push 1)\n(declare-fun zr () Bool)\n(assert zr)\n(pop 1)\n(declare-fun zr () Float32)\n(assert (fp.isNaN zr))";
     let r = parse_script(src, "t.smt2");
     if vars_keyed_by_sort() {
         let s = r.unwrap();
@@ -172,7 +199,11 @@ fn redeclaring_a_name_with_another_sort_after_pop() {
         // instead of a silently mis-sorted variable.
         let e = r.unwrap_err();
         assert_eq!((e.line, e.column), (5, 14), "{e}");
-        assert!(e.message.contains("cannot declare `zr` with sort (_ FloatingPoint 8 24)"), "{e}");
+        assert!(
+            e.message
+                .contains("cannot declare `zr` with sort (_ FloatingPoint 8 24)"),
+            "{e}"
+        );
     }
 }
 
@@ -217,7 +248,10 @@ fn chainable_and_associative_operators() {
     let eq = |a: Term, b: Term| app(Op::Eq, vec![a, b]);
     assert_eq!(term("(= x y x)"), app(Op::And, vec![eq(x(), y()), eq(y(), x())]));
     let leq = |a: Term, b: Term| app(Op::FpLeq, vec![a, b]);
-    assert_eq!(term("(fp.leq x y x y)"), app(Op::And, vec![leq(x(), y()), leq(y(), x()), leq(x(), y())]));
+    assert_eq!(
+        term("(fp.leq x y x y)"),
+        app(Op::And, vec![leq(x(), y()), leq(y(), x()), leq(x(), y())])
+    );
     let imp = |a: Term, b: Term| app(Op::Implies, vec![a, b]);
     assert_eq!(term("(=> p q p)"), imp(p(), imp(q(), p())));
     assert_eq!(term("(and p)"), p());
@@ -240,11 +274,17 @@ fn literals() {
     assert_eq!(term("(_ +oo 8 24)"), f32c(f32::INFINITY));
     assert_eq!(term("(_ -oo 11 53)"), Term::fp(Float::from_f64(f64::NEG_INFINITY)));
     assert_eq!(term("(_ NaN 8 24)"), Term::fp(Float::nan(Format::BINARY32)));
-    assert_eq!(term("(fp #b0 #xff #b00000000000000000000001)"), Term::fp(Float::nan(Format::BINARY32)));
+    assert_eq!(
+        term("(fp #b0 #xff #b00000000000000000000001)"),
+        Term::fp(Float::nan(Format::BINARY32))
+    );
     assert_eq!(term("#xff"), Term::bv(8, 255));
     assert_eq!(term("#b101"), Term::bv(3, 5));
     assert_eq!(term("(_ bv300 8)"), Term::bv(8, 44));
-    assert_eq!(term("(_ bv340282366920938463463374607431768211455 128)"), Term::bv(128, u128::MAX));
+    assert_eq!(
+        term("(_ bv340282366920938463463374607431768211455 128)"),
+        Term::bv(128, u128::MAX)
+    );
     assert_eq!(term("roundTowardZero"), Term::rm(RoundingMode::TowardZero));
     assert_eq!(term("RNA"), Term::rm(RoundingMode::NearestTiesToAway));
     // Non-constant parts build FpFromParts.
@@ -253,14 +293,35 @@ fn literals() {
     assert_eq!(t.sort(), F32);
     // Standard float sorts.
     let s = parse("(declare-fun h16 () Float16)\n(declare-fun d64 () Float64)\n(declare-fun q128 () Float128)\n(declare-fun rmv () RoundingMode)");
-    let sorts: Vec<Sort> = s.commands.iter().filter_map(|c| if let Command::DeclareFun { sort, .. } = c { Some(*sort) } else { None }).collect();
-    assert_eq!(sorts, vec![Sort::Float(Format::BINARY16), Sort::Float(Format::BINARY64), Sort::Float(Format::BINARY128), Sort::RoundingMode]);
+    let sorts: Vec<Sort> = s
+        .commands
+        .iter()
+        .filter_map(|c| {
+            if let Command::DeclareFun { sort, .. } = c {
+                Some(*sort)
+            } else {
+                None
+            }
+        })
+        .collect();
+    assert_eq!(
+        sorts,
+        vec![
+            Sort::Float(Format::BINARY16),
+            Sort::Float(Format::BINARY64),
+            Sort::Float(Format::BINARY128),
+            Sort::RoundingMode
+        ]
+    );
 }
 
 #[test]
 fn to_fp_forms_are_decided_by_argument_sorts() {
     let f64s = Format::BINARY64;
-    assert_eq!(term("((_ to_fp 8 24) #x3f800000)").op(), &Op::ToFpFromBits(Format::BINARY32));
+    assert_eq!(
+        term("((_ to_fp 8 24) #x3f800000)").op(),
+        &Op::ToFpFromBits(Format::BINARY32)
+    );
     assert_eq!(term("((_ to_fp 11 53) RNE x)").op(), &Op::ToFpFromFp(f64s));
     assert_eq!(term("((_ to_fp 11 53) RTZ b)").op(), &Op::ToFpFromSbv(f64s));
     assert_eq!(term("((_ to_fp_unsigned 11 53) r b)").op(), &Op::ToFpFromUbv(f64s));
@@ -352,7 +413,10 @@ fn print_script_declares_free_variables_and_quotes_symbols() {
     let printed = print_script(&script);
     let again = parse_script(&printed, "printed.smt2").unwrap();
     assert_eq!(asserts(&again), asserts(&script));
-    assert_eq!(again.assertions_before(again.commands.len()), script.assertions_before(script.commands.len()));
+    assert_eq!(
+        again.assertions_before(again.commands.len()),
+        script.assertions_before(script.commands.len())
+    );
     assert_eq!(
         printed,
         "(set-logic QF_FP)\n(declare-fun |odd name| () (_ FloatingPoint 8 24))\n(assert (fp.isNaN |odd name|))\n(push 1)\n\
@@ -369,7 +433,10 @@ fn commands_round_trip() {
          (get-value (x (fp.abs x)))\n(get-model)\n(get-assertions)\n(get-assignment)\n(get-unsat-core)\n(get-unsat-assumptions)\n(get-proof)\n\
          (declare-sort U 0)\n(echo \"a\"\"b\")\n(push)\n(pop)\n(exit)",
     );
-    assert_eq!(s.commands[1], Command::SetInfo(":source".into(), "|multi\nline|".into()));
+    assert_eq!(
+        s.commands[1],
+        Command::SetInfo(":source".into(), "|multi\nline|".into())
+    );
     assert_eq!(s.commands[16], Command::Echo("a\"b".into()));
     assert_eq!(s.commands[17], Command::Push(1));
     assert_eq!(s.pos(4).unwrap().line, 6);
@@ -381,10 +448,16 @@ fn models_print_and_parse_back() {
     let mut m = Model::new();
     m.insert(x(), Value::Fp(Float::from_f32(-1.5)));
     m.insert(y(), Value::Fp(Float::nan(Format::BINARY32)));
-    m.insert(Term::var("z z", Sort::Float(Format::BINARY64)), Value::Fp(Float::from_f64(-0.0)));
+    m.insert(
+        Term::var("z z", Sort::Float(Format::BINARY64)),
+        Value::Fp(Float::from_f64(-0.0)),
+    );
     m.insert(b8(), Value::Bv(BvValue::new(8, 0xa5)));
     m.insert(p(), Value::Bool(true));
-    m.insert(Term::var("r", Sort::RoundingMode), Value::Rm(RoundingMode::TowardNegative));
+    m.insert(
+        Term::var("r", Sort::RoundingMode),
+        Value::Rm(RoundingMode::TowardNegative),
+    );
     let printed = print_model(&m);
     assert_eq!(
         printed,
@@ -399,7 +472,10 @@ fn models_print_and_parse_back() {
     assert_eq!(m2.get(&x()), Some(Value::Fp(Float::from_f32(-1.5))));
     assert_eq!(m2.get(&b8()), Some(Value::Bv(BvValue::new(8, 0xa5))));
     let cvc5 = "(\n(define-fun x () Float32 (fp #b1 #b01111111 #b10000000000000000000000))\n)";
-    assert_eq!(parse_model(cvc5).unwrap().get(&x()), Some(Value::Fp(Float::from_f32(-1.5))));
+    assert_eq!(
+        parse_model(cvc5).unwrap().get(&x()),
+        Some(Value::Fp(Float::from_f32(-1.5)))
+    );
     let e = parse_model("(model (define-fun f ((a Bool)) Bool a))").unwrap_err();
     assert!(e.message.contains("parameters"), "{e}");
 }

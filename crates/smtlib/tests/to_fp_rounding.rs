@@ -14,7 +14,9 @@ use std::process::{Command, Stdio};
 fn to_fp(fmt: Format, rm: RoundingMode, lit: &str) -> Float {
     let src = format!("((_ to_fp {} {}) {} {lit})", fmt.eb(), fmt.sb(), rm.smtlib_name());
     let t = parse_term(&src, &[]).unwrap_or_else(|e| panic!("{e}"));
-    t.as_const().and_then(|v| v.as_fp()).unwrap_or_else(|| panic!("{src} is not a constant: {t:?}"))
+    t.as_const()
+        .and_then(|v| v.as_fp())
+        .unwrap_or_else(|| panic!("{src} is not a constant: {t:?}"))
 }
 
 use RoundingMode::*;
@@ -94,14 +96,24 @@ const LITERALS: [&str; 16] = [
 ];
 
 fn formats() -> Vec<Format> {
-    vec![Format::BINARY16, Format::BINARY32, Format::BINARY64, Format::BFLOAT16, Format::new(3, 4).unwrap(), Format::BINARY128]
+    vec![
+        Format::BINARY16,
+        Format::BINARY32,
+        Format::BINARY64,
+        Format::BFLOAT16,
+        Format::new(3, 4).unwrap(),
+        Format::BINARY128,
+    ]
 }
 
 /// The exact value of a literal of `LITERALS`, computed independently of the reader.
 fn rational(lit: &str) -> BigRational {
     fn atom(s: &str) -> BigRational {
         match s.split_once('.') {
-            Some((i, f)) => BigRational::new(format!("{i}{f}").parse().unwrap(), num_traits::pow(BigInt::from(10), f.len())),
+            Some((i, f)) => BigRational::new(
+                format!("{i}{f}").parse().unwrap(),
+                num_traits::pow(BigInt::from(10), f.len()),
+            ),
             None => BigRational::from_integer(s.parse().unwrap()),
         }
     }
@@ -163,16 +175,39 @@ fn results_bracket_the_exact_value_in_every_mode() {
 /// Rust's `parse` is correctly rounded to nearest-even.
 #[test]
 fn nearest_even_matches_rust_parse() {
-    for lit in ["0.1", "0.2", "0.3", "1.1", "3.14159265358979323846264338327950288", "123456789.987654321", "16777217", "9007199254740993"] {
-        assert_eq!(to_fp(Format::BINARY32, NearestTiesToEven, lit), Float::from_f32(lit.parse().unwrap()), "{lit}");
-        assert_eq!(to_fp(Format::BINARY64, NearestTiesToEven, lit), Float::from_f64(lit.parse().unwrap()), "{lit}");
+    for lit in [
+        "0.1",
+        "0.2",
+        "0.3",
+        "1.1",
+        "3.14159265358979323846264338327950288",
+        "123456789.987654321",
+        "16777217",
+        "9007199254740993",
+    ] {
+        assert_eq!(
+            to_fp(Format::BINARY32, NearestTiesToEven, lit),
+            Float::from_f32(lit.parse().unwrap()),
+            "{lit}"
+        );
+        assert_eq!(
+            to_fp(Format::BINARY64, NearestTiesToEven, lit),
+            Float::from_f64(lit.parse().unwrap()),
+            "{lit}"
+        );
     }
 }
 
 /// Z3 as an independent oracle, when installed.
 #[test]
 fn agrees_with_z3() {
-    let Ok(mut child) = Command::new("z3").arg("-in").stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null()).spawn() else {
+    let Ok(mut child) = Command::new("z3")
+        .arg("-in")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+    else {
         eprintln!("skipping: z3 not found");
         return;
     };
@@ -181,7 +216,12 @@ fn agrees_with_z3() {
     for fmt in formats() {
         for lit in LITERALS {
             for rm in RoundingMode::ALL {
-                input.push_str(&format!("(simplify ((_ to_fp {} {}) {} {lit}))\n", fmt.eb(), fmt.sb(), rm.smtlib_name()));
+                input.push_str(&format!(
+                    "(simplify ((_ to_fp {} {}) {} {lit}))\n",
+                    fmt.eb(),
+                    fmt.sb(),
+                    rm.smtlib_name()
+                ));
                 cases.push((fmt, lit, rm));
             }
         }

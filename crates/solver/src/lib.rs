@@ -65,7 +65,9 @@ impl Budget {
     }
     /// At most `d` from now.
     pub fn timeout(d: Duration) -> Budget {
-        Budget { deadline: Some(Instant::now() + d) }
+        Budget {
+            deadline: Some(Instant::now() + d),
+        }
     }
     /// Time left, if limited (zero once the deadline has passed).
     pub fn remaining(&self) -> Option<Duration> {

@@ -27,7 +27,9 @@ impl<S: Solver + ?Sized> Solver for Validated<S> {
 
     fn check(&mut self, query: &Query, budget: &Budget) -> Result<SolveResult, SolverError> {
         let res = self.inner.check(query, budget)?;
-        let SolveResult::Sat(mut model) = res else { return Ok(res) };
+        let SolveResult::Sat(mut model) = res else {
+            return Ok(res);
+        };
         model.complete(&query.vars());
         for (i, a) in query.assertions.iter().enumerate() {
             let ok = eval(a, &model);

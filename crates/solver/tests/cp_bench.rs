@@ -28,9 +28,16 @@ fn run(s: &mut dyn Solver, q: &Query, t: Duration) -> (String, f64) {
 #[ignore]
 fn cp_vs_z3_on_scripts() {
     let dir = std::env::var("CP_BENCH_DIR").unwrap_or_else(|_| "/tmp/cpbench_dich".into());
-    let secs: u64 = std::env::var("CP_BENCH_TIMEOUT").ok().and_then(|s| s.parse().ok()).unwrap_or(60);
+    let secs: u64 = std::env::var("CP_BENCH_TIMEOUT")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(60);
     let t = Duration::from_secs(secs);
-    let mut files: Vec<_> = std::fs::read_dir(&dir).expect("bench dir").filter_map(|e| e.ok()).map(|e| e.path()).collect();
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("bench dir")
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .collect();
     files.retain(|p| p.extension().is_some_and(|e| e == "smt2"));
     files.sort();
     println!(
@@ -86,7 +93,13 @@ fn propagator_speed() {
     let cfg = CpConfig::default();
     for (name, op, x, y, z) in [
         ("add narrow", Op::FpAdd, iv(1.0, 2.0), iv(-1e10, 1e10), iv(0.5, 0.75)),
-        ("add full", Op::FpAdd, Domain::Fp(FloatInterval::full(fpsym_float::Format::BINARY64)), Domain::Fp(FloatInterval::full(fpsym_float::Format::BINARY64)), iv(0.5, 0.75)),
+        (
+            "add full",
+            Op::FpAdd,
+            Domain::Fp(FloatInterval::full(fpsym_float::Format::BINARY64)),
+            Domain::Fp(FloatInterval::full(fpsym_float::Format::BINARY64)),
+            iv(0.5, 0.75),
+        ),
         ("mul", Op::FpMul, iv(-3.0, 1e5), iv(-1e10, 1e10), iv(0.5, 0.75)),
         ("div", Op::FpDiv, iv(-3.0, 1e5), iv(-1e10, 1e10), iv(0.5, 0.75)),
     ] {
@@ -99,7 +112,11 @@ fn propagator_speed() {
             propagate_op_counting(&op, &mut args, &mut res, &cfg, &mut st);
         }
         let el = t0.elapsed();
-        println!("{name:<12} {:>8.1} µs per fixpoint, {:.1} runs per fixpoint", el.as_secs_f64() * 1e6 / n as f64, st.propagations as f64 / n as f64);
+        println!(
+            "{name:<12} {:>8.1} µs per fixpoint, {:.1} runs per fixpoint",
+            el.as_secs_f64() * 1e6 / n as f64,
+            st.propagations as f64 / n as f64
+        );
     }
     let t0 = Instant::now();
     let mut k = 0u64;
@@ -123,24 +140,40 @@ fn ulp_max_effect() {
     let rne = || Term::rm(RoundingMode::NearestTiesToEven);
     let app = |op: Op, a: Vec<Term>| Term::app(op, a).unwrap();
     let mut rows = Vec::new();
-    for (fmt, lo_exp) in [(Format::BINARY32, 20), (Format::BINARY32, 26), (Format::BINARY64, 50), (Format::BINARY64, 55)] {
+    for (fmt, lo_exp) in [
+        (Format::BINARY32, 20),
+        (Format::BINARY32, 26),
+        (Format::BINARY64, 50),
+        (Format::BINARY64, 55),
+    ] {
         for sub in [false, true] {
             let x = Term::var("x", Sort::Float(fmt));
             let y = Term::var("y", Sort::Float(fmt));
             let c = |v: Float| Term::fp(v);
-            let z = app(if sub { Op::FpSub } else { Op::FpAdd }, vec![rne(), x.clone(), y.clone()]);
+            let z = app(
+                if sub { Op::FpSub } else { Op::FpAdd },
+                vec![rne(), x.clone(), y.clone()],
+            );
             let q = Query::new(vec![
                 app(Op::FpGeq, vec![z.clone(), c(Float::one(fmt, false))]),
                 app(Op::FpLeq, vec![z, c(Float::pow2(fmt, 1).unwrap())]),
                 app(Op::FpGeq, vec![x.clone(), c(Float::pow2(fmt, lo_exp).unwrap())]),
             ]);
-            let name = format!("{} x {} y in [1,2], x >= 2^{lo_exp} ({})", if sub { "-" } else { "+" }, fmt.name(), fmt.sb());
+            let name = format!(
+                "{} x {} y in [1,2], x >= 2^{lo_exp} ({})",
+                if sub { "-" } else { "+" },
+                fmt.name(),
+                fmt.sb()
+            );
             let mut cells = Vec::new();
             for ulp in [true, false] {
                 let mut s = CpSolver::new(CpConfig::default().with_ulp_max(ulp));
                 let (a, t) = run(&mut s, &q, Duration::from_secs(20));
                 let st = s.statistics();
-                cells.push(format!("{a:>9} {t:>7.3}s nodes {:>7} NbE {:>3} NbD {:>12.3e}", st.nodes, st.ulp_max_firings, st.ulp_max_pruned));
+                cells.push(format!(
+                    "{a:>9} {t:>7.3}s nodes {:>7} NbE {:>3} NbD {:>12.3e}",
+                    st.nodes, st.ulp_max_firings, st.ulp_max_pruned
+                ));
             }
             rows.push(format!("{name:<42} | with: {} | without: {}", cells[0], cells[1]));
         }
@@ -154,7 +187,9 @@ fn ulp_max_effect() {
 #[test]
 #[ignore]
 fn profile_one_script() {
-    let Ok(p) = std::env::var("CP_PROFILE_FILE") else { return };
+    let Ok(p) = std::env::var("CP_PROFILE_FILE") else {
+        return;
+    };
     let src = std::fs::read_to_string(&p).unwrap();
     let script = fpsym_smtlib::parse_script(&src, &p).expect("parses");
     let q = Query::new(script.assertions_before(script.commands.len()));

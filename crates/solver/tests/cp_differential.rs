@@ -53,7 +53,11 @@ impl Gen {
     }
     fn float(&mut self, depth: u32) -> Term {
         if depth == 0 || self.rng.gen_bool(0.25) {
-            return if self.rng.gen_bool(0.7) { self.fvar() } else { self.fconst() };
+            return if self.rng.gen_bool(0.7) {
+                self.fvar()
+            } else {
+                self.fconst()
+            };
         }
         let d = depth - 1;
         let f = self.fmt;
@@ -64,11 +68,22 @@ impl Gen {
             6 => app(Op::FpDiv, vec![self.rm(), self.float(d), self.float(d)]),
             // Z3 4.8.12 aborts (fpa2bv_converter.cpp:118) on fp.fma with a
             // symbolic rounding mode: fma gets constant modes here
-            7 => app(Op::FpFma, vec![Term::rm(RoundingMode::ALL[self.rng.gen_range(0..5)]), self.float(d), self.float(d), self.float(d)]),
+            7 => app(
+                Op::FpFma,
+                vec![
+                    Term::rm(RoundingMode::ALL[self.rng.gen_range(0..5)]),
+                    self.float(d),
+                    self.float(d),
+                    self.float(d),
+                ],
+            ),
             8 => app(Op::FpSqrt, vec![self.rm(), self.float(d)]),
             9 => app(Op::FpRoundToIntegral, vec![self.rm(), self.float(d)]),
             10 => app(Op::FpRem, vec![self.float(d), self.float(d)]),
-            11 => app(if self.rng.gen() { Op::FpMin } else { Op::FpMax }, vec![self.float(d), self.float(d)]),
+            11 => app(
+                if self.rng.gen() { Op::FpMin } else { Op::FpMax },
+                vec![self.float(d), self.float(d)],
+            ),
             12 => app(if self.rng.gen() { Op::FpAbs } else { Op::FpNeg }, vec![self.float(d)]),
             13 => {
                 let c = self.atom(d);
@@ -76,13 +91,24 @@ impl Gen {
             }
             14 => {
                 // round trip through another format
-                let g = if f == Format::BINARY16 { Format::new(4, 5).unwrap() } else { Format::BINARY16 };
+                let g = if f == Format::BINARY16 {
+                    Format::new(4, 5).unwrap()
+                } else {
+                    Format::BINARY16
+                };
                 let inner = app(Op::ToFpFromFp(g), vec![self.rm(), self.float(d)]);
                 app(Op::ToFpFromFp(f), vec![self.rm(), inner])
             }
             15 => {
                 let b = self.bvvar(6);
-                app(if self.rng.gen() { Op::ToFpFromSbv(f) } else { Op::ToFpFromUbv(f) }, vec![self.rm(), b])
+                app(
+                    if self.rng.gen() {
+                        Op::ToFpFromSbv(f)
+                    } else {
+                        Op::ToFpFromUbv(f)
+                    },
+                    vec![self.rm(), b],
+                )
             }
             16 => {
                 let b = self.bvvar(f.packed_width());
@@ -102,7 +128,15 @@ impl Gen {
             return app(ops[k].clone(), vec![a, b]);
         }
         if k < 9 {
-            let ops = [Op::FpIsNormal, Op::FpIsSubnormal, Op::FpIsZero, Op::FpIsInfinite, Op::FpIsNaN, Op::FpIsNegative, Op::FpIsPositive];
+            let ops = [
+                Op::FpIsNormal,
+                Op::FpIsSubnormal,
+                Op::FpIsZero,
+                Op::FpIsInfinite,
+                Op::FpIsNaN,
+                Op::FpIsNegative,
+                Op::FpIsPositive,
+            ];
             let op = ops[self.rng.gen_range(0..ops.len())].clone();
             return app(op, vec![self.float(depth)]);
         }
@@ -112,7 +146,10 @@ impl Gen {
         // float to integer, compared with a constant
         let w = 5;
         let signed = self.rng.gen::<bool>();
-        let conv = app(if signed { Op::FpToSbv(w) } else { Op::FpToUbv(w) }, vec![self.rm(), self.float(depth)]);
+        let conv = app(
+            if signed { Op::FpToSbv(w) } else { Op::FpToUbv(w) },
+            vec![self.rm(), self.float(depth)],
+        );
         let c = Term::bv(w, self.rng.gen_range(0..32));
         let ops = [Op::BvUle, Op::BvSlt, Op::Eq, Op::BvUgt];
         app(ops[self.rng.gen_range(0..ops.len())].clone(), vec![conv, c])
@@ -154,7 +191,9 @@ fn brute_force(q: &[Term], f: Format) -> Option<bool> {
             Sort::Float(_) => floats.iter().map(|&x| Value::Fp(x)).collect(),
             Sort::RoundingMode => RoundingMode::ALL.iter().map(|&m| Value::Rm(m)).collect(),
             Sort::Bool => vec![Value::Bool(false), Value::Bool(true)],
-            Sort::BitVec(w) => (0..(1u128 << w)).map(|b| Value::Bv(fpsym_expr::BvValue::new(w, b))).collect(),
+            Sort::BitVec(w) => (0..(1u128 << w))
+                .map(|b| Value::Bv(fpsym_expr::BvValue::new(w, b)))
+                .collect(),
         })
         .collect();
     let total: f64 = choices.iter().map(|c| c.len() as f64).product();
@@ -187,7 +226,10 @@ fn brute_force(q: &[Term], f: Format) -> Option<bool> {
 
 #[test]
 fn cp_agrees_with_z3() {
-    let n: usize = std::env::var("CP_DIFF_N").ok().and_then(|s| s.parse().ok()).unwrap_or(2000);
+    let n: usize = std::env::var("CP_DIFF_N")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(2000);
     let formats = [Format::new(3, 4).unwrap(), Format::new(4, 5).unwrap(), Format::BINARY16];
     let mut cp = solver(Backend::Cp(CpConfig::default()));
     let mut z3 = solver(Backend::Z3);
@@ -197,25 +239,35 @@ fn cp_agrees_with_z3() {
     let mut disagreements = Vec::new();
     for i in 0..n {
         let fmt = formats[i % formats.len()];
-        let mut g = Gen { rng: StdRng::seed_from_u64(7000 + i as u64), fmt };
+        let mut g = Gen {
+            rng: StdRng::seed_from_u64(7000 + i as u64),
+            fmt,
+        };
         let k = g.rng.gen_range(1..=3);
         let q: Vec<Term> = (0..k).map(|_| g.formula()).collect();
         let query = Query::new(q.clone());
         let t0 = Instant::now();
-        let rc = cp.check(&query, &Budget::timeout(Duration::from_secs(2))).unwrap_or_else(|e| panic!("cp error on {q:?}: {e}"));
+        let rc = cp
+            .check(&query, &Budget::timeout(Duration::from_secs(2)))
+            .unwrap_or_else(|e| panic!("cp error on {q:?}: {e}"));
         t_cp += t0.elapsed();
         if std::env::var("CP_DIFF_TRACE").is_ok() {
             eprintln!("formula {i}: {q:?}");
         }
         let t0 = Instant::now();
-        let rz = z3.check(&query, &Budget::timeout(Duration::from_secs(5))).unwrap_or_else(|e| panic!("z3 error on {q:?}: {e}"));
+        let rz = z3
+            .check(&query, &Budget::timeout(Duration::from_secs(5)))
+            .unwrap_or_else(|e| panic!("z3 error on {q:?}: {e}"));
         t_z3 += t0.elapsed();
         match (&rc, &rz) {
             (SolveResult::Sat(_), SolveResult::Sat(_)) => agree_sat += 1,
             (SolveResult::Unsat, SolveResult::Unsat) => agree_unsat += 1,
             (SolveResult::Unknown(_), SolveResult::Unknown(_)) => both_unknown += 1,
             (SolveResult::Unknown(r), _) => {
-                assert!(matches!(r, Reason::Timeout), "cp unknown for a reason other than the budget: {r} on {q:?}");
+                assert!(
+                    matches!(r, Reason::Timeout),
+                    "cp unknown for a reason other than the budget: {r} on {q:?}"
+                );
                 cp_unknown += 1
             }
             (_, SolveResult::Unknown(_)) => {
@@ -224,14 +276,20 @@ fn cp_agrees_with_z3() {
                 if matches!(rc, SolveResult::Unsat) {
                     match brute_force(&q, fmt) {
                         Some(false) => cp_only_unsat_checked += 1,
-                        Some(true) => disagreements.push(format!("cp unsat / z3 {} / brute force sat: {q:?}", rz.label())),
+                        Some(true) => {
+                            disagreements.push(format!("cp unsat / z3 {} / brute force sat: {q:?}", rz.label()))
+                        }
                         None => {}
                     }
                 }
             }
             _ => {
                 let truth = brute_force(&q, fmt);
-                disagreements.push(format!("cp {} / z3 {} / brute force {truth:?}: {q:?}", rc.label(), rz.label()));
+                disagreements.push(format!(
+                    "cp {} / z3 {} / brute force {truth:?}: {q:?}",
+                    rc.label(),
+                    rz.label()
+                ));
             }
         }
     }

@@ -25,7 +25,11 @@ fn f44() -> Format {
 /// Every member of a (small) domain.
 fn members(d: &Domain) -> Vec<Value> {
     match d {
-        Domain::Bool(b) => [false, true].into_iter().filter(|&v| b.contains(v)).map(Value::Bool).collect(),
+        Domain::Bool(b) => [false, true]
+            .into_iter()
+            .filter(|&v| b.contains(v))
+            .map(Value::Bool)
+            .collect(),
         Domain::Rm(r) => r.iter().map(Value::Rm).collect(),
         Domain::Fp(x) => {
             let mut out = Vec::new();
@@ -156,7 +160,12 @@ fn trial(op: &Op, args: Vec<Domain>, res: Domain, tally: &mut Tally) {
         return;
     }
     tally.with_solutions += 1;
-    assert!(ok, "{op:?}: propagator failed but {} solutions exist, e.g. {:?}; domains {args:?} -> {res:?}", sols.len(), sols[0]);
+    assert!(
+        ok,
+        "{op:?}: propagator failed but {} solutions exist, e.g. {:?}; domains {args:?} -> {res:?}",
+        sols.len(),
+        sols[0]
+    );
     for (t, r) in &sols {
         for (i, v) in t.iter().enumerate() {
             assert!(
@@ -164,7 +173,10 @@ fn trial(op: &Op, args: Vec<Domain>, res: Domain, tally: &mut Tally) {
                 "{op:?}: solution {t:?} -> {r:?} lost operand {i} ({v:?}); domains {args:?} -> {res:?} narrowed to {a2:?} -> {r2:?}"
             );
         }
-        assert!(r2.contains(r), "{op:?}: solution {t:?} -> {r:?} lost its result; domains {args:?} -> {res:?} narrowed to {a2:?} -> {r2:?}");
+        assert!(
+            r2.contains(r),
+            "{op:?}: solution {t:?} -> {r:?} lost its result; domains {args:?} -> {res:?} narrowed to {a2:?} -> {r2:?}"
+        );
     }
     // tightness on float positions: values kept vs the hull of solutions
     for (i, d) in a2.iter().enumerate() {
@@ -202,7 +214,10 @@ fn run(name: &str, op: Op, n: usize, seed: u64, mut gen: impl FnMut(&mut StdRng)
 fn binary_rm(op: Op, fmt: Format, n: usize, seed: u64) {
     let name = format!("{} {}", op.name(), fmt);
     run(&name, op, n, seed, |rng| {
-        (vec![random_rm(rng), random_fp(rng, fmt), random_fp(rng, fmt)], random_fp(rng, fmt))
+        (
+            vec![random_rm(rng), random_fp(rng, fmt), random_fp(rng, fmt)],
+            random_fp(rng, fmt),
+        )
     });
 }
 
@@ -226,7 +241,15 @@ fn mul_div_sound() {
 fn fma_sound() {
     let fmt = f33();
     run("fp.fma (3,3)", Op::FpFma, 250, 5, |rng| {
-        (vec![random_rm(rng), random_fp(rng, fmt), random_fp(rng, fmt), random_fp(rng, fmt)], random_fp(rng, fmt))
+        (
+            vec![
+                random_rm(rng),
+                random_fp(rng, fmt),
+                random_fp(rng, fmt),
+                random_fp(rng, fmt),
+            ],
+            random_fp(rng, fmt),
+        )
     });
     let fmt = f44();
     run("fp.fma (4,4) narrow", Op::FpFma, 60, 6, |rng| {
@@ -234,10 +257,17 @@ fn fma_sound() {
         let small = |rng: &mut StdRng| {
             let a = random_float(rng, fmt);
             let o = a.ordinal().unwrap();
-            let b = Float::from_ordinal(fmt, (o + rng.gen_range(0..30)).min(Float::infinity(fmt, false).ordinal().unwrap())).unwrap();
+            let b = Float::from_ordinal(
+                fmt,
+                (o + rng.gen_range(0..30)).min(Float::infinity(fmt, false).ordinal().unwrap()),
+            )
+            .unwrap();
             Domain::Fp(FloatInterval::new(a, b, rng.gen_bool(0.3)))
         };
-        (vec![random_rm(rng), small(rng), small(rng), small(rng)], random_fp(rng, fmt))
+        (
+            vec![random_rm(rng), small(rng), small(rng), small(rng)],
+            random_fp(rng, fmt),
+        )
     });
 }
 
@@ -246,11 +276,15 @@ fn unary_sound() {
     for (fmt, n) in [(f33(), 300), (f44(), 300)] {
         for (op, seed) in [(Op::FpSqrt, 7), (Op::FpRoundToIntegral, 8)] {
             let name = format!("{} {}", op.name(), fmt);
-            run(&name, op, n, seed, |rng| (vec![random_rm(rng), random_fp(rng, fmt)], random_fp(rng, fmt)));
+            run(&name, op, n, seed, |rng| {
+                (vec![random_rm(rng), random_fp(rng, fmt)], random_fp(rng, fmt))
+            });
         }
         for (op, seed) in [(Op::FpAbs, 9), (Op::FpNeg, 10)] {
             let name = format!("{} {}", op.name(), fmt);
-            run(&name, op, n, seed, |rng| (vec![random_fp(rng, fmt)], random_fp(rng, fmt)));
+            run(&name, op, n, seed, |rng| {
+                (vec![random_fp(rng, fmt)], random_fp(rng, fmt))
+            });
         }
     }
 }
@@ -260,42 +294,76 @@ fn rem_min_max_sound() {
     for (fmt, n) in [(f33(), 300), (f44(), 80)] {
         for (op, seed) in [(Op::FpRem, 11), (Op::FpMin, 12), (Op::FpMax, 13)] {
             let name = format!("{} {}", op.name(), fmt);
-            run(&name, op, n, seed, |rng| (vec![random_fp(rng, fmt), random_fp(rng, fmt)], random_fp(rng, fmt)));
+            run(&name, op, n, seed, |rng| {
+                (vec![random_fp(rng, fmt), random_fp(rng, fmt)], random_fp(rng, fmt))
+            });
         }
     }
 }
 
 #[test]
 fn conversions_sound() {
-    let pairs = [(f33(), f44()), (f44(), f33()), (f33(), Format::new(2, 4).unwrap()), (Format::new(2, 4).unwrap(), f33())];
+    let pairs = [
+        (f33(), f44()),
+        (f44(), f33()),
+        (f33(), Format::new(2, 4).unwrap()),
+        (Format::new(2, 4).unwrap(), f33()),
+    ];
     for (i, (from, to)) in pairs.into_iter().enumerate() {
-        run(&format!("to_fp {from} -> {to}"), Op::ToFpFromFp(to), 300, 20 + i as u64, |rng| {
-            (vec![random_rm(rng), random_fp(rng, from)], random_fp(rng, to))
-        });
+        run(
+            &format!("to_fp {from} -> {to}"),
+            Op::ToFpFromFp(to),
+            300,
+            20 + i as u64,
+            |rng| (vec![random_rm(rng), random_fp(rng, from)], random_fp(rng, to)),
+        );
     }
     for fmt in [f33(), f44()] {
         for w in [3u32, 5, 7] {
-            run(&format!("to_fp sbv{w} -> {fmt}"), Op::ToFpFromSbv(fmt), 200, 30 + w as u64, |rng| {
-                (vec![random_rm(rng), random_bv(rng, w)], random_fp(rng, fmt))
-            });
-            run(&format!("to_fp_unsigned bv{w} -> {fmt}"), Op::ToFpFromUbv(fmt), 200, 40 + w as u64, |rng| {
-                (vec![random_rm(rng), random_bv(rng, w)], random_fp(rng, fmt))
-            });
+            run(
+                &format!("to_fp sbv{w} -> {fmt}"),
+                Op::ToFpFromSbv(fmt),
+                200,
+                30 + w as u64,
+                |rng| (vec![random_rm(rng), random_bv(rng, w)], random_fp(rng, fmt)),
+            );
+            run(
+                &format!("to_fp_unsigned bv{w} -> {fmt}"),
+                Op::ToFpFromUbv(fmt),
+                200,
+                40 + w as u64,
+                |rng| (vec![random_rm(rng), random_bv(rng, w)], random_fp(rng, fmt)),
+            );
         }
         for w in [2u32, 3, 5] {
-            run(&format!("fp.to_ubv {w} {fmt}"), Op::FpToUbv(w), 200, 50 + w as u64, |rng| {
-                (vec![random_rm(rng), random_fp(rng, fmt)], random_bv(rng, w))
-            });
-            run(&format!("fp.to_sbv {w} {fmt}"), Op::FpToSbv(w), 200, 60 + w as u64, |rng| {
-                (vec![random_rm(rng), random_fp(rng, fmt)], random_bv(rng, w))
-            });
+            run(
+                &format!("fp.to_ubv {w} {fmt}"),
+                Op::FpToUbv(w),
+                200,
+                50 + w as u64,
+                |rng| (vec![random_rm(rng), random_fp(rng, fmt)], random_bv(rng, w)),
+            );
+            run(
+                &format!("fp.to_sbv {w} {fmt}"),
+                Op::FpToSbv(w),
+                200,
+                60 + w as u64,
+                |rng| (vec![random_rm(rng), random_fp(rng, fmt)], random_bv(rng, w)),
+            );
         }
         let w = fmt.packed_width();
         run(&format!("to_fp bits {fmt}"), Op::ToFpFromBits(fmt), 300, 70, |rng| {
             (vec![random_bv(rng, w)], random_fp(rng, fmt))
         });
         run(&format!("fp parts {fmt}"), Op::FpFromParts, 300, 71, |rng| {
-            (vec![random_bv(rng, 1), random_bv(rng, fmt.eb()), random_bv(rng, fmt.sb() - 1)], random_fp(rng, fmt))
+            (
+                vec![
+                    random_bv(rng, 1),
+                    random_bv(rng, fmt.eb()),
+                    random_bv(rng, fmt.sb() - 1),
+                ],
+                random_fp(rng, fmt),
+            )
         });
     }
 }
@@ -303,58 +371,114 @@ fn conversions_sound() {
 #[test]
 fn comparisons_sound() {
     for fmt in [f33(), f44()] {
-        for (op, seed) in [(Op::FpLeq, 80), (Op::FpLt, 81), (Op::FpGeq, 82), (Op::FpGt, 83), (Op::FpEq, 84), (Op::Eq, 85), (Op::Distinct, 86)] {
+        for (op, seed) in [
+            (Op::FpLeq, 80),
+            (Op::FpLt, 81),
+            (Op::FpGeq, 82),
+            (Op::FpGt, 83),
+            (Op::FpEq, 84),
+            (Op::Eq, 85),
+            (Op::Distinct, 86),
+        ] {
             let name = format!("{} {}", op.name(), fmt);
-            run(&name, op, 400, seed, |rng| (vec![random_fp(rng, fmt), random_fp(rng, fmt)], random_bool(rng)));
+            run(&name, op, 400, seed, |rng| {
+                (vec![random_fp(rng, fmt), random_fp(rng, fmt)], random_bool(rng))
+            });
         }
-        for (i, op) in [Op::FpIsNormal, Op::FpIsSubnormal, Op::FpIsZero, Op::FpIsInfinite, Op::FpIsNaN, Op::FpIsNegative, Op::FpIsPositive]
-            .into_iter()
-            .enumerate()
+        for (i, op) in [
+            Op::FpIsNormal,
+            Op::FpIsSubnormal,
+            Op::FpIsZero,
+            Op::FpIsInfinite,
+            Op::FpIsNaN,
+            Op::FpIsNegative,
+            Op::FpIsPositive,
+        ]
+        .into_iter()
+        .enumerate()
         {
             let name = format!("{} {}", op.name(), fmt);
-            run(&name, op, 300, 90 + i as u64, |rng| (vec![random_fp(rng, fmt)], random_bool(rng)));
+            run(&name, op, 300, 90 + i as u64, |rng| {
+                (vec![random_fp(rng, fmt)], random_bool(rng))
+            });
         }
         run(&format!("ite {fmt}"), Op::Ite, 300, 99, |rng| {
-            (vec![random_bool(rng), random_fp(rng, fmt), random_fp(rng, fmt)], random_fp(rng, fmt))
+            (
+                vec![random_bool(rng), random_fp(rng, fmt), random_fp(rng, fmt)],
+                random_fp(rng, fmt),
+            )
         });
     }
 }
 
 #[test]
 fn booleans_sound() {
-    for (op, n) in [(Op::Not, 1), (Op::And, 3), (Op::Or, 3), (Op::Xor, 3), (Op::Implies, 2), (Op::Eq, 2), (Op::Distinct, 3)] {
-        run(&format!("{} bool", op.name()), op, 200, 100, |rng| ((0..n).map(|_| random_bool(rng)).collect(), random_bool(rng)));
+    for (op, n) in [
+        (Op::Not, 1),
+        (Op::And, 3),
+        (Op::Or, 3),
+        (Op::Xor, 3),
+        (Op::Implies, 2),
+        (Op::Eq, 2),
+        (Op::Distinct, 3),
+    ] {
+        run(&format!("{} bool", op.name()), op, 200, 100, |rng| {
+            ((0..n).map(|_| random_bool(rng)).collect(), random_bool(rng))
+        });
     }
-    run("= rm", Op::Eq, 200, 101, |rng| (vec![random_rm(rng), random_rm(rng)], random_bool(rng)));
-    run("ite rm", Op::Ite, 200, 102, |rng| (vec![random_bool(rng), random_rm(rng), random_rm(rng)], random_rm(rng)));
+    run("= rm", Op::Eq, 200, 101, |rng| {
+        (vec![random_rm(rng), random_rm(rng)], random_bool(rng))
+    });
+    run("ite rm", Op::Ite, 200, 102, |rng| {
+        (vec![random_bool(rng), random_rm(rng), random_rm(rng)], random_rm(rng))
+    });
 }
 
 #[test]
 fn bitvectors_sound() {
     use Op::*;
     let w = 4;
-    for (i, op) in [BvAdd, BvSub, BvMul, BvUdiv, BvUrem, BvSdiv, BvSrem, BvSmod, BvAnd, BvOr, BvXor, BvShl, BvLshr, BvAshr]
-        .into_iter()
-        .enumerate()
+    for (i, op) in [
+        BvAdd, BvSub, BvMul, BvUdiv, BvUrem, BvSdiv, BvSrem, BvSmod, BvAnd, BvOr, BvXor, BvShl, BvLshr, BvAshr,
+    ]
+    .into_iter()
+    .enumerate()
     {
         run(&format!("{} bv{w}", op.name()), op, 300, 200 + i as u64, |rng| {
             (vec![random_bv(rng, w), random_bv(rng, w)], random_bv(rng, w))
         });
     }
-    for (i, op) in [BvUlt, BvUle, BvUgt, BvUge, BvSlt, BvSle, BvSgt, BvSge, Eq, Distinct].into_iter().enumerate() {
+    for (i, op) in [BvUlt, BvUle, BvUgt, BvUge, BvSlt, BvSle, BvSgt, BvSge, Eq, Distinct]
+        .into_iter()
+        .enumerate()
+    {
         run(&format!("{} bv{w}", op.name()), op, 300, 220 + i as u64, |rng| {
             (vec![random_bv(rng, w), random_bv(rng, w)], random_bool(rng))
         });
     }
     for (i, op) in [BvNot, BvNeg].into_iter().enumerate() {
-        run(&format!("{} bv{w}", op.name()), op, 300, 240 + i as u64, |rng| (vec![random_bv(rng, w)], random_bv(rng, w)));
+        run(&format!("{} bv{w}", op.name()), op, 300, 240 + i as u64, |rng| {
+            (vec![random_bv(rng, w)], random_bv(rng, w))
+        });
     }
-    run("concat", BvConcat, 300, 250, |rng| (vec![random_bv(rng, 3), random_bv(rng, 2)], random_bv(rng, 5)));
-    run("extract 4 2", BvExtract(4, 2), 300, 251, |rng| (vec![random_bv(rng, 5)], random_bv(rng, 3)));
-    run("extract 2 0", BvExtract(2, 0), 300, 252, |rng| (vec![random_bv(rng, 5)], random_bv(rng, 3)));
-    run("extract 3 1", BvExtract(3, 1), 300, 253, |rng| (vec![random_bv(rng, 5)], random_bv(rng, 3)));
-    run("zero_extend 2", BvZeroExtend(2), 300, 254, |rng| (vec![random_bv(rng, 3)], random_bv(rng, 5)));
-    run("sign_extend 2", BvSignExtend(2), 300, 255, |rng| (vec![random_bv(rng, 3)], random_bv(rng, 5)));
+    run("concat", BvConcat, 300, 250, |rng| {
+        (vec![random_bv(rng, 3), random_bv(rng, 2)], random_bv(rng, 5))
+    });
+    run("extract 4 2", BvExtract(4, 2), 300, 251, |rng| {
+        (vec![random_bv(rng, 5)], random_bv(rng, 3))
+    });
+    run("extract 2 0", BvExtract(2, 0), 300, 252, |rng| {
+        (vec![random_bv(rng, 5)], random_bv(rng, 3))
+    });
+    run("extract 3 1", BvExtract(3, 1), 300, 253, |rng| {
+        (vec![random_bv(rng, 5)], random_bv(rng, 3))
+    });
+    run("zero_extend 2", BvZeroExtend(2), 300, 254, |rng| {
+        (vec![random_bv(rng, 3)], random_bv(rng, 5))
+    });
+    run("sign_extend 2", BvSignExtend(2), 300, 255, |rng| {
+        (vec![random_bv(rng, 3)], random_bv(rng, 5))
+    });
 }
 
 /// Brute force for operations whose first two float operands are one
@@ -400,12 +524,22 @@ fn trial_diagonal(op: &Op, args: Vec<Domain>, res: Domain, first: usize, tally: 
         return;
     }
     tally.with_solutions += 1;
-    assert!(ok, "{op:?} diagonal: failed with solutions {:?}; {args:?} -> {res:?}", sols[0]);
+    assert!(
+        ok,
+        "{op:?} diagonal: failed with solutions {:?}; {args:?} -> {res:?}",
+        sols[0]
+    );
     for (t, r) in &sols {
         for (i, v) in t.iter().enumerate() {
-            assert!(a2[i].contains(v), "{op:?} diagonal: lost {t:?} -> {r:?}; {args:?} -> {res:?} narrowed to {a2:?} -> {r2:?}");
+            assert!(
+                a2[i].contains(v),
+                "{op:?} diagonal: lost {t:?} -> {r:?}; {args:?} -> {res:?} narrowed to {a2:?} -> {r2:?}"
+            );
         }
-        assert!(r2.contains(r), "{op:?} diagonal: lost result of {t:?} -> {r:?}; narrowed to {a2:?} -> {r2:?}");
+        assert!(
+            r2.contains(r),
+            "{op:?} diagonal: lost result of {t:?} -> {r:?}; narrowed to {a2:?} -> {r2:?}"
+        );
     }
 }
 
@@ -413,7 +547,15 @@ fn trial_diagonal(op: &Op, args: Vec<Domain>, res: Domain, first: usize, tally: 
 fn diagonal_sound() {
     for fmt in [f33(), f44()] {
         let mut rng = StdRng::seed_from_u64(300);
-        for op in [Op::FpAdd, Op::FpSub, Op::FpMul, Op::FpDiv, Op::FpFma, Op::FpMin, Op::FpMax] {
+        for op in [
+            Op::FpAdd,
+            Op::FpSub,
+            Op::FpMul,
+            Op::FpDiv,
+            Op::FpFma,
+            Op::FpMin,
+            Op::FpMax,
+        ] {
             let mut t = Tally::default();
             let first = usize::from(!matches!(op, Op::FpMin | Op::FpMax));
             for _ in 0..150 {
@@ -457,7 +599,11 @@ fn interval_around(rng: &mut StdRng, v: Float) -> FloatInterval {
         Some(o) => {
             let lo = o.saturating_sub(wide(rng)).max(-max - 1);
             let hi = o.saturating_add(wide(rng)).min(max);
-            FloatInterval::new(Float::from_ordinal(fmt, lo).unwrap(), Float::from_ordinal(fmt, hi).unwrap(), rng.gen_bool(0.3))
+            FloatInterval::new(
+                Float::from_ordinal(fmt, lo).unwrap(),
+                Float::from_ordinal(fmt, hi).unwrap(),
+                rng.gen_bool(0.3),
+            )
         }
     }
 }
@@ -472,7 +618,11 @@ fn domain_around(rng: &mut StdRng, v: &Value) -> Domain {
                 Domain::Rm(RmSet::ALL)
             }
         }
-        Value::Bool(b) => Domain::Bool(if rng.gen_bool(0.5) { BoolSet::point(*b) } else { BoolSet::BOTH }),
+        Value::Bool(b) => Domain::Bool(if rng.gen_bool(0.5) {
+            BoolSet::point(*b)
+        } else {
+            BoolSet::BOTH
+        }),
         Value::Bv(b) => {
             let m = b.mask();
             let lo = b.bits().saturating_sub(rng.gen_range(0..1000u128));
@@ -489,13 +639,25 @@ fn domain_around(rng: &mut StdRng, v: &Value) -> Domain {
 fn sampled_soundness_wide_formats() {
     let mut rng = StdRng::seed_from_u64(4242);
     let cfg = CpConfig::default().with_eps(0.0, 0.0);
-    let formats = [Format::BINARY16, Format::BINARY32, Format::BINARY64, Format::X86_FP80.smtlib(), Format::BINARY128];
+    let formats = [
+        Format::BINARY16,
+        Format::BINARY32,
+        Format::BINARY64,
+        Format::X86_FP80.smtlib(),
+        Format::BINARY128,
+    ];
     let mut checked = 0;
     for i in 0..1500 {
         let fmt = formats[i % formats.len()];
         let rmv = Value::Rm(RoundingMode::ALL[rng.gen_range(0..5)]);
         let fv = |rng: &mut StdRng| Value::Fp(random_float(rng, fmt));
-        let nanv = |rng: &mut StdRng| if rng.gen_bool(0.05) { Value::Fp(Float::nan(fmt)) } else { fv(rng) };
+        let nanv = |rng: &mut StdRng| {
+            if rng.gen_bool(0.05) {
+                Value::Fp(Float::nan(fmt))
+            } else {
+                fv(rng)
+            }
+        };
         let (op, vals): (Op, Vec<Value>) = match rng.gen_range(0..16) {
             0 => (Op::FpAdd, vec![rmv, nanv(&mut rng), nanv(&mut rng)]),
             1 => (Op::FpSub, vec![rmv, nanv(&mut rng), nanv(&mut rng)]),
@@ -505,25 +667,49 @@ fn sampled_soundness_wide_formats() {
             5 => (Op::FpSqrt, vec![rmv, nanv(&mut rng)]),
             6 => (Op::FpRoundToIntegral, vec![rmv, nanv(&mut rng)]),
             7 => (Op::FpRem, vec![nanv(&mut rng), nanv(&mut rng)]),
-            8 => (if rng.gen() { Op::FpMin } else { Op::FpMax }, vec![nanv(&mut rng), nanv(&mut rng)]),
+            8 => (
+                if rng.gen() { Op::FpMin } else { Op::FpMax },
+                vec![nanv(&mut rng), nanv(&mut rng)],
+            ),
             9 => (Op::ToFpFromFp(Format::BINARY32), vec![rmv, nanv(&mut rng)]),
-            10 => ([Op::FpLeq, Op::FpLt, Op::FpEq, Op::Eq][rng.gen_range(0..4)].clone(), vec![nanv(&mut rng), nanv(&mut rng)]),
-            11 => ([Op::FpIsNormal, Op::FpIsSubnormal, Op::FpIsZero, Op::FpIsNegative][rng.gen_range(0..4)].clone(), vec![nanv(&mut rng)]),
+            10 => (
+                [Op::FpLeq, Op::FpLt, Op::FpEq, Op::Eq][rng.gen_range(0..4)].clone(),
+                vec![nanv(&mut rng), nanv(&mut rng)],
+            ),
+            11 => (
+                [Op::FpIsNormal, Op::FpIsSubnormal, Op::FpIsZero, Op::FpIsNegative][rng.gen_range(0..4)].clone(),
+                vec![nanv(&mut rng)],
+            ),
             12 => (Op::FpToSbv(32), vec![rmv, nanv(&mut rng)]),
             13 => (Op::FpToUbv(64), vec![rmv, nanv(&mut rng)]),
-            14 => (Op::ToFpFromSbv(fmt), vec![rmv, Value::Bv(BvValue::new(64, rng.gen::<u64>() as u128))]),
-            _ => (Op::ToFpFromBits(fmt), vec![Value::Bv(BvValue::new(fmt.packed_width(), rng.gen::<u128>()))]),
+            14 => (
+                Op::ToFpFromSbv(fmt),
+                vec![rmv, Value::Bv(BvValue::new(64, rng.gen::<u64>() as u128))],
+            ),
+            _ => (
+                Op::ToFpFromBits(fmt),
+                vec![Value::Bv(BvValue::new(fmt.packed_width(), rng.gen::<u128>()))],
+            ),
         };
         let r = apply(&op, &vals).unwrap();
         let mut args: Vec<Domain> = vals.iter().map(|v| domain_around(&mut rng, v)).collect();
         let mut res = domain_around(&mut rng, &r);
         let (a0, r0) = (args.clone(), res);
         let ok = propagate_op(&op, &mut args, &mut res, &cfg);
-        assert!(ok, "{op:?} failed on a solution {vals:?} -> {r:?}; domains {a0:?} -> {r0:?}");
+        assert!(
+            ok,
+            "{op:?} failed on a solution {vals:?} -> {r:?}; domains {a0:?} -> {r0:?}"
+        );
         for (d, v) in args.iter().zip(&vals) {
-            assert!(d.contains(v), "{op:?} lost {v:?} of {vals:?} -> {r:?}; domains {a0:?} -> {r0:?} narrowed to {args:?} -> {res:?}");
+            assert!(
+                d.contains(v),
+                "{op:?} lost {v:?} of {vals:?} -> {r:?}; domains {a0:?} -> {r0:?} narrowed to {args:?} -> {res:?}"
+            );
         }
-        assert!(res.contains(&r), "{op:?} lost the result {r:?} of {vals:?}; {a0:?} -> {r0:?} narrowed to {args:?} -> {res:?}");
+        assert!(
+            res.contains(&r),
+            "{op:?} lost the result {r:?} of {vals:?}; {a0:?} -> {r0:?} narrowed to {args:?} -> {res:?}"
+        );
         checked += 1;
     }
     assert_eq!(checked, 1500);

@@ -4,12 +4,12 @@
 //! differential test against brute-force enumeration on the (3,3) format.
 
 use fpsym_expr::{eval, BvValue, Float, Format, Model, Op, RoundingMode, Sort, Term, Value};
-#[allow(unused_imports)]
-use std::collections::BTreeMap;
 use fpsym_solver::cp::{Consistency, CpConfig, CpSolver, Midpoint, SplitStrategy, VarChoice};
 use fpsym_solver::{build, Backend, Budget, Query, Reason, SolveResult, Solver, SolverConfig};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+#[allow(unused_imports)]
+use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 const RNE: RoundingMode = RoundingMode::NearestTiesToEven;
@@ -53,7 +53,10 @@ fn op1(op: Op, a: &Term) -> Term {
 fn configs() -> Vec<CpConfig> {
     vec![
         CpConfig::default(),
-        CpConfig::default().with_split(SplitStrategy::FiveWay).with_consistency(Consistency::ThreeB).with_var_choice(VarChoice::MostConstrained),
+        CpConfig::default()
+            .with_split(SplitStrategy::FiveWay)
+            .with_consistency(Consistency::ThreeB)
+            .with_var_choice(VarChoice::MostConstrained),
         CpConfig::default()
             .with_split(SplitStrategy::Bisect)
             .with_midpoint(Midpoint::Real)
@@ -138,8 +141,15 @@ fn simple_sat_and_unsat_binary32() {
     sat(vec![op2(Op::FpEq, &add(RNE, &x, &f32c(1.0)), &x)]);
     // a cycle of comparisons through arithmetic: x < y, y <= x + (-0.0 - 0.0 ... ) etc.
     let z = var("z", f);
-    unsat(vec![op2(Op::FpLt, &x, &y), op2(Op::FpLeq, &y, &z), op2(Op::FpLt, &z, &x)]);
-    unsat(vec![op2(Op::FpLt, &x, &y), op2(Op::FpLeq, &add(RNE, &y, &op1(Op::FpAbs, &z)), &x)]);
+    unsat(vec![
+        op2(Op::FpLt, &x, &y),
+        op2(Op::FpLeq, &y, &z),
+        op2(Op::FpLt, &z, &x),
+    ]);
+    unsat(vec![
+        op2(Op::FpLt, &x, &y),
+        op2(Op::FpLeq, &add(RNE, &y, &op1(Op::FpAbs, &z)), &x),
+    ]);
 }
 
 #[test]
@@ -158,7 +168,11 @@ fn nan_and_infinities() {
     unsat(vec![op2(Op::FpEq, &x, &x).not(), op1(Op::FpIsNaN, &x).not()]);
     sat(vec![op2(Op::FpEq, &x, &x).not()]);
     // overflow: x * 2 = +inf with x finite
-    let m = sat(vec![op1(Op::FpIsInfinite, &mul(RNE, &x, &f32c(2.0))), op1(Op::FpIsInfinite, &x).not(), op1(Op::FpIsNaN, &x).not()]);
+    let m = sat(vec![
+        op1(Op::FpIsInfinite, &mul(RNE, &x, &f32c(2.0))),
+        op1(Op::FpIsInfinite, &x).not(),
+        op1(Op::FpIsNaN, &x).not(),
+    ]);
     assert!(fval(&m, &x).to_f32().unwrap().abs() >= f32::MAX / 2.0);
     // toward zero never overflows to infinity from finite operands
     unsat(vec![
@@ -175,20 +189,43 @@ fn signed_zeros() {
     let nz = Term::fp(Float::zero(f, true));
     // x + (-x) is +0 in RNE for every finite x, -0 in RTN
     unsat(vec![op2(Op::Eq, &add(RNE, &x, &op1(Op::FpNeg, &x)), &nz)]);
-    sat(vec![op2(Op::Eq, &add(RTN, &x, &op1(Op::FpNeg, &x)), &nz), op1(Op::FpIsZero, &x).not()]);
+    sat(vec![
+        op2(Op::Eq, &add(RTN, &x, &op1(Op::FpNeg, &x)), &nz),
+        op1(Op::FpIsZero, &x).not(),
+    ]);
     // -0 and +0 are fp.eq but not =
-    let m = sat(vec![op2(Op::FpEq, &x, &Term::fp(Float::zero(f, false))), op2(Op::Eq, &x, &Term::fp(Float::zero(f, false))).not()]);
+    let m = sat(vec![
+        op2(Op::FpEq, &x, &Term::fp(Float::zero(f, false))),
+        op2(Op::Eq, &x, &Term::fp(Float::zero(f, false))).not(),
+    ]);
     assert_eq!(fval(&m, &x), Float::zero(f, true));
     // 1 / x = -inf forces x = -0 or a tiny negative x (overflow)
-    let m = sat(vec![op2(Op::Eq, &div(RNE, &f32c(1.0), &x), &Term::fp(Float::infinity(f, true)))]);
+    let m = sat(vec![op2(
+        Op::Eq,
+        &div(RNE, &f32c(1.0), &x),
+        &Term::fp(Float::infinity(f, true)),
+    )]);
     let xv = fval(&m, &x).to_f32().unwrap();
     assert!(xv.is_sign_negative() && xv.abs() <= 1.0 / f32::MAX);
-    let m = sat(vec![op2(Op::Eq, &div(RNE, &f32c(1.0), &x), &Term::fp(Float::infinity(f, true))), op1(Op::FpIsNegative, &x), op2(Op::FpGeq, &x, &Term::fp(Float::zero(f, true)))]);
+    let m = sat(vec![
+        op2(Op::Eq, &div(RNE, &f32c(1.0), &x), &Term::fp(Float::infinity(f, true))),
+        op1(Op::FpIsNegative, &x),
+        op2(Op::FpGeq, &x, &Term::fp(Float::zero(f, true))),
+    ]);
     assert_eq!(fval(&m, &x), Float::zero(f, true));
     // fp.min(-0, +0) = -0 in fpsym
     let y = var("y", f);
-    sat(vec![op1(Op::FpIsZero, &x), op1(Op::FpIsZero, &y), op1(Op::FpIsNegative, &op2(Op::FpMin, &x, &y))]);
-    unsat(vec![op1(Op::FpIsZero, &x), op1(Op::FpIsZero, &y), op1(Op::FpIsNegative, &op2(Op::FpMax, &x, &y)), op1(Op::FpIsPositive, &y)]);
+    sat(vec![
+        op1(Op::FpIsZero, &x),
+        op1(Op::FpIsZero, &y),
+        op1(Op::FpIsNegative, &op2(Op::FpMin, &x, &y)),
+    ]);
+    unsat(vec![
+        op1(Op::FpIsZero, &x),
+        op1(Op::FpIsZero, &y),
+        op1(Op::FpIsNegative, &op2(Op::FpMax, &x, &y)),
+        op1(Op::FpIsPositive, &y),
+    ]);
 }
 
 #[test]
@@ -204,10 +241,19 @@ fn subnormals() {
     assert!(fval(&m, &x).is_normal());
     // x * 0.5 = f_min with x > f_min: only x = 2 f_min (3 f_min * 0.5 ties to the even 2 f_min)
     let tiny = Term::fp(Float::smallest(f, false));
-    let m = sat(vec![op2(Op::FpEq, &mul(RNE, &x, &f32c(0.5)), &tiny), op2(Op::FpGt, &x, &tiny)]);
+    let m = sat(vec![
+        op2(Op::FpEq, &mul(RNE, &x, &f32c(0.5)), &tiny),
+        op2(Op::FpGt, &x, &tiny),
+    ]);
     assert_eq!(fval(&m, &x).to_f32().unwrap(), f32::from_bits(2));
     // the difference of two distinct floats is never zero (gradual underflow)
-    unsat(vec![op2(Op::FpEq, &x, &y).not(), op1(Op::FpIsZero, &sub(RNE, &x, &y)), op1(Op::FpIsInfinite, &x).not(), op1(Op::FpIsNaN, &x).not(), op1(Op::FpIsNaN, &y).not()]);
+    unsat(vec![
+        op2(Op::FpEq, &x, &y).not(),
+        op1(Op::FpIsZero, &sub(RNE, &x, &y)),
+        op1(Op::FpIsInfinite, &x).not(),
+        op1(Op::FpIsNaN, &x).not(),
+        op1(Op::FpIsNaN, &y).not(),
+    ]);
 }
 
 #[test]
@@ -219,15 +265,33 @@ fn rounding_mode_dependent() {
     let one = f32c(1.0);
     let e = f32c(f32::EPSILON / 2.0);
     let up = f32c(1.0 + f32::EPSILON);
-    let m = sat(vec![op2(Op::FpEq, &app(Op::FpAdd, vec![r.clone(), one.clone(), e.clone()]), &up), op2(Op::Eq, &r, &rm(RoundingMode::NearestTiesToAway)).not()]);
+    let m = sat(vec![
+        op2(Op::FpEq, &app(Op::FpAdd, vec![r.clone(), one.clone(), e.clone()]), &up),
+        op2(Op::Eq, &r, &rm(RoundingMode::NearestTiesToAway)).not(),
+    ]);
     assert_eq!(m.get(&r), Some(Value::Rm(RTP)));
-    unsat(vec![op2(Op::FpEq, &app(Op::FpAdd, vec![r.clone(), one.clone(), e.clone()]), &up), op2(Op::Eq, &r, &rm(RNE))]);
+    unsat(vec![
+        op2(Op::FpEq, &app(Op::FpAdd, vec![r.clone(), one.clone(), e.clone()]), &up),
+        op2(Op::Eq, &r, &rm(RNE)),
+    ]);
     // (x / 3) * 3 = 1 has solutions in RNE (x = 1) but none in RTP: it needs
     // RTP(x/3) in ((1 - 2^-24)/3, 1/3], an interval without a float
-    let m = sat(vec![op2(Op::FpEq, &mul(RNE, &div(RNE, &x, &f32c(3.0)), &f32c(3.0)), &one), op2(Op::FpGt, &x, &f32c(0.0))]);
+    let m = sat(vec![
+        op2(Op::FpEq, &mul(RNE, &div(RNE, &x, &f32c(3.0)), &f32c(3.0)), &one),
+        op2(Op::FpGt, &x, &f32c(0.0)),
+    ]);
     let xv = fval(&m, &x);
-    assert_eq!(xv.div(Float::from_f32(3.0), RNE).value.mul(Float::from_f32(3.0), RNE).value, Float::from_f32(1.0));
-    unsat(vec![op2(Op::FpEq, &mul(RTP, &div(RTP, &x, &f32c(3.0)), &f32c(3.0)), &one), op2(Op::FpGt, &x, &f32c(0.0))]);
+    assert_eq!(
+        xv.div(Float::from_f32(3.0), RNE)
+            .value
+            .mul(Float::from_f32(3.0), RNE)
+            .value,
+        Float::from_f32(1.0)
+    );
+    unsat(vec![
+        op2(Op::FpEq, &mul(RTP, &div(RTP, &x, &f32c(3.0)), &f32c(3.0)), &one),
+        op2(Op::FpGt, &x, &f32c(0.0)),
+    ]);
 }
 
 #[test]
@@ -256,20 +320,36 @@ fn binary64_path_conditions() {
     let (av, bv) = (fval(&m, &a32).to_f32().unwrap(), fval(&m, &b32).to_f32().unwrap());
     assert!(((av * av + bv) + 1e-5f32) == av * av + bv);
     // triangle inequality-ish unsat: a > 0, b > 0, a + b < a
-    unsat(vec![op2(Op::FpGt, &a, &f64c(0.0)), op2(Op::FpGt, &b, &f64c(0.0)), op2(Op::FpLt, &add(RNE, &a, &b), &a)]);
+    unsat(vec![
+        op2(Op::FpGt, &a, &f64c(0.0)),
+        op2(Op::FpGt, &b, &f64c(0.0)),
+        op2(Op::FpLt, &add(RNE, &a, &b), &a),
+    ]);
     // fma(a, a, -1) for a = 1 + 2^-52 keeps the 2^-104 that a*a - 1 loses
     let one = f64c(1.0);
     let m = sat(vec![
-        op2(Op::FpEq, &app(Op::FpFma, vec![rm(RNE), a.clone(), a.clone(), f64c(-1.0)]), &sub(RNE, &mul(RNE, &a, &a), &one)).not(),
+        op2(
+            Op::FpEq,
+            &app(Op::FpFma, vec![rm(RNE), a.clone(), a.clone(), f64c(-1.0)]),
+            &sub(RNE, &mul(RNE, &a, &a), &one),
+        )
+        .not(),
         op2(Op::FpGt, &a, &one),
         op2(Op::FpLt, &a, &f64c(1.0 + 4.0 * f64::EPSILON)),
         op2(Op::FpEq, &c, &c),
     ]);
     assert!(fval(&m, &a).to_f64().unwrap() > 1.0);
     // sqrt(a) = 3 pins a to 9 and its neighbours that round to 3
-    let m = sat(vec![op2(Op::FpEq, &app(Op::FpSqrt, vec![rm(RNE), a.clone()]), &f64c(3.0))]);
+    let m = sat(vec![op2(
+        Op::FpEq,
+        &app(Op::FpSqrt, vec![rm(RNE), a.clone()]),
+        &f64c(3.0),
+    )]);
     assert_eq!(fval(&m, &a).sqrt(RNE).value, Float::from_f64(3.0));
-    unsat(vec![op2(Op::FpEq, &app(Op::FpSqrt, vec![rm(RNE), a.clone()]), &f64c(3.0)), op2(Op::FpGt, &a, &f64c(9.000001))]);
+    unsat(vec![
+        op2(Op::FpEq, &app(Op::FpSqrt, vec![rm(RNE), a.clone()]), &f64c(3.0)),
+        op2(Op::FpGt, &a, &f64c(9.000001)),
+    ]);
 }
 
 #[test]
@@ -278,7 +358,11 @@ fn conversions_and_bitvectors() {
     let x = var("x", f);
     let bv = Term::var("bv", Sort::BitVec(32));
     // the bitcast of 0x3f800000 is 1.0
-    let m = sat(vec![op2(Op::FpEq, &app(Op::ToFpFromBits(f), vec![bv.clone()]), &f32c(1.0))]);
+    let m = sat(vec![op2(
+        Op::FpEq,
+        &app(Op::ToFpFromBits(f), vec![bv.clone()]),
+        &f32c(1.0),
+    )]);
     assert_eq!(m.get(&bv).unwrap().as_bv().unwrap().bits(), 0x3f80_0000);
     // float to signed int and back
     let i = Term::var("i", Sort::BitVec(16));
@@ -312,16 +396,33 @@ fn booleans_and_ite() {
     let m = sat(vec![
         op2(Op::FpGt, &t, &f32c(10.0)),
         op2(Op::FpLt, &x, &f32c(0.0)),
-        app(Op::Or, vec![op2(Op::FpLt, &y, &f32c(-1.0)), op2(Op::FpGt, &y, &f32c(100.0))]),
+        app(
+            Op::Or,
+            vec![op2(Op::FpLt, &y, &f32c(-1.0)), op2(Op::FpGt, &y, &f32c(100.0))],
+        ),
     ]);
     assert_eq!(m.get(&b), Some(Value::Bool(false)));
     assert!(fval(&m, &y).to_f32().unwrap() > 100.0);
     unsat(vec![app(Op::Xor, vec![b.clone(), b.clone()])]);
-    unsat(vec![app(Op::Implies, vec![op2(Op::FpLt, &x, &f32c(1.0)), op2(Op::FpLt, &x, &f32c(0.0))]), op2(Op::FpEq, &x, &f32c(0.5))]);
+    unsat(vec![
+        app(
+            Op::Implies,
+            vec![op2(Op::FpLt, &x, &f32c(1.0)), op2(Op::FpLt, &x, &f32c(0.0))],
+        ),
+        op2(Op::FpEq, &x, &f32c(0.5)),
+    ]);
     // distinct is identity-based: -0 and +0 are distinct values
-    let m = sat(vec![app(Op::Distinct, vec![x.clone(), y.clone()]), op1(Op::FpIsZero, &x), op1(Op::FpIsZero, &y)]);
+    let m = sat(vec![
+        app(Op::Distinct, vec![x.clone(), y.clone()]),
+        op1(Op::FpIsZero, &x),
+        op1(Op::FpIsZero, &y),
+    ]);
     assert_ne!(fval(&m, &x), fval(&m, &y));
-    unsat(vec![app(Op::Distinct, vec![x.clone(), y.clone(), f32c(0.0)]), op1(Op::FpIsZero, &x), op1(Op::FpIsZero, &y)]);
+    unsat(vec![
+        app(Op::Distinct, vec![x.clone(), y.clone(), f32c(0.0)]),
+        op1(Op::FpIsZero, &x),
+        op1(Op::FpIsZero, &y),
+    ]);
 }
 
 #[test]
@@ -330,37 +431,79 @@ fn budget_and_incomplete_strategy() {
     let (x, y, z) = (var("x", f), var("y", f), var("z", f));
     // a hard one: x*y*z = 1e-300 * (x + y + z) with ordering constraints
     let hard = vec![
-        op2(Op::FpEq, &mul(RNE, &mul(RNE, &x, &y), &z), &mul(RNE, &f64c(1e-300), &add(RNE, &add(RNE, &x, &y), &z))),
+        op2(
+            Op::FpEq,
+            &mul(RNE, &mul(RNE, &x, &y), &z),
+            &mul(RNE, &f64c(1e-300), &add(RNE, &add(RNE, &x, &y), &z)),
+        ),
         op2(Op::FpLt, &x, &y),
         op2(Op::FpLt, &y, &z),
         op2(Op::FpGt, &x, &f64c(1.0)),
     ];
     let t0 = Instant::now();
     let r = solve_with(&CpConfig::default(), &hard, Duration::from_millis(300));
-    assert!(t0.elapsed() < Duration::from_secs(3), "budget not honoured: {:?}", t0.elapsed());
+    assert!(
+        t0.elapsed() < Duration::from_secs(3),
+        "budget not honoured: {:?}",
+        t0.elapsed()
+    );
     println!("hard query: {} in {:?}", r.label(), t0.elapsed());
     // x + 1 = x for |x| < 2^24 is unsat (1 is never absorbed there): the
     // order check sees x < x + 1 = x at the root
     let g = Format::BINARY32;
     let v = var("v", g);
-    unsat(vec![op2(Op::FpEq, &add(RNE, &v, &f32c(1.0)), &v), op2(Op::FpLt, &op1(Op::FpAbs, &v), &f32c(16777216.0))]);
+    unsat(vec![
+        op2(Op::FpEq, &add(RNE, &v, &f32c(1.0)), &v),
+        op2(Op::FpLt, &op1(Op::FpAbs, &v), &f32c(16777216.0)),
+    ]);
     // the same with 2^24 allowed is sat (2^24 + 1 rounds to 2^24)
-    sat(vec![op2(Op::FpEq, &add(RNE, &v, &f32c(1.0)), &v), op2(Op::FpLeq, &op1(Op::FpAbs, &v), &f32c(16777216.0))]);
+    sat(vec![
+        op2(Op::FpEq, &add(RNE, &v, &f32c(1.0)), &v),
+        op2(Op::FpLeq, &op1(Op::FpAbs, &v), &f32c(16777216.0)),
+    ]);
     // an interval-hard unsat query stops at the budget
     let w = var("w", g);
     let t0 = Instant::now();
-    let r = solve_with(&CpConfig::default(), &[op2(Op::FpEq, &mul(RNE, &v, &v), &f32c(2.0)), op2(Op::FpEq, &w, &w)], Duration::from_millis(500));
+    let r = solve_with(
+        &CpConfig::default(),
+        &[op2(Op::FpEq, &mul(RNE, &v, &v), &f32c(2.0)), op2(Op::FpEq, &w, &w)],
+        Duration::from_millis(500),
+    );
     assert!(t0.elapsed() < Duration::from_secs(3));
-    assert!(matches!(r, SolveResult::Unsat | SolveResult::Unknown(Reason::Timeout)), "x*x = 2 has no binary32 solution, got {r:?}");
+    assert!(
+        matches!(r, SolveResult::Unsat | SolveResult::Unknown(Reason::Timeout)),
+        "x*x = 2 has no binary32 solution, got {r:?}"
+    );
     // the 3-point strategy never claims unsat
     let f = Format::new(3, 3).unwrap();
     let (a, b) = (var("a", f), var("b", f));
     let q = vec![op2(Op::FpLt, &a, &b), op2(Op::FpLt, &b, &a)];
-    let r = solve_with(&CpConfig::default().with_split(SplitStrategy::ThreePoint).with_eps(0.5, 0.5), &q, Duration::from_secs(10));
-    assert!(matches!(r, SolveResult::Unsat | SolveResult::Unknown(Reason::Incomplete(_))), "got {r:?}");
-    let q = vec![op2(Op::FpGt, &a, &Term::fp(Float::one(f, false))), op2(Op::FpLt, &a, &Term::fp(Float::pow2(f, 2).unwrap())), op2(Op::FpEq, &a, &Term::fp(Float::from_fields(f, false, 4, 1))).not(), op2(Op::FpEq, &a, &Term::fp(Float::from_fields(f, false, 4, 3))).not()];
-    let r = solve_with(&CpConfig::default().with_split(SplitStrategy::ThreePoint), &q, Duration::from_secs(10));
-    assert!(matches!(r, SolveResult::Sat(_) | SolveResult::Unknown(Reason::Incomplete(_))), "got {r:?}");
+    let r = solve_with(
+        &CpConfig::default()
+            .with_split(SplitStrategy::ThreePoint)
+            .with_eps(0.5, 0.5),
+        &q,
+        Duration::from_secs(10),
+    );
+    assert!(
+        matches!(r, SolveResult::Unsat | SolveResult::Unknown(Reason::Incomplete(_))),
+        "got {r:?}"
+    );
+    let q = vec![
+        op2(Op::FpGt, &a, &Term::fp(Float::one(f, false))),
+        op2(Op::FpLt, &a, &Term::fp(Float::pow2(f, 2).unwrap())),
+        op2(Op::FpEq, &a, &Term::fp(Float::from_fields(f, false, 4, 1))).not(),
+        op2(Op::FpEq, &a, &Term::fp(Float::from_fields(f, false, 4, 3))).not(),
+    ];
+    let r = solve_with(
+        &CpConfig::default().with_split(SplitStrategy::ThreePoint),
+        &q,
+        Duration::from_secs(10),
+    );
+    assert!(
+        matches!(r, SolveResult::Sat(_) | SolveResult::Unknown(Reason::Incomplete(_))),
+        "got {r:?}"
+    );
 }
 
 #[test]
@@ -368,15 +511,30 @@ fn statistics_are_reported() {
     let f = Format::BINARY32;
     let (x, y) = (var("x", f), var("y", f));
     let mut s = CpSolver::new(CpConfig::default());
-    let q = Query::new(vec![op2(Op::FpEq, &add(RNE, &x, &y), &f32c(1.5)), op2(Op::FpGt, &x, &f32c(1e6))]);
+    let q = Query::new(vec![
+        op2(Op::FpEq, &add(RNE, &x, &y), &f32c(1.5)),
+        op2(Op::FpGt, &x, &f32c(1e6)),
+    ]);
     let r = s.check(&q, &Budget::unlimited()).unwrap();
     assert!(matches!(r, SolveResult::Sat(_)));
     let st = s.stats();
-    for k in ["cp.constraints", "cp.variables", "cp.propagations", "cp.ulp_max_firings", "cp.ulp_max_pruned", "cp.nodes", "cp.backtracks", "cp.time"] {
+    for k in [
+        "cp.constraints",
+        "cp.variables",
+        "cp.propagations",
+        "cp.ulp_max_firings",
+        "cp.ulp_max_pruned",
+        "cp.nodes",
+        "cp.backtracks",
+        "cp.time",
+    ] {
         assert!(st.contains_key(k), "missing {k}");
     }
     assert!(st["cp.constraints"] >= 3.0 && st["cp.propagations"] > 0.0 && st["cp.nodes"] >= 1.0);
-    assert!(st["cp.ulp_max_firings"] > 0.0, "x + y = 1.5 with x > 1e6 needs ULP-Max: {st:?}");
+    assert!(
+        st["cp.ulp_max_firings"] > 0.0,
+        "x + y = 1.5 with x > 1e6 needs ULP-Max: {st:?}"
+    );
 }
 
 // ---- differential test against brute force on (3,3) ----
@@ -408,7 +566,11 @@ impl Gen<'_> {
     }
     fn float(&mut self, depth: u32) -> Term {
         if depth == 0 || self.rng.gen_bool(0.3) {
-            return if self.rng.gen_bool(0.75) { self.vars[self.rng.gen_range(0..self.vars.len())].clone() } else { self.float_const() };
+            return if self.rng.gen_bool(0.75) {
+                self.vars[self.rng.gen_range(0..self.vars.len())].clone()
+            } else {
+                self.float_const()
+            };
         }
         let d = depth - 1;
         match self.rng.gen_range(0..14) {
@@ -420,7 +582,11 @@ impl Gen<'_> {
             7 => app(Op::FpSqrt, vec![self.rm(), self.float(d)]),
             8 => app(Op::FpRoundToIntegral, vec![self.rm(), self.float(d)]),
             9 => op2(Op::FpRem, &self.float(d), &self.float(d)),
-            10 => op2(if self.rng.gen() { Op::FpMin } else { Op::FpMax }, &self.float(d), &self.float(d)),
+            10 => op2(
+                if self.rng.gen() { Op::FpMin } else { Op::FpMax },
+                &self.float(d),
+                &self.float(d),
+            ),
             11 => op1(if self.rng.gen() { Op::FpAbs } else { Op::FpNeg }, &self.float(d)),
             12 => {
                 let c = self.atom(d);
@@ -439,7 +605,15 @@ impl Gen<'_> {
         match self.rng.gen_range(0..9) {
             0..=5 => op2(ops[self.rng.gen_range(0..ops.len())].clone(), &a, &b),
             _ => {
-                let ops = [Op::FpIsNormal, Op::FpIsSubnormal, Op::FpIsZero, Op::FpIsInfinite, Op::FpIsNaN, Op::FpIsNegative, Op::FpIsPositive];
+                let ops = [
+                    Op::FpIsNormal,
+                    Op::FpIsSubnormal,
+                    Op::FpIsZero,
+                    Op::FpIsInfinite,
+                    Op::FpIsNaN,
+                    Op::FpIsNegative,
+                    Op::FpIsPositive,
+                ];
                 op1(ops[self.rng.gen_range(0..ops.len())].clone(), &a)
             }
         }
@@ -466,7 +640,11 @@ fn all_floats(f: Format) -> Vec<Float> {
 fn brute_force_sat(q: &[Term], vars: &[Term], f: Format) -> bool {
     let fs = all_floats(f);
     let has_r = q.iter().any(|a| a.vars().iter().any(|v| v.var_name() == Some("r")));
-    let rms: Vec<Option<RoundingMode>> = if has_r { RoundingMode::ALL.iter().map(|&m| Some(m)).collect() } else { vec![None] };
+    let rms: Vec<Option<RoundingMode>> = if has_r {
+        RoundingMode::ALL.iter().map(|&m| Some(m)).collect()
+    } else {
+        vec![None]
+    };
     for r in &rms {
         for &a in &fs {
             for &b in &fs {
@@ -494,7 +672,11 @@ fn differential_against_brute_force_3_3() {
     let (mut n_sat, mut n_unsat) = (0, 0);
     let t0 = Instant::now();
     for i in 0..150 {
-        let mut g = Gen { rng: &mut rng, fmt: f, vars: vars.clone() };
+        let mut g = Gen {
+            rng: &mut rng,
+            fmt: f,
+            vars: vars.clone(),
+        };
         let n = g.rng.gen_range(1..=3);
         let q: Vec<Term> = (0..n).map(|_| g.formula()).collect();
         let truth = brute_force_sat(&q, &vars, f);
@@ -524,21 +706,41 @@ fn wide_formats() {
         let (x, y) = (var("x", f), var("y", f));
         let one = Term::fp(Float::one(f, false));
         let half = Term::fp(Float::pow2(f, -1).unwrap());
-        let m = sat(vec![op2(Op::FpEq, &add(RNE, &x, &y), &one), op2(Op::FpGt, &x, &half), op2(Op::FpGt, &y, &Term::fp(Float::pow2(f, -3).unwrap()))]);
+        let m = sat(vec![
+            op2(Op::FpEq, &add(RNE, &x, &y), &one),
+            op2(Op::FpGt, &x, &half),
+            op2(Op::FpGt, &y, &Term::fp(Float::pow2(f, -3).unwrap())),
+        ]);
         assert!(fval(&m, &x).ordinal() > Float::pow2(f, -1).unwrap().ordinal());
         unsat(vec![op2(Op::FpLt, &x, &y), op2(Op::FpLt, &y, &x)]);
-        let m = sat(vec![op1(Op::FpIsSubnormal, &mul(RNE, &x, &y)), op1(Op::FpIsNormal, &x), op1(Op::FpIsNormal, &y)]);
+        let m = sat(vec![
+            op1(Op::FpIsSubnormal, &mul(RNE, &x, &y)),
+            op1(Op::FpIsNormal, &x),
+            op1(Op::FpIsNormal, &y),
+        ]);
         assert!(fval(&m, &x).is_normal());
-        sat(vec![op1(Op::FpIsNaN, &x).not(), op1(Op::FpIsInfinite, &div(RTP, &x, &y))]);
+        sat(vec![
+            op1(Op::FpIsNaN, &x).not(),
+            op1(Op::FpIsInfinite, &div(RTP, &x, &y)),
+        ]);
     }
     // 3-point and 5-way searches and 3B on binary128 full domains
     let f = Format::BINARY128;
     let x = var("x", f);
     for cfg in [
         CpConfig::default().with_split(SplitStrategy::ThreePoint),
-        CpConfig::default().with_split(SplitStrategy::FiveWay).with_consistency(Consistency::ThreeB),
+        CpConfig::default()
+            .with_split(SplitStrategy::FiveWay)
+            .with_consistency(Consistency::ThreeB),
     ] {
-        let r = solve_with(&cfg, &[op1(Op::FpIsNormal, &x), op2(Op::FpLt, &x, &Term::fp(Float::one(f, true)))], Duration::from_secs(10));
+        let r = solve_with(
+            &cfg,
+            &[
+                op1(Op::FpIsNormal, &x),
+                op2(Op::FpLt, &x, &Term::fp(Float::one(f, true))),
+            ],
+            Duration::from_secs(10),
+        );
         assert!(matches!(r, SolveResult::Sat(_)), "{cfg}: {r:?}");
     }
 }
@@ -548,7 +750,10 @@ fn unconstrained_inputs_get_values_without_search() {
     let f = Format::BINARY64;
     let (x, y) = (var("x", f), var("y", f));
     // y occurs only in an assertion that folds away
-    let q = Query::new(vec![op2(Op::FpGt, &x, &f64c(1.0)), app(Op::Or, vec![Term::bool(true), op2(Op::FpEq, &y, &y)])]);
+    let q = Query::new(vec![
+        op2(Op::FpGt, &x, &f64c(1.0)),
+        app(Op::Or, vec![Term::bool(true), op2(Op::FpEq, &y, &y)]),
+    ]);
     let mut s = CpSolver::new(CpConfig::default().with_split(SplitStrategy::Bisect));
     let r = s.check(&q, &Budget::unlimited()).unwrap();
     let SolveResult::Sat(m) = r else { panic!("{r:?}") };

@@ -24,11 +24,21 @@ fn iv(l: Float, h: Float) -> FloatInterval {
     FloatInterval::new(l, h, false)
 }
 fn full() -> FloatInterval {
-    FloatInterval::new(Float::infinity(Format::BINARY32, true), Float::infinity(Format::BINARY32, false), false)
+    FloatInterval::new(
+        Float::infinity(Format::BINARY32, true),
+        Float::infinity(Format::BINARY32, false),
+        false,
+    )
 }
 
 /// Runs one propagator; returns the narrowed float operands and the counters.
-fn prop(op: Op, x: FloatInterval, y: FloatInterval, z: FloatInterval, ulp: bool) -> (FloatInterval, FloatInterval, Stats) {
+fn prop(
+    op: Op,
+    x: FloatInterval,
+    y: FloatInterval,
+    z: FloatInterval,
+    ulp: bool,
+) -> (FloatInterval, FloatInterval, Stats) {
     let mut args = vec![Domain::Rm(RmSet::point(RNE)), Domain::Fp(x), Domain::Fp(y)];
     let mut res = Domain::Fp(z);
     let mut st = Stats::default();
@@ -53,7 +63,10 @@ fn example_4_1_addition() {
     // classical filtering stays around ±2^30
     assert!(cx.lo().unwrap().ordinal() < p2(29).neg().ordinal());
     let (ux, uy, st) = prop(Op::FpAdd, x, y, z, true);
-    println!("Example 4.1 ULP-Max:   x ∈ {ux:?}, y ∈ {uy:?}; NbE = {}, NbD = {}", st.ulp_max_firings, st.ulp_max_pruned);
+    println!(
+        "Example 4.1 ULP-Max:   x ∈ {ux:?}, y ∈ {uy:?}; NbE = {}, NbD = {}",
+        st.ulp_max_firings, st.ulp_max_pruned
+    );
     assert_eq!(ux, iv(ones(24).neg(), p2(25)));
     assert_eq!(uy, iv(ones(24).neg(), p2(25)));
     assert!(st.ulp_max_firings >= 2 && st.ulp_max_pruned > 1e8);
@@ -95,7 +108,11 @@ fn definition_4_2_mu_with_correction() {
 fn example_4_2_multiplication() {
     // z = x ⊗ y, z ∈ [2^-50, 2^-30], x, y ∈ [-inf, +inf]
     let m = p2(-30);
-    assert_eq!(mul_bound(m, RNE, Setting::NoSubnormals), p2(96), "paper setting: 2^-30 · 2^126");
+    assert_eq!(
+        mul_bound(m, RNE, Setting::NoSubnormals),
+        p2(96),
+        "paper setting: 2^-30 · 2^126"
+    );
     assert_eq!(mul_bound(m, RNE, Setting::Ieee), p2(119), "IEEE: 2^-30 · 2^149");
     let z = iv(p2(-50), p2(-30));
     let (x, y, st) = prop(Op::FpMul, full(), full(), z, true);
@@ -157,7 +174,9 @@ fn add_bounds_sound_and_attained_binary16() {
     let mut tested = 0;
     for zo in (1..max_ord).step_by(97) {
         let z = Float::from_ordinal(fmt, zo).unwrap();
-        let (Some(alpha), Some(beta)) = alpha_beta(z) else { continue };
+        let (Some(alpha), Some(beta)) = alpha_beta(z) else {
+            continue;
+        };
         for rm in RoundingMode::ALL {
             // attained: β + (-α) = z exactly
             assert_eq!(beta.add(alpha.neg(), rm).value, z);
@@ -168,18 +187,23 @@ fn add_bounds_sound_and_attained_binary16() {
                     return false;
                 }
                 let o = c.ordinal().unwrap();
-                (-4..=4).any(|d| {
-                    Float::from_ordinal(fmt, o + d).is_some_and(|y| !y.is_nan() && x.add(y, rm).value == z)
-                })
+                (-4..=4)
+                    .any(|d| Float::from_ordinal(fmt, o + d).is_some_and(|y| !y.is_nan() && x.add(y, rm).value == z))
             };
             for k in 1..=40 {
                 let xo = beta.ordinal().unwrap() + k;
                 if xo <= max_ord {
-                    assert!(!solvable(Float::from_ordinal(fmt, xo).unwrap()), "z={z} rm={rm} x above β");
+                    assert!(
+                        !solvable(Float::from_ordinal(fmt, xo).unwrap()),
+                        "z={z} rm={rm} x above β"
+                    );
                 }
                 let xo = alpha.neg().ordinal().unwrap() - k;
                 if xo >= -max_ord - 1 {
-                    assert!(!solvable(Float::from_ordinal(fmt, xo).unwrap()), "z={z} rm={rm} x below -α");
+                    assert!(
+                        !solvable(Float::from_ordinal(fmt, xo).unwrap()),
+                        "z={z} rm={rm} x below -α"
+                    );
                 }
             }
             tested += 1;
@@ -219,10 +243,22 @@ fn ieee_vectors_from_the_design_notes() {
     assert_eq!(p2(-21).div(Float::largest(Format::BINARY32, false), RNE).value, fm);
     // Example 4.3 in the directed modes: z < 0, so the magnitude rounds in the mirrored mode
     let z = iv(p2(-110).neg(), p2(-121).neg());
-    for (rm, want) in [(RNE, ones(17)), (NearestTiesToAway, ones(17)), (TowardNegative, ones(17)), (TowardPositive, p2(18)), (TowardZero, p2(18))] {
+    for (rm, want) in [
+        (RNE, ones(17)),
+        (NearestTiesToAway, ones(17)),
+        (TowardNegative, ones(17)),
+        (TowardPositive, p2(18)),
+        (TowardZero, p2(18)),
+    ] {
         let mut args = vec![Domain::Rm(RmSet::point(rm)), Domain::Fp(full()), Domain::Fp(full())];
         let mut res = Domain::Fp(z);
-        assert!(propagate_op_counting(&Op::FpDiv, &mut args, &mut res, &CpConfig::default().with_eps(0.0, 0.0), &mut Stats::default()));
+        assert!(propagate_op_counting(
+            &Op::FpDiv,
+            &mut args,
+            &mut res,
+            &CpConfig::default().with_eps(0.0, 0.0),
+            &mut Stats::default()
+        ));
         assert_eq!(*args[1].as_fp().unwrap(), iv(want.neg(), want), "{rm:?}");
     }
     // ⊕ with z = f_min: [-(2^-125 - 2^-149), 2^-125], all modes
@@ -241,11 +277,23 @@ fn ieee_vectors_from_the_design_notes() {
 #[test]
 fn footnote_4_counterexamples() {
     // Z = [1, 1], X = [-10, 10], Y = [+0, 1]: x = 1 (with y = +0) is a solution
-    let (x, y, _) = prop(Op::FpAdd, iv(f32v(-10.0), f32v(10.0)), iv(Float::zero(Format::BINARY32, false), f32v(1.0)), iv(f32v(1.0), f32v(1.0)), false);
+    let (x, y, _) = prop(
+        Op::FpAdd,
+        iv(f32v(-10.0), f32v(10.0)),
+        iv(Float::zero(Format::BINARY32, false), f32v(1.0)),
+        iv(f32v(1.0), f32v(1.0)),
+        false,
+    );
     assert!(x.contains(f32v(1.0)) && x.contains(f32v(0.0)) && y.contains(f32v(0.0)));
     // Z = [1, 1], Y = {-2^-24}: x = 1 + 2^-23 is a solution (a tie to even)
     let x1 = f32v(1.0 + f32::EPSILON);
     assert_eq!(x1.add(p2(-24).neg(), RNE).value, f32v(1.0));
-    let (x, _, _) = prop(Op::FpAdd, full(), iv(p2(-24).neg(), p2(-24).neg()), iv(f32v(1.0), f32v(1.0)), false);
+    let (x, _, _) = prop(
+        Op::FpAdd,
+        full(),
+        iv(p2(-24).neg(), p2(-24).neg()),
+        iv(f32v(1.0), f32v(1.0)),
+        false,
+    );
     assert!(x.contains(x1), "{x:?}");
 }

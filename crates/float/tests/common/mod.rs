@@ -14,8 +14,7 @@ use num_traits::{One, Signed, Zero};
 use std::cmp::Ordering;
 
 pub use RoundingMode::{
-    NearestTiesToAway as RNA, NearestTiesToEven as RNE, TowardNegative as RTN, TowardPositive as RTP,
-    TowardZero as RTZ,
+    NearestTiesToAway as RNA, NearestTiesToEven as RNE, TowardNegative as RTN, TowardPositive as RTP, TowardZero as RTZ,
 };
 
 /// All five modes.
@@ -124,7 +123,11 @@ pub fn decode(eb: u32, sb: u32, bits: u128) -> V {
     if e == (1i64 << eb) - 1 {
         return if f == 0 { V::Inf(sign) } else { V::Nan };
     }
-    let (m, k) = if e == 0 { (f, 1 - bias - fb as i64) } else { (f | (1u128 << fb), e - bias - fb as i64) };
+    let (m, k) = if e == 0 {
+        (f, 1 - bias - fb as i64)
+    } else {
+        (f | (1u128 << fb), e - bias - fb as i64)
+    };
     let m = BigInt::from(m);
     V::Fin(dyadic(if sign { -m } else { m }, k), sign)
 }
@@ -396,15 +399,27 @@ pub fn o_to_bv(x: &V, rm: RoundingMode, width: u32, signed: bool) -> (Option<u12
     if n < lo || n > hi {
         return (None, Status::INVALID);
     }
-    let st = if BigRational::from_integer(n.clone()) == *q { Status::OK } else { Status::INEXACT };
-    let m = if n.is_negative() { (BigInt::one() << width) + n } else { n };
+    let st = if BigRational::from_integer(n.clone()) == *q {
+        Status::OK
+    } else {
+        Status::INEXACT
+    };
+    let m = if n.is_negative() {
+        (BigInt::one() << width) + n
+    } else {
+        n
+    };
     let bits: u128 = m.try_into().unwrap();
     (Some(bits), st)
 }
 
 /// The integer a `width`-bit pattern denotes.
 pub fn bv_value(bits: u128, width: u32, signed: bool) -> BigInt {
-    let bits = if width == 128 { bits } else { bits & ((1u128 << width) - 1) };
+    let bits = if width == 128 {
+        bits
+    } else {
+        bits & ((1u128 << width) - 1)
+    };
     if signed && (bits >> (width - 1)) & 1 == 1 {
         BigInt::from(bits) - (BigInt::one() << width)
     } else {
@@ -428,7 +443,12 @@ pub struct Res {
 impl Res {
     /// Whether a crate result matches.
     pub fn matches(&self, got: Float, status: Status) -> bool {
-        status.bits() == self.status && if self.nan { got.is_nan() } else { !got.is_nan() && got.packed() == self.bits }
+        status.bits() == self.status
+            && if self.nan {
+                got.is_nan()
+            } else {
+                !got.is_nan() && got.packed() == self.bits
+            }
     }
 }
 
@@ -467,7 +487,11 @@ pub fn overflow_res(eb: u32, sb: u32, neg: bool, rm: RoundingMode) -> Res {
     } else {
         encode(eb, sb, neg, emask - 1, (1u128 << (sb - 1)) - 1)
     };
-    Res { nan: false, bits, status: (Status::OVERFLOW | Status::INEXACT).bits() }
+    Res {
+        nan: false,
+        bits,
+        status: (Status::OVERFLOW | Status::INEXACT).bits(),
+    }
 }
 
 /// Positive magnitude of a real for the generic oracle: `n/d` or `sqrt(n/d)`.
@@ -504,14 +528,21 @@ impl Mag {
     /// floor(value / 2^q), and the remainder against half a unit, and exactness.
     fn scale(&self, q: i64) -> (BigUint, Ordering, bool) {
         if !self.sqrt {
-            let (nn, dd) = if q >= 0 { (self.n.clone(), &self.d << (q as u64)) } else { (&self.n << ((-q) as u64), self.d.clone()) };
+            let (nn, dd) = if q >= 0 {
+                (self.n.clone(), &self.d << (q as u64))
+            } else {
+                (&self.n << ((-q) as u64), self.d.clone())
+            };
             let (m, r) = nn.div_rem(&dd);
             let half = (&r << 1u32).cmp(&dd);
             (m, half, r.is_zero())
         } else {
             let q2 = 2 * q;
-            let (nn, dd) =
-                if q2 >= 0 { (self.n.clone(), &self.d << (q2 as u64)) } else { (&self.n << ((-q2) as u64), self.d.clone()) };
+            let (nn, dd) = if q2 >= 0 {
+                (self.n.clone(), &self.d << (q2 as u64))
+            } else {
+                (&self.n << ((-q2) as u64), self.d.clone())
+            };
             let m = (&nn / &dd).sqrt();
             let exact = &m * &m * &dd == nn;
             let two_m1 = (&m << 1u32) + 1u32;
@@ -526,15 +557,38 @@ impl Mag {
 pub fn round_generic(eb: u32, sb: u32, real: &Real, rm: RoundingMode) -> Res {
     let w = eb + sb;
     let (neg, mag) = match real {
-        Real::Zero(s) => return Res { nan: false, bits: (*s as u128) << (w - 1), status: 0 },
-        Real::CancelZero => return Res { nan: false, bits: ((rm == RTN) as u128) << (w - 1), status: 0 },
+        Real::Zero(s) => {
+            return Res {
+                nan: false,
+                bits: (*s as u128) << (w - 1),
+                status: 0,
+            }
+        }
+        Real::CancelZero => {
+            return Res {
+                nan: false,
+                bits: ((rm == RTN) as u128) << (w - 1),
+                status: 0,
+            }
+        }
         Real::Rat(q) => (
             q.is_negative(),
-            Mag { n: q.numer().magnitude().clone(), d: q.denom().magnitude().clone(), sqrt: false },
+            Mag {
+                n: q.numer().magnitude().clone(),
+                d: q.denom().magnitude().clone(),
+                sqrt: false,
+            },
         ),
         Real::Sqrt(q) => {
             assert!(q.is_positive());
-            (false, Mag { n: q.numer().magnitude().clone(), d: q.denom().magnitude().clone(), sqrt: true })
+            (
+                false,
+                Mag {
+                    n: q.numer().magnitude().clone(),
+                    d: q.denom().magnitude().clone(),
+                    sqrt: true,
+                },
+            )
         }
     };
     let bias = (1i64 << (eb - 1)) - 1;
@@ -573,16 +627,26 @@ pub fn round_generic(eb: u32, sb: u32, real: &Real, rm: RoundingMode) -> Res {
     } else {
         encode(eb, sb, neg, (q + p - 1 + bias) as u128, m - (1u128 << (sb - 1)))
     };
-    Res { nan: false, bits, status: status.bits() }
+    Res {
+        nan: false,
+        bits,
+        status: status.bits(),
+    }
 }
 
 /// Finishes a [`Pre`] for format `(eb, sb)` with the generic rounding.
 pub fn finish_generic(eb: u32, sb: u32, pre: &Pre, rm: RoundingMode) -> Res {
     match pre {
-        Pre::Nan(s) => Res { nan: true, bits: 0, status: s.bits() },
-        Pre::Inf(neg, s) => {
-            Res { nan: false, bits: encode(eb, sb, *neg, (1u128 << eb) - 1, 0), status: s.bits() }
-        }
+        Pre::Nan(s) => Res {
+            nan: true,
+            bits: 0,
+            status: s.bits(),
+        },
+        Pre::Inf(neg, s) => Res {
+            nan: false,
+            bits: encode(eb, sb, *neg, (1u128 << eb) - 1, 0),
+            status: s.bits(),
+        },
         Pre::Round(r, s) => {
             let mut res = round_generic(eb, sb, r, rm);
             res.status |= s.bits();
@@ -601,7 +665,11 @@ pub fn show(fmt: Format, r: &Res) -> String {
     if r.nan {
         format!("NaN [{:?}]", Status::from_bits(r.status))
     } else {
-        format!("{} [{:?}]", Float::from_packed(fmt, r.bits), Status::from_bits(r.status))
+        format!(
+            "{} [{:?}]",
+            Float::from_packed(fmt, r.bits),
+            Status::from_bits(r.status)
+        )
     }
 }
 

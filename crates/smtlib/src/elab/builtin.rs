@@ -75,8 +75,23 @@ pub(crate) enum Builtin {
 
 /// Symbols of theories fpsym does not handle.
 const UNSUPPORTED: [&str; 17] = [
-    "fp.to_real", "to_real", "to_int", "is_int", "+", "-", "*", "/", "div", "mod", "abs", "<", "<=", ">", ">=",
-    "select", "store",
+    "fp.to_real",
+    "to_real",
+    "to_int",
+    "is_int",
+    "+",
+    "-",
+    "*",
+    "/",
+    "div",
+    "mod",
+    "abs",
+    "<",
+    "<=",
+    ">",
+    ">=",
+    "select",
+    "store",
 ];
 
 /// The message for an unsupported symbol.
@@ -161,8 +176,16 @@ pub(crate) fn by_name(name: &str) -> Option<Builtin> {
 pub(crate) fn is_indexed_function(name: &str) -> bool {
     matches!(
         name,
-        "to_fp" | "to_fp_unsigned" | "fp.to_ubv" | "fp.to_sbv" | "extract" | "zero_extend" | "sign_extend" | "repeat"
-            | "rotate_left" | "rotate_right"
+        "to_fp"
+            | "to_fp_unsigned"
+            | "fp.to_ubv"
+            | "fp.to_sbv"
+            | "extract"
+            | "zero_extend"
+            | "sign_extend"
+            | "repeat"
+            | "rotate_left"
+            | "rotate_right"
     )
 }
 
@@ -244,7 +267,11 @@ impl TermCx<'_> {
             if !ok {
                 return Err(Located::new(
                     here,
-                    format!("expected {}, found {s}, as argument {} of `{fname}`", kind_name(k), i + 1),
+                    format!(
+                        "expected {}, found {s}, as argument {} of `{fname}`",
+                        kind_name(k),
+                        i + 1
+                    ),
                 ));
             }
             let slot = match k {
@@ -288,7 +315,10 @@ impl TermCx<'_> {
                 if n == 2 {
                     return self.mk(node, op.clone(), ts);
                 }
-                let pairs = ts.windows(2).map(|w| self.mk(node, op.clone(), w.to_vec())).collect::<LResult<Vec<_>>>()?;
+                let pairs = ts
+                    .windows(2)
+                    .map(|w| self.mk(node, op.clone(), w.to_vec()))
+                    .collect::<LResult<Vec<_>>>()?;
                 Ok(Term::and(pairs))
             }
             AndOr(is_and) => {
@@ -327,7 +357,12 @@ impl TermCx<'_> {
             BvLeft(_) | Concat => {
                 let op = if let BvLeft(op) = b { op.clone() } else { Op::BvConcat };
                 self.at_least(node, fname, 2, &args)?;
-                self.check(fname, &each(if op == Op::BvConcat { K::BvAny } else { K::Bv }), node, &args)?;
+                self.check(
+                    fname,
+                    &each(if op == Op::BvConcat { K::BvAny } else { K::Bv }),
+                    node,
+                    &args,
+                )?;
                 let mut it = terms(args).into_iter();
                 let mut acc = it.next().unwrap();
                 for t in it {
@@ -341,13 +376,24 @@ impl TermCx<'_> {
                 if w(0) != 1 {
                     return Err(Located::new(
                         self.arena.pos(args[0].1),
-                        format!("expected a term of sort (_ BitVec 1) (the sign bit), found {}, as argument 1 of `fp`", args[0].0.sort()),
+                        format!(
+                            "expected a term of sort (_ BitVec 1) (the sign bit), found {}, as argument 1 of `fp`",
+                            args[0].0.sort()
+                        ),
                     ));
                 }
                 let fmt = Format::new(w(1), w(2) + 1).map_err(|e| Located::new(self.arena.pos(node), e.to_string()))?;
-                let consts: Vec<_> = args.iter().filter_map(|(t, _)| t.as_const().and_then(|v| v.as_bv())).collect();
+                let consts: Vec<_> = args
+                    .iter()
+                    .filter_map(|(t, _)| t.as_const().and_then(|v| v.as_bv()))
+                    .collect();
                 if let [s, e, m] = consts[..] {
-                    return Ok(Term::fp(Float::from_fields(fmt, s.bits() == 1, e.bits() as u64, m.bits())));
+                    return Ok(Term::fp(Float::from_fields(
+                        fmt,
+                        s.bits() == 1,
+                        e.bits() as u64,
+                        m.bits(),
+                    )));
                 }
                 self.mk(node, Op::FpFromParts, terms(args))
             }
@@ -396,7 +442,10 @@ impl TermCx<'_> {
             Repeat(k) => {
                 self.check(fname, VA, node, &args)?;
                 if *k == 0 {
-                    return Err(Located::new(self.arena.pos(node), "`repeat` needs an index of at least 1"));
+                    return Err(Located::new(
+                        self.arena.pos(node),
+                        "`repeat` needs an index of at least 1",
+                    ));
                 }
                 let t = args[0].0.clone();
                 let mut acc = t.clone();

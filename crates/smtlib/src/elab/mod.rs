@@ -58,7 +58,10 @@ pub(crate) struct Env {
 impl Env {
     pub(crate) fn bind_global(&mut self, name: &str, entry: Entry, pos: Pos) -> LResult<()> {
         if let Some(old) = self.globals.get(name) {
-            return Err(Located::new(pos, format!("symbol `{name}` is already declared (at {})", old.pos())));
+            return Err(Located::new(
+                pos,
+                format!("symbol `{name}` is already declared (at {})", old.pos()),
+            ));
         }
         self.globals.insert(name.to_string(), entry);
         if !self.global_decls {
@@ -68,7 +71,12 @@ impl Env {
     }
 
     fn bind_sort(&mut self, name: &str, def: SortDef, pos: Pos) -> LResult<()> {
-        if self.sorts.contains_key(name) || matches!(name, "Bool" | "RoundingMode" | "Float16" | "Float32" | "Float64" | "Float128") {
+        if self.sorts.contains_key(name)
+            || matches!(
+                name,
+                "Bool" | "RoundingMode" | "Float16" | "Float32" | "Float64" | "Float128"
+            )
+        {
             return Err(Located::new(pos, format!("sort `{name}` is already defined")));
         }
         self.sorts.insert(name.to_string(), def);
@@ -173,9 +181,19 @@ fn arity_err(pos: Pos, what: &str, want: &str, found: usize) -> Located {
 impl<'s> Elaborator<'s> {
     fn term(&mut self, a: &Arena, id: Id) -> LResult<Term> {
         let mut named = Vec::new();
-        let t = term::TermCx { arena: a, src: self.src, env: &mut self.env, named: &mut named }.elaborate(id)?;
+        let t = term::TermCx {
+            arena: a,
+            src: self.src,
+            env: &mut self.env,
+            named: &mut named,
+        }
+        .elaborate(id)?;
         for (name, term) in named {
-            self.named.push(NamedTerm { name, term, command: self.command_index });
+            self.named.push(NamedTerm {
+                name,
+                term,
+                command: self.command_index,
+            });
         }
         Ok(t)
     }
@@ -183,21 +201,30 @@ impl<'s> Elaborator<'s> {
     fn bool_term(&mut self, a: &Arena, id: Id, what: &str) -> LResult<Term> {
         let t = self.term(a, id)?;
         if t.sort() != Sort::Bool {
-            return Err(Located::new(a.pos(id), format!("expected a Bool term, found {}, as the argument of `{what}`", t.sort())));
+            return Err(Located::new(
+                a.pos(id),
+                format!("expected a Bool term, found {}, as the argument of `{what}`", t.sort()),
+            ));
         }
         Ok(t)
     }
 
     fn symbol(&self, a: &Arena, id: Id, what: &str) -> LResult<String> {
-        a.symbol(id)
-            .map(str::to_string)
-            .ok_or_else(|| Located::new(a.pos(id), format!("expected a symbol ({what}), found {}", a.describe(id, self.src))))
+        a.symbol(id).map(str::to_string).ok_or_else(|| {
+            Located::new(
+                a.pos(id),
+                format!("expected a symbol ({what}), found {}", a.describe(id, self.src)),
+            )
+        })
     }
 
     fn keyword(&self, a: &Arena, id: Id) -> LResult<String> {
-        a.keyword(id)
-            .map(str::to_string)
-            .ok_or_else(|| Located::new(a.pos(id), format!("expected a keyword `:name`, found {}", a.describe(id, self.src))))
+        a.keyword(id).map(str::to_string).ok_or_else(|| {
+            Located::new(
+                a.pos(id),
+                format!("expected a keyword `:name`, found {}", a.describe(id, self.src)),
+            )
+        })
     }
 
     fn raw(&self, a: &Arena, id: Id) -> String {
@@ -208,33 +235,59 @@ impl<'s> Elaborator<'s> {
     fn level_arg(&self, a: &Arena, args: &[Id], pos: Pos, what: &str) -> LResult<u32> {
         match args {
             [] => Ok(1),
-            [n] => a
-                .numeral(*n)
-                .and_then(|s| s.parse::<u32>().ok())
-                .ok_or_else(|| Located::new(a.pos(*n), format!("expected a numeral (the number of levels), found {}", a.describe(*n, self.src)))),
+            [n] => a.numeral(*n).and_then(|s| s.parse::<u32>().ok()).ok_or_else(|| {
+                Located::new(
+                    a.pos(*n),
+                    format!(
+                        "expected a numeral (the number of levels), found {}",
+                        a.describe(*n, self.src)
+                    ),
+                )
+            }),
             _ => Err(arity_err(pos, what, "at most 1 argument", args.len())),
         }
     }
 
     fn term_list(&mut self, a: &Arena, id: Id, what: &str, bools: bool) -> LResult<Vec<Term>> {
         let Some(items) = a.list(id) else {
-            return Err(Located::new(a.pos(id), format!("expected a list of terms `(t ...)` for `{what}`, found {}", a.describe(id, self.src))));
+            return Err(Located::new(
+                a.pos(id),
+                format!(
+                    "expected a list of terms `(t ...)` for `{what}`, found {}",
+                    a.describe(id, self.src)
+                ),
+            ));
         };
         let items = items.to_vec();
-        items.iter().map(|&k| if bools { self.bool_term(a, k, what) } else { self.term(a, k) }).collect()
+        items
+            .iter()
+            .map(|&k| {
+                if bools {
+                    self.bool_term(a, k, what)
+                } else {
+                    self.term(a, k)
+                }
+            })
+            .collect()
     }
 
     /// Elaborates one command.
     fn command(&mut self, a: &Arena, id: Id) -> LResult<Command> {
         let pos = a.pos(id);
         let Some(kids) = a.list(id) else {
-            return Err(Located::new(pos, format!("expected a command `(...)`, found {}", a.describe(id, self.src))));
+            return Err(Located::new(
+                pos,
+                format!("expected a command `(...)`, found {}", a.describe(id, self.src)),
+            ));
         };
         let Some((&head, args)) = kids.split_first() else {
             return Err(Located::new(pos, "expected a command, found `()`"));
         };
         let Some(name) = a.bare_symbol(head) else {
-            return Err(Located::new(a.pos(head), format!("expected a command name, found {}", a.describe(head, self.src))));
+            return Err(Located::new(
+                a.pos(head),
+                format!("expected a command name, found {}", a.describe(head, self.src)),
+            ));
         };
         let n = args.len();
         let exact = |k: usize| -> LResult<()> {
@@ -295,7 +348,10 @@ impl<'s> Elaborator<'s> {
                         None => {
                             return Err(Located::new(
                                 a.pos(args[1]),
-                                format!("expected the parameter sort list `()`, found {}", a.describe(args[1], self.src)),
+                                format!(
+                                    "expected the parameter sort list `()`, found {}",
+                                    a.describe(args[1], self.src)
+                                ),
                             ))
                         }
                     }
@@ -307,7 +363,8 @@ impl<'s> Elaborator<'s> {
                 let sym_name = self.symbol(a, sym, "the name of the new constant")?;
                 let sort = self.env.sort(a, self.src, sort_id)?;
                 let var = make_var(&sym_name, sort).map_err(|m| Located::new(a.pos(sym), m))?;
-                self.env.bind_global(&sym_name, Entry::Term(var, a.pos(sym)), a.pos(sym))?;
+                self.env
+                    .bind_global(&sym_name, Entry::Term(var, a.pos(sym)), a.pos(sym))?;
                 Command::DeclareFun { name: sym_name, sort }
             }
             "define-fun" => {
@@ -318,7 +375,13 @@ impl<'s> Elaborator<'s> {
                 exact(3)?;
                 let sym_name = self.symbol(a, args[0], "the name of the new sort")?;
                 let Some(ps) = a.list(args[1]) else {
-                    return Err(Located::new(a.pos(args[1]), format!("expected the sort parameter list `(X ...)`, found {}", a.describe(args[1], self.src))));
+                    return Err(Located::new(
+                        a.pos(args[1]),
+                        format!(
+                            "expected the sort parameter list `(X ...)`, found {}",
+                            a.describe(args[1], self.src)
+                        ),
+                    ));
                 };
                 let mut params = Vec::new();
                 for &p in ps {
@@ -333,8 +396,19 @@ impl<'s> Elaborator<'s> {
                 let probe: HashMap<String, Sort> = params.iter().map(|p| (p.clone(), Sort::Bool)).collect();
                 self.env.resolve_sort(&body, &probe, a.pos(args[2]), 0)?;
                 let text = body.to_string();
-                self.env.bind_sort(&sym_name, SortDef { params: params.clone(), body: Some(body) }, a.pos(args[0]))?;
-                Command::DefineSort { name: sym_name, params, body: text }
+                self.env.bind_sort(
+                    &sym_name,
+                    SortDef {
+                        params: params.clone(),
+                        body: Some(body),
+                    },
+                    a.pos(args[0]),
+                )?;
+                Command::DefineSort {
+                    name: sym_name,
+                    params,
+                    body: text,
+                }
             }
             "declare-sort" => {
                 // Accepted so scripts that declare but never use one still
@@ -342,14 +416,24 @@ impl<'s> Elaborator<'s> {
                 exact(2)?;
                 let sym_name = self.symbol(a, args[0], "the name of the new sort")?;
                 let arity = a.numeral(args[1]).and_then(|n| n.parse::<u32>().ok()).ok_or_else(|| {
-                    Located::new(a.pos(args[1]), format!("expected a numeral (the sort's arity), found {}", a.describe(args[1], self.src)))
+                    Located::new(
+                        a.pos(args[1]),
+                        format!(
+                            "expected a numeral (the sort's arity), found {}",
+                            a.describe(args[1], self.src)
+                        ),
+                    )
                 })?;
                 let params = (0..arity).map(|i| format!("|{i}|")).collect();
-                self.env.bind_sort(&sym_name, SortDef { params, body: None }, a.pos(args[0]))?;
+                self.env
+                    .bind_sort(&sym_name, SortDef { params, body: None }, a.pos(args[0]))?;
                 Command::DeclareSort { name: sym_name, arity }
             }
             "define-fun-rec" | "define-funs-rec" => {
-                return Err(Located::new(pos, format!("recursive definitions (`{name}`) are not supported")))
+                return Err(Located::new(
+                    pos,
+                    format!("recursive definitions (`{name}`) are not supported"),
+                ))
             }
             "declare-datatype" | "declare-datatypes" => {
                 return Err(Located::new(pos, format!("datatypes (`{name}`) are not supported")))
@@ -370,12 +454,22 @@ impl<'s> Elaborator<'s> {
                 exact(1)?;
                 let ts = self.term_list(a, args[0], name, false)?;
                 if ts.is_empty() {
-                    return Err(Located::new(a.pos(args[0]), "expected at least one term in `get-value`"));
+                    return Err(Located::new(
+                        a.pos(args[0]),
+                        "expected at least one term in `get-value`",
+                    ));
                 }
                 Command::GetValue(ts)
             }
-            "get-model" | "get-assertions" | "get-assignment" | "get-unsat-core" | "get-unsat-assumptions"
-            | "get-proof" | "reset" | "reset-assertions" | "exit" => {
+            "get-model"
+            | "get-assertions"
+            | "get-assignment"
+            | "get-unsat-core"
+            | "get-unsat-assumptions"
+            | "get-proof"
+            | "reset"
+            | "reset-assertions"
+            | "exit" => {
                 exact(0)?;
                 match name {
                     "get-model" => Command::GetModel,
@@ -409,7 +503,12 @@ impl<'s> Elaborator<'s> {
                 exact(1)?;
                 match a.atom(args[0]) {
                     Some(Atom::Str(s)) => Command::Echo(s.clone()),
-                    _ => return Err(Located::new(a.pos(args[0]), format!("expected a string literal, found {}", a.describe(args[0], self.src)))),
+                    _ => {
+                        return Err(Located::new(
+                            a.pos(args[0]),
+                            format!("expected a string literal, found {}", a.describe(args[0], self.src)),
+                        ))
+                    }
                 }
             }
             _ => return Err(Located::new(a.pos(head), format!("unknown command `{name}`"))),
@@ -420,7 +519,13 @@ impl<'s> Elaborator<'s> {
         let name = self.symbol(a, args[0], "the name of the new function")?;
         let name_pos = a.pos(args[0]);
         let Some(ps) = a.list(args[1]) else {
-            return Err(Located::new(a.pos(args[1]), format!("expected the parameter list `((x Sort) ...)`, found {}", a.describe(args[1], self.src))));
+            return Err(Located::new(
+                a.pos(args[1]),
+                format!(
+                    "expected the parameter list `((x Sort) ...)`, found {}",
+                    a.describe(args[1], self.src)
+                ),
+            ));
         };
         let mut params: Vec<(String, Sort)> = Vec::new();
         for &p in ps {
@@ -432,7 +537,12 @@ impl<'s> Elaborator<'s> {
                     }
                     params.push((pname, self.env.sort(a, self.src, ps)?));
                 }
-                _ => return Err(Located::new(a.pos(p), format!("expected a parameter `(name Sort)`, found {}", a.describe(p, self.src)))),
+                _ => {
+                    return Err(Located::new(
+                        a.pos(p),
+                        format!("expected a parameter `(name Sort)`, found {}", a.describe(p, self.src)),
+                    ))
+                }
             }
         }
         let sort = self.env.sort(a, self.src, args[2])?;
@@ -454,16 +564,29 @@ impl<'s> Elaborator<'s> {
         if body.sort() != sort {
             return Err(Located::new(
                 a.pos(args[3]),
-                format!("expected a term of sort {sort} (the declared sort of `{name}`), found {}", body.sort()),
+                format!(
+                    "expected a term of sort {sort} (the declared sort of `{name}`), found {}",
+                    body.sort()
+                ),
             ));
         }
         if params.is_empty() {
-            self.env.bind_global(&name, Entry::Term(body.clone(), name_pos), name_pos)?;
-            return Ok(Command::DefineFun { name, params, sort, body });
+            self.env
+                .bind_global(&name, Entry::Term(body.clone(), name_pos), name_pos)?;
+            return Ok(Command::DefineFun {
+                name,
+                params,
+                sort,
+                body,
+            });
         }
         // The public body names parameters by their names, renamed if a
         // variable of the body has the same name.
-        let used: HashSet<String> = body.vars().iter().filter_map(|v| v.var_name().map(str::to_string)).collect();
+        let used: HashSet<String> = body
+            .vars()
+            .iter()
+            .filter_map(|v| v.var_name().map(str::to_string))
+            .collect();
         let mut shown = Vec::new();
         let mut map = HashMap::new();
         for ((pname, s), ph) in params.iter().zip(&placeholders) {
@@ -482,9 +605,19 @@ impl<'s> Elaborator<'s> {
             shown.push((n, *s));
         }
         let display = substitute(&body, &map).map_err(|m| Located::new(a.pos(args[3]), m))?;
-        let mac = Macro { params: params.iter().map(|p| p.1).collect(), placeholders, body };
-        self.env.bind_global(&name, Entry::Macro(Rc::new(mac), name_pos), name_pos)?;
-        Ok(Command::DefineFun { name, params: shown, sort, body: display })
+        let mac = Macro {
+            params: params.iter().map(|p| p.1).collect(),
+            placeholders,
+            body,
+        };
+        self.env
+            .bind_global(&name, Entry::Macro(Rc::new(mac), name_pos), name_pos)?;
+        Ok(Command::DefineFun {
+            name,
+            params: shown,
+            sort,
+            body: display,
+        })
     }
 }
 
@@ -495,11 +628,18 @@ impl<'s> Elaborator<'s> {
 pub fn parse_script(src: &str, file: &str) -> Result<Script, ParseError> {
     let mut reader = Reader::new(src);
     let mut arena = Arena::default();
-    let mut el = Elaborator { src, env: Env::default(), named: Vec::new(), command_index: 0 };
+    let mut el = Elaborator {
+        src,
+        env: Env::default(),
+        named: Vec::new(),
+        command_index: 0,
+    };
     let mut script = Script::default();
     loop {
         arena.clear();
-        let Some(id) = reader.read(&mut arena).map_err(|e| e.in_file(file))? else { break };
+        let Some(id) = reader.read(&mut arena).map_err(|e| e.in_file(file))? else {
+            break;
+        };
         el.command_index = script.commands.len();
         let cmd = el.command(&arena, id).map_err(|e| e.in_file(file))?;
         let exit = cmd == Command::Exit;
@@ -520,10 +660,17 @@ pub fn parse_term(src: &str, vars: &[Term]) -> Result<Term, ParseError> {
     const FILE: &str = "<term>";
     let mut reader = Reader::new(src);
     let mut arena = Arena::default();
-    let mut el = Elaborator { src, env: Env::default(), named: Vec::new(), command_index: 0 };
+    let mut el = Elaborator {
+        src,
+        env: Env::default(),
+        named: Vec::new(),
+        command_index: 0,
+    };
     for v in vars {
         if let Some(name) = v.var_name() {
-            el.env.globals.insert(name.to_string(), Entry::Term(v.clone(), Pos { line: 0, column: 0 }));
+            el.env
+                .globals
+                .insert(name.to_string(), Entry::Term(v.clone(), Pos { line: 0, column: 0 }));
         }
     }
     let Some(id) = reader.read(&mut arena).map_err(|e| e.in_file(FILE))? else {
@@ -550,12 +697,25 @@ pub fn parse_model(src: &str) -> Result<fpsym_expr::Model, ParseError> {
     let mut reader = Reader::new(src);
     let mut arena = Arena::default();
     let mut model = fpsym_expr::Model::new();
-    let mut el = Elaborator { src, env: Env::default(), named: Vec::new(), command_index: 0 };
+    let mut el = Elaborator {
+        src,
+        env: Env::default(),
+        named: Vec::new(),
+        command_index: 0,
+    };
     loop {
         arena.clear();
-        let Some(top) = reader.read(&mut arena).map_err(|e| e.in_file(FILE))? else { break };
+        let Some(top) = reader.read(&mut arena).map_err(|e| e.in_file(FILE))? else {
+            break;
+        };
         let kids = arena.list(top).unwrap_or(&[]).to_vec();
-        let is_define = |id: Id| arena.list(id).and_then(|k| k.first()).and_then(|&h| arena.bare_symbol(h)) == Some("define-fun");
+        let is_define = |id: Id| {
+            arena
+                .list(id)
+                .and_then(|k| k.first())
+                .and_then(|&h| arena.bare_symbol(h))
+                == Some("define-fun")
+        };
         let entries: Vec<Id> = if is_define(top) {
             vec![top]
         } else if kids.first().and_then(|&h| arena.bare_symbol(h)) == Some("model") {
@@ -565,7 +725,14 @@ pub fn parse_model(src: &str) -> Result<fpsym_expr::Model, ParseError> {
         };
         for id in entries {
             if !is_define(id) {
-                return Err(Located::new(arena.pos(id), format!("expected `(define-fun name () Sort value)`, found {}", arena.describe(id, src))).in_file(FILE));
+                return Err(Located::new(
+                    arena.pos(id),
+                    format!(
+                        "expected `(define-fun name () Sort value)`, found {}",
+                        arena.describe(id, src)
+                    ),
+                )
+                .in_file(FILE));
             }
             el.model_entry(&arena, id, &mut model).map_err(|e| e.in_file(FILE))?;
         }
@@ -581,15 +748,25 @@ impl Elaborator<'_> {
         }
         let name = self.symbol(a, kids[1], "a variable name")?;
         if a.list(kids[2]).is_none_or(|p| !p.is_empty()) {
-            return Err(Located::new(a.pos(kids[2]), format!("model entry `{name}` has parameters: only constants are supported")));
+            return Err(Located::new(
+                a.pos(kids[2]),
+                format!("model entry `{name}` has parameters: only constants are supported"),
+            ));
         }
         let sort = self.env.sort(a, self.src, kids[3])?;
         let t = self.term(a, kids[4])?;
         if t.sort() != sort {
-            return Err(Located::new(a.pos(kids[4]), format!("expected a value of sort {sort}, found {}", t.sort())));
+            return Err(Located::new(
+                a.pos(kids[4]),
+                format!("expected a value of sort {sort}, found {}", t.sort()),
+            ));
         }
-        let v = fpsym_expr::eval(&t, &fpsym_expr::Model::new())
-            .map_err(|e| Located::new(a.pos(kids[4]), format!("model value of `{name}` is not a constant: {e}")))?;
+        let v = fpsym_expr::eval(&t, &fpsym_expr::Model::new()).map_err(|e| {
+            Located::new(
+                a.pos(kids[4]),
+                format!("model value of `{name}` is not a constant: {e}"),
+            )
+        })?;
         let var = make_var(&name, sort).map_err(|m| Located::new(a.pos(kids[1]), m))?;
         model.insert(var, v);
         Ok(())

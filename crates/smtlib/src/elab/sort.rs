@@ -46,34 +46,60 @@ impl SortExpr {
             return Ok(SortExpr::Sym(name.to_string()));
         }
         let Some(kids) = a.list(id) else {
-            return Err(Located::new(pos, format!("expected a sort, found {}", a.describe(id, src))));
+            return Err(Located::new(
+                pos,
+                format!("expected a sort, found {}", a.describe(id, src)),
+            ));
         };
         if kids.is_empty() {
             return Err(Located::new(pos, "expected a sort, found `()`"));
         }
         if a.bare_symbol(kids[0]) == Some("_") {
             let Some(name) = kids.get(1).and_then(|&k| a.symbol(k)) else {
-                return Err(Located::new(pos, format!("expected an indexed sort `(_ name index ...)`, found {}", a.describe(id, src))));
+                return Err(Located::new(
+                    pos,
+                    format!(
+                        "expected an indexed sort `(_ name index ...)`, found {}",
+                        a.describe(id, src)
+                    ),
+                ));
             };
             let mut idx = Vec::new();
             for &k in &kids[2..] {
                 match a.numeral(k) {
                     Some(n) => idx.push(n.to_string()),
-                    None => return Err(Located::new(a.pos(k), format!("expected a numeral index, found {}", a.describe(k, src)))),
+                    None => {
+                        return Err(Located::new(
+                            a.pos(k),
+                            format!("expected a numeral index, found {}", a.describe(k, src)),
+                        ))
+                    }
                 }
             }
             if idx.is_empty() {
-                return Err(Located::new(pos, format!("expected at least one index in {}", a.describe(id, src))));
+                return Err(Located::new(
+                    pos,
+                    format!("expected at least one index in {}", a.describe(id, src)),
+                ));
             }
             return Ok(SortExpr::Indexed(name.to_string(), idx));
         }
         let Some(head) = a.symbol(kids[0]) else {
-            return Err(Located::new(a.pos(kids[0]), format!("expected a sort symbol, found {}", a.describe(kids[0], src))));
+            return Err(Located::new(
+                a.pos(kids[0]),
+                format!("expected a sort symbol, found {}", a.describe(kids[0], src)),
+            ));
         };
         if kids.len() < 2 {
-            return Err(Located::new(pos, format!("expected a sort, found {}", a.describe(id, src))));
+            return Err(Located::new(
+                pos,
+                format!("expected a sort, found {}", a.describe(id, src)),
+            ));
         }
-        let args = kids[1..].iter().map(|&k| Self::from_node_depth(a, src, k, depth + 1)).collect::<LResult<Vec<_>>>()?;
+        let args = kids[1..]
+            .iter()
+            .map(|&k| Self::from_node_depth(a, src, k, depth + 1))
+            .collect::<LResult<Vec<_>>>()?;
         Ok(SortExpr::App(head.to_string(), args))
     }
 }
@@ -106,7 +132,8 @@ impl std::fmt::Display for SortExpr {
 }
 
 fn index(n: &str, pos: Pos) -> LResult<u32> {
-    n.parse::<u32>().map_err(|_| Located::new(pos, format!("index {n} is too large")))
+    n.parse::<u32>()
+        .map_err(|_| Located::new(pos, format!("index {n} is too large")))
 }
 
 const UNSUPPORTED_SORT: &str =
@@ -120,7 +147,13 @@ impl Env {
     }
 
     /// Resolves a sort expression; errors are reported at `pos`.
-    pub(crate) fn resolve_sort(&self, e: &SortExpr, params: &HashMap<String, Sort>, pos: Pos, depth: usize) -> LResult<Sort> {
+    pub(crate) fn resolve_sort(
+        &self,
+        e: &SortExpr,
+        params: &HashMap<String, Sort>,
+        pos: Pos,
+        depth: usize,
+    ) -> LResult<Sort> {
         if depth > MAX_SORT_DEPTH {
             return Err(Located::new(pos, "define-sort expansion nested too deeply"));
         }
@@ -130,9 +163,14 @@ impl Env {
                     return Ok(*s);
                 }
                 if let Some(def) = self.sorts.get(name) {
-                    let Some(body) = &def.body else { return Err(uninterpreted(name, pos)) };
+                    let Some(body) = &def.body else {
+                        return Err(uninterpreted(name, pos));
+                    };
                     if !def.params.is_empty() {
-                        return Err(Located::new(pos, format!("sort `{name}` expects {} sort parameter(s), found 0", def.params.len())));
+                        return Err(Located::new(
+                            pos,
+                            format!("sort `{name}` expects {} sort parameter(s), found 0", def.params.len()),
+                        ));
                     }
                     return self.resolve_sort(body, &HashMap::new(), pos, depth + 1);
                 }
@@ -153,27 +191,40 @@ impl Env {
                 ("BitVec", [w]) => {
                     let w = index(w, pos)?;
                     if !(1..=128).contains(&w) {
-                        return Err(Located::new(pos, format!("bit-vector width {w} is not supported (fpsym handles 1..=128 bits)")));
+                        return Err(Located::new(
+                            pos,
+                            format!("bit-vector width {w} is not supported (fpsym handles 1..=128 bits)"),
+                        ));
                     }
                     Ok(Sort::BitVec(w))
                 }
                 ("FloatingPoint", [eb, sb]) => {
-                    let f = Format::new(index(eb, pos)?, index(sb, pos)?).map_err(|e| Located::new(pos, e.to_string()))?;
+                    let f =
+                        Format::new(index(eb, pos)?, index(sb, pos)?).map_err(|e| Located::new(pos, e.to_string()))?;
                     Ok(Sort::Float(f))
                 }
                 ("BitVec", _) | ("FloatingPoint", _) => {
                     let n = if name == "BitVec" { 1 } else { 2 };
-                    Err(Located::new(pos, format!("sort `{name}` takes {n} index(es), found {}", idx.len())))
+                    Err(Located::new(
+                        pos,
+                        format!("sort `{name}` takes {n} index(es), found {}", idx.len()),
+                    ))
                 }
                 _ => Err(Located::new(pos, format!("unknown indexed sort `{name}`"))),
             },
             SortExpr::App(name, args) => {
                 if let Some(def) = self.sorts.get(name) {
-                    let Some(body) = &def.body else { return Err(uninterpreted(name, pos)) };
+                    let Some(body) = &def.body else {
+                        return Err(uninterpreted(name, pos));
+                    };
                     if def.params.len() != args.len() {
                         return Err(Located::new(
                             pos,
-                            format!("sort `{name}` expects {} sort parameter(s), found {}", def.params.len(), args.len()),
+                            format!(
+                                "sort `{name}` expects {} sort parameter(s), found {}",
+                                def.params.len(),
+                                args.len()
+                            ),
                         ));
                     }
                     let mut bound = HashMap::new();

@@ -88,7 +88,13 @@ impl TermCx<'_> {
                     let (rm, rm_id) = vals.pop().unwrap();
                     let fname = a.text(kids[0], self.src);
                     if rm.sort() != Sort::RoundingMode {
-                        return self.err(rm_id, format!("expected a RoundingMode term, found {}, as argument 1 of `{fname}`", rm.sort()));
+                        return self.err(
+                            rm_id,
+                            format!(
+                                "expected a RoundingMode term, found {}, as argument 1 of `{fname}`",
+                                rm.sort()
+                            ),
+                        );
                     }
                     let q = real_literal(a, kids[2], 0).unwrap()?;
                     let t = to_fp_real(fmt, &q, &rm);
@@ -129,7 +135,10 @@ impl TermCx<'_> {
         match a.bare_symbol(head) {
             Some("let") => {
                 self.check_let(id)?;
-                work.push(Work::LetBody { node: id, base: vals.len() });
+                work.push(Work::LetBody {
+                    node: id,
+                    base: vals.len(),
+                });
                 for &b in let_bindings(a, id).iter().rev() {
                     work.push(Work::Eval(a.list(b).unwrap()[1]));
                 }
@@ -148,7 +157,10 @@ impl TermCx<'_> {
                 return Ok(());
             }
             Some(q @ ("forall" | "exists")) => {
-                return self.err(head, format!("quantifiers (`{q}`) are not supported: fpsym handles quantifier-free logics"))
+                return self.err(
+                    head,
+                    format!("quantifiers (`{q}`) are not supported: fpsym handles quantifier-free logics"),
+                )
             }
             Some(q @ ("as" | "match" | "lambda" | "par")) => {
                 return self.err(head, format!("`{q}` terms are not supported"))
@@ -163,7 +175,11 @@ impl TermCx<'_> {
                 return Ok(());
             }
         }
-        work.push(Work::Apply { node: id, func, base: vals.len() });
+        work.push(Work::Apply {
+            node: id,
+            func,
+            base: vals.len(),
+        });
         for &x in args.iter().rev() {
             work.push(Work::Eval(x));
         }
@@ -174,10 +190,22 @@ impl TermCx<'_> {
         let a = self.arena;
         let kids = a.list(id).unwrap();
         if kids.len() != 3 {
-            return self.err(id, format!("expected `(let ((x t) ...) body)`, found {} parts after `let`", kids.len() - 1));
+            return self.err(
+                id,
+                format!(
+                    "expected `(let ((x t) ...) body)`, found {} parts after `let`",
+                    kids.len() - 1
+                ),
+            );
         }
         let Some(bs) = a.list(kids[1]) else {
-            return self.err(kids[1], format!("expected the bindings `((x t) ...)` of `let`, found {}", a.describe(kids[1], self.src)));
+            return self.err(
+                kids[1],
+                format!(
+                    "expected the bindings `((x t) ...)` of `let`, found {}",
+                    a.describe(kids[1], self.src)
+                ),
+            );
         };
         if bs.is_empty() {
             return self.err(kids[1], "expected at least one binding in `let`");
@@ -190,7 +218,12 @@ impl TermCx<'_> {
                         return self.err(x, format!("`{name}` is bound twice in the same `let`"));
                     }
                 }
-                _ => return self.err(b, format!("expected a binding `(name term)`, found {}", a.describe(b, self.src))),
+                _ => {
+                    return self.err(
+                        b,
+                        format!("expected a binding `(name term)`, found {}", a.describe(b, self.src)),
+                    )
+                }
             }
         }
         Ok(())
@@ -202,7 +235,13 @@ impl TermCx<'_> {
         let mut i = 2;
         while i < kids.len() {
             let Some(kw) = a.keyword(kids[i]) else {
-                return self.err(kids[i], format!("expected an attribute `:keyword`, found {}", a.describe(kids[i], self.src)));
+                return self.err(
+                    kids[i],
+                    format!(
+                        "expected an attribute `:keyword`, found {}",
+                        a.describe(kids[i], self.src)
+                    ),
+                );
             };
             let value = kids.get(i + 1).copied().filter(|&v| a.keyword(v).is_none());
             if kw == ":named" {
@@ -225,7 +264,13 @@ impl TermCx<'_> {
             match self.env.lookup(name) {
                 Some(Lookup::Macro(m)) => return Ok(Func::Macro(m.clone())),
                 Some(Lookup::Term(t)) => {
-                    return self.err(head, format!("`{name}` is a constant of sort {}, not a function: it cannot be applied to arguments", t.sort()))
+                    return self.err(
+                        head,
+                        format!(
+                            "`{name}` is a constant of sort {}, not a function: it cannot be applied to arguments",
+                            t.sort()
+                        ),
+                    )
                 }
                 None => {}
             }
@@ -236,20 +281,28 @@ impl TermCx<'_> {
                 return self.err(head, m);
             }
             if is_constant_name(name) {
-                return self.err(head, format!("`{name}` is a constant, not a function: it cannot be applied to arguments"));
+                return self.err(
+                    head,
+                    format!("`{name}` is a constant, not a function: it cannot be applied to arguments"),
+                );
             }
             return self.err(head, format!("unknown function symbol `{name}`"));
         }
         if let Some(kids) = a.list(head) {
             if kids.first().and_then(|&k| a.bare_symbol(k)) == Some("_") {
                 let (name, idx) = self.indices(head)?;
-                return builtin::indexed(&name, &idx).map(Func::Builtin).map_err(|m| Located::new(a.pos(head), m));
+                return builtin::indexed(&name, &idx)
+                    .map(Func::Builtin)
+                    .map_err(|m| Located::new(a.pos(head), m));
             }
             if kids.first().and_then(|&k| a.bare_symbol(k)) == Some("as") {
                 return self.err(head, "qualified function symbols `(as f Sort)` are not supported");
             }
         }
-        self.err(head, format!("expected a function symbol, found {}", a.describe(head, self.src)))
+        self.err(
+            head,
+            format!("expected a function symbol, found {}", a.describe(head, self.src)),
+        )
     }
 
     /// The name and numeral indices of `(_ name i ...)`.
@@ -257,14 +310,23 @@ impl TermCx<'_> {
         let a = self.arena;
         let kids = a.list(id).unwrap();
         let Some(name) = kids.get(1).and_then(|&k| a.symbol(k)) else {
-            return self.err(id, format!("expected `(_ symbol index ...)`, found {}", a.describe(id, self.src)));
+            return self.err(
+                id,
+                format!("expected `(_ symbol index ...)`, found {}", a.describe(id, self.src)),
+            );
         };
         let mut idx = Vec::new();
         for &k in &kids[2..] {
             let Some(n) = a.numeral(k) else {
-                return self.err(k, format!("expected a numeral index, found {}", a.describe(k, self.src)));
+                return self.err(
+                    k,
+                    format!("expected a numeral index, found {}", a.describe(k, self.src)),
+                );
             };
-            idx.push(n.parse::<u32>().map_err(|_| Located::new(a.pos(k), format!("index {n} is too large")))?);
+            idx.push(
+                n.parse::<u32>()
+                    .map_err(|_| Located::new(a.pos(k), format!("index {n} is too large")))?,
+            );
         }
         Ok((name.to_string(), idx))
     }
@@ -274,19 +336,31 @@ impl TermCx<'_> {
         let a = self.arena;
         let kids = a.list(id).unwrap();
         let Some(name) = kids.get(1).and_then(|&k| a.symbol(k)) else {
-            return self.err(id, format!("expected `(_ symbol index ...)`, found {}", a.describe(id, self.src)));
+            return self.err(
+                id,
+                format!("expected `(_ symbol index ...)`, found {}", a.describe(id, self.src)),
+            );
         };
-        if let Some(digits) = name.strip_prefix("bv").filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit())) {
+        if let Some(digits) = name
+            .strip_prefix("bv")
+            .filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+        {
             let (_, idx) = self.indices(id)?;
             let [w] = idx[..] else {
                 return self.err(id, format!("expected `(_ {name} width)`, found {} indices", idx.len()));
             };
             if !(1..=128).contains(&w) {
-                return self.err(id, format!("bit-vector width {w} is not supported (fpsym handles 1..=128 bits)"));
+                return self.err(
+                    id,
+                    format!("bit-vector width {w} is not supported (fpsym handles 1..=128 bits)"),
+                );
             }
             let v: BigUint = digits.parse().unwrap();
             let v = v % (BigUint::one() << w);
-            let bits = v.iter_u64_digits().enumerate().fold(0u128, |acc, (i, d)| acc | ((d as u128) << (64 * i)));
+            let bits = v
+                .iter_u64_digits()
+                .enumerate()
+                .fold(0u128, |acc, (i, d)| acc | ((d as u128) << (64 * i)));
             return Ok(Term::bv(w, bits));
         }
         let special = matches!(name, "+zero" | "-zero" | "+oo" | "-oo" | "NaN");
@@ -306,7 +380,10 @@ impl TermCx<'_> {
             return Ok(Term::fp(v));
         }
         if builtin::is_indexed_function(name) {
-            return self.err(id, format!("{} is a function: apply it to arguments", a.describe(id, self.src)));
+            return self.err(
+                id,
+                format!("{} is a function: apply it to arguments", a.describe(id, self.src)),
+            );
         }
         self.err(id, format!("unknown indexed constant {}", a.describe(id, self.src)))
     }
@@ -341,7 +418,10 @@ impl TermCx<'_> {
             Some(Lookup::Term(t)) => return Ok(t.clone()),
             Some(Lookup::Macro(m)) => {
                 let n = m.params.len();
-                return self.err(id, format!("`{name}` is a function of {n} argument(s): apply it as `({name} ...)`"));
+                return self.err(
+                    id,
+                    format!("`{name}` is a function of {n} argument(s): apply it as `({name} ...)`"),
+                );
             }
             None => {}
         }
@@ -369,12 +449,22 @@ impl TermCx<'_> {
             Func::Builtin(b) => self.apply_builtin(b, &fname, node, args),
             Func::Macro(m) => {
                 if args.len() != m.params.len() {
-                    return self.err(node, format!("`{fname}` expects {} argument(s), found {}", m.params.len(), args.len()));
+                    return self.err(
+                        node,
+                        format!("`{fname}` expects {} argument(s), found {}", m.params.len(), args.len()),
+                    );
                 }
                 let mut map = HashMap::new();
                 for (i, ((t, at), (s, ph))) in args.into_iter().zip(m.params.iter().zip(&m.placeholders)).enumerate() {
                     if t.sort() != *s {
-                        return self.err(at, format!("expected a term of sort {s}, found {}, as argument {} of `{fname}`", t.sort(), i + 1));
+                        return self.err(
+                            at,
+                            format!(
+                                "expected a term of sort {s}, found {}, as argument {} of `{fname}`",
+                                t.sort(),
+                                i + 1
+                            ),
+                        );
                     }
                     map.insert(ph.clone(), t);
                 }
@@ -432,7 +522,11 @@ fn to_fp_real(fmt: Format, q: &BigRational, rm: &Term) -> Term {
     let mut acc = value(last);
     for m in first.into_iter().rev() {
         let v = value(m);
-        acc = if v == acc { acc } else { Term::mk(Op::Ite, vec![rm.eq(&Term::rm(m)), v, acc]) };
+        acc = if v == acc {
+            acc
+        } else {
+            Term::mk(Op::Ite, vec![rm.eq(&Term::rm(m)), v, acc])
+        };
     }
     acc
 }

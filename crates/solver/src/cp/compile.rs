@@ -144,7 +144,9 @@ impl Csp {
                 self.inner_bools.push(res);
             }
             let pid = self.props.len() as u32;
-            let float_args = args.first().is_some_and(|&a| matches!(self.sorts[a as usize], Sort::Float(_)));
+            let float_args = args
+                .first()
+                .is_some_and(|&a| matches!(self.sorts[a as usize], Sort::Float(_)));
             if crate::cp::order::relevant(&op, float_args) {
                 self.order_props.push(pid);
             }

@@ -154,7 +154,10 @@ pub(crate) fn mask(width: u32) -> u128 {
 impl BvRange {
     /// Every value of the width.
     pub fn full(width: u32) -> BvRange {
-        BvRange { width, range: Some((0, mask(width))) }
+        BvRange {
+            width,
+            range: Some((0, mask(width))),
+        }
     }
     /// No value.
     pub fn empty(width: u32) -> BvRange {
@@ -163,12 +166,18 @@ impl BvRange {
     /// `[lo, hi]` (empty when `lo > hi`); bounds are clamped to the width.
     pub fn new(width: u32, lo: u128, hi: u128) -> BvRange {
         let hi = hi.min(mask(width));
-        BvRange { width, range: (lo <= hi).then_some((lo, hi)) }
+        BvRange {
+            width,
+            range: (lo <= hi).then_some((lo, hi)),
+        }
     }
     /// One value.
     pub fn point(width: u32, v: u128) -> BvRange {
         let v = v & mask(width);
-        BvRange { width, range: Some((v, v)) }
+        BvRange {
+            width,
+            range: Some((v, v)),
+        }
     }
     /// The width in bits.
     pub fn width(&self) -> u32 {

@@ -33,7 +33,15 @@ pub(crate) struct Engine<'a> {
 impl<'a> Engine<'a> {
     pub(crate) fn new(csp: &'a Csp, config: &'a CpConfig, deadline: Option<Instant>, stats: &'a mut Stats) -> Self {
         let n = csp.props.len();
-        Engine { csp, config, deadline, stats, queue: VecDeque::new(), queued: vec![false; n], witness: None }
+        Engine {
+            csp,
+            config,
+            deadline,
+            stats,
+            queue: VecDeque::new(),
+            queued: vec![false; n],
+            witness: None,
+        }
     }
 
     /// True once the deadline has passed.
@@ -122,14 +130,22 @@ impl<'a> Engine<'a> {
             args.clear();
             args.extend(prop.args.iter().map(|&v| doms[v as usize]));
             let mut res = doms[prop.res as usize];
-            let mut ctx = Ctx { config: self.config, stats: self.stats, tie: prop.tie };
+            let mut ctx = Ctx {
+                config: self.config,
+                stats: self.stats,
+                tie: prop.tie,
+            };
             let before: Option<(Vec<Domain>, Domain)> = self.witness.as_ref().map(|_| (args.clone(), res));
             let failed = prop::run(&prop.op, &mut args, &mut res, &mut ctx).is_err();
             if let (Some(w), Some((a0, r0))) = (&self.witness, before) {
                 let vars: Vec<VarId> = prop.args.iter().copied().chain(std::iter::once(prop.res)).collect();
                 let inside = vars.iter().all(|&v| doms[v as usize].contains(&w[v as usize]));
                 let kept = !failed
-                    && prop.args.iter().enumerate().all(|(i, &v)| args[i].contains(&w[v as usize]))
+                    && prop
+                        .args
+                        .iter()
+                        .enumerate()
+                        .all(|(i, &v)| args[i].contains(&w[v as usize]))
                     && res.contains(&w[prop.res as usize]);
                 if inside && !kept {
                     let wv: Vec<_> = vars.iter().map(|&v| w[v as usize]).collect();

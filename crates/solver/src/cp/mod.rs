@@ -80,7 +80,11 @@ impl FromStr for Midpoint {
         match s {
             "count" | "float-count" => Ok(Midpoint::FloatCount),
             "real" => Ok(Midpoint::Real),
-            _ => Err(ParseError { what: "midpoint", value: s.into(), expected: "count, real" }),
+            _ => Err(ParseError {
+                what: "midpoint",
+                value: s.into(),
+                expected: "count, real",
+            }),
         }
     }
 }
@@ -114,7 +118,11 @@ impl FromStr for VarChoice {
             "largest" | "largest-domain" => Ok(VarChoice::LargestDomain),
             "most-constrained" => Ok(VarChoice::MostConstrained),
             "static" | "input-order" => Ok(VarChoice::Static),
-            _ => Err(ParseError { what: "variable choice", value: s.into(), expected: "largest, most-constrained, static" }),
+            _ => Err(ParseError {
+                what: "variable choice",
+                value: s.into(),
+                expected: "largest, most-constrained, static",
+            }),
         }
     }
 }
@@ -127,7 +135,11 @@ impl FromStr for SplitStrategy {
             "5way" | "five-way" | "fpcs" => Ok(SplitStrategy::FiveWay),
             "3point" | "three-point" => Ok(SplitStrategy::ThreePoint),
             "bisect" => Ok(SplitStrategy::Bisect),
-            _ => Err(ParseError { what: "split strategy", value: s.into(), expected: "fpse, 5way, 3point, bisect" }),
+            _ => Err(ParseError {
+                what: "split strategy",
+                value: s.into(),
+                expected: "fpse, 5way, 3point, bisect",
+            }),
         }
     }
 }
@@ -138,7 +150,11 @@ impl FromStr for Consistency {
         match s.to_ascii_lowercase().as_str() {
             "2b" => Ok(Consistency::TwoB),
             "3b" => Ok(Consistency::ThreeB),
-            _ => Err(ParseError { what: "consistency", value: s.into(), expected: "2b, 3b" }),
+            _ => Err(ParseError {
+                what: "consistency",
+                value: s.into(),
+                expected: "2b, 3b",
+            }),
         }
     }
 }
@@ -290,7 +306,10 @@ pub struct CpSolver {
 impl CpSolver {
     /// A solver with the given configuration.
     pub fn new(config: CpConfig) -> Self {
-        CpSolver { config, stats: Stats::default() }
+        CpSolver {
+            config,
+            stats: Stats::default(),
+        }
     }
     /// The accumulated counters.
     pub fn statistics(&self) -> &Stats {
@@ -330,7 +349,12 @@ impl Solver for CpSolver {
 /// propagator removes the known solution `witness` (a model of the query)
 /// from domains that contain it; panics with the culprit if one does.
 #[doc(hidden)]
-pub fn debug_with_witness(query: &Query, witness: &fpsym_expr::Model, config: &CpConfig, budget: &Budget) -> SolveResult {
+pub fn debug_with_witness(
+    query: &Query,
+    witness: &fpsym_expr::Model,
+    config: &CpConfig,
+    budget: &Budget,
+) -> SolveResult {
     let csp = compile::Csp::new(query);
     let w: Vec<fpsym_expr::Value> = csp
         .terms
@@ -346,7 +370,13 @@ impl fmt::Display for CpConfig {
         write!(
             f,
             "cp(var={:?}, split={:?}, midpoint={:?}, consistency={:?}, ulp_max={}, eps_direct={}, eps_indirect={})",
-            self.var_choice, self.split, self.midpoint, self.consistency, self.ulp_max, self.eps_direct, self.eps_indirect
+            self.var_choice,
+            self.split,
+            self.midpoint,
+            self.consistency,
+            self.ulp_max,
+            self.eps_direct,
+            self.eps_indirect
         )
     }
 }
@@ -368,7 +398,13 @@ pub fn propagate_op(op: &Op, args: &mut [Domain], result: &mut Domain, config: &
 
 /// [`propagate_op`], accumulating counters (ULP-Max firings, floats pruned,
 /// propagations) into `stats`.
-pub fn propagate_op_counting(op: &Op, args: &mut [Domain], result: &mut Domain, config: &CpConfig, stats: &mut Stats) -> bool {
+pub fn propagate_op_counting(
+    op: &Op,
+    args: &mut [Domain],
+    result: &mut Domain,
+    config: &CpConfig,
+    stats: &mut Stats,
+) -> bool {
     fixpoint_one(op, args, result, config, stats, false)
 }
 
@@ -385,7 +421,14 @@ pub fn propagate_op_diagonal(op: &Op, args: &mut [Domain], result: &mut Domain, 
     fixpoint_one(op, args, result, config, &mut stats, true)
 }
 
-fn fixpoint_one(op: &Op, args: &mut [Domain], result: &mut Domain, config: &CpConfig, stats: &mut Stats, tie: bool) -> bool {
+fn fixpoint_one(
+    op: &Op,
+    args: &mut [Domain],
+    result: &mut Domain,
+    config: &CpConfig,
+    stats: &mut Stats,
+    tie: bool,
+) -> bool {
     for _ in 0..10_000 {
         let (a0, r0) = (args.to_vec(), *result);
         let mut ctx = prop::Ctx { config, stats, tie };

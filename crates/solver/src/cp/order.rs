@@ -51,21 +51,43 @@ fn keys(doms: &[Domain], v: VarId) -> Option<(i128, i128)> {
 /// absorbed. Gaps grow with magnitude, so the largest is at an endpoint.
 fn shift(doms: &[Domain], a: VarId, d: VarId, negate: bool) -> (Option<bool>, Option<bool>) {
     use fpsym_float::{Float, RoundingMode};
-    let (Some(xa), Some(xd)) = (fp(doms, a), fp(doms, d)) else { return (None, None) };
-    let (Some((al, ah)), Some((dl, dh))) = (xa.bounds(), xd.bounds()) else { return (None, None) };
+    let (Some(xa), Some(xd)) = (fp(doms, a), fp(doms, d)) else {
+        return (None, None);
+    };
+    let (Some((al, ah)), Some((dl, dh))) = (xa.bounds(), xd.bounds()) else {
+        return (None, None);
+    };
     let (dl, dh) = if negate { (dh.neg(), dl.neg()) } else { (dl, dh) };
     let finite = al.is_finite() && ah.is_finite();
     let rne = RoundingMode::NearestTiesToEven;
     // gap from v to its neighbour upward / downward (exact: a power of two)
-    let gap_up = |v: Float| if v.sign() { v.succ().map(|s| s.sub(v, rne).value) } else { Some(v.ulp()) };
-    let gap_down = |v: Float| if v.sign() { Some(v.ulp()) } else { v.pred().map(|p| v.sub(p, rne).value) };
+    let gap_up = |v: Float| {
+        if v.sign() {
+            v.succ().map(|s| s.sub(v, rne).value)
+        } else {
+            Some(v.ulp())
+        }
+    };
+    let gap_down = |v: Float| {
+        if v.sign() {
+            Some(v.ulp())
+        } else {
+            v.pred().map(|p| v.sub(p, rne).value)
+        }
+    };
     let wider = |a: Option<Float>, b: Option<Float>| match (a, b) {
         (Some(a), Some(b)) => Some(if key(a) >= key(b) { a } else { b }),
         _ => None,
     };
     let need_up = if finite { wider(gap_up(al), gap_up(ah)) } else { None };
-    let need_down = if finite { wider(gap_down(al), gap_down(ah)) } else { None };
-    let covers = |v: Float, need: Option<Float>| v.is_finite() && !v.is_zero() && need.is_some_and(|n| key(v.abs()) >= key(n.abs()));
+    let need_down = if finite {
+        wider(gap_down(al), gap_down(ah))
+    } else {
+        None
+    };
+    let covers = |v: Float, need: Option<Float>| {
+        v.is_finite() && !v.is_zero() && need.is_some_and(|n| key(v.abs()) >= key(n.abs()))
+    };
     let up = (key(dl) >= 0).then(|| key(dl) > 0 && covers(dl, need_up));
     let down = (key(dh) <= 0).then(|| key(dh) < 0 && covers(dh, need_down));
     (up, down)
@@ -80,7 +102,11 @@ fn collect(csp: &Csp, rel: &[u32], doms: &[Domain], edges: &mut Vec<Edge>, neqs:
         let b = doms[pr.res as usize].as_bool().and_then(|s| s.as_point());
         match &pr.op {
             Op::FpLeq | Op::FpLt | Op::FpGeq | Op::FpGt => {
-                let (x, y) = if matches!(pr.op, Op::FpGeq | Op::FpGt) { (pr.args[1], pr.args[0]) } else { (pr.args[0], pr.args[1]) };
+                let (x, y) = if matches!(pr.op, Op::FpGeq | Op::FpGt) {
+                    (pr.args[1], pr.args[0])
+                } else {
+                    (pr.args[0], pr.args[1])
+                };
                 let strict = matches!(pr.op, Op::FpLt | Op::FpGt);
                 match b {
                     Some(true) => le(x, y, strict),
@@ -95,7 +121,9 @@ fn collect(csp: &Csp, rel: &[u32], doms: &[Domain], edges: &mut Vec<Edge>, neqs:
                         le(x, y, false);
                         le(y, x, false);
                     }
-                    Some(false) if matches!(pr.op, Op::FpEq) && non_nan(doms, x) && non_nan(doms, y) => neqs.push((x, y)),
+                    Some(false) if matches!(pr.op, Op::FpEq) && non_nan(doms, x) && non_nan(doms, y) => {
+                        neqs.push((x, y))
+                    }
                     _ => {}
                 }
             }
@@ -141,7 +169,16 @@ fn collect(csp: &Csp, rel: &[u32], doms: &[Domain], edges: &mut Vec<Edge>, neqs:
 /// Whether a propagator can contribute order edges.
 pub(crate) fn relevant(op: &Op, arg_is_float: bool) -> bool {
     match op {
-        Op::FpLeq | Op::FpLt | Op::FpGeq | Op::FpGt | Op::FpEq | Op::FpAdd | Op::FpSub | Op::FpMin | Op::FpMax | Op::FpAbs => true,
+        Op::FpLeq
+        | Op::FpLt
+        | Op::FpGeq
+        | Op::FpGt
+        | Op::FpEq
+        | Op::FpAdd
+        | Op::FpSub
+        | Op::FpMin
+        | Op::FpMax
+        | Op::FpAbs => true,
         Op::Eq => arg_is_float,
         _ => false,
     }
@@ -200,7 +237,9 @@ pub(crate) fn check(csp: &Csp, rel: &[u32], doms: &[Domain]) -> Option<Vec<(VarI
     }
     let mut changed = Vec::new();
     for (i, &v) in nodes.iter().enumerate() {
-        let Some(&(lo, hi, count)) = ranges.get(&comp[i]) else { continue };
+        let Some(&(lo, hi, count)) = ranges.get(&comp[i]) else {
+            continue;
+        };
         if count < 2 {
             continue;
         }
@@ -208,7 +247,11 @@ pub(crate) fn check(csp: &Csp, rel: &[u32], doms: &[Domain]) -> Option<Vec<(VarI
         // in a solution either every member is NaN (a component of `=`
         // edges only) or none is: the NaN flag stays as it is
         let fmt = x.format();
-        let keep = if lo > hi { FloatInterval::empty(fmt) } else { FloatInterval::new(key_lo(fmt, lo), key_hi(fmt, hi), false) };
+        let keep = if lo > hi {
+            FloatInterval::empty(fmt)
+        } else {
+            FloatInterval::new(key_lo(fmt, lo), key_hi(fmt, hi), false)
+        };
         let nx = x.without_nan().intersect(&keep).with_nan(x.may_be_nan());
         if nx.is_empty() {
             return None;

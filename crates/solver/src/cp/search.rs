@@ -20,7 +20,13 @@ struct Pending {
 }
 
 /// Decides the network.
-pub(crate) fn solve(csp: &Csp, config: &CpConfig, deadline: Option<Instant>, stats: &mut Stats, witness: Option<Vec<Value>>) -> SolveResult {
+pub(crate) fn solve(
+    csp: &Csp,
+    config: &CpConfig,
+    deadline: Option<Instant>,
+    stats: &mut Stats,
+    witness: Option<Vec<Value>>,
+) -> SolveResult {
     if csp.trivially_false {
         return SolveResult::Unsat;
     }
@@ -76,7 +82,12 @@ pub(crate) fn solve(csp: &Csp, config: &CpConfig, deadline: Option<Instant>, sta
 
 /// Chooses a variable and pushes its branches, or checks a leaf. Returns an
 /// answer when the leaf is a solution.
-fn expand(engine: &mut Engine, doms: Rc<Vec<Domain>>, stack: &mut Vec<Pending>, incomplete: &mut bool) -> Option<SolveResult> {
+fn expand(
+    engine: &mut Engine,
+    doms: Rc<Vec<Domain>>,
+    stack: &mut Vec<Pending>,
+    incomplete: &mut bool,
+) -> Option<SolveResult> {
     let csp = engine.csp;
     let config = engine.config;
     let Some(v) = choose(csp, config, &doms) else {
@@ -96,7 +107,11 @@ fn expand(engine: &mut Engine, doms: Rc<Vec<Domain>>, stack: &mut Vec<Pending>, 
     let (children, lossy) = branches(&doms[v as usize], config.split, config.midpoint);
     *incomplete |= lossy;
     for dom in children.into_iter().rev() {
-        stack.push(Pending { parent: doms.clone(), var: v, dom });
+        stack.push(Pending {
+            parent: doms.clone(),
+            var: v,
+            dom,
+        });
     }
     None
 }
@@ -274,7 +289,13 @@ fn branches(d: &Domain, split: SplitStrategy, midpoint: Midpoint) -> (Vec<Domain
 fn real_midpoint(l: fpsym_float::Float, h: fpsym_float::Float) -> i128 {
     use fpsym_float::{Float, RoundingMode};
     let fmt = l.format();
-    let fin = |v: Float| if v.is_infinite() { Float::largest(fmt, v.sign()) } else { v };
+    let fin = |v: Float| {
+        if v.is_infinite() {
+            Float::largest(fmt, v.sign())
+        } else {
+            v
+        }
+    };
     let rne = RoundingMode::NearestTiesToEven;
     let two = Float::pow2(fmt, 1).expect("every format has 2");
     let m = fin(l).div(two, rne).value.add(fin(h).div(two, rne).value, rne).value;
@@ -290,7 +311,13 @@ fn real_midpoint(l: fpsym_float::Float, h: fpsym_float::Float) -> i128 {
 /// and the next one tried at the same size, a consistent one is halved, down
 /// to a single float (at most 24 probes per bound and pass).
 fn shave(engine: &mut Engine, doms: &mut [Domain]) -> Result<(), Stop> {
-    let vars: Vec<VarId> = engine.csp.inputs.iter().map(|(v, _)| *v).filter(|v| matches!(doms[*v as usize], Domain::Fp(_))).collect();
+    let vars: Vec<VarId> = engine
+        .csp
+        .inputs
+        .iter()
+        .map(|(v, _)| *v)
+        .filter(|v| matches!(doms[*v as usize], Domain::Fp(_)))
+        .collect();
     for _pass in 0..3 {
         let mut changed = false;
         for &v in &vars {

@@ -118,7 +118,11 @@ fn usable(z: &FloatInterval) -> Option<(Float, Float, bool)> {
 pub fn add_bounds(z: &FloatInterval) -> Option<(Float, Float)> {
     let (zl, zh, neg) = usable(z)?;
     let fmt = zl.format();
-    let mu = if neg { mu_add(zh.abs(), zl.abs()) } else { mu_add(zl, zh) };
+    let mu = if neg {
+        mu_add(zh.abs(), zl.abs())
+    } else {
+        mu_add(zl, zh)
+    };
     let (alpha, beta) = alpha_beta(mu);
     let a = alpha.unwrap_or(Float::largest(fmt, false));
     let b = beta.unwrap_or(Float::largest(fmt, false));
@@ -127,7 +131,13 @@ pub fn add_bounds(z: &FloatInterval) -> Option<(Float, Float)> {
 
 /// The largest `x >= +0` with `op(x, c) <= m` (total order) in mode `rm`,
 /// where `op` is increasing in `x`.
-fn largest_below(m: Float, c: Float, rm: RoundingMode, op: impl Fn(Float, Float, RoundingMode) -> Float, hint: Float) -> Float {
+fn largest_below(
+    m: Float,
+    c: Float,
+    rm: RoundingMode,
+    op: impl Fn(Float, Float, RoundingMode) -> Float,
+    hint: Float,
+) -> Float {
     let fmt = m.format();
     let top = ord(Float::largest(fmt, false));
     let p = |o: i128| {
@@ -165,13 +175,26 @@ pub fn div_bound(m: Float, rm: RoundingMode, _setting: Setting) -> Float {
 
 /// The symmetric interval `[-B, B]` the ULP-Max bound of `op` (`mul` or
 /// `div`) gives for the modes `rms`, when `z` is usable.
-pub fn muldiv_bounds(z: &FloatInterval, rms: impl Iterator<Item = RoundingMode>, div: bool, setting: Setting) -> Option<(Float, Float)> {
+pub fn muldiv_bounds(
+    z: &FloatInterval,
+    rms: impl Iterator<Item = RoundingMode>,
+    div: bool,
+    setting: Setting,
+) -> Option<(Float, Float)> {
     let (zl, zh, neg) = usable(z)?;
-    let m = if ord(zl.abs()) > ord(zh.abs()) { zl.abs() } else { zh.abs() };
+    let m = if ord(zl.abs()) > ord(zh.abs()) {
+        zl.abs()
+    } else {
+        zh.abs()
+    };
     let mut b: Option<Float> = None;
     for rm in rms {
         let rm = if neg { rm.mirrored() } else { rm };
-        let v = if div { div_bound(m, rm, setting) } else { mul_bound(m, rm, setting) };
+        let v = if div {
+            div_bound(m, rm, setting)
+        } else {
+            mul_bound(m, rm, setting)
+        };
         b = Some(match b {
             Some(w) if ord(w) >= ord(v) => w,
             _ => v,

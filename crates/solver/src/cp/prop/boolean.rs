@@ -38,7 +38,9 @@ fn and(args: &mut [Domain], neg: &[bool], r: &mut Domain) -> Result<(), Empty> {
             }
         }
         Some(false) => {
-            let open: Vec<usize> = (0..args.len()).filter(|&i| lit(&args[i], neg[i]).as_point() != Some(true)).collect();
+            let open: Vec<usize> = (0..args.len())
+                .filter(|&i| lit(&args[i], neg[i]).as_point() != Some(true))
+                .collect();
             if open.is_empty() {
                 return Err(Empty);
             }

@@ -37,7 +37,11 @@ fn add_range(w: u32, (a, b): (u128, u128), (c, d): (u128, u128)) -> BvRange {
     let (lo, clo) = a.overflowing_add(c);
     let (hi, chi) = b.overflowing_add(d);
     if w == 128 {
-        return if clo == chi { BvRange::new(w, lo, hi) } else { BvRange::full(w) };
+        return if clo == chi {
+            BvRange::new(w, lo, hi)
+        } else {
+            BvRange::full(w)
+        };
     }
     let (wl, wh) = (lo > m, hi > m);
     if wl == wh {
@@ -126,7 +130,11 @@ pub(crate) fn propagate(op: &Op, args: &mut [Domain], res: &mut Domain) -> Resul
     use Op::*;
     match op {
         BvUlt | BvUle | BvUgt | BvUge | BvSlt | BvSle | BvSgt | BvSge => {
-            let (i, j) = if matches!(op, BvUgt | BvUge | BvSgt | BvSge) { (1, 0) } else { (0, 1) };
+            let (i, j) = if matches!(op, BvUgt | BvUge | BvSgt | BvSge) {
+                (1, 0)
+            } else {
+                (0, 1)
+            };
             let strict = matches!(op, BvUlt | BvUgt | BvSlt | BvSgt);
             let (mut x, mut y) = (args[i], args[j]);
             if matches!(op, BvUlt | BvUle | BvUgt | BvUge) {
@@ -238,7 +246,11 @@ pub(crate) fn propagate(op: &Op, args: &mut [Domain], res: &mut Domain) -> Resul
         }
         BvAdd | BvSub => {
             let (_, yl, yh) = r(&args[1])?;
-            let img = if matches!(op, BvAdd) { add_range(w, (xl, xh), (yl, yh)) } else { sub_range(w, (xl, xh), (yl, yh)) };
+            let img = if matches!(op, BvAdd) {
+                add_range(w, (xl, xh), (yl, yh))
+            } else {
+                sub_range(w, (xl, xh), (yl, yh))
+            };
             put(res, img)?;
             let (_, rl, rh) = r(res)?;
             if matches!(op, BvAdd) {

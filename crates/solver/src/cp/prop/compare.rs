@@ -28,7 +28,8 @@ fn restrict_keys(x: &FloatInterval, lo: i128, hi: i128, nan: bool) -> FloatInter
     let part = if lo > hi {
         FloatInterval::empty(fmt)
     } else {
-        x.without_nan().intersect(&FloatInterval::new(key_lo(fmt, lo), key_hi(fmt, hi), false))
+        x.without_nan()
+            .intersect(&FloatInterval::new(key_lo(fmt, lo), key_hi(fmt, hi), false))
     };
     part.with_nan(nan && x.may_be_nan())
 }
@@ -39,7 +40,8 @@ fn order(x: &mut FloatInterval, y: &mut FloatInterval, b: &mut BoolSet, strict: 
     let (kx, ky) = (keys(x), keys(y));
     // can it be true / false?
     let can_true = matches!((kx, ky), (Some((xl, _)), Some((_, yh))) if xl + s <= yh);
-    let can_false = x.may_be_nan() || y.may_be_nan() || matches!((kx, ky), (Some((_, xh)), Some((yl, _))) if xh + s > yl);
+    let can_false =
+        x.may_be_nan() || y.may_be_nan() || matches!((kx, ky), (Some((_, xh)), Some((yl, _))) if xh + s > yl);
     let mut nb = BoolSet::EMPTY;
     if can_true {
         nb = nb.union(BoolSet::TRUE);
@@ -52,7 +54,9 @@ fn order(x: &mut FloatInterval, y: &mut FloatInterval, b: &mut BoolSet, strict: 
         None if b.is_empty() => return Err(Empty),
         None => {}
         Some(true) => {
-            let (Some((xl, _)), Some((_, yh))) = (kx, ky) else { return Err(Empty) };
+            let (Some((xl, _)), Some((_, yh))) = (kx, ky) else {
+                return Err(Empty);
+            };
             *x = restrict_keys(x, NO_LO, yh - s, false);
             *y = restrict_keys(y, xl + s, NO_HI, false);
         }
@@ -95,7 +99,9 @@ fn ieee_eq(x: &mut FloatInterval, y: &mut FloatInterval, b: &mut BoolSet) -> Res
         None if b.is_empty() => return Err(Empty),
         None => {}
         Some(true) => {
-            let (Some((a, b_)), Some((c, d))) = (kx, ky) else { return Err(Empty) };
+            let (Some((a, b_)), Some((c, d))) = (kx, ky) else {
+                return Err(Empty);
+            };
             let (lo, hi) = (a.max(c), b_.min(d));
             *x = restrict_keys(x, lo, hi, false);
             *y = restrict_keys(y, lo, hi, false);
@@ -214,7 +220,10 @@ fn complement(parts: &[(Float, Float)], nan: bool, fmt: Format) -> (Vec<(Float, 
     let top = ord(Float::infinity(fmt, false));
     for &(l, h) in parts {
         if ord(l) > next {
-            out.push((crate::cp::domain::from_ord(fmt, next), crate::cp::domain::from_ord(fmt, ord(l) - 1)));
+            out.push((
+                crate::cp::domain::from_ord(fmt, next),
+                crate::cp::domain::from_ord(fmt, ord(l) - 1),
+            ));
         }
         next = ord(h) + 1;
     }
@@ -229,7 +238,11 @@ pub(crate) fn propagate(op: &Op, args: &mut [Domain], res: &mut Domain) -> Resul
     let mut b = res.as_bool().expect("Boolean result");
     match op {
         Op::FpLeq | Op::FpLt | Op::FpGeq | Op::FpGt | Op::FpEq | Op::Eq => {
-            let (i, j) = if matches!(op, Op::FpGeq | Op::FpGt) { (1, 0) } else { (0, 1) };
+            let (i, j) = if matches!(op, Op::FpGeq | Op::FpGt) {
+                (1, 0)
+            } else {
+                (0, 1)
+            };
             let (mut x, mut y) = (fp_of(&args[i]), fp_of(&args[j]));
             match op {
                 Op::FpEq => ieee_eq(&mut x, &mut y, &mut b)?,

@@ -41,7 +41,11 @@ fn floats_of_bits(fmt: Format, lo: u128, hi: u128) -> FloatInterval {
     if lo < s {
         let b = hi.min(s - 1);
         if lo <= inf {
-            out = out.hull(&FloatInterval::new(Float::from_packed(fmt, lo), Float::from_packed(fmt, b.min(inf)), false));
+            out = out.hull(&FloatInterval::new(
+                Float::from_packed(fmt, lo),
+                Float::from_packed(fmt, b.min(inf)),
+                false,
+            ));
         }
         if b > inf {
             out = out.with_nan(true);
@@ -126,7 +130,11 @@ fn bitcast(args: &mut [Domain], res: &mut Domain, parts: bool) -> Result<(), Emp
     if parts {
         let (mut s, mut e, mut m) = (bv(&args[0])?, bv(&args[1])?, bv(&args[2])?);
         // concat(concat(s, e), m)
-        let mut se = BvRange::new(1 + fmt.eb(), (s.bounds().unwrap().0 << fmt.eb()) | e.bounds().unwrap().0, (s.bounds().unwrap().1 << fmt.eb()) | e.bounds().unwrap().1);
+        let mut se = BvRange::new(
+            1 + fmt.eb(),
+            (s.bounds().unwrap().0 << fmt.eb()) | e.bounds().unwrap().0,
+            (s.bounds().unwrap().1 << fmt.eb()) | e.bounds().unwrap().1,
+        );
         concat_back(bl, bh, &mut se, &mut m)?;
         let (sel, seh) = se.bounds().ok_or(Empty)?;
         concat_back(sel, seh, &mut s, &mut e)?;
@@ -171,7 +179,11 @@ fn int_to_fp(fmt: Format, signed: bool, args: &mut [Domain], res: &mut Domain) -
             let img = FloatInterval::new(conv(a), conv(b), false).intersect(&z);
             let Some((zl, zh)) = img.bounds() else { continue };
             let hint = |t: Float| -> Vec<i128> {
-                t.to_bv(RoundingMode::NearestTiesToEven, w, signed).value.map(u2i).into_iter().collect()
+                t.to_bv(RoundingMode::NearestTiesToEven, w, signed)
+                    .value
+                    .map(u2i)
+                    .into_iter()
+                    .collect()
             };
             let r1 = region(u2i(a), u2i(b), |o| ord(conv(i2u(o))) >= ord(zl), &hint(zl));
             let Some((p, q)) = r1 else { continue };
@@ -232,12 +244,26 @@ fn fp_to_int(w: u32, signed: bool, args: &mut [Domain], res: &mut Domain) -> Res
             let f = from_ord(fmt, o);
             conv(f).is_some() || ord(f) < 0
         };
-        let min_int = if signed { Float::from_bv(fmt, 1u128 << (w - 1), w, true, RoundingMode::NearestTiesToEven).value } else { Float::zero(fmt, true) };
-        let max_int = Float::from_bv(fmt, mask(if signed { w - 1 } else { w }), w, false, RoundingMode::NearestTiesToEven).value;
+        let min_int = if signed {
+            Float::from_bv(fmt, 1u128 << (w - 1), w, true, RoundingMode::NearestTiesToEven).value
+        } else {
+            Float::zero(fmt, true)
+        };
+        let max_int = Float::from_bv(
+            fmt,
+            mask(if signed { w - 1 } else { w }),
+            w,
+            false,
+            RoundingMode::NearestTiesToEven,
+        )
+        .value;
         let in_lo = region(flo, fhi, lo_ok, &[ord(min_int)]).map(|(a, _)| a);
         let in_hi = region(flo, fhi, hi_ok, &[ord(max_int)]).map(|(_, b)| b);
         let in_range = match (in_lo, in_hi) {
-            (Some(a), Some(b)) if a <= b => x.without_nan().intersect(&FloatInterval::new(from_ord(fmt, a), from_ord(fmt, b), false)),
+            (Some(a), Some(b)) if a <= b => {
+                x.without_nan()
+                    .intersect(&FloatInterval::new(from_ord(fmt, a), from_ord(fmt, b), false))
+            }
             _ => FloatInterval::empty(fmt),
         };
         let out_of_range = x.may_be_nan() || x.count_non_nan() > in_range.count();

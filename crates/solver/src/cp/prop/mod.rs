@@ -47,7 +47,9 @@ pub(crate) fn run(op: &Op, args: &mut [Domain], res: &mut Domain, ctx: &mut Ctx)
         FpAdd | FpSub => add::propagate(op, args, res, ctx)?,
         FpMul | FpDiv => mul::propagate(op, args, res, ctx)?,
         FpFma => fma::propagate(args, res, ctx.tie)?,
-        FpSqrt | FpRoundToIntegral | FpAbs | FpNeg | ToFpFromFp(_) | FpMin | FpMax => unary::propagate(op, args, res, ctx.tie)?,
+        FpSqrt | FpRoundToIntegral | FpAbs | FpNeg | ToFpFromFp(_) | FpMin | FpMax => {
+            unary::propagate(op, args, res, ctx.tie)?
+        }
         FpRem => rem::propagate(args, res)?,
         FpLeq | FpLt | FpGeq | FpGt | FpEq | FpIsNormal | FpIsSubnormal | FpIsZero | FpIsInfinite | FpIsNaN
         | FpIsNegative | FpIsPositive => compare::propagate(op, args, res)?,
@@ -102,7 +104,13 @@ pub(crate) fn fp_of(d: &Domain) -> FloatInterval {
 /// and takes the hull; modes for which the constraint has no solution in the
 /// box are dropped. `args` and `z` are narrowed in place; the surviving modes
 /// are returned.
-pub(crate) fn mono_run(op: &dyn MonoOp, rms: RmSet, args: &mut [FloatInterval], z: &mut FloatInterval, tie: bool) -> Result<RmSet, Empty> {
+pub(crate) fn mono_run(
+    op: &dyn MonoOp,
+    rms: RmSet,
+    args: &mut [FloatInterval],
+    z: &mut FloatInterval,
+    tie: bool,
+) -> Result<RmSet, Empty> {
     if tie {
         // operands 0 and 1 are one variable: project g(x) = f(x, x, rest…)
         let merged = args[0].intersect(&args[1]);

@@ -54,7 +54,11 @@ pub(crate) fn pieces(d: &FloatInterval, cut: Cut) -> Vec<FloatInterval> {
         let pz = Float::zero(fmt, false);
         let bounds: &[(Float, Float)] = &match cut {
             Cut::Whole => vec![(ninf, pinf)],
-            Cut::Finite => vec![(ninf, ninf), (Float::largest(fmt, true), Float::largest(fmt, false)), (pinf, pinf)],
+            Cut::Finite => vec![
+                (ninf, ninf),
+                (Float::largest(fmt, true), Float::largest(fmt, false)),
+                (pinf, pinf),
+            ],
             Cut::Signs => vec![
                 (ninf, ninf),
                 (Float::largest(fmt, true), Float::smallest(fmt, true)),
@@ -220,7 +224,13 @@ pub(crate) fn direct(op: &dyn MonoOp, rm: RoundingMode, args: &[FloatInterval], 
 /// Indirect projection onto operand `i` for one rounding mode: the hull of
 /// the values of `args[i]` that can reach `z` together with some corner of a
 /// box of the other operands.
-pub(crate) fn indirect(op: &dyn MonoOp, rm: RoundingMode, args: &[FloatInterval], z: &FloatInterval, i: usize) -> FloatInterval {
+pub(crate) fn indirect(
+    op: &dyn MonoOp,
+    rm: RoundingMode,
+    args: &[FloatInterval],
+    z: &FloatInterval,
+    i: usize,
+) -> FloatInterval {
     let fmt = args[i].format();
     let ps: Vec<Vec<FloatInterval>> = args.iter().enumerate().map(|(j, a)| pieces(a, op.cut(j))).collect();
     let mut result = FloatInterval::empty(fmt);

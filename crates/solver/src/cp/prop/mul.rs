@@ -38,7 +38,11 @@ impl MonoOp for DivOp {
     }
     fn hint(&self, _rm: RoundingMode, i: usize, z: Float, a: &[Float]) -> Option<Float> {
         let rne = RoundingMode::NearestTiesToEven;
-        Some(if i == 0 { z.mul(a[1], rne).value } else { a[0].div(z, rne).value })
+        Some(if i == 0 {
+            z.mul(a[1], rne).value
+        } else {
+            a[0].div(z, rne).value
+        })
     }
 }
 
@@ -48,7 +52,11 @@ pub(crate) fn propagate(op: &Op, args: &mut [Domain], res: &mut Domain, ctx: &mu
     let rms = rm_of(&args[0]);
     let mut xs = [fp_of(&args[1]), fp_of(&args[2])];
     let mut z = fp_of(res);
-    let ok = if div { mono_run(&DivOp, rms, &mut xs, &mut z, ctx.tie)? } else { mono_run(&MulOp, rms, &mut xs, &mut z, ctx.tie)? };
+    let ok = if div {
+        mono_run(&DivOp, rms, &mut xs, &mut z, ctx.tie)?
+    } else {
+        mono_run(&MulOp, rms, &mut xs, &mut z, ctx.tie)?
+    };
     if ctx.config.ulp_max {
         if let Some((lo, hi)) = ulp_max::muldiv_bounds(&z, ok.iter(), div, Setting::Ieee) {
             apply_ulp_bound(&mut xs[0], lo, hi, ctx);

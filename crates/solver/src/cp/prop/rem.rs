@@ -35,7 +35,11 @@ pub(crate) fn propagate(args: &mut [Domain], res: &mut Domain) -> Result<(), Emp
     let (nmax, pmax) = (Float::largest(fmt, true), Float::largest(fmt, false));
     let (nz, pz) = (Float::zero(fmt, true), Float::zero(fmt, false));
     let x_fin = part(&x, nmax, pmax);
-    let y_fin_nz = restrict_to_union(&y, &[(nmax, Float::smallest(fmt, true)), (Float::smallest(fmt, false), pmax)], false);
+    let y_fin_nz = restrict_to_union(
+        &y,
+        &[(nmax, Float::smallest(fmt, true)), (Float::smallest(fmt, false), pmax)],
+        false,
+    );
     let x_zero = part(&x, nz, pz);
     let y_inf = restrict_to_union(&y, &[(ninf, ninf), (pinf, pinf)], false);
     let x_inf = restrict_to_union(&x, &[(ninf, ninf), (pinf, pinf)], false);
@@ -54,7 +58,11 @@ pub(crate) fn propagate(args: &mut [Domain], res: &mut Domain) -> Result<(), Emp
     if !y_fin_nz.is_empty() || !y_inf.is_empty() {
         img = img.hull(&x_zero);
     }
-    let x_fin_nz = restrict_to_union(&x, &[(nmax, Float::smallest(fmt, true)), (Float::smallest(fmt, false), pmax)], false);
+    let x_fin_nz = restrict_to_union(
+        &x,
+        &[(nmax, Float::smallest(fmt, true)), (Float::smallest(fmt, false), pmax)],
+        false,
+    );
     if let (Some((_, xmax)), Some((ymin, ymax))) = (abs_range(&x_fin_nz), abs_range(&y_fin_nz)) {
         let twice = xmax.add(xmax, rtp).value;
         if ord(twice) < ord(ymin) {
@@ -74,7 +82,11 @@ pub(crate) fn propagate(args: &mut [Domain], res: &mut Domain) -> Result<(), Emp
     // indirect
     if !z.may_be_nan() {
         x = part(&x, nmax, pmax);
-        y = restrict_to_union(&y, &[(ninf, Float::smallest(fmt, true)), (Float::smallest(fmt, false), pinf)], false);
+        y = restrict_to_union(
+            &y,
+            &[(ninf, Float::smallest(fmt, true)), (Float::smallest(fmt, false), pinf)],
+            false,
+        );
         if let Some((a, _)) = abs_range(&z) {
             if !a.is_zero() {
                 x = restrict_to_union(&x, &[(ninf, a.neg()), (a, pinf)], false);
@@ -82,7 +94,10 @@ pub(crate) fn propagate(args: &mut [Domain], res: &mut Domain) -> Result<(), Emp
                 y = restrict_to_union(&y, &[(ninf, two_a.neg()), (two_a, pinf)], false);
             }
         }
-        if y.bounds().map(|(l, h)| l.is_infinite() && h.is_infinite() && l == h).unwrap_or(false) {
+        if y.bounds()
+            .map(|(l, h)| l.is_infinite() && h.is_infinite() && l == h)
+            .unwrap_or(false)
+        {
             x = x.intersect(&z);
         }
     }

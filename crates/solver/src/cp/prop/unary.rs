@@ -86,8 +86,12 @@ fn abs_interval(x: &FloatInterval) -> FloatInterval {
     let fmt = x.format();
     let nz = Float::zero(fmt, true);
     let pz = Float::zero(fmt, false);
-    let neg = x.without_nan().intersect(&FloatInterval::new(Float::infinity(fmt, true), nz, false));
-    let pos = x.without_nan().intersect(&FloatInterval::new(pz, Float::infinity(fmt, false), false));
+    let neg = x
+        .without_nan()
+        .intersect(&FloatInterval::new(Float::infinity(fmt, true), nz, false));
+    let pos = x
+        .without_nan()
+        .intersect(&FloatInterval::new(pz, Float::infinity(fmt, false), false));
     neg_interval(&neg).hull(&pos).with_nan(x.may_be_nan())
 }
 
@@ -109,7 +113,15 @@ pub(crate) fn propagate(op: &Op, args: &mut [Domain], res: &mut Domain, tie: boo
         }
         Op::FpMin | Op::FpMax => {
             let mut xs = [fp_of(&args[0]), fp_of(&args[1])];
-            mono_run(&MinMaxOp { max: matches!(op, Op::FpMax) }, RmSet::point(NO_RM), &mut xs, &mut z, tie)?;
+            mono_run(
+                &MinMaxOp {
+                    max: matches!(op, Op::FpMax),
+                },
+                RmSet::point(NO_RM),
+                &mut xs,
+                &mut z,
+                tie,
+            )?;
             args[0] = Domain::Fp(xs[0]);
             args[1] = Domain::Fp(xs[1]);
         }
@@ -119,7 +131,16 @@ pub(crate) fn propagate(op: &Op, args: &mut [Domain], res: &mut Domain, tie: boo
             let ok = match op {
                 Op::FpSqrt => mono_run(&SqrtOp, rms, &mut xs, &mut z, false)?,
                 Op::FpRoundToIntegral => mono_run(&RtiOp, rms, &mut xs, &mut z, false)?,
-                Op::ToFpFromFp(to) => mono_run(&ConvertOp { to: *to, from: xs[0].format() }, rms, &mut xs, &mut z, false)?,
+                Op::ToFpFromFp(to) => mono_run(
+                    &ConvertOp {
+                        to: *to,
+                        from: xs[0].format(),
+                    },
+                    rms,
+                    &mut xs,
+                    &mut z,
+                    false,
+                )?,
                 _ => unreachable!("not a unary float operation: {op:?}"),
             };
             args[0] = Domain::Rm(ok);
