@@ -349,6 +349,27 @@ impl Builder {
                 self.rem_divisors.push(y);
                 return Ok(r);
             }
+            FpFma if u.args()[0].as_const().is_none() => {
+                // Z3 4.8.12 aborts the process (fpa2bv_converter.cpp:118) on
+                // fp.fma with a symbolic rounding mode: case-split on the mode.
+                let rm = self.memo[&u.args()[0].id()].clone();
+                let x: Vec<Z3_ast> = u.args()[1..].iter().map(|a| self.memo[&a.id()].get_z3_ast()).collect();
+                let mut acc: Option<Dynamic> = None;
+                for mode in RoundingMode::ALL.iter().rev() {
+                    let m = self.rm_const(*mode)?;
+                    // SAFETY: operands alive in the memo or just built.
+                    let f = self.own(unsafe { Z3_mk_fpa_fma(self.c, m.get_z3_ast(), x[0], x[1], x[2]) })?;
+                    acc = Some(match acc {
+                        None => f,
+                        Some(rest) => {
+                            // SAFETY: as above.
+                            let is = self.own(unsafe { Z3_mk_eq(self.c, rm.get_z3_ast(), m.get_z3_ast()) })?;
+                            self.own(unsafe { Z3_mk_ite(self.c, is.get_z3_ast(), f.get_z3_ast(), rest.get_z3_ast()) })?
+                        }
+                    });
+                }
+                return Ok(acc.expect("five rounding modes"));
+            }
             Xor => {
                 let mut acc = self.memo[&u.args()[0].id()].clone();
                 for a in &u.args()[1..] {
