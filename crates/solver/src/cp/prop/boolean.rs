@@ -99,13 +99,7 @@ fn remove(d: &Domain, v: &Domain) -> Domain {
 fn eq(args: &mut [Domain], r: &mut Domain) -> Result<(), Empty> {
     let meet = args[0].intersect(&args[1]);
     let same_point = args[0].is_point() && args[0] == args[1];
-    let mut nb = BoolSet::EMPTY;
-    if !meet.is_empty() {
-        nb = nb.union(BoolSet::TRUE);
-    }
-    if !same_point {
-        nb = nb.union(BoolSet::FALSE);
-    }
+    let nb = BoolSet::of(!meet.is_empty(), !same_point);
     set(r, nb)?;
     match b(r).as_point() {
         Some(true) => {
@@ -144,13 +138,7 @@ fn distinct(args: &mut [Domain], r: &mut Domain) -> Result<(), Empty> {
             }
         }
     }
-    let mut nb = BoolSet::EMPTY;
-    if !some_pair_same_point {
-        nb = nb.union(BoolSet::TRUE);
-    }
-    if some_pair_may_meet {
-        nb = nb.union(BoolSet::FALSE);
-    }
+    let nb = BoolSet::of(!some_pair_same_point, some_pair_may_meet);
     set(r, nb)?;
     if b(r).as_point() == Some(true) {
         for i in 0..n {

@@ -81,13 +81,7 @@ fn ult(x: &mut Domain, y: &mut Domain, res: &mut Domain, strict: bool) -> Result
     let s = strict as u128;
     let can_true = if strict { xl < yh } else { xl <= yh };
     let can_false = if strict { xh >= yl } else { xh > yl };
-    let mut nb = BoolSet::EMPTY;
-    if can_true {
-        nb = nb.union(BoolSet::TRUE);
-    }
-    if can_false {
-        nb = nb.union(BoolSet::FALSE);
-    }
+    let nb = BoolSet::of(can_true, can_false);
     let b = res.as_bool().unwrap().intersect(nb);
     if b.is_empty() {
         return Err(Empty);

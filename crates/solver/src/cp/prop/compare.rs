@@ -42,13 +42,7 @@ fn order(x: &mut FloatInterval, y: &mut FloatInterval, b: &mut BoolSet, strict: 
     let can_true = matches!((kx, ky), (Some((xl, _)), Some((_, yh))) if xl + s <= yh);
     let can_false =
         x.may_be_nan() || y.may_be_nan() || matches!((kx, ky), (Some((_, xh)), Some((yl, _))) if xh + s > yl);
-    let mut nb = BoolSet::EMPTY;
-    if can_true {
-        nb = nb.union(BoolSet::TRUE);
-    }
-    if can_false {
-        nb = nb.union(BoolSet::FALSE);
-    }
+    let nb = BoolSet::of(can_true, can_false);
     *b = b.intersect(nb);
     match b.as_point() {
         None if b.is_empty() => return Err(Empty),
@@ -87,13 +81,7 @@ fn ieee_eq(x: &mut FloatInterval, y: &mut FloatInterval, b: &mut BoolSet) -> Res
     let both_one_key = matches!((kx, ky), (Some((a, b_)), Some((c, d))) if a == b_ && c == d && a == c);
     let can_true = overlap;
     let can_false = x.may_be_nan() || y.may_be_nan() || !both_one_key;
-    let mut nb = BoolSet::EMPTY;
-    if can_true {
-        nb = nb.union(BoolSet::TRUE);
-    }
-    if can_false {
-        nb = nb.union(BoolSet::FALSE);
-    }
+    let nb = BoolSet::of(can_true, can_false);
     *b = b.intersect(nb);
     match b.as_point() {
         None if b.is_empty() => return Err(Empty),
@@ -146,13 +134,7 @@ fn remove_key(x: &FloatInterval, k: i128) -> FloatInterval {
 fn identity(x: &mut FloatInterval, y: &mut FloatInterval, b: &mut BoolSet) -> Result<(), Empty> {
     let meet = x.intersect(y);
     let same_point = x.as_point().is_some() && x.as_point() == y.as_point();
-    let mut nb = BoolSet::EMPTY;
-    if !meet.is_empty() {
-        nb = nb.union(BoolSet::TRUE);
-    }
-    if !same_point {
-        nb = nb.union(BoolSet::FALSE);
-    }
+    let nb = BoolSet::of(!meet.is_empty(), !same_point);
     *b = b.intersect(nb);
     match b.as_point() {
         None if b.is_empty() => return Err(Empty),
@@ -259,13 +241,7 @@ pub(crate) fn propagate(op: &Op, args: &mut [Domain], res: &mut Domain) -> Resul
             let (cparts, cnan) = complement(&parts, nan, fmt);
             let yes = restrict_to_union(&x, &parts, nan);
             let no = restrict_to_union(&x, &cparts, cnan);
-            let mut nb = BoolSet::EMPTY;
-            if !yes.is_empty() {
-                nb = nb.union(BoolSet::TRUE);
-            }
-            if !no.is_empty() {
-                nb = nb.union(BoolSet::FALSE);
-            }
+            let nb = BoolSet::of(!yes.is_empty(), !no.is_empty());
             b = b.intersect(nb);
             match b.as_point() {
                 None if b.is_empty() => return Err(Empty),
