@@ -160,25 +160,20 @@ struct Elaborator<'s> {
     command_index: usize,
 }
 
-/// `Term::var(name, sort)`, or an error if a live variable of that name has
-/// another sort: fpsym-expr identifies variables by name, so one name cannot
-/// denote two variables of different sorts at the same time.
-fn make_var(name: &str, sort: Sort) -> Result<Term, String> {
-    let v = Term::var(name, sort);
-    if v.sort() != sort {
-        return Err(format!(
-            "cannot declare `{name}` with sort {sort}: a variable `{name}` of sort {} is still in use, and fpsym identifies variables by name",
-            v.sort()
-        ));
-    }
-    Ok(v)
-}
-
 fn arity_err(pos: Pos, what: &str, want: &str, found: usize) -> Located {
     Located::new(pos, format!("`{what}` expects {want}, found {found}"))
 }
 
 impl<'s> Elaborator<'s> {
+    fn new(src: &'s str) -> Self {
+        Elaborator {
+            src,
+            env: Env::default(),
+            named: Vec::new(),
+            command_index: 0,
+        }
+    }
+
     fn term(&mut self, a: &Arena, id: Id) -> LResult<Term> {
         let mut named = Vec::new();
         let t = term::TermCx {
@@ -362,7 +357,7 @@ impl<'s> Elaborator<'s> {
                 };
                 let sym_name = self.symbol(a, sym, "the name of the new constant")?;
                 let sort = self.env.sort(a, self.src, sort_id)?;
-                let var = make_var(&sym_name, sort).map_err(|m| Located::new(a.pos(sym), m))?;
+                let var = Term::var(&sym_name, sort);
                 self.env
                     .bind_global(&sym_name, Entry::Term(var, a.pos(sym)), a.pos(sym))?;
                 Command::DeclareFun { name: sym_name, sort }
@@ -546,13 +541,11 @@ impl<'s> Elaborator<'s> {
             }
         }
         let sort = self.env.sort(a, self.src, args[2])?;
-        // The sort is part of the name: fpsym-expr interns variables by name.
-        let placeholders = params
+        let placeholders: Vec<Term> = params
             .iter()
             .enumerate()
-            .map(|(i, (_, s))| make_var(&format!("|param{i}|{s}|"), *s))
-            .collect::<Result<Vec<Term>, String>>()
-            .map_err(|m| Located::new(a.pos(args[1]), m))?;
+            .map(|(i, (_, s))| Term::var(&format!("|param{i}|{s}|"), *s))
+            .collect();
         for ((pname, _), ph) in params.iter().zip(&placeholders) {
             self.env.push_let(pname, ph.clone());
         }
@@ -594,9 +587,7 @@ impl<'s> Elaborator<'s> {
             let mut k = 1;
             let var = loop {
                 if !used.contains(&n) && !shown.iter().any(|(q, _): &(String, Sort)| *q == n) {
-                    if let Ok(v) = make_var(&n, *s) {
-                        break v;
-                    }
+                    break Term::var(&n, *s);
                 }
                 n = format!("{pname}!{k}");
                 k += 1;
@@ -628,12 +619,7 @@ impl<'s> Elaborator<'s> {
 pub fn parse_script(src: &str, file: &str) -> Result<Script, ParseError> {
     let mut reader = Reader::new(src);
     let mut arena = Arena::default();
-    let mut el = Elaborator {
-        src,
-        env: Env::default(),
-        named: Vec::new(),
-        command_index: 0,
-    };
+    let mut el = Elaborator::new(src);
     let mut script = Script::default();
     loop {
         arena.clear();
@@ -660,12 +646,7 @@ pub fn parse_term(src: &str, vars: &[Term]) -> Result<Term, ParseError> {
     const FILE: &str = "<term>";
     let mut reader = Reader::new(src);
     let mut arena = Arena::default();
-    let mut el = Elaborator {
-        src,
-        env: Env::default(),
-        named: Vec::new(),
-        command_index: 0,
-    };
+    let mut el = Elaborator::new(src);
     for v in vars {
         if let Some(name) = v.var_name() {
             el.env
@@ -697,12 +678,7 @@ pub fn parse_model(src: &str) -> Result<fpsym_expr::Model, ParseError> {
     let mut reader = Reader::new(src);
     let mut arena = Arena::default();
     let mut model = fpsym_expr::Model::new();
-    let mut el = Elaborator {
-        src,
-        env: Env::default(),
-        named: Vec::new(),
-        command_index: 0,
-    };
+    let mut el = Elaborator::new(src);
     loop {
         arena.clear();
         let Some(top) = reader.read(&mut arena).map_err(|e| e.in_file(FILE))? else {
@@ -767,7 +743,7 @@ impl Elaborator<'_> {
                 format!("model value of `{name}` is not a constant: {e}"),
             )
         })?;
-        let var = make_var(&name, sort).map_err(|m| Located::new(a.pos(kids[1]), m))?;
+        let var = Term::var(&name, sort);
         model.insert(var, v);
         Ok(())
     }
