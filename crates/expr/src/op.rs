@@ -162,6 +162,18 @@ pub enum Op {
 }
 
 impl Op {
+    /// The seven classification predicates of the FloatingPoint theory
+    /// (`fp.isNormal` ... `fp.isPositive`), in SMT-LIB order.
+    pub const FP_CLASSIFICATIONS: [Op; 7] = [
+        Op::FpIsNormal,
+        Op::FpIsSubnormal,
+        Op::FpIsZero,
+        Op::FpIsInfinite,
+        Op::FpIsNaN,
+        Op::FpIsNegative,
+        Op::FpIsPositive,
+    ];
+
     /// The SMT-LIB function symbol (without indices), e.g. `fp.add`, `to_fp`,
     /// `extract`. Leaves return their kind (`var`, `const`).
     pub fn name(&self) -> &'static str {

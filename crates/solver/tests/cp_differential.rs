@@ -128,15 +128,7 @@ impl Gen {
             return app(ops[k].clone(), vec![a, b]);
         }
         if k < 9 {
-            let ops = [
-                Op::FpIsNormal,
-                Op::FpIsSubnormal,
-                Op::FpIsZero,
-                Op::FpIsInfinite,
-                Op::FpIsNaN,
-                Op::FpIsNegative,
-                Op::FpIsPositive,
-            ];
+            let ops = Op::FP_CLASSIFICATIONS;
             let op = ops[self.rng.gen_range(0..ops.len())].clone();
             return app(op, vec![self.float(depth)]);
         }

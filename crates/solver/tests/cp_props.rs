@@ -385,18 +385,7 @@ fn comparisons_sound() {
                 (vec![random_fp(rng, fmt), random_fp(rng, fmt)], random_bool(rng))
             });
         }
-        for (i, op) in [
-            Op::FpIsNormal,
-            Op::FpIsSubnormal,
-            Op::FpIsZero,
-            Op::FpIsInfinite,
-            Op::FpIsNaN,
-            Op::FpIsNegative,
-            Op::FpIsPositive,
-        ]
-        .into_iter()
-        .enumerate()
-        {
+        for (i, op) in Op::FP_CLASSIFICATIONS.into_iter().enumerate() {
             let name = format!("{} {}", op.name(), fmt);
             run(&name, op, 300, 90 + i as u64, |rng| {
                 (vec![random_fp(rng, fmt)], random_bool(rng))

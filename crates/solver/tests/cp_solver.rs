@@ -605,15 +605,7 @@ impl Gen<'_> {
         match self.rng.gen_range(0..9) {
             0..=5 => op2(ops[self.rng.gen_range(0..ops.len())].clone(), &a, &b),
             _ => {
-                let ops = [
-                    Op::FpIsNormal,
-                    Op::FpIsSubnormal,
-                    Op::FpIsZero,
-                    Op::FpIsInfinite,
-                    Op::FpIsNaN,
-                    Op::FpIsNegative,
-                    Op::FpIsPositive,
-                ];
+                let ops = Op::FP_CLASSIFICATIONS;
                 op1(ops[self.rng.gen_range(0..ops.len())].clone(), &a)
             }
         }

@@ -164,16 +164,7 @@ impl Gen {
             }
             5 => app(Op::Eq, vec![self.fp(f, d), self.fp(f, d)]),
             6..=12 => {
-                let op = [
-                    Op::FpIsNormal,
-                    Op::FpIsSubnormal,
-                    Op::FpIsZero,
-                    Op::FpIsInfinite,
-                    Op::FpIsNaN,
-                    Op::FpIsNegative,
-                    Op::FpIsPositive,
-                ][pick - 6]
-                    .clone();
+                let op = Op::FP_CLASSIFICATIONS[pick - 6].clone();
                 app(op, vec![self.fp(f, d)])
             }
             13 | 14 => {
