@@ -5,6 +5,7 @@
 
 mod args;
 mod solve;
+mod solver_opts;
 
 use std::process::ExitCode;
 

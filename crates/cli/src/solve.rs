@@ -5,8 +5,8 @@ use crate::Failure;
 use anyhow::Context;
 use fpsym_expr::{eval, Model, Term};
 use fpsym_smtlib::{parse_script, print_model, print_term, Command, Script};
-use fpsym_solver::cp::CpConfig;
-use fpsym_solver::{build, Backend, Budget, Query, SolveResult, SolverConfig, SolverError};
+use crate::solver_opts::{seconds, solver_config};
+use fpsym_solver::{build, Budget, Query, SolveResult, SolverConfig, SolverError};
 use std::io::{Read, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -20,6 +20,8 @@ pub struct SolveOptions {
     pub solver: SolverConfig,
     /// Time limit per check-sat.
     pub timeout: Option<Duration>,
+    /// Time limit for the whole script.
+    pub max_time: Option<Duration>,
     /// Print the model after each sat.
     pub model: bool,
     /// Print statistics at the end.
@@ -29,69 +31,15 @@ pub struct SolveOptions {
 impl SolveOptions {
     /// Validates raw flags (no filesystem access).
     pub fn from_args(a: SolveArgs) -> Result<SolveOptions, Failure> {
-        let mut backend = Backend::parse(&a.solver)
-            .ok_or_else(|| Failure::Input(format!("--solver: unknown backend `{}` (available: z3, cp)", a.solver)))?;
-        let cp_flags = a.no_ulp_max
-            || a.consistency.is_some()
-            || a.var_choice.is_some()
-            || a.split.is_some()
-            || a.eps_direct.is_some()
-            || a.eps_indirect.is_some();
-        match &mut backend {
-            Backend::Cp(c) => *c = cp_config(&a)?,
-            _ if cp_flags => {
-                return Err(Failure::Input(
-                    "--no-ulp-max, --consistency, --var, --split and --eps-* apply to --solver cp only".into(),
-                ))
-            }
-            _ => {}
-        }
-        let timeout = match a.timeout {
-            None => None,
-            Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t)),
-            Some(t) => {
-                return Err(Failure::Input(format!(
-                    "--timeout: expected a positive number of seconds, got {t}"
-                )))
-            }
-        };
-        let mut solver = SolverConfig::default();
-        solver.backend = backend;
         Ok(SolveOptions {
+            solver: solver_config(&a.solver)?,
+            timeout: seconds("--timeout", a.timeout)?,
+            max_time: seconds("--max-time", a.max_time)?,
             file: a.file,
-            solver,
-            timeout,
             model: a.model,
             stats: a.stats,
         })
     }
-}
-
-fn cp_config(a: &SolveArgs) -> Result<CpConfig, Failure> {
-    let bad = |e: fpsym_solver::cp::ParseError| Failure::Input(e.to_string());
-    let mut c = CpConfig::default().with_ulp_max(!a.no_ulp_max);
-    if let Some(s) = &a.consistency {
-        c = c.with_consistency(s.parse().map_err(bad)?);
-    }
-    if let Some(s) = &a.var_choice {
-        c = c.with_var_choice(s.parse().map_err(bad)?);
-    }
-    if let Some(s) = &a.split {
-        c = c.with_split(s.parse().map_err(bad)?);
-    }
-    let pct = |flag: &str, v: Option<f64>, default: f64| match v {
-        None => Ok(default),
-        Some(p) if (0.0..100.0).contains(&p) => Ok(p / 100.0),
-        Some(p) => Err(Failure::Input(format!(
-            "{flag}: expected a percentage in [0, 100), got {p}"
-        ))),
-    };
-    let (d, i) = (c.eps_direct, c.eps_indirect);
-    c = c.with_eps(
-        pct("--eps-direct", a.eps_direct, d)?,
-        pct("--eps-indirect", a.eps_indirect, i)?,
-    );
-    Ok(c)
 }
 
 fn read_input(file: &str) -> Result<(String, String), Failure> {
@@ -116,7 +64,8 @@ pub fn run(opts: &SolveOptions) -> anyhow::Result<ExitCode> {
     let mut out = out.lock();
     let started = Instant::now();
     let mut checks = 0u64;
-    let res = execute(&script, &name, opts, solver.as_mut(), &mut out, &mut checks);
+    let global = Budget::until(opts.max_time.and_then(|d| started.checked_add(d)));
+    let res = execute(&script, &name, opts, &global, solver.as_mut(), &mut out, &mut checks);
     out.flush().ok();
     if let Some(StatsFormat::Json) = opts.stats {
         let mut m = serde_json::Map::new();
@@ -141,6 +90,7 @@ fn execute(
     script: &Script,
     name: &str,
     opts: &SolveOptions,
+    global: &Budget,
     solver: &mut dyn fpsym_solver::Solver,
     out: &mut impl Write,
     checks: &mut u64,
@@ -180,12 +130,17 @@ fn execute(
                     assertions.extend(extra.iter().cloned());
                 }
                 let query = Query::new(assertions);
-                let budget = opts.timeout.map(Budget::timeout).unwrap_or_else(Budget::unlimited);
+                // Dynamic timeout (seed 004 V-B): at most --timeout, and never
+                // past the script's --max-time.
+                let budget = match opts.timeout {
+                    Some(t) => global.at_most(t),
+                    None => global.clone(),
+                };
                 *checks += 1;
                 let result = solver.check(&query, &budget).map_err(|e| match e {
-                    SolverError::InvalidModel { .. } | SolverError::Backend { .. } => {
-                        Failure::Internal(format!("{}: check-sat: {e}", at()))
-                    }
+                    SolverError::InvalidModel { .. }
+                    | SolverError::Backend { .. }
+                    | SolverError::Disagreement { .. } => Failure::Internal(format!("{}: check-sat: {e}", at())),
                 })?;
                 writeln!(out, "{}", result.label())?;
                 last_model = match result {

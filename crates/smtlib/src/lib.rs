@@ -41,9 +41,9 @@ mod sexpr;
 
 use std::fmt;
 
-pub use elab::{parse_script, parse_term};
+pub use elab::{parse_script, parse_term, parse_values};
 pub use model::{parse_model, print_model};
-pub use print::{print_script, print_term};
+pub use print::{print_query, print_script, print_term};
 pub use script::{Command, NamedTerm, Script};
 
 /// A 1-based source position (line, column). Columns count characters, a

@@ -519,3 +519,30 @@ mod tests {
         );
     }
 }
+
+/// Prints the query `assertions` as a standalone script: `(set-logic …)`
+/// (`QF_BVFP` if a bit-vector term occurs, else `QF_FP`), then `(set-info :status …)` when `status` is
+/// `sat` or `unsat`, the declarations, one `assert` per assertion and
+/// `(check-sat)`; then `(exit)`.
+pub fn print_query(assertions: &[Term], status: Option<&str>) -> String {
+    let mut seen = HashSet::new();
+    let mut stack: Vec<&Term> = assertions.iter().collect();
+    let mut bv = false;
+    while let Some(t) = stack.pop() {
+        if seen.insert(t.id()) {
+            bv |= matches!(t.sort(), fpsym_expr::Sort::BitVec(_));
+            stack.extend(t.args());
+        }
+    }
+    let mut commands = vec![Command::SetLogic(if bv { "QF_BVFP" } else { "QF_FP" }.into())];
+    if let Some(s @ ("sat" | "unsat")) = status {
+        commands.push(Command::SetInfo(":status".into(), s.into()));
+    }
+    commands.extend(assertions.iter().map(|a| Command::Assert(a.clone())));
+    commands.push(Command::CheckSat);
+    commands.push(Command::Exit);
+    print_script(&Script {
+        commands,
+        ..Default::default()
+    })
+}

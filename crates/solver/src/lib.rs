@@ -6,22 +6,29 @@
 //! [`SolveResult::Unknown`] with a [`Reason`]. Budgets and timeouts are
 //! values, never panics.
 //!
-//! Backends and decorators (validation, and later cache, independence,
-//! portfolio) are all `Solver`s; [`build`] assembles them from a
-//! [`SolverConfig`] in one place. Every chain [`build`] returns ends in
+//! Backends (z3, cp, external processes) and decorators (validation, cache,
+//! counterexample reuse, independence, portfolio, cross-check, logging) are
+//! all `Solver`s; [`build`] assembles them from a [`SolverConfig`] in one
+//! place. Every chain [`build`] returns ends in
 //! [`Validated`]: a `Sat` model that does not satisfy its query under the
 //! exact semantics of `fpsym-expr` is an internal error, never an answer.
 #![deny(missing_docs)]
 
+pub mod chain;
 pub mod cp;
+pub mod process;
 mod validate;
 pub mod z3;
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 pub use fpsym_expr::{Model, Term};
+pub use chain::{Cached, CexReuse, CrossChecked, Detached, Dumping, Independent, Portfolio, PortfolioMode};
 pub use validate::Validated;
 
 /// A satisfiability query: the conjunction of `assertions` (Boolean terms).
@@ -51,31 +58,65 @@ impl Query {
     }
 }
 
-/// How much a solver may spend on one query.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// How much a solver may spend on one query: a wall-clock deadline and a
+/// cancellation flag another thread may raise (the portfolio cancels the
+/// loser that way). Backends poll [`Budget::expired`].
+#[derive(Clone, Debug, Default)]
 pub struct Budget {
     /// Wall-clock deadline; None means no limit.
     pub deadline: Option<Instant>,
+    /// Raised (set to true) to stop the solver early; None means never.
+    pub cancel: Option<Arc<AtomicBool>>,
 }
 
 impl Budget {
     /// No limit.
     pub fn unlimited() -> Budget {
-        Budget { deadline: None }
+        Budget::default()
     }
     /// At most `d` from now.
     pub fn timeout(d: Duration) -> Budget {
         Budget {
-            deadline: Some(Instant::now() + d),
+            deadline: Instant::now().checked_add(d),
+            cancel: None,
         }
     }
-    /// Time left, if limited (zero once the deadline has passed).
+    /// Until `deadline` (None: no limit).
+    pub fn until(deadline: Option<Instant>) -> Budget {
+        Budget { deadline, cancel: None }
+    }
+    /// The same budget, cut to end no later than `d` from now.
+    pub fn at_most(&self, d: Duration) -> Budget {
+        let mut b = self.clone();
+        if let Some(end) = Instant::now().checked_add(d) {
+            b.deadline = Some(b.deadline.map_or(end, |x| x.min(end)));
+        }
+        b
+    }
+    /// The same deadline with the cancellation flag `flag` in place of
+    /// `self`'s (the caller keeps a clone of `flag` to raise it). A caller
+    /// that must also obey `self`'s flag polls it and raises `flag`.
+    pub fn with_cancel(&self, flag: Arc<AtomicBool>) -> Budget {
+        Budget {
+            deadline: self.deadline,
+            cancel: Some(flag),
+        }
+    }
+    /// Time left, if limited (zero once the deadline has passed or the
+    /// budget was cancelled).
     pub fn remaining(&self) -> Option<Duration> {
+        if self.cancelled() {
+            return Some(Duration::ZERO);
+        }
         self.deadline.map(|d| d.saturating_duration_since(Instant::now()))
     }
-    /// True once the deadline has passed.
+    /// True once the cancellation flag was raised.
+    pub fn cancelled(&self) -> bool {
+        self.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed))
+    }
+    /// True once the deadline has passed or the budget was cancelled.
     pub fn expired(&self) -> bool {
-        self.remaining() == Some(Duration::ZERO)
+        self.cancelled() || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 }
 
@@ -138,6 +179,20 @@ pub enum SolverError {
         /// The violated assertion and the model, printed.
         detail: String,
     },
+    /// Two backends gave opposite definite answers (`--cross-check`).
+    #[error("disagreement: {primary} says {primary_answer}, {secondary} says {secondary_answer}; query written to {file}")]
+    Disagreement {
+        /// The backend answering.
+        primary: String,
+        /// Its answer (`sat` or `unsat`).
+        primary_answer: String,
+        /// The backend checking.
+        secondary: String,
+        /// Its answer.
+        secondary_answer: String,
+        /// Where the query was written.
+        file: String,
+    },
     /// The backend failed in a way that is not an `unknown` answer.
     #[error("{backend}: {message}")]
     Backend {
@@ -165,41 +220,139 @@ pub trait Solver: Send {
 }
 
 /// Which backend decides queries.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Debug, PartialEq, Default)]
 #[non_exhaustive]
 pub enum Backend {
-    /// Z3 in process (libz3). Default.
-    #[default]
+    /// Z3 in process (libz3).
     Z3,
     /// fpsym's native constraint solver over floats (`cp`).
     Cp(cp::CpConfig),
+    /// An external solver binary speaking SMT-LIB 2 on a pipe.
+    Process(process::ProcessConfig),
+    /// Several backends on one query. Default: cp and z3 in parallel.
+    #[default]
+    Portfolio,
 }
 
 impl Backend {
-    /// Parses a backend name as given on the command line (`z3`, `cp`).
+    /// Parses a backend as given on the command line: `z3`, `cp`,
+    /// `portfolio`, or `process:COMMAND ARGS…` (e.g. `process:z3 -in`).
     pub fn parse(s: &str) -> Option<Backend> {
         match s {
             "z3" => Some(Backend::Z3),
             "cp" => Some(Backend::Cp(cp::CpConfig::default())),
-            _ => None,
+            "portfolio" => Some(Backend::Portfolio),
+            _ => s
+                .strip_prefix("process:")
+                .and_then(process::ProcessConfig::parse)
+                .map(Backend::Process),
         }
     }
 }
 
 /// How to assemble the solver chain.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 #[non_exhaustive]
 pub struct SolverConfig {
-    /// The backend. Default: z3.
+    /// The backend. Default: the portfolio.
     pub backend: Backend,
+    /// The cp configuration used wherever cp runs inside a portfolio.
+    pub cp: cp::CpConfig,
+    /// How the portfolio combines cp and z3. Default: parallel.
+    pub portfolio: PortfolioMode,
+    /// Ask every query also of this backend; a sat/unsat disagreement is an
+    /// error.
+    pub cross_check: Option<Backend>,
+    /// Write every query that reaches a backend to this directory.
+    pub dump_queries: Option<PathBuf>,
+    /// Exact query cache and counterexample reuse. Default: on.
+    pub cache: bool,
+    /// Constraint independence. Default: on.
+    pub independence: bool,
 }
 
-/// Builds the solver chain for `config`. The chain always ends in model
-/// validation.
-pub fn build(config: &SolverConfig) -> Box<dyn Solver> {
-    let backend: Box<dyn Solver> = match &config.backend {
-        Backend::Z3 => Box::new(z3::Z3Solver::new()),
-        Backend::Cp(c) => Box::new(cp::CpSolver::new(c.clone())),
+impl Default for SolverConfig {
+    fn default() -> Self {
+        SolverConfig {
+            backend: Backend::default(),
+            cp: cp::CpConfig::default(),
+            portfolio: PortfolioMode::Parallel,
+            cross_check: None,
+            dump_queries: None,
+            cache: true,
+            independence: true,
+        }
+    }
+}
+
+impl SolverConfig {
+    /// Only `backend` (plus model validation and deadline enforcement): no
+    /// cache, no independence, no cross-check, no logging.
+    pub fn bare(backend: Backend) -> SolverConfig {
+        let cp = match &backend {
+            Backend::Cp(c) => c.clone(),
+            _ => cp::CpConfig::default(),
+        };
+        SolverConfig {
+            backend,
+            cp,
+            cache: false,
+            independence: false,
+            ..SolverConfig::default()
+        }
+    }
+}
+
+/// Answers kept by the query cache before it is emptied.
+const CACHE_CAPACITY: usize = 100_000;
+/// Definite answers remembered for counterexample reuse.
+const CEX_CAPACITY: usize = 512;
+/// Earlier models evaluated per query by counterexample reuse.
+const CEX_TRIES: usize = 32;
+
+/// One backend, validated and detached (its answer arrives by the deadline).
+fn backend(b: &Backend, config: &SolverConfig) -> Box<dyn Solver> {
+    let inner: Box<dyn Solver> = match b {
+        Backend::Z3 => Box::new(Validated::new(Box::new(z3::Z3Solver::new()))),
+        Backend::Cp(c) => Box::new(Validated::new(Box::new(cp::CpSolver::new(c.clone())))),
+        Backend::Process(p) => Box::new(Validated::new(Box::new(process::ProcessSolver::new(p.clone())))),
+        Backend::Portfolio => {
+            return Box::new(Portfolio::new(
+                vec![
+                    Box::new(Validated::new(Box::new(cp::CpSolver::new(config.cp.clone())))),
+                    Box::new(Validated::new(Box::new(z3::Z3Solver::new()))),
+                ],
+                config.portfolio,
+            ))
+        }
     };
-    Box::new(Validated::new(backend))
+    Box::new(Detached::new(inner))
+}
+
+/// Builds the solver chain for `config`, outermost first:
+/// model validation → independence → counterexample reuse → query cache →
+/// query logging → cross-check → backend(s). Every backend's models are
+/// validated where they are produced, and again at the top (merged models of
+/// independent groups included); every backend runs detached, so an answer
+/// comes by the deadline even from a backend that overstays it.
+pub fn build(config: &SolverConfig) -> Box<dyn Solver> {
+    let mut s = backend(&config.backend, config);
+    if let Some(other) = &config.cross_check {
+        let dir = config
+            .dump_queries
+            .clone()
+            .unwrap_or_else(|| std::env::temp_dir().join(format!("fpsym-disagreements-{}", std::process::id())));
+        s = Box::new(CrossChecked::new(s, backend(other, config), dir));
+    }
+    if let Some(dir) = &config.dump_queries {
+        s = Box::new(Dumping::new(s, dir.clone()));
+    }
+    if config.cache {
+        s = Box::new(Cached::new(s, CACHE_CAPACITY));
+        s = Box::new(CexReuse::new(s, CEX_CAPACITY, CEX_TRIES));
+    }
+    if config.independence {
+        s = Box::new(Independent::new(s));
+    }
+    Box::new(Validated::new(s))
 }

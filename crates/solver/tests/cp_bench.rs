@@ -57,9 +57,7 @@ fn cp_vs_z3_on_scripts() {
         let (a_z3, t_z3) = if std::env::var("CP_BENCH_NO_Z3").is_ok() {
             ("-".to_string(), 0.0)
         } else {
-            let mut sc = SolverConfig::default();
-            sc.backend = Backend::Z3;
-            let mut z3 = build(&sc);
+            let mut z3 = build(&SolverConfig::bare(Backend::Z3));
             run(z3.as_mut(), &q, t)
         };
         println!(

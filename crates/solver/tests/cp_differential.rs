@@ -159,9 +159,7 @@ impl Gen {
 }
 
 fn solver(b: Backend) -> Box<dyn fpsym_solver::Solver> {
-    let mut c = SolverConfig::default();
-    c.backend = b;
-    build(&c)
+    build(&SolverConfig::bare(b))
 }
 
 /// Brute force over two float variables (x, y), r and p; None if the

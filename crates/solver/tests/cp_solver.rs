@@ -67,9 +67,7 @@ fn configs() -> Vec<CpConfig> {
 }
 
 fn solve_with(cfg: &CpConfig, assertions: &[Term], budget: Duration) -> SolveResult {
-    let mut sc = SolverConfig::default();
-    sc.backend = Backend::Cp(cfg.clone());
-    let mut s = build(&sc);
+    let mut s = build(&SolverConfig::bare(Backend::Cp(cfg.clone())));
     s.check(&Query::new(assertions.to_vec()), &Budget::timeout(budget))
         .unwrap_or_else(|e| panic!("solver error on {assertions:?}: {e}"))
 }

@@ -6,7 +6,7 @@
 
 use fpsym_expr::{BvValue, Float, Format, Model, Op, RoundingMode, Sort, Term, Value};
 use fpsym_solver::z3::Z3Solver;
-use fpsym_solver::{build, Budget, Query, Reason, SolveResult, Solver, SolverConfig};
+use fpsym_solver::{build, Backend, Budget, Query, Reason, SolveResult, Solver, SolverConfig};
 use std::time::{Duration, Instant};
 
 const RNE: RoundingMode = RoundingMode::NearestTiesToEven;
@@ -32,7 +32,7 @@ fn distinct(a: &Term, b: &Term) -> Term {
 }
 
 fn check(assertions: Vec<Term>) -> SolveResult {
-    let mut s = build(&SolverConfig::default());
+    let mut s = build(&SolverConfig::bare(Backend::Z3));
     s.check(&Query::new(assertions.clone()), &Budget::unlimited())
         .unwrap_or_else(|e| panic!("solver error on {assertions:?}: {e}"))
 }
@@ -58,7 +58,7 @@ fn z3_solver_is_send_and_named() {
     fn send<T: Send>() {}
     send::<Z3Solver>();
     assert_eq!(Z3Solver::new().name(), "z3");
-    assert_eq!(build(&SolverConfig::default()).name(), "z3");
+    assert_eq!(build(&SolverConfig::bare(Backend::Z3)).name(), "z3");
 }
 
 #[test]
@@ -459,7 +459,7 @@ fn hard_query() -> Query {
 
 #[test]
 fn timeout_is_honoured() {
-    let mut s = build(&SolverConfig::default());
+    let mut s = build(&SolverConfig::bare(Backend::Z3));
     let start = Instant::now();
     let r = s
         .check(&hard_query(), &Budget::timeout(Duration::from_secs(1)))
@@ -469,9 +469,7 @@ fn timeout_is_honoured() {
     assert_eq!(r, SolveResult::Unknown(Reason::Timeout));
     assert!(took < Duration::from_millis(2000), "took {took:?}");
     // An expired budget never reaches Z3.
-    let past = Budget {
-        deadline: Some(Instant::now() - Duration::from_millis(1)),
-    };
+    let past = Budget::until(Some(Instant::now() - Duration::from_millis(1)));
     let start = Instant::now();
     assert_eq!(
         s.check(&hard_query(), &past).unwrap(),
@@ -488,9 +486,7 @@ fn stats_count_queries_and_time() {
         .unwrap();
     s.check(&Query::new(vec![distinct(&x, &x)]), &Budget::unlimited())
         .unwrap();
-    let past = Budget {
-        deadline: Some(Instant::now() - Duration::from_millis(1)),
-    };
+    let past = Budget::until(Some(Instant::now() - Duration::from_millis(1)));
     s.check(&Query::new(vec![x.eq(&Term::bv(8, 1))]), &past).unwrap();
     let st = s.stats();
     assert_eq!(st["z3.queries"], 3.0);

@@ -716,6 +716,59 @@ pub fn parse_model(src: &str) -> Result<fpsym_expr::Model, ParseError> {
     Ok(model)
 }
 
+/// Reads a solver's answer to `(get-value (x y ...))` over variables:
+/// `((x value) (y value) ...)`. Each `x` must name one of `vars` (matched by
+/// symbol); each value must be a closed term of that variable's sort, and is
+/// evaluated to a constant.
+pub fn parse_values(src: &str, vars: &[Term]) -> Result<fpsym_expr::Model, ParseError> {
+    const FILE: &str = "<get-value>";
+    let mut reader = Reader::new(src);
+    let mut arena = Arena::default();
+    let mut model = fpsym_expr::Model::new();
+    let mut el = Elaborator::new(src);
+    let by_name: HashMap<&str, &Term> = vars.iter().filter_map(|v| Some((v.var_name()?, v))).collect();
+    let Some(top) = reader.read(&mut arena).map_err(|e| e.in_file(FILE))? else {
+        return Err(Located::new(Pos { line: 1, column: 1 }, "expected `((name value) ...)`, found the end of input")
+            .in_file(FILE));
+    };
+    let Some(pairs) = arena.list(top).map(|k| k.to_vec()) else {
+        return Err(Located::new(
+            arena.pos(top),
+            format!("expected `((name value) ...)`, found {}", arena.describe(top, src)),
+        )
+        .in_file(FILE));
+    };
+    for id in pairs {
+        let pair = match arena.list(id) {
+            Some(k) if k.len() == 2 => k.to_vec(),
+            _ => {
+                return Err(Located::new(
+                    arena.pos(id),
+                    format!("expected `(name value)`, found {}", arena.describe(id, src)),
+                )
+                .in_file(FILE))
+            }
+        };
+        let name = el.symbol(&arena, pair[0], "a variable name").map_err(|e| e.in_file(FILE))?;
+        let Some(&var) = by_name.get(name.as_str()) else {
+            return Err(Located::new(arena.pos(pair[0]), format!("`{name}` is not a variable of the query")).in_file(FILE));
+        };
+        let t = el.term(&arena, pair[1]).map_err(|e| e.in_file(FILE))?;
+        if t.sort() != var.sort() {
+            return Err(Located::new(
+                arena.pos(pair[1]),
+                format!("expected a value of sort {}, found {}", var.sort(), t.sort()),
+            )
+            .in_file(FILE));
+        }
+        let v = fpsym_expr::eval(&t, &fpsym_expr::Model::new()).map_err(|e| {
+            Located::new(arena.pos(pair[1]), format!("value of `{name}` is not a constant: {e}")).in_file(FILE)
+        })?;
+        model.insert(var.clone(), v);
+    }
+    Ok(model)
+}
+
 impl Elaborator<'_> {
     fn model_entry(&mut self, a: &Arena, id: Id, model: &mut fpsym_expr::Model) -> LResult<()> {
         let kids = a.list(id).unwrap();

@@ -6,7 +6,7 @@ use crate::cp::domain::Domain;
 use crate::cp::prop::{self, Ctx};
 use crate::cp::{CpConfig, Stats};
 use std::collections::VecDeque;
-use std::time::Instant;
+use crate::Budget;
 
 /// Why propagation stopped short of a fixpoint.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,7 +21,7 @@ pub(crate) enum Stop {
 pub(crate) struct Engine<'a> {
     pub csp: &'a Csp,
     pub config: &'a CpConfig,
-    pub deadline: Option<Instant>,
+    pub budget: Budget,
     pub stats: &'a mut Stats,
     queue: VecDeque<u32>,
     queued: Vec<bool>,
@@ -31,12 +31,12 @@ pub(crate) struct Engine<'a> {
 }
 
 impl<'a> Engine<'a> {
-    pub(crate) fn new(csp: &'a Csp, config: &'a CpConfig, deadline: Option<Instant>, stats: &'a mut Stats) -> Self {
+    pub(crate) fn new(csp: &'a Csp, config: &'a CpConfig, budget: Budget, stats: &'a mut Stats) -> Self {
         let n = csp.props.len();
         Engine {
             csp,
             config,
-            deadline,
+            budget,
             stats,
             queue: VecDeque::new(),
             queued: vec![false; n],
@@ -44,9 +44,9 @@ impl<'a> Engine<'a> {
         }
     }
 
-    /// True once the deadline has passed.
+    /// True once the deadline has passed or the budget was cancelled.
     pub(crate) fn expired(&self) -> bool {
-        self.deadline.is_some_and(|d| Instant::now() >= d)
+        self.budget.expired()
     }
 
     fn push(&mut self, p: u32) {

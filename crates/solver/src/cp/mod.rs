@@ -335,7 +335,7 @@ impl Solver for CpSolver {
         self.stats.queries += 1;
         self.stats.constraints += csp.props.len() as u64;
         self.stats.variables += csp.doms.len() as u64;
-        let res = search::solve(&csp, &self.config, budget.deadline, &mut self.stats, None);
+        let res = search::solve(&csp, &self.config, budget, &mut self.stats, None);
         self.stats.time += start.elapsed().as_secs_f64();
         Ok(res)
     }
@@ -362,7 +362,7 @@ pub fn debug_with_witness(
         .map(|t| fpsym_expr::eval(t.as_ref().expect("every variable has a term"), witness).expect("witness evaluates"))
         .collect();
     let mut stats = Stats::default();
-    search::solve(&csp, config, budget.deadline, &mut stats, Some(w))
+    search::solve(&csp, config, budget, &mut stats, Some(w))
 }
 
 impl fmt::Display for CpConfig {

@@ -6,11 +6,10 @@ use crate::cp::compile::{Csp, VarId};
 use crate::cp::domain::{from_ord, ord, BoolSet, BvRange, Domain, RmSet};
 use crate::cp::engine::{Engine, Stop};
 use crate::cp::{Consistency, CpConfig, Midpoint, SplitStrategy, Stats, VarChoice};
-use crate::{Reason, SolveResult};
+use crate::{Budget, Reason, SolveResult};
 use fpsym_expr::{eval, Model, Value};
 use fpsym_float::FloatInterval;
 use std::rc::Rc;
-use std::time::Instant;
 
 /// A pending branch: the parent's domains with one variable restricted.
 struct Pending {
@@ -23,14 +22,14 @@ struct Pending {
 pub(crate) fn solve(
     csp: &Csp,
     config: &CpConfig,
-    deadline: Option<Instant>,
+    budget: &Budget,
     stats: &mut Stats,
     witness: Option<Vec<Value>>,
 ) -> SolveResult {
     if csp.trivially_false {
         return SolveResult::Unsat;
     }
-    let mut engine = Engine::new(csp, config, deadline, stats);
+    let mut engine = Engine::new(csp, config, budget.clone(), stats);
     engine.witness = witness;
     let mut doms = csp.doms.clone();
     match engine.propagate_all(&mut doms) {

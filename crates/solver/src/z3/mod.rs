@@ -53,6 +53,9 @@ use z3_sys::Z3_context;
 /// own `timeout` has not stopped it.
 const WATCHDOG_GRACE: Duration = Duration::from_millis(150);
 
+/// How often the watchdog looks at the budget's cancellation flag.
+const WATCHDOG_TICK: Duration = Duration::from_millis(20);
+
 /// Decides queries with Z3 (libz3, in process).
 ///
 /// `check` decides `∃ vars. a₁ ∧ … ∧ aₙ` over the assertions of the query
@@ -243,13 +246,15 @@ struct RawContext(Z3_context);
 // context is alive).
 unsafe impl Send for RawContext {}
 
-/// Runs `f` (a Z3 check on context `c`); if the budget has a deadline, a
-/// watchdog thread interrupts Z3 `WATCHDOG_GRACE` after it. Returns `f`'s
-/// result and whether the watchdog fired.
+/// Runs `f` (a Z3 check on context `c`); if the budget has a deadline or a
+/// cancellation flag, a watchdog thread interrupts Z3 `WATCHDOG_GRACE` after
+/// the deadline, or as soon as it sees the flag raised (it looks every
+/// `WATCHDOG_TICK`). Returns `f`'s result and whether the watchdog fired.
 fn with_watchdog<R>(c: Z3_context, budget: &Budget, f: impl FnOnce() -> R) -> (R, bool) {
-    let Some(deadline) = budget.deadline else {
+    if budget.deadline.is_none() && budget.cancel.is_none() {
         return (f(), false);
-    };
+    }
+    let limit = budget.deadline.map(|d| d + WATCHDOG_GRACE);
     // (finished, interrupted), under one lock so an interrupt never lands
     // after `f` has returned.
     let state = Mutex::new((false, false));
@@ -259,8 +264,16 @@ fn with_watchdog<R>(c: Z3_context, budget: &Budget, f: impl FnOnce() -> R) -> (R
         let state = &state;
         s.spawn(move || {
             let raw = raw;
-            let wait = deadline.saturating_duration_since(Instant::now()) + WATCHDOG_GRACE;
-            if let Err(mpsc::RecvTimeoutError::Timeout) = rx.recv_timeout(wait) {
+            loop {
+                let now = Instant::now();
+                let fire = budget.cancelled() || limit.is_some_and(|l| now >= l);
+                if !fire {
+                    let wait = limit.map_or(WATCHDOG_TICK, |l| (l - now).min(WATCHDOG_TICK));
+                    match rx.recv_timeout(wait) {
+                        Err(mpsc::RecvTimeoutError::Timeout) => continue,
+                        _ => return,
+                    }
+                }
                 let mut g = state.lock().unwrap_or_else(|e| e.into_inner());
                 if !g.0 {
                     // SAFETY: the context is alive: its owner is blocked in `f`
@@ -268,6 +281,7 @@ fn with_watchdog<R>(c: Z3_context, budget: &Budget, f: impl FnOnce() -> R) -> (R
                     unsafe { z3_sys::Z3_interrupt(raw.0) };
                     g.1 = true;
                 }
+                return;
             }
         });
         let r = f();

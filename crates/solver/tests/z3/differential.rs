@@ -13,7 +13,7 @@
 use super::{app, distinct};
 use fpsym_expr::{eval, Float, Format, Model, Op, RoundingMode, Term, Value};
 use fpsym_solver::z3::Z3Solver;
-use fpsym_solver::{build, Budget, Query, Reason, SolveResult, Solver, SolverConfig};
+use fpsym_solver::{build, Backend, Budget, Query, Reason, SolveResult, Solver, SolverConfig};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::collections::HashMap;
@@ -369,7 +369,7 @@ fn has_rem(t: &Term) -> bool {
 fn run(seed: u64, n: u64, formats: &[(u32, u32)], pinned: bool) -> (Vec<String>, u64) {
     let mut g = Gen::new(seed, formats);
     let mut skipped = 0;
-    let mut s = build(&SolverConfig::default());
+    let mut s = build(&SolverConfig::bare(Backend::Z3));
     let mut bad = Vec::new();
     for i in 0..n {
         let t = g.root();

@@ -1,0 +1,101 @@
+//! `SolverArgs` → `SolverConfig`: the solver options shared by every mode.
+
+use crate::args::{PortfolioArg, SolverArgs};
+use crate::Failure;
+use fpsym_solver::cp::CpConfig;
+use fpsym_solver::{Backend, PortfolioMode, SolverConfig};
+use std::time::Duration;
+
+const BACKENDS: &str = "portfolio, z3, cp, process:COMMAND";
+
+fn parse_backend(flag: &str, s: &str) -> Result<Backend, Failure> {
+    Backend::parse(s).ok_or_else(|| {
+        Failure::Input(if s.starts_with("process:") {
+            format!("{flag}: `{s}`: expected a command after `process:`, e.g. \"process:z3 -in\"")
+        } else {
+            format!("{flag}: unknown backend `{s}` (available: {BACKENDS})")
+        })
+    })
+}
+
+/// Validates the solver flags (no filesystem access).
+pub fn solver_config(a: &SolverArgs) -> Result<SolverConfig, Failure> {
+    let mut backend = parse_backend("--solver", &a.solver)?;
+    let mut cross_check = a
+        .cross_check
+        .as_deref()
+        .map(|s| parse_backend("--cross-check", s))
+        .transpose()?;
+    let cp_flags = a.no_ulp_max
+        || a.consistency.is_some()
+        || a.var_choice.is_some()
+        || a.split.is_some()
+        || a.eps_direct.is_some()
+        || a.eps_indirect.is_some();
+    let uses_cp = |b: &Backend| matches!(b, Backend::Cp(_) | Backend::Portfolio);
+    if cp_flags && !uses_cp(&backend) && !cross_check.as_ref().is_some_and(uses_cp) {
+        return Err(Failure::Input(
+            "--no-ulp-max, --consistency, --var, --split and --eps-* apply where cp runs (--solver cp or portfolio)"
+                .into(),
+        ));
+    }
+    let cp = cp_config(a)?;
+    for b in std::iter::once(&mut backend).chain(cross_check.as_mut()) {
+        if let Backend::Cp(c) = b {
+            *c = cp.clone();
+        }
+    }
+    let mut config = SolverConfig::default();
+    config.backend = backend;
+    config.cp = cp;
+    config.cross_check = cross_check;
+    config.portfolio = match a.portfolio {
+        PortfolioArg::Parallel => PortfolioMode::Parallel,
+        PortfolioArg::Sequential => PortfolioMode::Sequential {
+            share: 0.2,
+            cap: Duration::from_secs(2),
+        },
+    };
+    config.dump_queries = a.dump_queries.clone();
+    config.cache = !a.no_cache;
+    config.independence = !a.no_independence;
+    Ok(config)
+}
+
+fn cp_config(a: &SolverArgs) -> Result<CpConfig, Failure> {
+    let bad = |e: fpsym_solver::cp::ParseError| Failure::Input(e.to_string());
+    let mut c = CpConfig::default().with_ulp_max(!a.no_ulp_max);
+    if let Some(s) = &a.consistency {
+        c = c.with_consistency(s.parse().map_err(bad)?);
+    }
+    if let Some(s) = &a.var_choice {
+        c = c.with_var_choice(s.parse().map_err(bad)?);
+    }
+    if let Some(s) = &a.split {
+        c = c.with_split(s.parse().map_err(bad)?);
+    }
+    let pct = |flag: &str, v: Option<f64>, default: f64| match v {
+        None => Ok(default),
+        Some(p) if (0.0..100.0).contains(&p) => Ok(p / 100.0),
+        Some(p) => Err(Failure::Input(format!(
+            "{flag}: expected a percentage in [0, 100), got {p}"
+        ))),
+    };
+    let (d, i) = (c.eps_direct, c.eps_indirect);
+    c = c.with_eps(
+        pct("--eps-direct", a.eps_direct, d)?,
+        pct("--eps-indirect", a.eps_indirect, i)?,
+    );
+    Ok(c)
+}
+
+/// Validates a time limit in seconds (`flag` names it in the error).
+pub fn seconds(flag: &str, v: Option<f64>) -> Result<Option<Duration>, Failure> {
+    match v {
+        None => Ok(None),
+        Some(t) if t.is_finite() && t > 0.0 && t < 1e9 => Ok(Some(Duration::from_secs_f64(t))),
+        Some(t) => Err(Failure::Input(format!(
+            "{flag}: expected a positive number of seconds, got {t}"
+        ))),
+    }
+}

@@ -1,0 +1,247 @@
+//! Running backends on their own threads: [`Portfolio`] races or chains
+//! several, [`Detached`] runs one so that the caller gets its answer by the
+//! deadline even when the backend overstays it.
+//!
+//! A backend that ignores its deadline (Z3 sometimes finishes a bit-blasting
+//! phase before it looks at its interrupt flag) keeps running on its thread
+//! after the caller has moved on with `unknown`; its next query waits for it
+//! (within that query's own budget).
+
+use crate::{Budget, Query, Reason, SolveResult, Solver, SolverError};
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// How long after the deadline a caller waits for a backend's own answer
+/// before answering `unknown` (timeout) without it.
+pub const OVERSTAY: Duration = Duration::from_millis(300);
+
+/// How often a waiting caller looks at its budget's cancellation flag.
+const TICK: Duration = Duration::from_millis(20);
+
+type Answer = Result<SolveResult, SolverError>;
+
+/// A backend behind a lock, run on a thread per query.
+struct Member {
+    name: String,
+    solver: Arc<Mutex<Box<dyn Solver>>>,
+    /// Statistics as of the member's last completed query.
+    stats: Arc<Mutex<BTreeMap<String, f64>>>,
+}
+
+impl Member {
+    fn new(solver: Box<dyn Solver>) -> Member {
+        Member {
+            name: solver.name(),
+            stats: Arc::new(Mutex::new(solver.stats())),
+            solver: Arc::new(Mutex::new(solver)),
+        }
+    }
+
+    /// Starts `query` on a new thread; the answer arrives on `tx` tagged `i`.
+    fn spawn(&self, i: usize, query: &Query, budget: Budget, tx: mpsc::Sender<(usize, Answer)>) {
+        let solver = self.solver.clone();
+        let stats = self.stats.clone();
+        let query = query.clone();
+        std::thread::spawn(move || {
+            let mut s = solver.lock().unwrap_or_else(|e| e.into_inner());
+            let r = if budget.expired() {
+                Ok(SolveResult::Unknown(Reason::Timeout))
+            } else {
+                s.check(&query, &budget)
+            };
+            *stats.lock().unwrap_or_else(|e| e.into_inner()) = s.stats();
+            drop(s);
+            let _ = tx.send((i, r));
+        });
+    }
+
+    fn stats(&self) -> BTreeMap<String, f64> {
+        self.stats.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+}
+
+/// Runs `members` (indices into `all`) at once on `query` within `budget`.
+/// Returns the index (into `all`) and answer of the first definite answer or
+/// error (cancelling the others); when all answered unknown, the first
+/// member's unknown; when the budget expires and [`OVERSTAY`] passes without
+/// an answer, `(None, unknown)`.
+fn race(all: &[Member], members: &[usize], query: &Query, budget: &Budget) -> (Option<usize>, Answer) {
+    let (tx, rx) = mpsc::channel();
+    let flags: Vec<Arc<AtomicBool>> = members.iter().map(|_| Arc::new(AtomicBool::new(false))).collect();
+    for (k, &i) in members.iter().enumerate() {
+        all[i].spawn(k, query, budget.with_cancel(flags[k].clone()), tx.clone());
+    }
+    drop(tx);
+    let cancel_all = || flags.iter().for_each(|f| f.store(true, Ordering::Relaxed));
+    let mut unknowns: Vec<Option<Reason>> = vec![None; members.len()];
+    let mut pending = members.len();
+    let mut expired_at: Option<Instant> = None;
+    while pending > 0 {
+        if budget.expired() {
+            cancel_all();
+            let t = *expired_at.get_or_insert_with(Instant::now);
+            if t.elapsed() >= OVERSTAY {
+                return (None, Ok(SolveResult::Unknown(Reason::Timeout)));
+            }
+        }
+        match rx.recv_timeout(TICK) {
+            Ok((k, r)) => {
+                pending -= 1;
+                match r {
+                    Ok(SolveResult::Unknown(reason)) => unknowns[k] = Some(reason),
+                    r => {
+                        cancel_all();
+                        return (Some(members[k]), r);
+                    }
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        }
+    }
+    // All answered unknown: a timeout if any timed out, else the first reason.
+    let reasons: Vec<Reason> = unknowns.into_iter().flatten().collect();
+    let reason = if reasons.contains(&Reason::Timeout) {
+        Reason::Timeout
+    } else {
+        reasons
+            .into_iter()
+            .next()
+            .unwrap_or_else(|| Reason::Backend("no answer".into()))
+    };
+    (None, Ok(SolveResult::Unknown(reason)))
+}
+
+/// How a [`Portfolio`] combines its members.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum PortfolioMode {
+    /// All members at once, one thread each; the first definite answer wins
+    /// and the others are cancelled.
+    Parallel,
+    /// One after another: each member but the last gets at most this
+    /// fraction of the remaining budget (and at most `cap`), the last gets
+    /// what is left.
+    Sequential {
+        /// Fraction of the remaining time for each member but the last.
+        share: f64,
+        /// Upper bound on each member but the last.
+        cap: Duration,
+    },
+}
+
+/// Several backends deciding the same query; see [`PortfolioMode`].
+pub struct Portfolio {
+    members: Vec<Member>,
+    mode: PortfolioMode,
+    wins: Vec<u64>,
+    timeouts: u64,
+}
+
+impl Portfolio {
+    /// A portfolio over `members` (at least one).
+    pub fn new(members: Vec<Box<dyn Solver>>, mode: PortfolioMode) -> Portfolio {
+        assert!(!members.is_empty(), "a portfolio needs a member");
+        let n = members.len();
+        Portfolio {
+            members: members.into_iter().map(Member::new).collect(),
+            mode,
+            wins: vec![0; n],
+            timeouts: 0,
+        }
+    }
+}
+
+impl Solver for Portfolio {
+    fn name(&self) -> String {
+        let names: Vec<&str> = self.members.iter().map(|m| m.name.as_str()).collect();
+        format!("portfolio({})", names.join(","))
+    }
+
+    fn check(&mut self, query: &Query, budget: &Budget) -> Result<SolveResult, SolverError> {
+        let (winner, answer) = match self.mode {
+            PortfolioMode::Parallel => {
+                let all: Vec<usize> = (0..self.members.len()).collect();
+                race(&self.members, &all, query, budget)
+            }
+            PortfolioMode::Sequential { share, cap } => {
+                let mut last = (None, Ok(SolveResult::Unknown(Reason::Timeout)));
+                let mut reasons = Vec::new();
+                for i in 0..self.members.len() {
+                    let b = if i + 1 == self.members.len() {
+                        budget.clone()
+                    } else {
+                        let slice = budget.remaining().map_or(cap, |r| r.mul_f64(share).min(cap));
+                        budget.at_most(slice)
+                    };
+                    last = race(&self.members, &[i], query, &b);
+                    match &last.1 {
+                        Ok(SolveResult::Unknown(r)) => reasons.push(r.clone()),
+                        _ => break,
+                    }
+                    if budget.expired() {
+                        break;
+                    }
+                }
+                if let (None, Ok(SolveResult::Unknown(_))) = &last {
+                    let r = if budget.expired() || reasons.is_empty() {
+                        Reason::Timeout
+                    } else {
+                        reasons.swap_remove(0)
+                    };
+                    last.1 = Ok(SolveResult::Unknown(r));
+                }
+                last
+            }
+        };
+        match (&winner, &answer) {
+            (Some(i), Ok(_)) => self.wins[*i] += 1,
+            (None, Ok(SolveResult::Unknown(Reason::Timeout))) => self.timeouts += 1,
+            _ => {}
+        }
+        answer
+    }
+
+    /// Every member's statistics, plus `portfolio.wins.NAME` (definite
+    /// answers given by each member) and `portfolio.timeouts`.
+    fn stats(&self) -> BTreeMap<String, f64> {
+        let mut s = BTreeMap::new();
+        for (m, w) in self.members.iter().zip(&self.wins) {
+            s.extend(m.stats());
+            s.insert(format!("portfolio.wins.{}", m.name), *w as f64);
+        }
+        s.insert("portfolio.timeouts".into(), self.timeouts as f64);
+        s
+    }
+}
+
+/// One backend on its own thread: the answer comes by the deadline plus
+/// [`OVERSTAY`] (as `unknown`, timeout, if the backend overstays), and a
+/// raised cancellation flag is passed on.
+pub struct Detached {
+    member: [Member; 1],
+}
+
+impl Detached {
+    /// Wraps `inner`.
+    pub fn new(inner: Box<dyn Solver>) -> Detached {
+        Detached {
+            member: [Member::new(inner)],
+        }
+    }
+}
+
+impl Solver for Detached {
+    fn name(&self) -> String {
+        self.member[0].name.clone()
+    }
+
+    fn check(&mut self, query: &Query, budget: &Budget) -> Result<SolveResult, SolverError> {
+        race(&self.member, &[0], query, budget).1
+    }
+
+    fn stats(&self) -> BTreeMap<String, f64> {
+        self.member[0].stats()
+    }
+}
