@@ -22,14 +22,12 @@ fn fixture(name: &str) -> PathBuf {
 fn expected(path: &Path, backend: &str) -> Vec<String> {
     let src = std::fs::read_to_string(path).unwrap();
     let specific = format!("; expect-{backend}:");
-    let line = src
+    let answers = src
         .lines()
-        .find(|l| l.starts_with(&specific))
-        .or_else(|| src.lines().find(|l| l.starts_with("; expect:")))
+        .find_map(|l| l.strip_prefix(&specific))
+        .or_else(|| src.lines().find_map(|l| l.strip_prefix("; expect:")))
         .expect("fixture has an expect line");
-    line.split_once(':')
-        .unwrap()
-        .1
+    answers
         .split_whitespace()
         .map(String::from)
         .collect()
@@ -65,12 +63,16 @@ fn check_fixture(name: &str, backend: &str) {
     );
 }
 
+/// Every backend `fpsym solve` offers: in process, native, both, and
+/// external solver binaries through a pipe.
+const BACKENDS: [&str; 5] = ["z3", "cp", "portfolio", "process:z3 -in", "process:cvc5 --lang smt2"];
+
 /// Runs the body once per backend that `fpsym solve` offers.
 macro_rules! solver_test {
     ($name:ident, $file:expr) => {
         #[test]
         fn $name() {
-            for backend in ["z3", "cp"] {
+            for backend in BACKENDS {
                 check_fixture($file, backend);
             }
         }
@@ -158,4 +160,99 @@ fn stats_json() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     let line = stderr.lines().last().expect("stats line");
     assert!(line.starts_with('{') && line.contains("\"check_sat\":3"), "{stderr}");
+}
+
+#[test]
+fn global_time_limit_is_honoured() {
+    // Three undecidable-in-time check-sats, 2 s for the whole script: each
+    // query gets what is left, so the script ends within a second of the limit.
+    for backend in ["portfolio", "z3", "process:z3 -in"] {
+        let start = std::time::Instant::now();
+        let out = solve(&["--solver", backend, "--max-time", "2", fixture("hard_factor.smt2").to_str().unwrap()]);
+        let took = start.elapsed();
+        assert_eq!(out.status.code(), Some(0), "{backend}: {}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(answers(&out), ["unknown"; 3], "{backend}");
+        assert!(took < std::time::Duration::from_secs(3), "{backend}: {took:?}");
+    }
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("fpsym-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+#[test]
+fn dump_queries_writes_standalone_scripts_with_the_answer() {
+    let dir = temp_dir("dump");
+    let out = solve(&[
+        "--solver",
+        "z3",
+        "--no-cache",
+        "--dump-queries",
+        dir.to_str().unwrap(),
+        fixture("unsat_interval.smt2").to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    let given = answers(&out);
+    assert_eq!(files.len(), given.len(), "one file per query");
+    for (f, answer) in files.iter().zip(&given) {
+        let text = std::fs::read_to_string(f).unwrap();
+        assert!(text.contains(&format!("(set-info :status {answer})")), "{}: {text}", f.display());
+        // Standalone: fpsym and an external solver both read it and agree.
+        for backend in ["cp", "process:cvc5 --lang smt2"] {
+            let again = solve(&["--solver", backend, f.to_str().unwrap()]);
+            assert_eq!(answers(&again), [answer.as_str()], "{backend} on {}", f.display());
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn cross_check_agrees_on_fixtures() {
+    for name in ["sat_model.smt2", "nan.smt2", "signed_zero.smt2", "unsat_interval.smt2"] {
+        let path = fixture(name);
+        let out = solve(&["--solver", "cp", "--cross-check", "process:cvc5 --lang smt2", "--timeout", "20", path.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(0), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(answers(&out), expected(&path, "z3"), "{name}");
+    }
+}
+
+#[test]
+fn cross_check_disagreement_fails_with_exit_3() {
+    // A "solver" that answers unsat to everything.
+    let dir = temp_dir("disagree");
+    let liar = "process:sh -c 'cat >/dev/null; echo unsat'";
+    let out = solve(&[
+        "--solver",
+        "z3",
+        "--cross-check",
+        liar,
+        "--dump-queries",
+        dir.to_str().unwrap(),
+        fixture("sat_model.smt2").to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains("disagreement: z3 says sat"), "{stderr}");
+    let dumped = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.file_name().unwrap().to_string_lossy().starts_with("disagreement-"))
+        .expect("the query was written");
+    assert!(stderr.contains(dumped.to_str().unwrap()), "{stderr}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn process_backend_errors_are_reported() {
+    let out = solve(&["--solver", "process:/nonexistent/solver", fixture("sat_model.smt2").to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains("cannot start `/nonexistent/solver`"), "{stderr}");
+    let out = solve(&["--solver", "process:", fixture("sat_model.smt2").to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("expected a command after `process:`"));
 }

@@ -28,7 +28,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 pub use fpsym_expr::{Model, Term};
-pub use chain::{Cached, CexReuse, CrossChecked, Detached, Dumping, Independent, Portfolio, PortfolioMode};
+pub use chain::{Cached, CexReuse, CrossChecked, Detached, Dumping, Independent, Portfolio, PortfolioMode, OVERSTAY};
 pub use validate::Validated;
 
 /// A satisfiability query: the conjunction of `assertions` (Boolean terms).

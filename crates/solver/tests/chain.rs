@@ -1,0 +1,334 @@
+//! The decorators of the solver chain, each against a scripted backend that
+//! records what reaches it: every test here fails if its decorator is taken
+//! out of the chain (a cache that does not cache, an independence layer that
+//! does not split, a deadline that is not honoured).
+
+use fpsym_expr::{Float, Format, Model, Op, Sort, Term, Value};
+use fpsym_solver::{
+    build, Backend, Budget, Cached, CexReuse, Detached, Independent, Portfolio, PortfolioMode, Query, Reason,
+    SolveResult, Solver, SolverConfig, SolverError, OVERSTAY,
+};
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+fn f32v(name: &str) -> Term {
+    Term::var(name, Sort::Float(Format::BINARY32))
+}
+fn c(x: f32) -> Term {
+    Term::fp(Float::from_f32(x))
+}
+fn lt(a: &Term, b: &Term) -> Term {
+    Term::app(Op::FpLt, vec![a.clone(), b.clone()]).unwrap()
+}
+
+/// What reached a scripted backend.
+#[derive(Default)]
+struct Log {
+    queries: Vec<Query>,
+}
+
+/// A backend that answers by brute force over a few candidate values per
+/// variable (enough for the small queries here), slowly, and logs each query.
+struct Scripted {
+    log: Arc<Mutex<Log>>,
+    delay: Duration,
+    /// Ignore the budget while sleeping (a backend that overstays).
+    stubborn: bool,
+}
+
+impl Scripted {
+    fn new(log: &Arc<Mutex<Log>>) -> Scripted {
+        Scripted {
+            log: log.clone(),
+            delay: Duration::from_millis(5),
+            stubborn: false,
+        }
+    }
+}
+
+const CANDIDATES: [f32; 7] = [-2.0, -1.0, 0.0, 0.5, 1.0, 2.0, 3.0];
+
+fn brute(query: &Query) -> SolveResult {
+    let vars = query.vars();
+    let n = vars.len() as u32;
+    for i in 0..CANDIDATES.len().pow(n) {
+        let mut m = Model::new();
+        let mut k = i;
+        for v in &vars {
+            m.insert(v.clone(), Value::Fp(Float::from_f32(CANDIDATES[k % CANDIDATES.len()])));
+            k /= CANDIDATES.len();
+        }
+        if query
+            .assertions
+            .iter()
+            .all(|a| fpsym_expr::eval(a, &m) == Ok(Value::Bool(true)))
+        {
+            return SolveResult::Sat(m);
+        }
+    }
+    SolveResult::Unsat
+}
+
+impl Solver for Scripted {
+    fn name(&self) -> String {
+        "scripted".into()
+    }
+    fn check(&mut self, query: &Query, budget: &Budget) -> Result<SolveResult, SolverError> {
+        self.log.lock().unwrap().queries.push(query.clone());
+        let end = Instant::now() + self.delay;
+        while Instant::now() < end {
+            if !self.stubborn && budget.expired() {
+                return Ok(SolveResult::Unknown(Reason::Timeout));
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        Ok(brute(query))
+    }
+    fn stats(&self) -> BTreeMap<String, f64> {
+        BTreeMap::from([("scripted.queries".into(), self.log.lock().unwrap().queries.len() as f64)])
+    }
+}
+
+fn calls(log: &Arc<Mutex<Log>>) -> usize {
+    log.lock().unwrap().queries.len()
+}
+
+fn unlimited() -> Budget {
+    Budget::unlimited()
+}
+
+#[test]
+fn cache_answers_a_repeated_query_without_the_backend() {
+    let log = Arc::new(Mutex::new(Log::default()));
+    let mut s = Cached::new(Box::new(Scripted::new(&log)), 100);
+    let (x, y) = (f32v("x"), f32v("y"));
+    let q = Query::new(vec![lt(&x, &c(1.0)), lt(&c(0.0), &x), lt(&x, &y)]);
+    let first = s.check(&q, &unlimited()).unwrap();
+    assert!(matches!(first, SolveResult::Sat(_)));
+    // The same set of assertions in another order and with a duplicate.
+    let q2 = Query::new(vec![lt(&x, &y), lt(&c(0.0), &x), lt(&x, &c(1.0)), lt(&x, &y)]);
+    assert_eq!(s.check(&q2, &unlimited()).unwrap(), first, "same query, same model");
+    let unsat = Query::new(vec![lt(&x, &c(0.0)), lt(&c(1.0), &x)]);
+    assert_eq!(s.check(&unsat, &unlimited()).unwrap(), SolveResult::Unsat);
+    assert_eq!(s.check(&unsat, &unlimited()).unwrap(), SolveResult::Unsat);
+    assert_eq!(calls(&log), 2, "two distinct queries reach the backend");
+    let st = s.stats();
+    assert_eq!(st["cache.hits"], 2.0);
+    assert_eq!(st["cache.misses"], 2.0);
+}
+
+#[test]
+fn cache_does_not_keep_unknown() {
+    let log = Arc::new(Mutex::new(Log::default()));
+    let mut slow = Scripted::new(&log);
+    slow.delay = Duration::from_millis(300);
+    let mut s = Cached::new(Box::new(slow), 100);
+    let x = f32v("x");
+    let q = Query::new(vec![lt(&x, &c(1.0))]);
+    let r = s.check(&q, &Budget::timeout(Duration::from_millis(20))).unwrap();
+    assert_eq!(r, SolveResult::Unknown(Reason::Timeout));
+    assert!(matches!(s.check(&q, &unlimited()).unwrap(), SolveResult::Sat(_)));
+    assert_eq!(calls(&log), 2);
+}
+
+#[test]
+fn counterexample_reuse_answers_from_related_queries() {
+    let log = Arc::new(Mutex::new(Log::default()));
+    let mut s = CexReuse::new(Box::new(Scripted::new(&log)), 64, 8);
+    let (x, y) = (f32v("x"), f32v("y"));
+    let a = lt(&c(0.0), &x);
+    let b = lt(&x, &c(3.0));
+    // 1. {a, b} sat: the backend is called.
+    let m = match s.check(&Query::new(vec![a.clone(), b.clone()]), &unlimited()).unwrap() {
+        SolveResult::Sat(m) => m,
+        r => panic!("{r:?}"),
+    };
+    assert_eq!(calls(&log), 1);
+    // 2. {a} ⊆ {a, b}: the superset's model answers.
+    assert!(matches!(s.check(&Query::new(vec![a.clone()]), &unlimited()).unwrap(), SolveResult::Sat(_)));
+    // 3. {a, b, x < y+...}: a new constraint the old model happens to satisfy.
+    let xv = match m.get(&x) {
+        Some(Value::Fp(f)) => f.to_f32().unwrap(),
+        v => panic!("{v:?}"),
+    };
+    let loose = lt(&x, &c(xv + 10.0));
+    assert!(matches!(
+        s.check(&Query::new(vec![a.clone(), b.clone(), loose]), &unlimited()).unwrap(),
+        SolveResult::Sat(_)
+    ));
+    assert_eq!(calls(&log), 1, "answered by reusing the model");
+    // 4. An unsat core, then a superset of it: unsat without the backend.
+    let core = vec![lt(&x, &c(0.0)), lt(&c(1.0), &x)];
+    assert_eq!(s.check(&Query::new(core.clone()), &unlimited()).unwrap(), SolveResult::Unsat);
+    assert_eq!(calls(&log), 2);
+    let mut bigger = core.clone();
+    bigger.push(lt(&y, &c(2.0)));
+    assert_eq!(s.check(&Query::new(bigger), &unlimited()).unwrap(), SolveResult::Unsat);
+    assert_eq!(calls(&log), 2, "the unsat subset answers");
+    // 5. A query no model satisfies and no subset refutes reaches the backend.
+    assert!(matches!(
+        s.check(&Query::new(vec![lt(&c(2.5), &y)]), &unlimited()).unwrap(),
+        SolveResult::Sat(_)
+    ));
+    assert_eq!(calls(&log), 3);
+    let st = s.stats();
+    assert_eq!(st["cex.sat_superset"], 1.0);
+    assert_eq!(st["cex.model_reused"], 1.0);
+    assert_eq!(st["cex.unsat_subset"], 1.0);
+    assert_eq!(st["cex.misses"], 3.0);
+}
+
+#[test]
+fn independence_splits_and_merges() {
+    let log = Arc::new(Mutex::new(Log::default()));
+    let mut s = Independent::new(Box::new(Scripted::new(&log)));
+    let (x, y, z, w) = (f32v("x"), f32v("y"), f32v("z"), f32v("w"));
+    let q = Query::new(vec![
+        lt(&x, &y),
+        lt(&c(0.0), &z),
+        lt(&y, &c(1.0)),
+        lt(&z, &w),
+        Term::bool(true),
+    ]);
+    let parts = s.partition(&q);
+    assert_eq!(parts.len(), 3, "{{x,y}}, {{z,w}} and the ground assertion");
+    let m = match s.check(&q, &unlimited()).unwrap() {
+        SolveResult::Sat(m) => m,
+        r => panic!("{r:?}"),
+    };
+    for v in [&x, &y, &z, &w] {
+        assert!(m.get(v).is_some(), "{v:?} assigned");
+    }
+    let sizes: Vec<usize> = log.lock().unwrap().queries.iter().map(|q| q.assertions.len()).collect();
+    assert_eq!(sizes, vec![2, 2, 1]);
+    // An unsat group makes the query unsat.
+    let q = Query::new(vec![lt(&x, &c(0.0)), lt(&c(1.0), &x), lt(&z, &w)]);
+    assert_eq!(s.check(&q, &unlimited()).unwrap(), SolveResult::Unsat);
+    assert_eq!(s.stats()["independence.split"], 2.0);
+}
+
+#[test]
+fn independence_with_cache_resolves_only_the_changed_group() {
+    let log = Arc::new(Mutex::new(Log::default()));
+    let cached = CexReuse::new(Box::new(Cached::new(Box::new(Scripted::new(&log)), 100)), 64, 0);
+    let mut s = Independent::new(Box::new(cached));
+    let (x, y) = (f32v("x"), f32v("y"));
+    let mut path = vec![lt(&c(0.0), &x), lt(&c(0.0), &y)];
+    s.check(&Query::new(path.clone()), &unlimited()).unwrap();
+    assert_eq!(calls(&log), 2);
+    // A new branch condition on y: only y's group reaches the backend.
+    path.push(lt(&y, &c(2.0)));
+    s.check(&Query::new(path.clone()), &unlimited()).unwrap();
+    assert_eq!(calls(&log), 3);
+    assert_eq!(log.lock().unwrap().queries[2].vars(), vec![y.clone()]);
+}
+
+#[test]
+fn detached_backend_answers_by_the_deadline_even_when_it_overstays() {
+    let log = Arc::new(Mutex::new(Log::default()));
+    let mut stubborn = Scripted::new(&log);
+    stubborn.delay = Duration::from_secs(3);
+    stubborn.stubborn = true;
+    let mut s = Detached::new(Box::new(stubborn));
+    let q = Query::new(vec![lt(&f32v("x"), &c(1.0))]);
+    let start = Instant::now();
+    let r = s.check(&q, &Budget::timeout(Duration::from_millis(200))).unwrap();
+    let took = start.elapsed();
+    assert_eq!(r, SolveResult::Unknown(Reason::Timeout));
+    assert!(took < Duration::from_millis(200) + OVERSTAY + Duration::from_millis(300), "took {took:?}");
+}
+
+#[test]
+fn portfolio_takes_the_first_definite_answer_and_cancels_the_rest() {
+    let log_fast = Arc::new(Mutex::new(Log::default()));
+    let log_slow = Arc::new(Mutex::new(Log::default()));
+    let fast = Scripted::new(&log_fast);
+    let mut slow = Scripted::new(&log_slow);
+    slow.delay = Duration::from_secs(5);
+    let mut p = Portfolio::new(vec![Box::new(slow), Box::new(fast)], PortfolioMode::Parallel);
+    let q = Query::new(vec![lt(&f32v("x"), &c(1.0))]);
+    let start = Instant::now();
+    assert!(matches!(p.check(&q, &unlimited()).unwrap(), SolveResult::Sat(_)));
+    assert!(start.elapsed() < Duration::from_secs(2), "did not wait for the slow member");
+    // The slow member was cancelled: its thread is free again for the next
+    // query well before its 5 s delay.
+    let start = Instant::now();
+    assert!(matches!(p.check(&q, &unlimited()).unwrap(), SolveResult::Sat(_)));
+    assert!(start.elapsed() < Duration::from_secs(2));
+    assert_eq!(p.stats()["portfolio.wins.scripted"], 2.0);
+}
+
+#[test]
+fn sequential_portfolio_gives_the_first_member_a_slice() {
+    let log_a = Arc::new(Mutex::new(Log::default()));
+    let log_b = Arc::new(Mutex::new(Log::default()));
+    let mut a = Scripted::new(&log_a);
+    a.delay = Duration::from_secs(5);
+    let b = Scripted::new(&log_b);
+    let mode = PortfolioMode::Sequential {
+        share: 0.2,
+        cap: Duration::from_millis(300),
+    };
+    let mut p = Portfolio::new(vec![Box::new(a), Box::new(b)], mode);
+    let q = Query::new(vec![lt(&f32v("x"), &c(1.0))]);
+    let start = Instant::now();
+    assert!(matches!(p.check(&q, &Budget::timeout(Duration::from_secs(10))).unwrap(), SolveResult::Sat(_)));
+    let took = start.elapsed();
+    assert!(took < Duration::from_millis(1500), "first member capped: {took:?}");
+    assert_eq!((calls(&log_a), calls(&log_b)), (1, 1));
+}
+
+/// Factoring a 61-bit semiprime whose factors lie far from every bound a
+/// search would try first: far beyond one second for every backend.
+fn hard() -> Query {
+    let bv = |w| Sort::BitVec(w);
+    let (x, y) = (Term::var("p", bv(32)), Term::var("q", bv(32)));
+    let wide = |v: &Term| Term::app(Op::BvZeroExtend(32), vec![v.clone()]).unwrap();
+    let n: u128 = 1073741827 * 1610612741;
+    let gt1 = |v: &Term| Term::app(Op::BvUgt, vec![v.clone(), Term::bv(32, 1)]).unwrap();
+    Query::new(vec![
+        Term::app(Op::BvMul, vec![wide(&x), wide(&y)]).unwrap().eq(&Term::bv(64, n)),
+        gt1(&x),
+        gt1(&y),
+        Term::app(Op::BvUlt, vec![x.clone(), y.clone()]).unwrap(),
+    ])
+}
+
+#[test]
+fn every_chain_honours_the_deadline() {
+    let backends = ["z3", "cp", "portfolio", "process:z3 -in"];
+    for name in backends {
+        let mut config = SolverConfig::default();
+        config.backend = Backend::parse(name).unwrap();
+        let mut s = build(&config);
+        let start = Instant::now();
+        let r = s.check(&hard(), &Budget::timeout(Duration::from_secs(1))).unwrap();
+        let took = start.elapsed();
+        eprintln!("{name}: {} after {took:?}", r.label());
+        assert_eq!(r, SolveResult::Unknown(Reason::Timeout), "{name}");
+        assert!(took < Duration::from_millis(1000) + OVERSTAY + Duration::from_millis(300), "{name}: {took:?}");
+    }
+}
+
+#[test]
+fn a_cancelled_budget_stops_z3_and_cp() {
+    for name in ["z3", "cp"] {
+        let mut s = build(&SolverConfig::bare(Backend::parse(name).unwrap()));
+        let flag = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let b = Budget::unlimited().with_cancel(flag.clone());
+        let raiser = {
+            let flag = flag.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(300));
+                flag.store(true, std::sync::atomic::Ordering::Relaxed);
+            })
+        };
+        let start = Instant::now();
+        let r = s.check(&hard(), &b).unwrap();
+        let took = start.elapsed();
+        raiser.join().unwrap();
+        assert_eq!(r, SolveResult::Unknown(Reason::Timeout), "{name}");
+        assert!(took < Duration::from_millis(1000), "{name}: {took:?}");
+    }
+}
