@@ -22,11 +22,17 @@ test: bootstrap
 	$(CARGO) test --workspace --no-fail-fast
 
 # Benchmarks (not timed tests); results are ratios within one run.
-#   corpus:     cp and z3 over ../shared/bench/smtlib/qf_fp, 10 s per file
+#   corpus:     every backend (cp, z3, portfolio, sequential portfolio, z3 and
+#               cvc5 binaries, Bitwuzla if `pip install bitwuzla`) over
+#               ../shared/bench/smtlib/qf_fp, 10 s per file
+#   chain:      cache + independence vs the bare portfolio on dichotomic's
+#               path series and on an executor's query stream
 #   dichotomic: seed 000 Table II for cp (with/without ULP-Max) and z3
 #   critical:   seed 001 critical-value queries, cp and z3, 60 s per query
 bench: build
-	SOLVERS=cp,z3 bench/solve-corpus.sh
+	SOLVERS=all,portfolio-seq,bitwuzla-direct bench/solve-corpus.sh
+	python3 bench/chain/dichotomic_series.py --series paths
+	python3 bench/chain/dichotomic_series.py --series executor --repeat 1
 	python3 bench/cp/dichotomic.py --timeout 30
 	python3 bench/cp/gen_critical.py target/bench/critical
 	python3 bench/solve_corpus.py --solvers cp,z3 --timeout 60 --corpus target/bench/critical --labels none --csv target/bench-critical.csv

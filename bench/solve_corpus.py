@@ -173,10 +173,18 @@ def run_proc(argv, stdin_path, kill_after):
     return code, out, err, time.monotonic() - t0
 
 
+# fpsym configurations named for the benchmark (backend spec -> solve flags).
+FPSYM_ALIASES = {
+    "portfolio-seq": ["--solver", "portfolio", "--portfolio", "sequential"],
+    "portfolio-bare": ["--solver", "portfolio", "--no-cache", "--no-independence"],
+}
+
+
 def run_one(fpsym, backend, timeout, path):
     """(answer, class, seconds, detail)."""
     if backend.kind == "fpsym":
-        argv = [fpsym, "solve", "--solver", backend.spec, "--timeout", f"{timeout:g}", path]
+        solver = FPSYM_ALIASES.get(backend.spec, ["--solver", backend.spec])
+        argv = [fpsym, "solve", *solver, "--timeout", f"{timeout:g}", path]
         code, out, err, sec = run_proc(argv, None, timeout * 2 + 10)
     else:
         argv = list(backend.argv)
