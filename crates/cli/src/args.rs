@@ -18,6 +18,70 @@ pub enum Command {
     ///
     /// Example: fpsym solve --model examples/smtlib/demo.smt2
     Solve(SolveArgs),
+    /// Explore the paths of a C program with symbolic inputs: a test per
+    /// path, a finding per bug, exact IEEE-754 floating point.
+    ///
+    /// Example: fpsym run examples/c/dichotomic.c --loop-bound 8
+    Run(RunArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    /// C sources (.c) and LLVM 14 bitcode (.bc, .ll) to link and run.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<std::path::PathBuf>,
+    /// Run this function instead of main: its scalar parameters become
+    /// inputs, pointer parameters point to symbolic objects.
+    #[arg(long, value_name = "NAME")]
+    pub function: Option<String>,
+    /// Restrict a parameter of --function: `x=[a,b]` (inclusive). Repeatable.
+    #[arg(long = "range", value_name = "PARAM=[LO,HI]")]
+    pub ranges: Vec<String>,
+    /// Elements behind each pointer parameter of --function (default 1).
+    #[arg(long, value_name = "N")]
+    pub array_len: Option<u64>,
+    /// Add an include directory for clang.
+    #[arg(short = 'I', value_name = "DIR")]
+    pub include: Vec<std::path::PathBuf>,
+    /// Define a macro for clang (`NAME` or `NAME=VALUE`).
+    #[arg(short = 'D', value_name = "MACRO")]
+    pub define: Vec<String>,
+    /// Pass a flag to clang. Repeatable.
+    #[arg(long = "cflag", value_name = "FLAG", allow_hyphen_values = true)]
+    pub cflags: Vec<String>,
+    /// Output directory (default: a fresh fpsym-out-N in the current directory).
+    #[arg(short = 'o', long = "output", value_name = "DIR")]
+    pub output: Option<std::path::PathBuf>,
+    /// Search: dfs, bfs, random-path, coverage-new, or two joined by `+`
+    /// to interleave them (e.g. random-path+coverage-new).
+    #[arg(long, default_value = "dfs", value_name = "SEARCH")]
+    pub search: String,
+    /// Stop after this many seconds (graceful: everything found is kept).
+    #[arg(long, value_name = "SECS")]
+    pub max_time: Option<f64>,
+    /// Stop when states hold more than this many MiB of memory contents.
+    #[arg(long, value_name = "MIB")]
+    pub max_memory: Option<u64>,
+    /// Stop when more than this many states are alive.
+    #[arg(long, value_name = "N")]
+    pub max_states: Option<usize>,
+    /// Stop after this many instructions in total.
+    #[arg(long, value_name = "N")]
+    pub max_instructions: Option<u64>,
+    /// Visits of each loop header on one path before the path stops.
+    #[arg(long, value_name = "N")]
+    pub loop_bound: Option<u32>,
+    /// Time limit per solver query, in seconds (default 10).
+    #[arg(long, value_name = "SECS")]
+    pub solver_timeout: Option<f64>,
+    /// Print what the program prints (format strings only).
+    #[arg(long)]
+    pub print: bool,
+    /// Do not link fpsym's C runtime (string.h, stdlib.h, ctype.h).
+    #[arg(long)]
+    pub no_runtime: bool,
+    #[command(flatten)]
+    pub solver: SolverArgs,
 }
 
 #[derive(Args, Debug)]

@@ -4,6 +4,7 @@
 //! so, 2 usage or input error, 3 internal error.
 
 mod args;
+mod run;
 mod solve;
 mod solver_opts;
 
@@ -65,6 +66,10 @@ fn run() -> anyhow::Result<ExitCode> {
         args::Command::Solve(raw) => {
             let opts = solve::SolveOptions::from_args(raw)?;
             solve::run(&opts)
+        }
+        args::Command::Run(raw) => {
+            let opts = run::RunOptions::from_args(raw)?;
+            run::run(&opts)
         }
     }
 }

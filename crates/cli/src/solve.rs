@@ -1,11 +1,11 @@
 //! `fpsym solve`: run an SMT-LIB script against a solver chain.
 
 use crate::args::{SolveArgs, StatsFormat};
+use crate::solver_opts::{seconds, solver_config};
 use crate::Failure;
 use anyhow::Context;
 use fpsym_expr::{eval, Model, Term};
 use fpsym_smtlib::{parse_script, print_model, print_term, Command, Script};
-use crate::solver_opts::{seconds, solver_config};
 use fpsym_solver::{build, Budget, Query, SolveResult, SolverConfig, SolverError};
 use std::io::{Read, Write};
 use std::process::ExitCode;

@@ -27,10 +27,7 @@ fn expected(path: &Path, backend: &str) -> Vec<String> {
         .find_map(|l| l.strip_prefix(&specific))
         .or_else(|| src.lines().find_map(|l| l.strip_prefix("; expect:")))
         .expect("fixture has an expect line");
-    answers
-        .split_whitespace()
-        .map(String::from)
-        .collect()
+    answers.split_whitespace().map(String::from).collect()
 }
 
 fn answers(out: &Output) -> Vec<String> {
@@ -168,9 +165,20 @@ fn global_time_limit_is_honoured() {
     // query gets what is left, so the script ends within a second of the limit.
     for backend in ["portfolio", "z3", "process:z3 -in"] {
         let start = std::time::Instant::now();
-        let out = solve(&["--solver", backend, "--max-time", "2", fixture("hard_factor.smt2").to_str().unwrap()]);
+        let out = solve(&[
+            "--solver",
+            backend,
+            "--max-time",
+            "2",
+            fixture("hard_factor.smt2").to_str().unwrap(),
+        ]);
         let took = start.elapsed();
-        assert_eq!(out.status.code(), Some(0), "{backend}: {}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{backend}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         assert_eq!(answers(&out), ["unknown"; 3], "{backend}");
         assert!(took < std::time::Duration::from_secs(3), "{backend}: {took:?}");
     }
@@ -200,7 +208,11 @@ fn dump_queries_writes_standalone_scripts_with_the_answer() {
     assert_eq!(files.len(), given.len(), "one file per query");
     for (f, answer) in files.iter().zip(&given) {
         let text = std::fs::read_to_string(f).unwrap();
-        assert!(text.contains(&format!("(set-info :status {answer})")), "{}: {text}", f.display());
+        assert!(
+            text.contains(&format!("(set-info :status {answer})")),
+            "{}: {text}",
+            f.display()
+        );
         // Standalone: fpsym and an external solver both read it and agree.
         for backend in ["cp", "process:cvc5 --lang smt2"] {
             let again = solve(&["--solver", backend, f.to_str().unwrap()]);
@@ -214,8 +226,21 @@ fn dump_queries_writes_standalone_scripts_with_the_answer() {
 fn cross_check_agrees_on_fixtures() {
     for name in ["sat_model.smt2", "nan.smt2", "signed_zero.smt2", "unsat_interval.smt2"] {
         let path = fixture(name);
-        let out = solve(&["--solver", "cp", "--cross-check", "process:cvc5 --lang smt2", "--timeout", "20", path.to_str().unwrap()]);
-        assert_eq!(out.status.code(), Some(0), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+        let out = solve(&[
+            "--solver",
+            "cp",
+            "--cross-check",
+            "process:cvc5 --lang smt2",
+            "--timeout",
+            "20",
+            path.to_str().unwrap(),
+        ]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         assert_eq!(answers(&out), expected(&path, "z3"), "{name}");
     }
 }
@@ -248,7 +273,11 @@ fn cross_check_disagreement_fails_with_exit_3() {
 
 #[test]
 fn process_backend_errors_are_reported() {
-    let out = solve(&["--solver", "process:/nonexistent/solver", fixture("sat_model.smt2").to_str().unwrap()]);
+    let out = solve(&[
+        "--solver",
+        "process:/nonexistent/solver",
+        fixture("sat_model.smt2").to_str().unwrap(),
+    ]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(3), "{stderr}");
     assert!(stderr.contains("cannot start `/nonexistent/solver`"), "{stderr}");

@@ -1,0 +1,366 @@
+//! Memory access (pointer resolution, bounds and lifetime checks, symbolic
+//! offsets), calls and returns.
+
+use super::{End, Exec, ExecError, Feasible, Outcome};
+use crate::checkers::{Kind, Violation};
+use crate::memory::Cell;
+use crate::prog::Callee;
+use crate::state::{Frame, Loc, State};
+use crate::term::{as_bv, bv, mk};
+use crate::value::Val;
+use either::Either;
+use fpsym_expr::{eval, Op, Term, Value};
+use llvm_ir::instruction::Call;
+use llvm_ir::{Name, Operand, Type};
+
+/// Objects larger than this are not read or written at a symbolic offset
+/// (the offset is made concrete instead, with an event).
+const SYMBOLIC_OFFSET_LIMIT: u64 = 4096;
+
+/// Where an access goes.
+pub enum Access {
+    /// Object base and offset into it.
+    At(u64, Term),
+    /// The access is a bug on this path (the state was constrained to it).
+    Bug(Violation),
+    /// The pointer may also point elsewhere: these states re-execute the
+    /// instruction under the other possibilities.
+    Elsewhere(u64, Term, Vec<State>),
+}
+
+impl Exec<'_, '_> {
+    /// Resolves an access of `n` bytes at `addr`.
+    pub fn resolve(
+        &mut self,
+        st: &mut State,
+        addr: &Term,
+        n: u64,
+        loc: &Option<Loc>,
+        write: bool,
+    ) -> Result<Access, ExecError> {
+        let a = match as_bv(addr) {
+            Some(a) => a as u64,
+            None => {
+                // A symbolic pointer: pick one object it may point into.
+                let m = match self.feasible(st, &[]) {
+                    Feasible::Yes(m) => m,
+                    _ => return Err(ExecError::Unsupported("cannot resolve a symbolic pointer".into())),
+                };
+                let mut m = m;
+                m.complete(&addr.vars());
+                let v = match eval(addr, &m) {
+                    Ok(Value::Bv(b)) => b.bits() as u64,
+                    _ => return Err(ExecError::Unsupported("cannot evaluate a symbolic pointer".into())),
+                };
+                let target = st.mem.find(v).filter(|o| o.alive).map(|o| (o.base, o.size));
+                let Some((base, size)) = target.filter(|(_, size)| *size >= n) else {
+                    st.constrain(mk(Op::Eq, vec![addr.clone(), bv(64, v as u128)]));
+                    return self.concrete_access(st, v, n, loc, write);
+                };
+                let lo = mk(Op::BvUle, vec![bv(64, base as u128), addr.clone()]);
+                let hi = mk(Op::BvUle, vec![addr.clone(), bv(64, (base + size - n) as u128)]);
+                let inside = mk(Op::And, vec![lo, hi]);
+                let taken = std::mem::replace(st, super::placeholder());
+                let (yes, no) = self.fork(taken, inside, loc.clone());
+                let mut others = Vec::new();
+                if let Some(mut o) = no {
+                    o.frame_mut().ip -= 1;
+                    others.push(o);
+                }
+                let Some(y) = yes else {
+                    // Cannot be inside after all: re-resolve in the other state.
+                    *st = others.pop().expect("one side is feasible");
+                    st.frame_mut().ip += 1;
+                    return self.resolve(st, addr, n, loc, write);
+                };
+                *st = y;
+                let off = mk(Op::BvSub, vec![addr.clone(), bv(64, base as u128)]);
+                return Ok(if others.is_empty() {
+                    Access::At(base, off)
+                } else {
+                    Access::Elsewhere(base, off, others)
+                });
+            }
+        };
+        self.concrete_access(st, a, n, loc, write)
+    }
+
+    fn concrete_access(
+        &mut self,
+        st: &mut State,
+        a: u64,
+        n: u64,
+        loc: &Option<Loc>,
+        write: bool,
+    ) -> Result<Access, ExecError> {
+        let _ = write;
+        let Some(o) = st.mem.find(a) else {
+            let what = if a == 0 {
+                "null pointer dereference".to_string()
+            } else {
+                format!("access of {n} byte(s) at 0x{a:x}, outside every object")
+            };
+            return Ok(Access::Bug(
+                Violation::new(Kind::OutOfBounds, loc.clone(), st).with_message(what),
+            ));
+        };
+        if !o.alive {
+            let what = format!(
+                "access to `{}` after it was {}",
+                o.name,
+                if o.kind == crate::memory::Kind::Heap {
+                    "freed"
+                } else {
+                    "popped"
+                }
+            );
+            return Ok(Access::Bug(
+                Violation::new(Kind::UseAfterFree, loc.clone(), st).with_message(what),
+            ));
+        }
+        let off = a - o.base;
+        if off + n > o.size {
+            let what = format!(
+                "access of {n} byte(s) at offset {off} of `{}` ({} bytes)",
+                o.name, o.size
+            );
+            return Ok(Access::Bug(
+                Violation::new(Kind::OutOfBounds, loc.clone(), st).with_message(what),
+            ));
+        }
+        Ok(Access::At(o.base, bv(64, off as u128)))
+    }
+
+    /// `load ty, addr` into `dest`.
+    pub fn load(
+        &mut self,
+        st: &mut State,
+        addr: &Term,
+        ty: &Type,
+        dest: &Name,
+        loc: Option<Loc>,
+    ) -> Result<Outcome, ExecError> {
+        let n = self.prog.layout.store_size(ty);
+        let (base, off, forks) = match self.resolve(st, addr, n, &loc, false)? {
+            Access::Bug(v) => return Ok(Outcome::End(End::Error(v))),
+            Access::At(b, o) => (b, o, vec![]),
+            Access::Elsewhere(b, o, f) => (b, o, f),
+        };
+        let v = self.read_at(st, base, &off, n, ty, &loc)?;
+        st.frame_mut().regs.insert(dest.clone(), v);
+        Ok(if forks.is_empty() {
+            Outcome::Continue
+        } else {
+            Outcome::Fork(forks)
+        })
+    }
+
+    /// Reads a value of type `ty` (`n` bytes) at offset `off` of an object.
+    pub fn read_at(
+        &mut self,
+        st: &mut State,
+        base: u64,
+        off: &Term,
+        n: u64,
+        ty: &Type,
+        loc: &Option<Loc>,
+    ) -> Result<Val, ExecError> {
+        if let Some(k) = as_bv(off) {
+            let cells = st.mem.read(base, k as u64, n);
+            return Ok(self.value_of(st, &cells, ty));
+        }
+        let off = self.bounded_offset(st, base, off, n, loc);
+        if let Some(k) = as_bv(&off) {
+            let cells = st.mem.read(base, k as u64, n);
+            return Ok(self.value_of(st, &cells, ty));
+        }
+        let size = st.mem.get(base).map_or(0, |o| o.size);
+        let mut acc: Option<Val> = None;
+        for k in (0..=size - n).rev() {
+            let cells = st.mem.read(base, k, n);
+            let v = self.value_of(st, &cells, ty);
+            acc = Some(match acc {
+                None => v,
+                Some(rest) => super::select(&mk(Op::Eq, vec![off.clone(), bv(64, k as u128)]), &v, &rest),
+            });
+        }
+        Ok(acc.expect("object holds the access"))
+    }
+
+    /// A symbolic offset into a large object is made concrete (event).
+    fn bounded_offset(&mut self, st: &mut State, base: u64, off: &Term, n: u64, loc: &Option<Loc>) -> Term {
+        let size = st.mem.get(base).map_or(0, |o| o.size);
+        if size <= SYMBOLIC_OFFSET_LIMIT || size < n {
+            return off.clone();
+        }
+        let v = match self.feasible(st, &[]) {
+            Feasible::Yes(mut m) => {
+                m.complete(&off.vars());
+                match eval(off, &m) {
+                    Ok(Value::Bv(b)) => b.bits(),
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        };
+        let c = bv(64, v);
+        st.constrain(mk(Op::Eq, vec![off.clone(), c.clone()]));
+        st.concretized = true;
+        self.events.push(crate::report::Event::Concretized {
+            loc: loc.clone(),
+            reason: format!("symbolic offset into an object of {size} bytes"),
+        });
+        c
+    }
+
+    /// `store val, addr`.
+    pub fn store(
+        &mut self,
+        st: &mut State,
+        addr: &Term,
+        val: &Val,
+        ty: &Type,
+        loc: Option<Loc>,
+    ) -> Result<Outcome, ExecError> {
+        let cells = self.cells_of(st, val, ty);
+        let n = cells.len() as u64;
+        let (base, off, forks) = match self.resolve(st, addr, n, &loc, true)? {
+            Access::Bug(v) => return Ok(Outcome::End(End::Error(v))),
+            Access::At(b, o) => (b, o, vec![]),
+            Access::Elsewhere(b, o, f) => (b, o, f),
+        };
+        self.write_at(st, base, &off, &cells, &loc);
+        Ok(if forks.is_empty() {
+            Outcome::Continue
+        } else {
+            Outcome::Fork(forks)
+        })
+    }
+
+    /// Writes cells at offset `off` of an object.
+    pub fn write_at(&mut self, st: &mut State, base: u64, off: &Term, cells: &[Cell], loc: &Option<Loc>) {
+        let n = cells.len() as u64;
+        let off = if as_bv(off).is_some() {
+            off.clone()
+        } else {
+            self.bounded_offset(st, base, off, n, loc)
+        };
+        if let Some(k) = as_bv(&off) {
+            st.mem.write(base, k as u64, cells);
+            return;
+        }
+        let size = st.mem.get(base).map_or(0, |o| o.size);
+        let old = st.mem.read(base, 0, size);
+        let new_bytes: Vec<Term> = cells.iter().map(|c| self.byte_of(st, c)).collect();
+        let mut out = Vec::with_capacity(size as usize);
+        for (j, c) in old.iter().enumerate() {
+            let j = j as u64;
+            let mut b = self.byte_of(st, c);
+            for k in j.saturating_sub(n - 1)..=j.min(size - n) {
+                let hit = mk(Op::Eq, vec![off.clone(), bv(64, k as u128)]);
+                b = mk(Op::Ite, vec![hit, new_bytes[(j - k) as usize].clone(), b]);
+            }
+            out.push(Cell::byte(b));
+        }
+        st.mem.write(base, 0, &out);
+    }
+
+    /// A call instruction.
+    pub fn call(&mut self, st: &mut State, c: &Call, args: Vec<Val>, loc: Option<Loc>) -> Result<Outcome, ExecError> {
+        let callee = match &c.function {
+            Either::Left(_) => return Err(ExecError::Unsupported("inline assembly".into())),
+            Either::Right(Operand::ConstantOperand(k)) => match k.as_ref() {
+                llvm_ir::Constant::GlobalReference { name, .. } => {
+                    let n = super::operand::name_str(name);
+                    match self.prog.func_index.get(&n) {
+                        Some(&i) => Callee::Defined(i),
+                        None => Callee::Declared(n),
+                    }
+                }
+                _ => self.callee_at(st, &c.function)?,
+            },
+            Either::Right(_) => self.callee_at(st, &c.function)?,
+        };
+        let name = match &callee {
+            Callee::Defined(i) => self.prog.funcs[*i].name.clone(),
+            Callee::Declared(n) => n.clone(),
+        };
+        if let Some(r) = self.hook(st, &name, &args, c.dest.as_ref(), &loc)? {
+            return Ok(r);
+        }
+        match callee {
+            Callee::Defined(i) => {
+                let f = self.prog.funcs[i];
+                if f.parameters.len() != args.len() && !f.is_var_arg {
+                    return Err(ExecError::Unsupported(format!(
+                        "call of {name} with {} arguments",
+                        args.len()
+                    )));
+                }
+                let regs = f.parameters.iter().map(|p| p.name.clone()).zip(args).collect();
+                st.frames.push(Frame {
+                    func: i,
+                    bb: 0,
+                    ip: 0,
+                    prev_bb: None,
+                    regs,
+                    allocas: Vec::new(),
+                    ret_dest: c.dest.clone(),
+                    call_site: loc,
+                    stack_marks: Vec::new(),
+                });
+                if st.frames.len() > self.config.max_call_depth {
+                    return Ok(Outcome::End(End::Partial(format!(
+                        "call depth above {}",
+                        self.config.max_call_depth
+                    ))));
+                }
+                Ok(Outcome::Continue)
+            }
+            Callee::Declared(n) => {
+                self.events.push(crate::report::Event::ExternalCall {
+                    loc: loc.clone(),
+                    function: n.clone(),
+                });
+                Ok(Outcome::End(End::Partial(format!(
+                    "call to external function `{n}`, which fpsym does not model"
+                ))))
+            }
+        }
+    }
+
+    fn callee_at(
+        &mut self,
+        st: &mut State,
+        f: &Either<llvm_ir::instruction::InlineAssembly, Operand>,
+    ) -> Result<Callee, ExecError> {
+        let Either::Right(op) = f else { unreachable!() };
+        let v = self.operand(st, op, &mut super::operand::Specials { list: &[], next: 0 })?;
+        let a =
+            as_bv(v.bv()).ok_or_else(|| ExecError::Unsupported("call through a symbolic function pointer".into()))?;
+        self.prog
+            .fn_at
+            .get(&(a as u64))
+            .cloned()
+            .ok_or_else(|| ExecError::Unsupported(format!("call through an invalid function pointer 0x{a:x}")))
+    }
+
+    /// Returns from the current function with `v`.
+    pub fn ret(&mut self, st: &mut State, v: Option<Val>) -> Result<Outcome, ExecError> {
+        let frame = st.frames.pop().expect("a frame to return from");
+        for a in &frame.allocas {
+            st.mem.kill(*a);
+        }
+        if st.frames.is_empty() {
+            let code = v
+                .as_ref()
+                .and_then(|v| v.term().and_then(as_bv))
+                .map_or(0, |c| c as i64);
+            return Ok(Outcome::End(End::Exit(code)));
+        }
+        if let (Some(d), Some(v)) = (frame.ret_dest, v) {
+            st.frame_mut().regs.insert(d, v);
+        }
+        Ok(Outcome::Continue)
+    }
+}

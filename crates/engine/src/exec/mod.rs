@@ -1,0 +1,722 @@
+//! The executor: one instruction at a time on one state. Instruction
+//! families live in their own files (arith, casts via arith, memory, calls).
+
+pub mod arith;
+mod calls;
+mod memops;
+pub mod operand;
+
+pub use calls::Access;
+pub use memops::float_from_bits;
+
+use crate::checkers::Violation;
+use crate::prog::Prog;
+use crate::state::{Loc, State};
+use crate::term::{as_bool, as_bv, bv, bv1_to_bool, mk, width};
+use crate::value::Val;
+use crate::{Config, Stats};
+use fpsym_expr::{Model, Op, Term};
+use fpsym_solver::{Budget, Query, SolveResult, Solver};
+use llvm_ir::{Constant, Instruction, Module, Name, Operand, Terminator, Type, TypeRef};
+use operand::{count_special, Specials};
+use std::collections::HashMap;
+use std::time::Instant;
+
+/// Why an instruction could not be executed.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum ExecError {
+    /// Something fpsym does not model (the path ends, incomplete).
+    #[error("unsupported: {0}")]
+    Unsupported(String),
+}
+
+/// How a path ended.
+#[derive(Debug, Clone)]
+pub enum End {
+    /// `main` returned or `exit` was called, with this status.
+    Exit(i64),
+    /// A bug: the path ends here with a finding.
+    Error(Violation),
+    /// `klee_assume`/`__VERIFIER_assume` of something false, or an
+    /// infeasible choice: no test.
+    Infeasible,
+    /// Stopped early (loop bound, unsupported construct, solver unknown):
+    /// a test is written, the verdict is incomplete.
+    Partial(String),
+}
+
+/// What one step did.
+pub enum Outcome {
+    /// The state goes on.
+    Continue,
+    /// The state goes on, and these new states were split off.
+    Fork(Vec<State>),
+    /// The state ended.
+    End(End),
+}
+
+/// Result of a feasibility question.
+pub enum Feasible {
+    /// Yes, with a model.
+    Yes(Model),
+    /// No.
+    No,
+    /// The solver could not tell.
+    Unknown(String),
+}
+
+/// The executor's view of the run: program, solver, options, counters.
+pub struct Exec<'e, 'p> {
+    /// The program.
+    pub prog: &'e Prog<'p>,
+    /// The solver chain.
+    pub solver: &'e mut dyn Solver,
+    /// Options.
+    pub config: &'e Config,
+    /// Counters.
+    pub stats: &'e mut Stats,
+    /// Global variable addresses (by name).
+    pub globals: &'e HashMap<String, u64>,
+    /// End of the whole run.
+    pub deadline: Option<Instant>,
+    /// Findings raised on states that go on (checkers fork them off).
+    pub side_findings: Vec<(State, Violation)>,
+    /// Events to report (concretizations, dropped branches, ...).
+    pub events: Vec<crate::report::Event>,
+    /// What the program printed (with `--print`).
+    pub printed: Vec<String>,
+}
+
+/// Resizes a bit-vector term to `w` bits (truncate, or extend by sign/zero).
+pub fn resize(t: &Term, w: u32, signed: bool) -> Term {
+    let v = width(t);
+    if v == w {
+        t.clone()
+    } else if v > w {
+        mk(Op::BvExtract(w - 1, 0), vec![t.clone()])
+    } else if signed {
+        mk(Op::BvSignExtend(w - v), vec![t.clone()])
+    } else {
+        mk(Op::BvZeroExtend(w - v), vec![t.clone()])
+    }
+}
+
+/// The pointee type of a constant pointer's type.
+pub fn const_type(m: &Module, c: &Constant) -> TypeRef {
+    match m.types.type_of(c).as_ref() {
+        Type::PointerType { pointee_type, .. } => pointee_type.clone(),
+        _ => m.types.i8(),
+    }
+}
+
+/// The operands of an instruction in the order llvm-dis prints them (the
+/// order in which the frontend lists its special float constants).
+fn text_operands(i: &Instruction) -> Vec<&Operand> {
+    use Instruction as I;
+    match i {
+        I::Add(x) => vec![&x.operand0, &x.operand1],
+        I::Sub(x) => vec![&x.operand0, &x.operand1],
+        I::Mul(x) => vec![&x.operand0, &x.operand1],
+        I::UDiv(x) => vec![&x.operand0, &x.operand1],
+        I::SDiv(x) => vec![&x.operand0, &x.operand1],
+        I::URem(x) => vec![&x.operand0, &x.operand1],
+        I::SRem(x) => vec![&x.operand0, &x.operand1],
+        I::And(x) => vec![&x.operand0, &x.operand1],
+        I::Or(x) => vec![&x.operand0, &x.operand1],
+        I::Xor(x) => vec![&x.operand0, &x.operand1],
+        I::Shl(x) => vec![&x.operand0, &x.operand1],
+        I::LShr(x) => vec![&x.operand0, &x.operand1],
+        I::AShr(x) => vec![&x.operand0, &x.operand1],
+        I::FAdd(x) => vec![&x.operand0, &x.operand1],
+        I::FSub(x) => vec![&x.operand0, &x.operand1],
+        I::FMul(x) => vec![&x.operand0, &x.operand1],
+        I::FDiv(x) => vec![&x.operand0, &x.operand1],
+        I::FRem(x) => vec![&x.operand0, &x.operand1],
+        I::FNeg(x) => vec![&x.operand],
+        I::ICmp(x) => vec![&x.operand0, &x.operand1],
+        I::FCmp(x) => vec![&x.operand0, &x.operand1],
+        I::Select(x) => vec![&x.condition, &x.true_value, &x.false_value],
+        I::Store(x) => vec![&x.value, &x.address],
+        I::Load(x) => vec![&x.address],
+        I::Alloca(x) => vec![&x.num_elements],
+        I::GetElementPtr(x) => {
+            let mut v = vec![&x.address];
+            v.extend(x.indices.iter());
+            v
+        }
+        I::Trunc(x) => vec![&x.operand],
+        I::ZExt(x) => vec![&x.operand],
+        I::SExt(x) => vec![&x.operand],
+        I::FPTrunc(x) => vec![&x.operand],
+        I::FPExt(x) => vec![&x.operand],
+        I::FPToUI(x) => vec![&x.operand],
+        I::FPToSI(x) => vec![&x.operand],
+        I::UIToFP(x) => vec![&x.operand],
+        I::SIToFP(x) => vec![&x.operand],
+        I::PtrToInt(x) => vec![&x.operand],
+        I::IntToPtr(x) => vec![&x.operand],
+        I::BitCast(x) => vec![&x.operand],
+        I::AddrSpaceCast(x) => vec![&x.operand],
+        I::Freeze(x) => vec![&x.operand],
+        I::ExtractValue(x) => vec![&x.aggregate],
+        I::InsertValue(x) => vec![&x.aggregate, &x.element],
+        I::Phi(x) => x.incoming_values.iter().map(|(o, _)| o).collect(),
+        I::Call(x) => x.arguments.iter().map(|(o, _)| o).collect(),
+        _ => vec![],
+    }
+}
+
+fn op_specials(o: &Operand) -> usize {
+    o.as_constant().map_or(0, count_special)
+}
+
+/// The debug location of an instruction.
+pub fn instr_loc(i: &Instruction) -> Option<Loc> {
+    use llvm_ir::HasDebugLoc;
+    Loc::of(i.get_debug_loc())
+}
+
+impl<'e, 'p> Exec<'e, 'p> {
+    /// Asks whether `st.path ∧ extra` is satisfiable.
+    pub fn feasible(&mut self, st: &State, extra: &[Term]) -> Feasible {
+        let mut a = st.path.clone();
+        a.extend(extra.iter().filter(|t| as_bool(t) != Some(true)).cloned());
+        if a.iter().any(|t| as_bool(t) == Some(false)) {
+            return Feasible::No;
+        }
+        let q = Query::new(a);
+        let mut budget = Budget::until(self.deadline);
+        if let Some(t) = self.config.solver_timeout {
+            budget = budget.at_most(t);
+        }
+        let start = Instant::now();
+        self.stats.queries += 1;
+        let r = self.solver.check(&q, &budget);
+        self.stats.solver_seconds += start.elapsed().as_secs_f64();
+        match r {
+            Ok(SolveResult::Sat(m)) => Feasible::Yes(m),
+            Ok(SolveResult::Unsat) => Feasible::No,
+            Ok(SolveResult::Unknown(r)) => Feasible::Unknown(r.to_string()),
+            Err(e) => Feasible::Unknown(format!("solver error: {e}")),
+        }
+    }
+
+    /// Splits `st` on `cond`: (state where cond holds, state where it does
+    /// not), each present when feasible. Undecided sides are dropped with an
+    /// event (the verdict becomes incomplete).
+    pub fn fork(&mut self, st: State, cond: Term, loc: Option<Loc>) -> (Option<State>, Option<State>) {
+        match as_bool(&cond) {
+            Some(true) => return (Some(st), None),
+            Some(false) => return (None, Some(st)),
+            None => {}
+        }
+        let neg = mk(Op::Not, vec![cond.clone()]);
+        let yes = self.feasible(&st, std::slice::from_ref(&cond));
+        let no = self.feasible(&st, std::slice::from_ref(&neg));
+        let side = |f: Feasible, c: Term, st: State, this: &mut Self| -> Option<State> {
+            match f {
+                Feasible::Yes(_) => {
+                    let mut s = st;
+                    s.constrain(c);
+                    Some(s)
+                }
+                Feasible::No => None,
+                Feasible::Unknown(why) => {
+                    this.events.push(crate::report::Event::BranchDropped {
+                        loc: loc.clone(),
+                        reason: why,
+                    });
+                    this.stats.dropped += 1;
+                    None
+                }
+            }
+        };
+        match (yes, no) {
+            (Feasible::No, no) => (None, side(no, neg, st, self)),
+            (yes, Feasible::No) => (side(yes, cond, st, self), None),
+            (yes, no) => {
+                let other = st.clone();
+                let a = side(yes, cond, st, self);
+                let b = side(no, neg, other, self);
+                (a, b)
+            }
+        }
+    }
+
+    /// Records a finding if `bad` can hold on `st`; `st` goes on with
+    /// `¬bad` if that is feasible (None: the path cannot avoid the bug).
+    pub fn check(&mut self, st: State, bad: Term, v: Violation) -> Option<State> {
+        let loc = v.loc.clone();
+        let (b, good) = self.fork(st, bad, loc);
+        if let Some(b) = b {
+            self.side_findings.push((b, v));
+        }
+        good
+    }
+
+    /// Executes the next instruction of `st`.
+    pub fn step(&mut self, st: &mut State) -> Result<Outcome, ExecError> {
+        let (fidx, bb, ip) = {
+            let f = st.frame();
+            (f.func, f.bb, f.ip)
+        };
+        let func = self.prog.funcs[fidx];
+        let block = &func.basic_blocks[bb];
+        st.steps += 1;
+        self.stats.instructions += 1;
+        if ip == block.instrs.len() {
+            return self.terminator(st, fidx, bb, &block.term);
+        }
+        let inst = &block.instrs[ip];
+        let list = self.prog.program.special_consts(&func.name, bb, ip);
+        let ops = text_operands(inst);
+        // Operand k's special constants start after those of operands < k.
+        let firsts: Vec<usize> = ops
+            .iter()
+            .scan(0, |acc, o| {
+                let f = *acc;
+                *acc += op_specials(o);
+                Some(f)
+            })
+            .collect();
+        let mut vals: Vec<Option<Val>> = vec![None; ops.len()];
+        if !matches!(inst, Instruction::Phi(_)) {
+            for (k, o) in ops.iter().enumerate() {
+                let mut sp = Specials { list, next: firsts[k] };
+                vals[k] = Some(self.operand(st, o, &mut sp)?);
+            }
+        }
+        let loc = instr_loc(inst);
+        st.frame_mut().ip += 1;
+        self.instruction(st, inst, vals, &ops, &firsts, list, loc)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn instruction(
+        &mut self,
+        st: &mut State,
+        inst: &Instruction,
+        vals: Vec<Option<Val>>,
+        ops: &[&Operand],
+        firsts: &[usize],
+        list: &[fpsym_frontend::SpecialConst],
+        loc: Option<Loc>,
+    ) -> Result<Outcome, ExecError> {
+        use Instruction as I;
+        let v = |k: usize| vals[k].clone().expect("operand evaluated");
+        let set = |st: &mut State, d: &Name, x: Val| {
+            st.frame_mut().regs.insert(d.clone(), x);
+        };
+        let rmode = st.rm;
+        macro_rules! int2 {
+            ($x:expr, $name:expr) => {{
+                let r = arith::int_binop($name, v(0).bv(), v(1).bv());
+                set(st, &$x.dest, Val::Bv(r));
+            }};
+        }
+        macro_rules! fp2 {
+            ($x:expr, $name:expr) => {{
+                let r = arith::fp_binop($name, rmode, v(0).fp(), v(1).fp());
+                set(st, &$x.dest, Val::Fp(r));
+            }};
+        }
+        match inst {
+            I::Add(x) => int2!(x, "add"),
+            I::Sub(x) => int2!(x, "sub"),
+            I::Mul(x) => int2!(x, "mul"),
+            I::And(x) => int2!(x, "and"),
+            I::Or(x) => int2!(x, "or"),
+            I::Xor(x) => int2!(x, "xor"),
+            I::Shl(x) => int2!(x, "shl"),
+            I::LShr(x) => int2!(x, "lshr"),
+            I::AShr(x) => int2!(x, "ashr"),
+            I::UDiv(_) | I::SDiv(_) | I::URem(_) | I::SRem(_) => {
+                let (name, dest, signed) = match inst {
+                    I::UDiv(x) => ("udiv", &x.dest, false),
+                    I::SDiv(x) => ("sdiv", &x.dest, true),
+                    I::URem(x) => ("urem", &x.dest, false),
+                    I::SRem(x) => ("srem", &x.dest, true),
+                    _ => unreachable!(),
+                };
+                return self.division(st, name, dest, signed, v(0), v(1), loc);
+            }
+            I::FAdd(x) => fp2!(x, "fadd"),
+            I::FSub(x) => fp2!(x, "fsub"),
+            I::FMul(x) => fp2!(x, "fmul"),
+            I::FDiv(x) => fp2!(x, "fdiv"),
+            I::FRem(x) => fp2!(x, "frem"),
+            I::FNeg(x) => {
+                let r = mk(Op::FpNeg, vec![v(0).fp().clone()]);
+                set(st, &x.dest, Val::Fp(r));
+            }
+            I::ICmp(x) => {
+                let r = arith::icmp(x.predicate, v(0).bv(), v(1).bv());
+                set(st, &x.dest, Val::Bv(arith::i1(r)));
+            }
+            I::FCmp(x) => {
+                let r = arith::fcmp(x.predicate, v(0).fp(), v(1).fp());
+                set(st, &x.dest, Val::Bv(arith::i1(r)));
+            }
+            I::Select(x) => {
+                let c = bv1_to_bool(v(0).bv());
+                let r = select(&c, &v(1), &v(2));
+                set(st, &x.dest, r);
+            }
+            I::Phi(x) => {
+                let prev = st
+                    .frame()
+                    .prev_bb
+                    .ok_or_else(|| ExecError::Unsupported("phi in an entry block".into()))?;
+                let func = self.prog.funcs[st.frame().func];
+                let prev_name = &func.basic_blocks[prev].name;
+                let k = x
+                    .incoming_values
+                    .iter()
+                    .position(|(_, b)| b == prev_name)
+                    .ok_or_else(|| ExecError::Unsupported("phi without an entry for the predecessor".into()))?;
+                let mut sp = Specials { list, next: firsts[k] };
+                let val = self.operand(st, ops[k], &mut sp)?;
+                // Phis of one block read the registers as they were on
+                // entry; clang -O0 + mem2reg rarely makes that matter, but
+                // be exact: stage the value.
+                st.frame_mut().regs.insert(x.dest.clone(), val);
+            }
+            I::Trunc(x) => set(st, &x.dest, Val::Bv(resize(v(0).bv(), int_width(&x.to_type), false))),
+            I::ZExt(x) => set(st, &x.dest, Val::Bv(resize(v(0).bv(), int_width(&x.to_type), false))),
+            I::SExt(x) => set(st, &x.dest, Val::Bv(resize(v(0).bv(), int_width(&x.to_type), true))),
+            I::FPTrunc(x) => {
+                let to = self.float_format(&x.to_type)?;
+                set(st, &x.dest, Val::Fp(arith::to_float("fptrunc", rmode, v(0).fp(), to)))
+            }
+            I::FPExt(x) => {
+                let to = self.float_format(&x.to_type)?;
+                set(st, &x.dest, Val::Fp(arith::to_float("fpext", rmode, v(0).fp(), to)))
+            }
+            I::SIToFP(x) => {
+                let to = self.float_format(&x.to_type)?;
+                set(st, &x.dest, Val::Fp(arith::to_float("sitofp", rmode, v(0).bv(), to)))
+            }
+            I::UIToFP(x) => {
+                let to = self.float_format(&x.to_type)?;
+                set(st, &x.dest, Val::Fp(arith::to_float("uitofp", rmode, v(0).bv(), to)))
+            }
+            I::FPToSI(x) => set(
+                st,
+                &x.dest,
+                Val::Bv(arith::fp_to_int(true, v(0).fp(), int_width(&x.to_type))),
+            ),
+            I::FPToUI(x) => set(
+                st,
+                &x.dest,
+                Val::Bv(arith::fp_to_int(false, v(0).fp(), int_width(&x.to_type))),
+            ),
+            I::PtrToInt(x) => set(st, &x.dest, Val::Bv(resize(v(0).bv(), int_width(&x.to_type), false))),
+            I::IntToPtr(x) => set(st, &x.dest, Val::Bv(resize(v(0).bv(), 64, false))),
+            I::AddrSpaceCast(x) => set(st, &x.dest, v(0)),
+            I::Freeze(x) => set(st, &x.dest, v(0)),
+            I::BitCast(x) => {
+                let r = self.bitcast(st, v(0), &x.to_type)?;
+                set(st, &x.dest, r);
+            }
+            I::ExtractValue(x) => {
+                let mut cur = v(0);
+                for i in &x.indices {
+                    cur = match cur {
+                        Val::Agg(mut items) if (*i as usize) < items.len() => items.swap_remove(*i as usize),
+                        _ => return Err(ExecError::Unsupported("extractvalue out of range".into())),
+                    };
+                }
+                set(st, &x.dest, cur);
+            }
+            I::InsertValue(x) => {
+                let r = insert(v(0), &x.indices, v(1))?;
+                set(st, &x.dest, r);
+            }
+            I::Alloca(x) => {
+                let n = as_bv(v(0).bv()).ok_or_else(|| ExecError::Unsupported("alloca of a symbolic size".into()))?;
+                let layout = self.prog.layout;
+                let size = layout.alloc_size(&x.allocated_type) * n as u64;
+                let name = match &x.dest {
+                    Name::Name(s) => s.to_string(),
+                    Name::Number(k) => format!("%{k}"),
+                };
+                let base = st.mem.allocate(
+                    size,
+                    (x.alignment as u64).max(layout.align(&x.allocated_type)),
+                    crate::memory::Kind::Stack,
+                    &name,
+                    Some(x.allocated_type.clone()),
+                    crate::memory::Cell::byte(bv(8, 0)),
+                );
+                st.frame_mut().allocas.push(base);
+                set(st, &x.dest, Val::Bv(bv(64, base as u128)));
+            }
+            I::GetElementPtr(x) => {
+                let idx: Vec<Val> = (1..ops.len()).map(v).collect();
+                let r = self.gep(v(0).bv(), &x.source_element_type, &idx)?;
+                set(st, &x.dest, Val::Bv(r));
+            }
+            I::Load(x) => {
+                let addr = v(0).bv().clone();
+                let ty = match self.prog.module.types.type_of(&x.address).as_ref() {
+                    Type::PointerType { pointee_type, .. } => pointee_type.clone(),
+                    other => return Err(ExecError::Unsupported(format!("load through a {other:?}"))),
+                };
+                return self.load(st, &addr, &ty, &x.dest, loc);
+            }
+            I::Store(x) => {
+                let ty = self.prog.module.types.type_of(&x.value);
+                let addr = v(1).bv().clone();
+                return self.store(st, &addr, &v(0), &ty, loc);
+            }
+            I::Call(c) => {
+                let args: Vec<Val> = (0..ops.len()).map(v).collect();
+                return self.call(st, c, args, loc);
+            }
+            other => return Err(ExecError::Unsupported(format!("instruction {other}"))),
+        }
+        Ok(Outcome::Continue)
+    }
+
+    fn float_format(&self, t: &Type) -> Result<fpsym_float::Format, ExecError> {
+        match self.prog.layout.resolve(t) {
+            Some(Type::FPType(f)) => {
+                crate::layout::fp_format(*f).ok_or_else(|| ExecError::Unsupported("ppc_fp128".into()))
+            }
+            other => Err(ExecError::Unsupported(format!(
+                "expected a float type, found {other:?}"
+            ))),
+        }
+    }
+
+    /// Integer division and remainder, with the division-by-zero check (and
+    /// the signed overflow INT_MIN / -1, which traps on x86 as well).
+    #[allow(clippy::too_many_arguments)]
+    fn division(
+        &mut self,
+        st: &mut State,
+        name: &str,
+        dest: &Name,
+        signed: bool,
+        a: Val,
+        b: Val,
+        loc: Option<Loc>,
+    ) -> Result<Outcome, ExecError> {
+        let (a, b) = (a.bv().clone(), b.bv().clone());
+        let w = width(&b);
+        let zero = mk(Op::Eq, vec![b.clone(), bv(w, 0)]);
+        let mut bad = zero;
+        if signed {
+            let min = mk(Op::Eq, vec![a.clone(), bv(w, 1u128 << (w - 1))]);
+            let m1 = mk(Op::Eq, vec![b.clone(), bv(w, u128::MAX)]);
+            bad = mk(Op::Or, vec![bad, mk(Op::And, vec![min, m1])]);
+        }
+        let v = Violation::new(crate::checkers::Kind::DivisionByZero, loc, st);
+        let taken = std::mem::replace(st, placeholder());
+        let Some(good) = self.check(taken, bad, v) else {
+            return Ok(Outcome::End(End::Infeasible));
+        };
+        *st = good;
+        let r = arith::int_binop(name, &a, &b);
+        st.frame_mut().regs.insert(dest.clone(), Val::Bv(r));
+        Ok(Outcome::Continue)
+    }
+
+    fn bitcast(&mut self, st: &mut State, x: Val, to: &Type) -> Result<Val, ExecError> {
+        let layout = self.prog.layout;
+        Ok(match (x, layout.resolve(to)) {
+            (Val::Bv(t), Some(Type::FPType(f))) => {
+                let fmt = crate::layout::fp_format(*f).ok_or_else(|| ExecError::Unsupported("ppc_fp128".into()))?;
+                Val::Fp(float_from_bits(fmt, &t))
+            }
+            (Val::Fp(t), Some(Type::IntegerType { .. })) => Val::Bv(self.bits_of(st, &t)),
+            (x, _) => x,
+        })
+    }
+
+    /// Address arithmetic: `base + Σ index·size` through `ty`.
+    pub fn gep(&mut self, base: &Term, ty: &Type, idx: &[Val]) -> Result<Term, ExecError> {
+        let layout = self.prog.layout;
+        let Some((first, rest)) = idx.split_first() else {
+            return Ok(base.clone());
+        };
+        let mut addr = mk(Op::BvAdd, vec![base.clone(), scale(first.bv(), layout.alloc_size(ty))]);
+        let opaque = || ExecError::Unsupported("getelementptr through an opaque type".into());
+        let mut cur: Type = layout.resolve(ty).cloned().ok_or_else(opaque)?;
+        for i in rest {
+            let next: TypeRef = match &cur {
+                Type::StructType { .. } => {
+                    let k =
+                        as_bv(i.bv()).ok_or_else(|| ExecError::Unsupported("symbolic struct index".into()))? as usize;
+                    let off = layout.field_offset(&cur, k).unwrap_or(0);
+                    addr = mk(Op::BvAdd, vec![addr, bv(64, off as u128)]);
+                    layout
+                        .member(&cur, k)
+                        .ok_or_else(|| ExecError::Unsupported("getelementptr field".into()))?
+                }
+                Type::ArrayType { element_type, .. } | Type::VectorType { element_type, .. } => {
+                    addr = mk(Op::BvAdd, vec![addr, scale(i.bv(), layout.alloc_size(element_type))]);
+                    element_type.clone()
+                }
+                other => return Err(ExecError::Unsupported(format!("getelementptr into {other:?}"))),
+            };
+            cur = layout.resolve(&next).cloned().ok_or_else(opaque)?;
+        }
+        Ok(addr)
+    }
+
+    fn terminator(&mut self, st: &mut State, fidx: usize, bb: usize, t: &Terminator) -> Result<Outcome, ExecError> {
+        use llvm_ir::HasDebugLoc;
+        let loc = Loc::of(t.get_debug_loc());
+        let func = self.prog.funcs[fidx];
+        let list = self
+            .prog
+            .program
+            .special_consts(&func.name, bb, func.basic_blocks[bb].instrs.len());
+        let mut sp = Specials { list, next: 0 };
+        match t {
+            Terminator::Br(b) => {
+                self.goto(st, &b.dest)?;
+                Ok(Outcome::Continue)
+            }
+            Terminator::CondBr(c) => {
+                let cv = self.operand(st, &c.condition, &mut sp)?;
+                let cond = bv1_to_bool(cv.bv());
+                let taken = std::mem::replace(st, placeholder());
+                let (t, f) = self.fork(taken, cond, loc);
+                let mut out = Vec::new();
+                for (s, dest, k) in [(t, &c.true_dest, 0), (f, &c.false_dest, 1)] {
+                    if let Some(mut s) = s {
+                        s.trail.push((fidx, bb, k));
+                        self.goto(&mut s, dest)?;
+                        out.push(s);
+                    }
+                }
+                self.resume(st, out)
+            }
+            Terminator::Switch(s) => {
+                let x = self.operand(st, &s.operand, &mut sp)?;
+                let x = x.bv().clone();
+                let taken = std::mem::replace(st, placeholder());
+                let mut rest = Some(taken);
+                let mut out = Vec::new();
+                for (k, (c, dest)) in s.dests.iter().enumerate() {
+                    let Some(cur) = rest.take() else { break };
+                    let cv = self.constant(&mut cur.clone(), c, &mut Specials { list: &[], next: 0 })?;
+                    let eq = mk(Op::Eq, vec![x.clone(), cv.bv().clone()]);
+                    let (yes, no) = self.fork(cur, eq, loc.clone());
+                    if let Some(mut y) = yes {
+                        y.trail.push((fidx, bb, k));
+                        self.goto(&mut y, dest)?;
+                        out.push(y);
+                    }
+                    rest = no;
+                }
+                if let Some(mut d) = rest {
+                    d.trail.push((fidx, bb, s.dests.len()));
+                    self.goto(&mut d, &s.default_dest)?;
+                    out.push(d);
+                }
+                self.resume(st, out)
+            }
+            Terminator::Ret(r) => {
+                let v = match &r.return_operand {
+                    Some(o) => Some(self.operand(st, o, &mut sp)?),
+                    None => None,
+                };
+                self.ret(st, v)
+            }
+            Terminator::Unreachable(_) => Ok(Outcome::End(End::Error(Violation::new(
+                crate::checkers::Kind::Unreachable,
+                loc,
+                st,
+            )))),
+            other => Err(ExecError::Unsupported(format!("terminator {other}"))),
+        }
+    }
+
+    /// Continues with the first of `out` in place of `st`, the others forked.
+    fn resume(&mut self, st: &mut State, mut out: Vec<State>) -> Result<Outcome, ExecError> {
+        if out.is_empty() {
+            return Ok(Outcome::End(End::Infeasible));
+        }
+        *st = out.remove(0);
+        Ok(if out.is_empty() {
+            Outcome::Continue
+        } else {
+            Outcome::Fork(out)
+        })
+    }
+
+    /// Jumps to block `dest` of the current function, counting loop visits.
+    pub fn goto(&mut self, st: &mut State, dest: &Name) -> Result<(), ExecError> {
+        let fidx = st.frame().func;
+        let to = *self.prog.blocks[fidx]
+            .get(dest)
+            .ok_or_else(|| ExecError::Unsupported(format!("branch to unknown block {dest}")))?;
+        let f = st.frame_mut();
+        f.prev_bb = Some(f.bb);
+        f.bb = to;
+        f.ip = 0;
+        if self.prog.loop_headers[fidx].contains(&to) {
+            let n = st.loop_visits.entry((fidx, to)).or_insert(0);
+            *n += 1;
+        }
+        Ok(())
+    }
+}
+
+/// A state-shaped placeholder while the real one is being forked.
+pub fn placeholder() -> State {
+    State {
+        id: u64::MAX,
+        frames: Vec::new(),
+        mem: Default::default(),
+        path: Vec::new(),
+        rm: fpsym_float::RoundingMode::NearestTiesToEven,
+        symbolics: Vec::new(),
+        names: Default::default(),
+        fresh: 0,
+        steps: 0,
+        loop_visits: Default::default(),
+        concretized: false,
+        trail: Vec::new(),
+    }
+}
+
+fn scale(i: &Term, size: u64) -> Term {
+    let i = resize(i, 64, true);
+    mk(Op::BvMul, vec![i, bv(64, size as u128)])
+}
+
+fn int_width(t: &Type) -> u32 {
+    match t {
+        Type::IntegerType { bits } => *bits,
+        _ => 64,
+    }
+}
+
+/// `c ? a : b` on values of the same shape.
+pub fn select(c: &Term, a: &Val, b: &Val) -> Val {
+    match (a, b) {
+        (Val::Bv(x), Val::Bv(y)) => Val::Bv(mk(Op::Ite, vec![c.clone(), x.clone(), y.clone()])),
+        (Val::Fp(x), Val::Fp(y)) => Val::Fp(mk(Op::Ite, vec![c.clone(), x.clone(), y.clone()])),
+        (Val::Agg(xs), Val::Agg(ys)) => Val::Agg(xs.iter().zip(ys).map(|(x, y)| select(c, x, y)).collect()),
+        (x, _) => x.clone(),
+    }
+}
+
+fn insert(agg: Val, idx: &[u32], el: Val) -> Result<Val, ExecError> {
+    let Some((first, rest)) = idx.split_first() else {
+        return Ok(el);
+    };
+    match agg {
+        Val::Agg(mut items) if (*first as usize) < items.len() => {
+            let k = *first as usize;
+            let inner = std::mem::replace(&mut items[k], Val::Agg(vec![]));
+            items[k] = insert(inner, rest, el)?;
+            Ok(Val::Agg(items))
+        }
+        _ => Err(ExecError::Unsupported("insertvalue out of range".into())),
+    }
+}

@@ -1,0 +1,204 @@
+//! Operand evaluation: registers and constants (including constant
+//! expressions and the float constants llvm-ir keeps no value for).
+
+use super::{Exec, ExecError};
+use crate::layout::fp_format;
+use crate::state::State;
+use crate::term::{bv, mk};
+use crate::value::Val;
+use fpsym_expr::{Op, Term};
+use fpsym_float::Float;
+use fpsym_frontend::SpecialConst;
+use llvm_ir::constant::Float as CFloat;
+use llvm_ir::{Constant, Operand, Type};
+
+/// The float constants of one instruction (or global initializer) that
+/// llvm-ir keeps no value for, consumed in textual order.
+pub struct Specials<'a> {
+    /// The constants, in textual order.
+    pub list: &'a [SpecialConst],
+    /// The next one to use.
+    pub next: usize,
+}
+
+/// How many such constants an operand contains (to find an operand's first).
+pub fn count_special(c: &Constant) -> usize {
+    match c {
+        Constant::Float(f) => {
+            matches!(f, CFloat::X86_FP80 | CFloat::Quadruple | CFloat::Half | CFloat::BFloat) as usize
+        }
+        Constant::Struct { values, .. } => values.iter().map(|v| count_special(v)).sum(),
+        Constant::Array { elements, .. } => elements.iter().map(|v| count_special(v)).sum(),
+        Constant::Vector(e) => e.iter().map(|v| count_special(v)).sum(),
+        _ => constexpr_operands(c).iter().map(|v| count_special(v)).sum(),
+    }
+}
+
+fn constexpr_operands(c: &Constant) -> Vec<&Constant> {
+    use llvm_ir::constant as k;
+    match c {
+        Constant::BitCast(k::BitCast { operand, .. })
+        | Constant::PtrToInt(k::PtrToInt { operand, .. })
+        | Constant::IntToPtr(k::IntToPtr { operand, .. })
+        | Constant::FPTrunc(k::FPTrunc { operand, .. })
+        | Constant::FPExt(k::FPExt { operand, .. })
+        | Constant::Trunc(k::Trunc { operand, .. })
+        | Constant::ZExt(k::ZExt { operand, .. })
+        | Constant::SExt(k::SExt { operand, .. })
+        | Constant::FPToSI(k::FPToSI { operand, .. })
+        | Constant::FPToUI(k::FPToUI { operand, .. })
+        | Constant::SIToFP(k::SIToFP { operand, .. })
+        | Constant::UIToFP(k::UIToFP { operand, .. })
+        | Constant::AddrSpaceCast(k::AddrSpaceCast { operand, .. }) => vec![operand],
+        Constant::GetElementPtr(k::GetElementPtr { address, indices, .. }) => {
+            let mut v: Vec<&Constant> = vec![address];
+            v.extend(indices.iter().map(|i| i.as_ref()));
+            v
+        }
+        _ => vec![],
+    }
+}
+
+impl Exec<'_, '_> {
+    /// The value of an operand.
+    pub fn operand(&mut self, st: &mut State, op: &Operand, sp: &mut Specials) -> Result<Val, ExecError> {
+        match op {
+            Operand::LocalOperand { name, .. } => st
+                .frame()
+                .regs
+                .get(name)
+                .cloned()
+                .ok_or_else(|| ExecError::Unsupported(format!("register {name} read before it is written"))),
+            Operand::ConstantOperand(c) => self.constant(st, c, sp),
+            Operand::MetadataOperand => Ok(Val::Bv(bv(1, 0))),
+        }
+    }
+
+    /// The value of a constant.
+    pub fn constant(&mut self, st: &mut State, c: &Constant, sp: &mut Specials) -> Result<Val, ExecError> {
+        use llvm_ir::constant as k;
+        Ok(match c {
+            Constant::Int { bits, value } => Val::Bv(bv(*bits, *value as u128)),
+            Constant::Float(f) => Val::Fp(Term::fp(match f {
+                CFloat::Single(x) => Float::from_f32(*x),
+                CFloat::Double(x) => Float::from_f64(*x),
+                other => {
+                    // The frontend recovered the exact bits; by constant
+                    // identity, or else by textual position.
+                    let s = match self.prog.program.special_const(c) {
+                        Some(s) => s,
+                        None => *sp.list.get(sp.next).ok_or_else(|| {
+                            ExecError::Unsupported(format!("no recovered value for the {other:?} constant"))
+                        })?,
+                    };
+                    sp.next += 1;
+                    let fmt = match other {
+                        CFloat::X86_FP80 => fpsym_float::Format::X86_FP80,
+                        CFloat::Quadruple => fpsym_float::Format::BINARY128,
+                        CFloat::Half => fpsym_float::Format::BINARY16,
+                        CFloat::BFloat => fpsym_float::Format::BFLOAT16,
+                        _ => return Err(ExecError::Unsupported(format!("float constant {other:?}"))),
+                    };
+                    Float::from_bits(fmt, s.bits)
+                }
+            })),
+            Constant::Null(_) => Val::Bv(bv(64, 0)),
+            Constant::AggregateZero(t) | Constant::Undef(t) | Constant::Poison(t) => self.zero(t)?,
+            Constant::Struct { values, .. } => Val::Agg(
+                values
+                    .iter()
+                    .map(|v| self.constant(st, v, sp))
+                    .collect::<Result<_, _>>()?,
+            ),
+            Constant::Array { elements, .. } => Val::Agg(
+                elements
+                    .iter()
+                    .map(|v| self.constant(st, v, sp))
+                    .collect::<Result<_, _>>()?,
+            ),
+            Constant::GlobalReference { name, .. } => {
+                let n = name_str(name);
+                if let Some(a) = self.globals.get(&n) {
+                    Val::Bv(bv(64, *a as u128))
+                } else if let Some(a) = self.prog.fn_addr.get(&n) {
+                    Val::Bv(bv(64, *a as u128))
+                } else {
+                    return Err(ExecError::Unsupported(format!("reference to unknown global @{n}")));
+                }
+            }
+            Constant::BitCast(k::BitCast { operand, .. })
+            | Constant::AddrSpaceCast(k::AddrSpaceCast { operand, .. }) => self.constant(st, operand, sp)?,
+            Constant::PtrToInt(k::PtrToInt { operand, to_type })
+            | Constant::IntToPtr(k::IntToPtr { operand, to_type }) => {
+                let v = self.constant(st, operand, sp)?;
+                let w = match to_type.as_ref() {
+                    Type::IntegerType { bits } => *bits,
+                    _ => 64,
+                };
+                Val::Bv(super::resize(v.bv(), w, false))
+            }
+            Constant::GetElementPtr(k::GetElementPtr { address, indices, .. }) => {
+                let base = self.constant(st, address, sp)?;
+                let idx: Vec<Val> = indices
+                    .iter()
+                    .map(|i| self.constant(st, i, sp))
+                    .collect::<Result<_, _>>()?;
+                let ty = crate::exec::const_type(self.prog.module, address);
+                Val::Bv(self.gep(base.bv(), &ty, &idx)?)
+            }
+            Constant::Trunc(k::Trunc { operand, to_type })
+            | Constant::ZExt(k::ZExt { operand, to_type })
+            | Constant::SExt(k::SExt { operand, to_type }) => {
+                let v = self.constant(st, operand, sp)?;
+                let w = match to_type.as_ref() {
+                    Type::IntegerType { bits } => *bits,
+                    _ => 64,
+                };
+                Val::Bv(super::resize(v.bv(), w, matches!(c, Constant::SExt(_))))
+            }
+            Constant::Add(k::Add { operand0, operand1 }) | Constant::Sub(k::Sub { operand0, operand1 }) => {
+                let a = self.constant(st, operand0, sp)?;
+                let b = self.constant(st, operand1, sp)?;
+                let o = if matches!(c, Constant::Add(_)) {
+                    Op::BvAdd
+                } else {
+                    Op::BvSub
+                };
+                Val::Bv(mk(o, vec![a.bv().clone(), b.bv().clone()]))
+            }
+            other => return Err(ExecError::Unsupported(format!("constant expression {other}"))),
+        })
+    }
+
+    /// The all-zero value of a type.
+    pub fn zero(&self, t: &Type) -> Result<Val, ExecError> {
+        let layout = self.prog.layout;
+        Ok(match layout.resolve(t) {
+            Some(Type::IntegerType { bits }) => Val::Bv(bv(*bits, 0)),
+            Some(Type::PointerType { .. }) => Val::Bv(bv(64, 0)),
+            Some(Type::FPType(f)) => {
+                let fmt = fp_format(*f).ok_or_else(|| ExecError::Unsupported("ppc_fp128".into()))?;
+                Val::Fp(Term::fp(Float::zero(fmt, false)))
+            }
+            Some(Type::StructType { element_types, .. }) => {
+                Val::Agg(element_types.iter().map(|e| self.zero(e)).collect::<Result<_, _>>()?)
+            }
+            Some(Type::ArrayType {
+                element_type,
+                num_elements,
+            }) => {
+                let z = self.zero(element_type)?;
+                Val::Agg(vec![z; *num_elements])
+            }
+            other => return Err(ExecError::Unsupported(format!("zero value of type {other:?}"))),
+        })
+    }
+}
+
+/// A global or function name as a string.
+pub fn name_str(n: &llvm_ir::Name) -> String {
+    match n {
+        llvm_ir::Name::Name(s) => s.to_string(),
+        llvm_ir::Name::Number(k) => k.to_string(),
+    }
+}

@@ -1,0 +1,795 @@
+//! Built-in models of functions (precedence: built-in model > the
+//! program's own body > error). KLEE's and SV-COMP's input and assumption
+//! functions, failure points, heap, rounding-mode control, and the libm
+//! functions IEEE 754 defines exactly; transcendental functions are
+//! concretized (an event; the run is then never "verified").
+
+use crate::checkers::{Kind, Violation};
+use crate::exec::arith;
+use crate::exec::{End, Exec, ExecError, Feasible, Outcome};
+use crate::memory::{Cell, Kind as MemKind};
+use crate::report::c_type_name;
+use crate::state::{Loc, State, Symbolic};
+use crate::term::{as_bv, bv, bv1_to_bool, format_of, mk, rm, width};
+use crate::value::Val;
+use fpsym_expr::{eval, Op, Sort, Term, Value};
+use fpsym_float::{Float, Format, RoundingMode};
+use llvm_ir::{Name, Type};
+
+/// x86-64 glibc's FE_* rounding-mode values.
+const FE_TONEAREST: u128 = 0;
+const FE_DOWNWARD: u128 = 0x400;
+const FE_UPWARD: u128 = 0x800;
+const FE_TOWARDZERO: u128 = 0xc00;
+
+fn fe_of(r: RoundingMode) -> u128 {
+    match r {
+        RoundingMode::NearestTiesToEven | RoundingMode::NearestTiesToAway => FE_TONEAREST,
+        RoundingMode::TowardNegative => FE_DOWNWARD,
+        RoundingMode::TowardPositive => FE_UPWARD,
+        RoundingMode::TowardZero => FE_TOWARDZERO,
+    }
+}
+
+/// The float format a libm name works in: `sinf` binary32, `sinl`
+/// x86_fp80, else binary64; None if `name` is not `base` + suffix.
+fn libm_suffix(name: &str, base: &str) -> Option<Format> {
+    let rest = name.strip_prefix(base)?;
+    match rest {
+        "" => Some(Format::BINARY64),
+        "f" => Some(Format::BINARY32),
+        "l" => Some(Format::X86_FP80),
+        "f128" => Some(Format::BINARY128),
+        _ => None,
+    }
+}
+
+const TRANSCENDENTAL: &[&str] = &[
+    "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "exp",
+    "exp2", "expm1", "log", "log2", "log10", "log1p", "pow", "cbrt", "hypot", "erf", "erfc", "tgamma", "lgamma",
+];
+
+impl Exec<'_, '_> {
+    /// Runs the built-in model of `name` if there is one.
+    pub fn hook(
+        &mut self,
+        st: &mut State,
+        name: &str,
+        args: &[Val],
+        dest: Option<&Name>,
+        loc: &Option<Loc>,
+    ) -> Result<Option<Outcome>, ExecError> {
+        let set = |st: &mut State, v: Val| {
+            if let Some(d) = dest {
+                st.frame_mut().regs.insert(d.clone(), v);
+            }
+        };
+        let arg_bv = |k: usize| {
+            args.get(k)
+                .map(|a| a.bv().clone())
+                .ok_or_else(|| ExecError::Unsupported(format!("{name}: missing argument {k}")))
+        };
+        let arg_fp = |k: usize| {
+            args.get(k)
+                .map(|a| a.fp().clone())
+                .ok_or_else(|| ExecError::Unsupported(format!("{name}: missing argument {k}")))
+        };
+        let ret_ty = || -> Option<Type> { None };
+        let _ = ret_ty;
+        // Intrinsics.
+        if let Some(intr) = name.strip_prefix("llvm.") {
+            return self.intrinsic(st, intr, args, dest, loc).map(Some);
+        }
+        let out = match name {
+            "klee_make_symbolic" => {
+                let size = as_bv(&arg_bv(1)?)
+                    .ok_or_else(|| ExecError::Unsupported("klee_make_symbolic of a symbolic size".into()))?
+                    as u64;
+                let label = self.c_string(st, &arg_bv(2)?).unwrap_or_else(|| "sym".into());
+                return self.make_symbolic(st, &arg_bv(0)?, size, &label, loc).map(Some);
+            }
+            "klee_assume" | "__VERIFIER_assume" => {
+                let c = arg_bv(0)?;
+                let w = width(&c);
+                let holds = mk(Op::Not, vec![mk(Op::Eq, vec![c, bv(w, 0)])]);
+                if crate::term::as_bool(&holds) == Some(false) {
+                    return Ok(Some(Outcome::End(End::Infeasible)));
+                }
+                match self.feasible(st, std::slice::from_ref(&holds)) {
+                    Feasible::Yes(_) => st.constrain(holds),
+                    Feasible::No => return Ok(Some(Outcome::End(End::Infeasible))),
+                    Feasible::Unknown(why) => {
+                        return Ok(Some(Outcome::End(End::Partial(format!("assumption undecided: {why}")))))
+                    }
+                }
+                Outcome::Continue
+            }
+            "klee_int" => {
+                let label = self.c_string(st, &arg_bv(0)?).unwrap_or_else(|| "int".into());
+                let v = self.fresh_input(st, &label, Sort::BitVec(32), "i32");
+                set(st, Val::Bv(v));
+                Outcome::Continue
+            }
+            "klee_range" => {
+                let (lo, hi) = (arg_bv(0)?, arg_bv(1)?);
+                let label = self.c_string(st, &arg_bv(2)?).unwrap_or_else(|| "range".into());
+                let v = self.fresh_input(st, &label, Sort::BitVec(32), "i32");
+                st.constrain(mk(Op::BvSge, vec![v.clone(), lo]));
+                st.constrain(mk(Op::BvSlt, vec![v.clone(), hi]));
+                set(st, Val::Bv(v));
+                Outcome::Continue
+            }
+            "klee_silent_exit" => Outcome::End(End::Infeasible),
+            "reach_error" | "__VERIFIER_error" => {
+                Outcome::End(End::Error(Violation::new(Kind::ReachError, loc.clone(), st)))
+            }
+            "abort" => Outcome::End(End::Error(Violation::new(Kind::Abort, loc.clone(), st))),
+            "exit" | "_exit" | "_Exit" => Outcome::End(End::Exit(as_bv(&arg_bv(0)?).map_or(0, |c| c as i32 as i64))),
+            "__assert_fail" | "__assert_rtn" | "__assert" => {
+                let text = self.c_string(st, &arg_bv(0)?).unwrap_or_default();
+                Outcome::End(End::Error(
+                    Violation::new(Kind::AssertionFailure, loc.clone(), st)
+                        .with_message(format!("assertion `{text}` failed")),
+                ))
+            }
+            "printf" | "puts" | "putchar" | "fprintf" | "fputs" | "fputc" | "putc" | "fflush" => {
+                if self.config.print {
+                    let shown = args.first().and_then(|a| self.c_string(st, a.bv())).unwrap_or_default();
+                    self.printed.push(shown);
+                }
+                set(st, Val::Bv(bv(32, 0)));
+                Outcome::Continue
+            }
+            "fegetround" => {
+                set(st, Val::Bv(bv(32, fe_of(st.rm))));
+                Outcome::Continue
+            }
+            "fesetround" => {
+                let m = arg_bv(0)?;
+                let m = match as_bv(&m) {
+                    Some(c) => c,
+                    None => self.concretize(st, &m, loc, "fesetround with a symbolic mode"),
+                };
+                let r = match m {
+                    FE_TONEAREST => Some(RoundingMode::NearestTiesToEven),
+                    FE_DOWNWARD => Some(RoundingMode::TowardNegative),
+                    FE_UPWARD => Some(RoundingMode::TowardPositive),
+                    FE_TOWARDZERO => Some(RoundingMode::TowardZero),
+                    _ => None,
+                };
+                if let Some(r) = r {
+                    st.rm = r;
+                }
+                set(st, Val::Bv(bv(32, r.is_none() as u128)));
+                Outcome::Continue
+            }
+            "malloc" | "calloc" | "realloc" | "free" => return self.heap(st, name, args, dest, loc).map(Some),
+            n if n.starts_with("__VERIFIER_nondet_") => {
+                let (sort, ty): (Sort, &str) = match &n["__VERIFIER_nondet_".len()..] {
+                    "bool" | "_Bool" => (Sort::BitVec(1), "bool"),
+                    "char" => (Sort::BitVec(8), "i8"),
+                    "uchar" => (Sort::BitVec(8), "u8"),
+                    "short" => (Sort::BitVec(16), "i16"),
+                    "ushort" => (Sort::BitVec(16), "u16"),
+                    "int" => (Sort::BitVec(32), "i32"),
+                    "uint" | "unsigned" | "unsigned_int" => (Sort::BitVec(32), "u32"),
+                    "long" | "longlong" => (Sort::BitVec(64), "i64"),
+                    "ulong" | "ulonglong" | "size_t" => (Sort::BitVec(64), "u64"),
+                    "float" => (Sort::Float(Format::BINARY32), "float"),
+                    "double" => (Sort::Float(Format::BINARY64), "double"),
+                    "pointer" => (Sort::BitVec(64), "u64"),
+                    _ => return Ok(None),
+                };
+                let label = n["__VERIFIER_nondet_".len()..].to_string();
+                let v = self.fresh_input(st, &label, sort, ty);
+                // bool is an i1 or an i8 in the IR (the declaration decides).
+                let v = match (dest, sort) {
+                    (_, Sort::BitVec(1)) => mk(Op::BvZeroExtend(7), vec![v]),
+                    _ => v,
+                };
+                set(st, Val::of(v));
+                Outcome::Continue
+            }
+            _ => return self.libm(st, name, args, dest, loc),
+        };
+        let _ = (arg_fp, bv1_to_bool);
+        Ok(Some(out))
+    }
+
+    /// A fresh input variable, recorded as a test object.
+    pub fn fresh_input(&mut self, st: &mut State, label: &str, sort: Sort, ty: &str) -> Term {
+        let name = st.unique_name(label);
+        let v = Term::var(&name, sort);
+        let (bytes, float) = match sort {
+            Sort::Float(f) => {
+                let n = crate::layout::fp_store_size(f);
+                let cells: Vec<Cell> = (0..n)
+                    .map(|i| Cell {
+                        val: v.clone(),
+                        size: n as u8,
+                        idx: i as u8,
+                    })
+                    .collect();
+                let bytes = cells.iter().map(|c| self.byte_of(st, c)).collect();
+                (bytes, Some(v.clone()))
+            }
+            Sort::BitVec(w) => {
+                let n = w.div_ceil(8);
+                let wide = if w % 8 != 0 {
+                    mk(Op::BvZeroExtend(8 * n - w), vec![v.clone()])
+                } else {
+                    v.clone()
+                };
+                (
+                    (0..n)
+                        .map(|i| mk(Op::BvExtract(8 * i + 7, 8 * i), vec![wide.clone()]))
+                        .collect(),
+                    None,
+                )
+            }
+            _ => (vec![], None),
+        };
+        st.symbolics.push(Symbolic {
+            name,
+            ty: ty.to_string(),
+            bytes,
+            float,
+        });
+        v
+    }
+
+    /// The C string at `p` if its bytes are concrete.
+    pub fn c_string(&mut self, st: &mut State, p: &Term) -> Option<String> {
+        let a = as_bv(p)? as u64;
+        let o = st.mem.find(a)?;
+        let (base, size) = (o.base, o.size);
+        let mut out = Vec::new();
+        for off in (a - base)..size {
+            let c = st.mem.read(base, off, 1).pop()?;
+            let b = self.byte_of(st, &c);
+            let b = as_bv(&b)? as u8;
+            if b == 0 {
+                break;
+            }
+            out.push(b);
+        }
+        Some(String::from_utf8_lossy(&out).into_owned())
+    }
+
+    /// Makes a value concrete: picks a model value, constrains the path to
+    /// it, records an event.
+    pub fn concretize(&mut self, st: &mut State, t: &Term, loc: &Option<Loc>, why: &str) -> u128 {
+        let v = match self.feasible(st, &[]) {
+            Feasible::Yes(mut m) => {
+                m.complete(&t.vars());
+                match eval(t, &m) {
+                    Ok(Value::Bv(b)) => b.bits(),
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        };
+        st.constrain(mk(Op::Eq, vec![t.clone(), bv(width(t), v)]));
+        st.concretized = true;
+        self.events.push(crate::report::Event::Concretized {
+            loc: loc.clone(),
+            reason: why.to_string(),
+        });
+        v
+    }
+
+    /// klee_make_symbolic(p, size, name): the bytes become inputs. An
+    /// object of a float or integer type (or an array or struct of them)
+    /// gets one variable per scalar, of that scalar's sort; other bytes one
+    /// 8-bit variable each.
+    fn make_symbolic(
+        &mut self,
+        st: &mut State,
+        p: &Term,
+        size: u64,
+        label: &str,
+        loc: &Option<Loc>,
+    ) -> Result<Outcome, ExecError> {
+        let a = match as_bv(p) {
+            Some(a) => a as u64,
+            None => self.concretize(st, p, loc, "klee_make_symbolic of a symbolic pointer") as u64,
+        };
+        let Some(o) = st.mem.find(a).filter(|o| o.alive) else {
+            return Ok(Outcome::End(End::Error(
+                Violation::new(Kind::OutOfBounds, loc.clone(), st)
+                    .with_message("klee_make_symbolic of an invalid pointer"),
+            )));
+        };
+        let (base, osize) = (o.base, o.size);
+        let off = a - base;
+        if off + size > osize {
+            return Ok(Outcome::End(End::Error(
+                Violation::new(Kind::OutOfBounds, loc.clone(), st)
+                    .with_message("klee_make_symbolic past the end of the object"),
+            )));
+        }
+        self.make_symbolic_at(st, base, off, size, label);
+        Ok(Outcome::Continue)
+    }
+
+    /// Makes `size` bytes at offset `off` of the object at `base` inputs
+    /// named `label` (see `klee_make_symbolic`).
+    pub fn make_symbolic_at(&mut self, st: &mut State, base: u64, off: u64, size: u64, label: &str) {
+        let ty = st.mem.get(base).and_then(|o| o.ty.clone());
+        let name = st.unique_name(label);
+        let mut leaves: Vec<(u64, Sort)> = Vec::new();
+        if let (0, Some(t)) = (off, &ty) {
+            if self.prog.layout.alloc_size(t) == size || self.prog.layout.store_size(t) == size {
+                self.scalar_leaves(t, 0, &mut leaves);
+            }
+        }
+        let mut cells: Vec<Option<Cell>> = vec![None; size as usize];
+        let mut k = 0;
+        let mut float_term = None;
+        let single = leaves.len() == 1;
+        for (lo, sort) in &leaves {
+            let n = match sort {
+                Sort::Float(f) => crate::layout::fp_store_size(*f),
+                Sort::BitVec(w) => w.div_ceil(8) as u64,
+                _ => 1,
+            };
+            let vname = if single { name.clone() } else { format!("{name}@{lo}") };
+            let v = Term::var(&vname, *sort);
+            if single && matches!(sort, Sort::Float(_)) {
+                float_term = Some(v.clone());
+            }
+            for i in 0..n {
+                cells[(lo + i) as usize] = Some(Cell {
+                    val: v.clone(),
+                    size: n as u8,
+                    idx: i as u8,
+                });
+            }
+            k += 1;
+        }
+        let _ = k;
+        let cells: Vec<Cell> = cells
+            .into_iter()
+            .enumerate()
+            .map(|(i, c)| c.unwrap_or_else(|| Cell::byte(Term::var(&format!("{name}[{i}]"), Sort::BitVec(8)))))
+            .collect();
+        st.mem.write(base, off, &cells);
+        let bytes = cells.iter().map(|c| self.byte_of(st, c)).collect();
+        let tyname = match (&float_term, single, &leaves.first()) {
+            (Some(t), _, _) => c_type_name(format_of(t)).to_string(),
+            (None, true, Some((_, Sort::BitVec(w)))) => format!("i{w}"),
+            _ => format!("u8[{size}]"),
+        };
+        st.symbolics.push(Symbolic {
+            name,
+            ty: tyname,
+            bytes,
+            float: float_term,
+        });
+    }
+
+    fn scalar_leaves(&self, t: &Type, at: u64, out: &mut Vec<(u64, Sort)>) {
+        let layout = self.prog.layout;
+        match layout.resolve(t) {
+            Some(Type::IntegerType { bits }) => out.push((at, Sort::BitVec(*bits))),
+            Some(Type::PointerType { .. }) => out.push((at, Sort::BitVec(64))),
+            Some(Type::FPType(f)) => {
+                if let Some(fmt) = crate::layout::fp_format(*f) {
+                    out.push((at, Sort::Float(fmt)));
+                }
+            }
+            Some(Type::ArrayType {
+                element_type,
+                num_elements,
+            }) => {
+                let s = layout.alloc_size(element_type);
+                for k in 0..*num_elements as u64 {
+                    self.scalar_leaves(element_type, at + k * s, out);
+                }
+            }
+            Some(
+                st @ Type::StructType {
+                    element_types,
+                    is_packed,
+                },
+            ) => {
+                let _ = st;
+                let (offs, _) = layout.struct_offsets(element_types, *is_packed);
+                for (o, e) in offs.iter().zip(element_types) {
+                    self.scalar_leaves(e, at + o, out);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn heap(
+        &mut self,
+        st: &mut State,
+        name: &str,
+        args: &[Val],
+        dest: Option<&Name>,
+        loc: &Option<Loc>,
+    ) -> Result<Outcome, ExecError> {
+        let size_of = |this: &mut Self, st: &mut State, t: &Term| -> u64 {
+            match as_bv(t) {
+                Some(c) => c as u64,
+                None => this.concretize(st, t, loc, "allocation of a symbolic size") as u64,
+            }
+        };
+        let ret = |st: &mut State, v: u64| {
+            if let Some(d) = dest {
+                st.frame_mut().regs.insert(d.clone(), Val::Bv(bv(64, v as u128)));
+            }
+        };
+        match name {
+            "malloc" | "calloc" => {
+                let size = if name == "malloc" {
+                    size_of(self, st, args[0].bv())
+                } else {
+                    size_of(self, st, args[0].bv()).saturating_mul(size_of(self, st, args[1].bv()))
+                };
+                if size > self.config.max_alloc {
+                    ret(st, 0);
+                    return Ok(Outcome::Continue);
+                }
+                let base = st
+                    .mem
+                    .allocate(size, 16, MemKind::Heap, name, None, Cell::byte(bv(8, 0)));
+                ret(st, base);
+            }
+            "realloc" => {
+                let p = as_bv(args[0].bv())
+                    .ok_or_else(|| ExecError::Unsupported("realloc of a symbolic pointer".into()))?
+                    as u64;
+                let size = size_of(self, st, args[1].bv());
+                let base = st
+                    .mem
+                    .allocate(size, 16, MemKind::Heap, "realloc", None, Cell::byte(bv(8, 0)));
+                if p != 0 {
+                    match st
+                        .mem
+                        .get(p)
+                        .filter(|o| o.alive && o.kind == MemKind::Heap)
+                        .map(|o| o.size)
+                    {
+                        Some(old) => {
+                            let n = old.min(size);
+                            let cells = st.mem.read(p, 0, n);
+                            st.mem.write(base, 0, &cells);
+                            st.mem.kill(p);
+                        }
+                        None => {
+                            return Ok(Outcome::End(End::Error(
+                                Violation::new(Kind::InvalidFree, loc.clone(), st)
+                                    .with_message("realloc of a pointer malloc did not return"),
+                            )))
+                        }
+                    }
+                }
+                ret(st, base);
+            }
+            _ => {
+                let p = match as_bv(args[0].bv()) {
+                    Some(p) => p as u64,
+                    None => self.concretize(st, args[0].bv(), loc, "free of a symbolic pointer") as u64,
+                };
+                if p == 0 {
+                    return Ok(Outcome::Continue);
+                }
+                let ok = st.mem.get(p).map(|o| (o.alive, o.kind == MemKind::Heap));
+                match ok {
+                    Some((true, true)) => st.mem.kill(p),
+                    Some((false, true)) => {
+                        return Ok(Outcome::End(End::Error(
+                            Violation::new(Kind::InvalidFree, loc.clone(), st).with_message("double free"),
+                        )))
+                    }
+                    _ => {
+                        return Ok(Outcome::End(End::Error(
+                            Violation::new(Kind::InvalidFree, loc.clone(), st)
+                                .with_message("free of a pointer that is not the start of a heap object"),
+                        )))
+                    }
+                }
+            }
+        }
+        Ok(Outcome::Continue)
+    }
+
+    /// libm: exact IEEE functions modelled; transcendental ones concretized.
+    fn libm(
+        &mut self,
+        st: &mut State,
+        name: &str,
+        args: &[Val],
+        dest: Option<&Name>,
+        loc: &Option<Loc>,
+    ) -> Result<Option<Outcome>, ExecError> {
+        let r = st.rm;
+        let f = |k: usize| args[k].fp().clone();
+        let one_arg = |base: &str| libm_suffix(name, base).is_some() && args.len() == 1;
+        let two_args = |base: &str| libm_suffix(name, base).is_some() && args.len() == 2;
+        let res: Term = if one_arg("fabs") {
+            mk(Op::FpAbs, vec![f(0)])
+        } else if one_arg("sqrt") {
+            mk(Op::FpSqrt, vec![rm(r), f(0)])
+        } else if one_arg("floor") {
+            mk(Op::FpRoundToIntegral, vec![rm(RoundingMode::TowardNegative), f(0)])
+        } else if one_arg("ceil") {
+            mk(Op::FpRoundToIntegral, vec![rm(RoundingMode::TowardPositive), f(0)])
+        } else if one_arg("trunc") {
+            mk(Op::FpRoundToIntegral, vec![rm(RoundingMode::TowardZero), f(0)])
+        } else if one_arg("round") {
+            mk(Op::FpRoundToIntegral, vec![rm(RoundingMode::NearestTiesToAway), f(0)])
+        } else if one_arg("rint") || one_arg("nearbyint") {
+            mk(Op::FpRoundToIntegral, vec![rm(r), f(0)])
+        } else if two_args("fmin") || two_args("fmax") {
+            // C: if one argument is NaN, the other is returned.
+            let (a, b) = (f(0), f(1));
+            let o = if name.starts_with("fmin") { Op::FpMin } else { Op::FpMax };
+            mk(o, vec![a, b])
+        } else if two_args("copysign") {
+            let (a, b) = (f(0), f(1));
+            let abs = mk(Op::FpAbs, vec![a]);
+            mk(
+                Op::Ite,
+                vec![self.sign_bit(st, &b), mk(Op::FpNeg, vec![abs.clone()]), abs],
+            )
+        } else if two_args("fmod") {
+            arith::fmod(&f(0), &f(1))
+        } else if two_args("remainder") {
+            mk(Op::FpRem, vec![f(0), f(1)])
+        } else if libm_suffix(name, "fma").is_some() && args.len() == 3 {
+            mk(Op::FpFma, vec![rm(r), f(0), f(1), f(2)])
+        } else if let Some(op) = [
+            "__isnan",
+            "__isinf",
+            "__finite",
+            "__signbit",
+            "isnan",
+            "isinf",
+            "finite",
+        ]
+        .iter()
+        .find(|b| libm_suffix(name, b).is_some() && args.len() == 1)
+        {
+            let x = f(0);
+            let c = match *op {
+                "__isnan" | "isnan" => mk(Op::FpIsNaN, vec![x]),
+                "__isinf" | "isinf" => mk(Op::FpIsInfinite, vec![x]),
+                "__finite" | "finite" => mk(
+                    Op::Not,
+                    vec![mk(
+                        Op::Or,
+                        vec![mk(Op::FpIsNaN, vec![x.clone()]), mk(Op::FpIsInfinite, vec![x])],
+                    )],
+                ),
+                _ => self.sign_bit(st, &x),
+            };
+            let v = mk(Op::Ite, vec![c, bv(32, 1), bv(32, 0)]);
+            if let Some(d) = dest {
+                st.frame_mut().regs.insert(d.clone(), Val::Bv(v));
+            }
+            return Ok(Some(Outcome::Continue));
+        } else if TRANSCENDENTAL.iter().any(|b| libm_suffix(name, b).is_some()) {
+            return self.concretized_libm(st, name, args, dest, loc).map(Some);
+        } else {
+            return Ok(None);
+        };
+        if let Some(d) = dest {
+            st.frame_mut().regs.insert(d.clone(), Val::Fp(res));
+        }
+        Ok(Some(Outcome::Continue))
+    }
+
+    /// The sign bit of a float (NaN included: its encoding's sign).
+    fn sign_bit(&mut self, st: &mut State, x: &Term) -> Term {
+        let b = self.bits_of(st, x);
+        let w = width(&b);
+        mk(Op::Eq, vec![mk(Op::BvExtract(w - 1, w - 1), vec![b]), bv(1, 1)])
+    }
+
+    /// A transcendental function: the arguments are made concrete (model
+    /// values, constrained on the path) and the host's libm computes.
+    fn concretized_libm(
+        &mut self,
+        st: &mut State,
+        name: &str,
+        args: &[Val],
+        dest: Option<&Name>,
+        loc: &Option<Loc>,
+    ) -> Result<Outcome, ExecError> {
+        let mut xs = Vec::new();
+        let mut fmt = Format::BINARY64;
+        for a in args {
+            let t = a.fp().clone();
+            fmt = format_of(&t);
+            let b = self.bits_of(st, &t);
+            let v = match as_bv(&b) {
+                Some(v) => v,
+                None => self.concretize(st, &b, loc, &format!("argument of {name}")),
+            };
+            let x = Float::from_bits(fmt, v);
+            xs.push(
+                x.to_f64()
+                    .or_else(|| {
+                        x.convert(Format::BINARY64, RoundingMode::NearestTiesToEven)
+                            .value
+                            .to_f64()
+                    })
+                    .unwrap_or(f64::NAN),
+            );
+        }
+        st.concretized = true;
+        self.events.push(crate::report::Event::Concretized {
+            loc: loc.clone(),
+            reason: format!("call to {name} computed natively"),
+        });
+        let base = name.trim_end_matches(['f', 'l']);
+        let x = xs.first().copied().unwrap_or(0.0);
+        let y = xs.get(1).copied().unwrap_or(0.0);
+        let v = match base {
+            "sin" => x.sin(),
+            "cos" => x.cos(),
+            "tan" => x.tan(),
+            "asin" => x.asin(),
+            "acos" => x.acos(),
+            "atan" => x.atan(),
+            "atan2" => x.atan2(y),
+            "sinh" => x.sinh(),
+            "cosh" => x.cosh(),
+            "tanh" => x.tanh(),
+            "asinh" => x.asinh(),
+            "acosh" => x.acosh(),
+            "atanh" => x.atanh(),
+            "exp" => x.exp(),
+            "exp2" => x.exp2(),
+            "expm1" => x.exp_m1(),
+            "log" => x.ln(),
+            "log2" => x.log2(),
+            "log10" => x.log10(),
+            "log1p" => x.ln_1p(),
+            "pow" => x.powf(y),
+            "cbrt" => x.cbrt(),
+            "hypot" => x.hypot(y),
+            _ => return Ok(Outcome::End(End::Partial(format!("{name} is not modelled")))),
+        };
+        let r = Float::from_f64(v).convert(fmt, RoundingMode::NearestTiesToEven).value;
+        if let Some(d) = dest {
+            st.frame_mut().regs.insert(d.clone(), Val::Fp(Term::fp(r)));
+        }
+        Ok(Outcome::Continue)
+    }
+
+    fn intrinsic(
+        &mut self,
+        st: &mut State,
+        intr: &str,
+        args: &[Val],
+        dest: Option<&Name>,
+        loc: &Option<Loc>,
+    ) -> Result<Outcome, ExecError> {
+        let r = st.rm;
+        let family = intr.split('.').next().unwrap_or("");
+        let f = |k: usize| args[k].fp().clone();
+        let set = |st: &mut State, v: Val| {
+            if let Some(d) = dest {
+                st.frame_mut().regs.insert(d.clone(), v);
+            }
+        };
+        match family {
+            "dbg" | "lifetime" | "experimental" | "assume" | "donothing" | "var" | "annotation" => {}
+            "fabs" => set(st, Val::Fp(mk(Op::FpAbs, vec![f(0)]))),
+            "sqrt" => set(st, Val::Fp(mk(Op::FpSqrt, vec![rm(r), f(0)]))),
+            "fma" => set(st, Val::Fp(mk(Op::FpFma, vec![rm(r), f(0), f(1), f(2)]))),
+            "fmuladd" => {
+                // Unfused, as the x86-64 baseline lowers it.
+                let p = mk(Op::FpMul, vec![rm(r), f(0), f(1)]);
+                set(st, Val::Fp(mk(Op::FpAdd, vec![rm(r), p, f(2)])));
+            }
+            "copysign" => {
+                let abs = mk(Op::FpAbs, vec![f(0)]);
+                let neg = self.sign_bit(st, &f(1));
+                set(
+                    st,
+                    Val::Fp(mk(Op::Ite, vec![neg, mk(Op::FpNeg, vec![abs.clone()]), abs])),
+                );
+            }
+            "floor" | "ceil" | "trunc" | "rint" | "nearbyint" | "round" | "roundeven" => {
+                let m = match family {
+                    "floor" => RoundingMode::TowardNegative,
+                    "ceil" => RoundingMode::TowardPositive,
+                    "trunc" => RoundingMode::TowardZero,
+                    "round" => RoundingMode::NearestTiesToAway,
+                    "roundeven" => RoundingMode::NearestTiesToEven,
+                    _ => r,
+                };
+                set(st, Val::Fp(mk(Op::FpRoundToIntegral, vec![rm(m), f(0)])));
+            }
+            "minnum" | "maxnum" => {
+                let o = if family == "minnum" { Op::FpMin } else { Op::FpMax };
+                set(st, Val::Fp(mk(o, vec![f(0), f(1)])));
+            }
+            "memcpy" | "memmove" => {
+                let (d, s, n) = (args[0].bv().clone(), args[1].bv().clone(), args[2].bv().clone());
+                let n = match as_bv(&n) {
+                    Some(n) => n as u64,
+                    None => self.concretize(st, &n, loc, "memcpy of a symbolic length") as u64,
+                };
+                if n == 0 {
+                    return Ok(Outcome::Continue);
+                }
+                let src = match self.resolve(st, &s, n, loc, false)? {
+                    crate::exec::Access::At(b, o) => (b, o),
+                    crate::exec::Access::Bug(v) => return Ok(Outcome::End(End::Error(v))),
+                    crate::exec::Access::Elsewhere(b, o, forks) => {
+                        let _ = forks;
+                        (b, o)
+                    }
+                };
+                let k = as_bv(&src.1).map(|k| k as u64).unwrap_or_else(|| 0);
+                if as_bv(&src.1).is_none() {
+                    return Ok(Outcome::End(End::Partial("memcpy from a symbolic offset".into())));
+                }
+                let cells = st.mem.read(src.0, k, n);
+                let dst = match self.resolve(st, &d, n, loc, true)? {
+                    crate::exec::Access::At(b, o) => (b, o),
+                    crate::exec::Access::Bug(v) => return Ok(Outcome::End(End::Error(v))),
+                    crate::exec::Access::Elsewhere(b, o, _) => (b, o),
+                };
+                self.write_at(st, dst.0, &dst.1, &cells, loc);
+            }
+            "memset" => {
+                let (d, v, n) = (args[0].bv().clone(), args[1].bv().clone(), args[2].bv().clone());
+                let n = match as_bv(&n) {
+                    Some(n) => n as u64,
+                    None => self.concretize(st, &n, loc, "memset of a symbolic length") as u64,
+                };
+                if n == 0 {
+                    return Ok(Outcome::Continue);
+                }
+                let dst = match self.resolve(st, &d, n, loc, true)? {
+                    crate::exec::Access::At(b, o) => (b, o),
+                    crate::exec::Access::Bug(v) => return Ok(Outcome::End(End::Error(v))),
+                    crate::exec::Access::Elsewhere(b, o, _) => (b, o),
+                };
+                let byte = crate::exec::resize(&v, 8, false);
+                let cells = vec![Cell::byte(byte); n as usize];
+                self.write_at(st, dst.0, &dst.1, &cells, loc);
+            }
+            "stacksave" => {
+                let mark = st.frame().allocas.len();
+                st.frame_mut().stack_marks.push(mark);
+                set(st, Val::Bv(bv(64, mark as u128)));
+            }
+            "stackrestore" => {
+                let mark = as_bv(args[0].bv()).unwrap_or(0) as usize;
+                let n = st.frame().allocas.len();
+                let gone: Vec<u64> = st.frame_mut().allocas.split_off(mark.min(n));
+                for a in gone {
+                    st.mem.kill(a);
+                }
+            }
+            "trap" | "debugtrap" => {
+                return Ok(Outcome::End(End::Error(
+                    Violation::new(Kind::Abort, loc.clone(), st).with_message("llvm.trap"),
+                )))
+            }
+            "flt" => set(
+                st,
+                Val::Bv(bv(
+                    32,
+                    match r {
+                        RoundingMode::TowardZero => 0,
+                        RoundingMode::NearestTiesToEven | RoundingMode::NearestTiesToAway => 1,
+                        RoundingMode::TowardPositive => 2,
+                        RoundingMode::TowardNegative => 3,
+                    },
+                )),
+            ),
+            _ => return Err(ExecError::Unsupported(format!("intrinsic llvm.{intr}"))),
+        }
+        Ok(Outcome::Continue)
+    }
+}

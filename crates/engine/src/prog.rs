@@ -1,0 +1,132 @@
+//! An index over the loaded module: functions by name, blocks by name,
+//! loop headers, function addresses, branch counts for coverage.
+
+use crate::layout::Layout;
+use fpsym_frontend::Program;
+use llvm_ir::{Function, Module, Name, Terminator};
+use std::collections::{HashMap, HashSet};
+
+/// Addresses of functions (for function pointers) start here, below every
+/// data object.
+pub const FUNCTION_BASE: u64 = 0x1000;
+
+/// What a call targets.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Callee {
+    /// A function with a body (index into `funcs`).
+    Defined(usize),
+    /// A declaration only (a hook or an external function).
+    Declared(String),
+}
+
+/// The program as the executor sees it.
+pub struct Prog<'p> {
+    /// The frontend's program (special float constants, files).
+    pub program: &'p Program,
+    /// The module.
+    pub module: &'p Module,
+    /// Type layout.
+    pub layout: Layout<'p>,
+    /// Defined functions.
+    pub funcs: Vec<&'p Function>,
+    /// Defined functions by name.
+    pub func_index: HashMap<String, usize>,
+    /// Per function: block name → index.
+    pub blocks: Vec<HashMap<Name, usize>>,
+    /// Per function: blocks that are loop headers (targets of a branch from
+    /// a block at the same or a later position).
+    pub loop_headers: Vec<HashSet<usize>>,
+    /// Function address → callee.
+    pub fn_at: HashMap<u64, Callee>,
+    /// Function name → address.
+    pub fn_addr: HashMap<String, u64>,
+    /// Per function: true if it comes from the user's sources (not the C
+    /// runtime or a library without debug information).
+    pub user: Vec<bool>,
+    /// Branch edges in the user's functions (2 per conditional branch, one
+    /// per switch case plus the default).
+    pub branch_edges: usize,
+}
+
+fn successors(t: &Terminator) -> Vec<&Name> {
+    match t {
+        Terminator::Br(b) => vec![&b.dest],
+        Terminator::CondBr(c) => vec![&c.true_dest, &c.false_dest],
+        Terminator::Switch(s) => {
+            let mut v: Vec<&Name> = s.dests.iter().map(|(_, n)| n).collect();
+            v.push(&s.default_dest);
+            v
+        }
+        _ => vec![],
+    }
+}
+
+impl<'p> Prog<'p> {
+    /// Indexes `program`; `is_user` tells whether a function's source file is the user's.
+    pub fn new(program: &'p Program, is_user: impl Fn(&Function) -> bool) -> Prog<'p> {
+        let module = &program.module;
+        let funcs: Vec<&Function> = module.functions.iter().collect();
+        let func_index = funcs.iter().enumerate().map(|(i, f)| (f.name.clone(), i)).collect();
+        let mut blocks = Vec::new();
+        let mut loop_headers = Vec::new();
+        let mut user = Vec::new();
+        let mut branch_edges = 0;
+        for f in &funcs {
+            let map: HashMap<Name, usize> = f
+                .basic_blocks
+                .iter()
+                .enumerate()
+                .map(|(i, b)| (b.name.clone(), i))
+                .collect();
+            let mut headers = HashSet::new();
+            for (i, b) in f.basic_blocks.iter().enumerate() {
+                for s in successors(&b.term) {
+                    if let Some(&j) = map.get(s) {
+                        if j <= i {
+                            headers.insert(j);
+                        }
+                    }
+                }
+            }
+            let u = is_user(f);
+            if u {
+                for b in &f.basic_blocks {
+                    branch_edges += match &b.term {
+                        Terminator::CondBr(_) => 2,
+                        Terminator::Switch(s) => s.dests.len() + 1,
+                        _ => 0,
+                    };
+                }
+            }
+            user.push(u);
+            blocks.push(map);
+            loop_headers.push(headers);
+        }
+        let mut fn_at = HashMap::new();
+        let mut fn_addr = HashMap::new();
+        let mut next = FUNCTION_BASE;
+        for (i, f) in funcs.iter().enumerate() {
+            fn_at.insert(next, Callee::Defined(i));
+            fn_addr.insert(f.name.clone(), next);
+            next += 16;
+        }
+        for d in &module.func_declarations {
+            fn_at.insert(next, Callee::Declared(d.name.clone()));
+            fn_addr.insert(d.name.clone(), next);
+            next += 16;
+        }
+        Prog {
+            program,
+            module,
+            layout: Layout::new(&module.types),
+            funcs,
+            func_index,
+            blocks,
+            loop_headers,
+            fn_at,
+            fn_addr,
+            user,
+            branch_edges,
+        }
+    }
+}

@@ -1,0 +1,137 @@
+//! Execution states: call stack, memory, path constraints, rounding mode.
+
+use crate::memory::Memory;
+use crate::value::Val;
+use fpsym_expr::Term;
+use fpsym_float::RoundingMode;
+use llvm_ir::Name;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// A source location.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+pub struct Loc {
+    /// Source file as recorded in the debug information.
+    pub file: String,
+    /// 1-based line (0: unknown).
+    pub line: u32,
+    /// 1-based column (0: unknown).
+    pub column: u32,
+}
+
+impl Loc {
+    /// From llvm-ir's debug location.
+    pub fn of(d: &Option<llvm_ir::DebugLoc>) -> Option<Loc> {
+        d.as_ref().map(|d| Loc {
+            file: match &d.directory {
+                Some(dir) if !d.filename.starts_with('/') && !dir.is_empty() => format!("{dir}/{}", d.filename),
+                _ => d.filename.clone(),
+            },
+            line: d.line,
+            column: d.col.unwrap_or(0),
+        })
+    }
+}
+
+impl std::fmt::Display for Loc {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}:{}", self.file, self.line, self.column)
+    }
+}
+
+/// One activation record.
+#[derive(Clone, Debug)]
+pub struct Frame {
+    /// Index of the function in [`crate::prog::Prog::funcs`].
+    pub func: usize,
+    /// Current block.
+    pub bb: usize,
+    /// Next instruction in the block (`instrs.len()` = the terminator).
+    pub ip: usize,
+    /// The block we came from (for phis).
+    pub prev_bb: Option<usize>,
+    /// Virtual registers.
+    pub regs: HashMap<Name, Val>,
+    /// Objects allocated by this activation (popped on return).
+    pub allocas: Vec<u64>,
+    /// Where the caller wants the result.
+    pub ret_dest: Option<Name>,
+    /// The call site in the caller.
+    pub call_site: Option<Loc>,
+    /// `llvm.stacksave` marks: allocas after the mark are released by
+    /// `llvm.stackrestore`.
+    pub stack_marks: Vec<usize>,
+}
+
+/// An input the program received: a symbolic object or a nondet value.
+#[derive(Clone, Debug)]
+pub struct Symbolic {
+    /// The name given by the program (made unique).
+    pub name: String,
+    /// A C-ish type description (`float`, `double`, `long double`, `i32`,
+    /// `u8[16]`, ...).
+    pub ty: String,
+    /// The value's bytes (little-endian), as 8-bit terms over the inputs'
+    /// variables; evaluated under a model they give the test's bytes.
+    pub bytes: Vec<Term>,
+    /// For a scalar float input: its format and term (printed in decimal
+    /// and hex-float in tests).
+    pub float: Option<Term>,
+}
+
+/// One path being explored.
+#[derive(Clone, Debug)]
+pub struct State {
+    /// Unique id.
+    pub id: u64,
+    /// Call stack (innermost last).
+    pub frames: Vec<Frame>,
+    /// Address space.
+    pub mem: Memory,
+    /// Path condition (conjunction of Boolean terms).
+    pub path: Vec<Term>,
+    /// The dynamic rounding mode (`fesetround`).
+    pub rm: RoundingMode,
+    /// Inputs in the order the program obtained them.
+    pub symbolics: Vec<Symbolic>,
+    /// Names handed out, for uniqueness.
+    pub names: Arc<HashMap<String, u32>>,
+    /// Counter for fresh auxiliary variables.
+    pub fresh: u64,
+    /// Instructions executed on this path.
+    pub steps: u64,
+    /// Visits of each loop header on this path: (function, block) → count.
+    pub loop_visits: HashMap<(usize, usize), u32>,
+    /// A value was concretized on this path.
+    pub concretized: bool,
+    /// Branches taken on this path: (function, block, successor index).
+    pub trail: Vec<(usize, usize, usize)>,
+}
+
+impl State {
+    /// The innermost frame.
+    pub fn frame(&self) -> &Frame {
+        self.frames.last().expect("a running state has a frame")
+    }
+    /// The innermost frame, mutably.
+    pub fn frame_mut(&mut self) -> &mut Frame {
+        self.frames.last_mut().expect("a running state has a frame")
+    }
+    /// A name not used before on this path, derived from `base`.
+    pub fn unique_name(&mut self, base: &str) -> String {
+        let names = Arc::make_mut(&mut self.names);
+        let n = names.entry(base.to_string()).or_insert(0);
+        *n += 1;
+        if *n == 1 {
+            base.to_string()
+        } else {
+            format!("{base}#{}", *n - 1)
+        }
+    }
+    /// Adds a constraint to the path (constants are checked, not added).
+    pub fn constrain(&mut self, c: Term) {
+        if crate::term::as_bool(&c) != Some(true) {
+            self.path.push(c);
+        }
+    }
+}
