@@ -1,0 +1,127 @@
+//! End-to-end tests of `fpsym run` on the C fixtures in `tests/c/`.
+//!
+//! Each fixture states what a run must report in comment lines:
+//! `// expect-finding: KIND LINE` (every finding, exactly: a missing one or
+//! an extra one fails), `// expect-paths: N` (completed paths) and
+//! `// expect-verdict: verified|bug-found|incomplete`. Each fixture runs
+//! once per backend (z3, cp), and every test file written must be a
+//! well-formed input record.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c").join(name)
+}
+
+fn out_dir(name: &str, backend: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("fpsym-run-{}-{name}-{backend}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+struct Expect {
+    findings: BTreeSet<(String, u32)>,
+    paths: Option<u64>,
+    verdict: Option<String>,
+}
+
+fn expectations(src: &str) -> Expect {
+    let mut e = Expect { findings: BTreeSet::new(), paths: None, verdict: None };
+    for l in src.lines() {
+        if let Some(r) = l.strip_prefix("// expect-finding:") {
+            let mut w = r.split_whitespace();
+            e.findings.insert((w.next().unwrap().to_string(), w.next().unwrap().parse().unwrap()));
+        } else if let Some(r) = l.strip_prefix("// expect-paths:") {
+            e.paths = Some(r.trim().parse().unwrap());
+        } else if let Some(r) = l.strip_prefix("// expect-verdict:") {
+            e.verdict = Some(r.trim().to_string());
+        }
+    }
+    if e.verdict.is_none() && !e.findings.is_empty() {
+        e.verdict = Some("bug-found".into());
+    }
+    e
+}
+
+fn check(name: &str, backend: &str) {
+    let path = fixture(name);
+    let src = std::fs::read_to_string(&path).unwrap();
+    let exp = expectations(&src);
+    let out = out_dir(name, backend);
+    let o = Command::new(env!("CARGO_BIN_EXE_fpsym"))
+        .args(["run", path.to_str().unwrap(), "-o", out.to_str().unwrap(), "--solver", backend, "--max-time", "300"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    let want_code = if exp.findings.is_empty() { 0 } else { 1 };
+    assert_eq!(o.status.code(), Some(want_code), "{name} with {backend}: {stdout}\n{stderr}");
+    let mut got = BTreeSet::new();
+    for f in std::fs::read_dir(out.join("findings")).unwrap() {
+        let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(f.unwrap().path()).unwrap()).unwrap();
+        assert!(v["file"].as_str().unwrap().ends_with(name), "{v}");
+        let test = out.join("tests").join(format!("{:06}.json", v["test"].as_u64().unwrap()));
+        assert!(test.exists(), "the finding's test {} exists", test.display());
+        got.insert((v["kind"].as_str().unwrap().to_string(), v["line"].as_u64().unwrap() as u32));
+    }
+    assert_eq!(got, exp.findings, "{name} with {backend}: findings\n{stdout}");
+    let stats: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("stats.json")).unwrap()).unwrap();
+    if let Some(p) = exp.paths {
+        assert_eq!(stats["stats"]["paths_completed"].as_u64(), Some(p), "{name} with {backend}: paths\n{stdout}");
+    }
+    if let Some(v) = &exp.verdict {
+        assert_eq!(stats["verdict"]["verdict"].as_str(), Some(v.as_str()), "{name} with {backend}: verdict\n{stdout}");
+    }
+    // Every test names its inputs with their bytes; floats also in decimal and hex.
+    for t in std::fs::read_dir(out.join("tests")).unwrap() {
+        let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(t.unwrap().path()).unwrap()).unwrap();
+        for obj in v["objects"].as_array().unwrap() {
+            let bytes = obj["bytes"].as_str().unwrap();
+            assert!(bytes.len() % 2 == 0 && bytes.chars().all(|c| c.is_ascii_hexdigit()), "{obj}");
+            if matches!(obj["type"].as_str(), Some("float" | "double" | "long double")) {
+                assert!(obj["value"].is_string() && obj["hex"].is_string(), "{obj}");
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+macro_rules! run_test {
+    ($name:ident, $file:expr) => {
+        #[test]
+        fn $name() {
+            for backend in ["z3", "cp"] {
+                check($file, backend);
+            }
+        }
+    };
+}
+
+run_test!(division_by_zero, "div_zero.c");
+run_test!(nan_is_unequal_to_itself, "nan_self.c");
+run_test!(signed_zero, "signed_zero.c");
+run_test!(subnormal, "subnormal.c");
+run_test!(rounding_mode, "rounding.c");
+run_test!(long_double, "long_double.c");
+run_test!(float_to_int_cast, "cast.c");
+run_test!(union_and_memcpy, "union_memcpy.c");
+run_test!(symbolic_array_index, "array_index.c");
+run_test!(verified_program, "verified.c");
+
+#[test]
+fn clang_errors_are_shown_and_exit_2() {
+    let dir = out_dir("bad", "x");
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = dir.join("bad.c");
+    std::fs::write(&src, "int main(void) { return 0 }\n").unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_fpsym"))
+        .args(["run", src.to_str().unwrap(), "-o", dir.join("out").to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("bad.c:1:26: error: expected ';'"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
