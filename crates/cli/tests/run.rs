@@ -109,6 +109,70 @@ run_test!(float_to_int_cast, "cast.c");
 run_test!(union_and_memcpy, "union_memcpy.c");
 run_test!(symbolic_array_index, "array_index.c");
 run_test!(verified_program, "verified.c");
+run_test!(every_rounding_mode, "rounding_modes.c");
+
+/// Runs `fpsym run` with extra arguments; returns (exit code, stdout, findings as (kind, line)).
+fn run_with(name: &str, tag: &str, extra: &[&str]) -> (Option<i32>, String, BTreeSet<(String, u32)>, serde_json::Value) {
+    let out = out_dir(name, tag);
+    let o = Command::new(env!("CARGO_BIN_EXE_fpsym"))
+        .args(["run", fixture(name).to_str().unwrap(), "-o", out.to_str().unwrap()])
+        .args(extra)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
+    let mut got = BTreeSet::new();
+    if let Ok(rd) = std::fs::read_dir(out.join("findings")) {
+        for f in rd {
+            let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(f.unwrap().path()).unwrap()).unwrap();
+            got.insert((v["kind"].as_str().unwrap().to_string(), v["line"].as_u64().unwrap() as u32));
+        }
+    }
+    let stats = std::fs::read_to_string(out.join("stats.json"))
+        .ok()
+        .and_then(|s| serde_json::from_str(&s).ok())
+        .unwrap_or(serde_json::Value::Null);
+    let _ = std::fs::remove_dir_all(&out);
+    (o.status.code(), stdout, got, stats)
+}
+
+#[test]
+fn function_harness_with_ranges_and_arrays() {
+    let (code, out, got, _) = run_with("harness.c", "wide", &["--function", "f", "--range", "x=[0,10]", "--array-len", "2"]);
+    assert_eq!(code, Some(1), "{out}");
+    assert_eq!(got, BTreeSet::from([("reach-error".to_string(), 7)]), "{out}");
+    // The range excludes the bug: every path explored, nothing found.
+    let (code, out, got, stats) = run_with("harness.c", "narrow", &["--function", "f", "--range", "x=[0,9]", "--array-len", "2"]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(got.is_empty(), "{out}");
+    assert_eq!(stats["verdict"]["verdict"], "verified", "{out}");
+    // With one element, a[1] is out of bounds.
+    let (code, out, got, _) = run_with("harness.c", "short", &["--function", "f", "--range", "x=[9.75,10]"]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(got.contains(&("out-of-bounds".to_string(), 6)), "{out}");
+    // Bad usage is an input error.
+    let (code, out, _, _) = run_with("harness.c", "bad", &["--function", "f", "--range", "y=[0,1]"]);
+    assert_eq!(code, Some(2), "{out}");
+    assert!(out.contains("has no parameter `y`"), "{out}");
+}
+
+#[test]
+fn budgets_stop_gracefully_and_keep_results() {
+    // An endless symbolic loop: --max-time stops it within a second of the
+    // limit, the tests already written stay, and the verdict says why.
+    let start = std::time::Instant::now();
+    let (code, out, _, stats) = run_with("endless.c", "time", &["--max-time", "3"]);
+    let took = start.elapsed();
+    assert!(took < std::time::Duration::from_secs(6), "{took:?}: {out}");
+    assert_eq!(code, Some(0), "{out}");
+    assert_eq!(stats["stop"], "max-time", "{out}");
+    assert!(stats["stats"]["tests"].as_u64().unwrap() > 0, "{out}");
+    assert_eq!(stats["verdict"]["verdict"], "incomplete", "{out}");
+    let (_, out, _, stats) = run_with("endless.c", "bound", &["--loop-bound", "5"]);
+    assert_eq!(stats["stop"], "exhausted", "{out}");
+    assert_eq!(stats["verdict"]["verdict"], "incomplete", "{out}");
+    let (_, out, _, stats) = run_with("endless.c", "instr", &["--max-instructions", "300"]);
+    assert_eq!(stats["stop"], "max-instructions", "{out}");
+}
 
 #[test]
 fn clang_errors_are_shown_and_exit_2() {

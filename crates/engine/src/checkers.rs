@@ -100,3 +100,43 @@ pub trait Checker: Send {
     /// evaluated operand terms, None for aggregates) is a bug.
     fn check(&mut self, inst: &llvm_ir::Instruction, operands: &[Option<Term>]) -> Vec<(Kind, Term, String)>;
 }
+
+/// Integer division and remainder by zero, and INT_MIN / -1 (which traps
+/// on x86-64 as well): `udiv`, `sdiv`, `urem`, `srem`.
+pub struct DivisionChecker;
+
+impl Checker for DivisionChecker {
+    fn name(&self) -> &'static str {
+        "division"
+    }
+    fn check(&mut self, inst: &llvm_ir::Instruction, operands: &[Option<Term>]) -> Vec<(Kind, Term, String)> {
+        use crate::term::{bv, mk, width};
+        use fpsym_expr::Op;
+        use llvm_ir::Instruction as I;
+        let signed = match inst {
+            I::UDiv(_) | I::URem(_) => false,
+            I::SDiv(_) | I::SRem(_) => true,
+            _ => return vec![],
+        };
+        let (Some(Some(a)), Some(Some(b))) = (operands.first(), operands.get(1)) else {
+            return vec![];
+        };
+        let w = width(b);
+        let mut out = vec![(Kind::DivisionByZero, mk(Op::Eq, vec![b.clone(), bv(w, 0)]), "division by zero".to_string())];
+        if signed {
+            let min = mk(Op::Eq, vec![a.clone(), bv(w, 1u128 << (w - 1))]);
+            let m1 = mk(Op::Eq, vec![b.clone(), bv(w, u128::MAX)]);
+            out.push((
+                Kind::DivisionByZero,
+                mk(Op::And, vec![min, m1]),
+                "signed division overflow (INT_MIN / -1)".to_string(),
+            ));
+        }
+        out
+    }
+}
+
+/// The checkers every run uses.
+pub fn default_checkers() -> Vec<Box<dyn Checker>> {
+    vec![Box::new(DivisionChecker)]
+}

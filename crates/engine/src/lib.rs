@@ -247,6 +247,7 @@ pub fn run(
         tests: 0,
         incomplete: None,
         printed: Vec::new(),
+        checkers: checkers::default_checkers(),
     };
     for g in &prog.module.global_vars {
         let name = exec::operand::name_str(&g.name);
@@ -367,7 +368,8 @@ pub fn run(
                     break;
                 }
             }
-            if !added.is_empty() || ran >= config.quantum {
+            let out_of_time = deadline.is_some_and(|d| Instant::now() >= d) || interrupt.load(Ordering::Relaxed);
+            if !added.is_empty() || ran >= config.quantum || out_of_time {
                 let p = engine.priority(&st);
                 states.insert(id, st);
                 removed.push(id);
@@ -381,10 +383,18 @@ pub fn run(
             break;
         }
     }
-    // Whatever is left ends here, as partial paths (tests are kept).
+    // Whatever is left ends here, as partial paths with a test each, as far
+    // as one more second of solving allows (a budget stop must not turn
+    // into minutes of test generation).
     let left: Vec<State> = std::mem::take(&mut states).into_values().collect();
     let left_n = left.len();
+    let wrap_up = Instant::now() + Duration::from_secs(1);
+    engine.deadline = Some(wrap_up);
     for st in left {
+        if Instant::now() >= wrap_up {
+            engine.stats.paths_partial += 1;
+            continue;
+        }
         engine.finish(st, End::Partial(format!("stopped: {stop:?}")))?;
     }
     engine.stats.branches_covered = engine.covered.len() as u64;
@@ -427,6 +437,7 @@ struct Engine<'e, 'p> {
     tests: u64,
     incomplete: Option<String>,
     printed: Vec<String>,
+    checkers: Vec<Box<dyn checkers::Checker>>,
 }
 
 impl<'e, 'p> Engine<'e, 'p> {
@@ -441,6 +452,7 @@ impl<'e, 'p> Engine<'e, 'p> {
             side_findings: Vec::new(),
             events: Vec::new(),
             printed: Vec::new(),
+            checkers: &mut self.checkers,
         }
     }
 

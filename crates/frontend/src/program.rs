@@ -17,8 +17,10 @@ use crate::validate::{self, UnsupportedSite};
 use crate::{CompileOptions, FrontendError};
 
 /// The flags every C source (the program's and the runtime's) is compiled
-/// with, fixed in ARCHITECTURE.md.
+/// with, fixed in ARCHITECTURE.md, plus `-fno-discard-value-names` (names
+/// only: `--range x=...` finds parameter `x` by its IR name).
 const FIXED_FLAGS: &[&str] = &[
+    "-fno-discard-value-names",
     "-g",
     "-O0",
     "-Xclang",

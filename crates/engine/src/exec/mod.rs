@@ -85,6 +85,8 @@ pub struct Exec<'e, 'p> {
     pub events: Vec<crate::report::Event>,
     /// What the program printed (with `--print`).
     pub printed: Vec<String>,
+    /// Checks run on every instruction.
+    pub checkers: &'e mut Vec<Box<dyn crate::checkers::Checker>>,
 }
 
 /// Resizes a bit-vector term to `w` bits (truncate, or extend by sign/zero).
@@ -287,6 +289,21 @@ impl<'e, 'p> Exec<'e, 'p> {
             }
         }
         let loc = instr_loc(inst);
+        // Checkers: each condition that would be a bug here is split off
+        // as a finding; the path goes on where none holds.
+        let terms: Vec<Option<Term>> = vals.iter().map(|v| v.as_ref().and_then(|v| v.term().cloned())).collect();
+        let mut conds = Vec::new();
+        for c in self.checkers.iter_mut() {
+            conds.extend(c.check(inst, &terms));
+        }
+        for (kind, bad, msg) in conds {
+            let v = Violation::new(kind, loc.clone(), st).with_message(msg);
+            let taken = std::mem::replace(st, placeholder());
+            match self.check(taken, bad, v) {
+                Some(good) => *st = good,
+                None => return Ok(Outcome::End(End::Infeasible)),
+            }
+        }
         st.frame_mut().ip += 1;
         self.instruction(st, inst, vals, &ops, &firsts, list, loc)
     }
@@ -330,16 +347,10 @@ impl<'e, 'p> Exec<'e, 'p> {
             I::Shl(x) => int2!(x, "shl"),
             I::LShr(x) => int2!(x, "lshr"),
             I::AShr(x) => int2!(x, "ashr"),
-            I::UDiv(_) | I::SDiv(_) | I::URem(_) | I::SRem(_) => {
-                let (name, dest, signed) = match inst {
-                    I::UDiv(x) => ("udiv", &x.dest, false),
-                    I::SDiv(x) => ("sdiv", &x.dest, true),
-                    I::URem(x) => ("urem", &x.dest, false),
-                    I::SRem(x) => ("srem", &x.dest, true),
-                    _ => unreachable!(),
-                };
-                return self.division(st, name, dest, signed, v(0), v(1), loc);
-            }
+            I::UDiv(x) => int2!(x, "udiv"),
+            I::SDiv(x) => int2!(x, "sdiv"),
+            I::URem(x) => int2!(x, "urem"),
+            I::SRem(x) => int2!(x, "srem"),
             I::FAdd(x) => fp2!(x, "fadd"),
             I::FSub(x) => fp2!(x, "fsub"),
             I::FMul(x) => fp2!(x, "fmul"),
@@ -487,39 +498,6 @@ impl<'e, 'p> Exec<'e, 'p> {
                 "expected a float type, found {other:?}"
             ))),
         }
-    }
-
-    /// Integer division and remainder, with the division-by-zero check (and
-    /// the signed overflow INT_MIN / -1, which traps on x86 as well).
-    #[allow(clippy::too_many_arguments)]
-    fn division(
-        &mut self,
-        st: &mut State,
-        name: &str,
-        dest: &Name,
-        signed: bool,
-        a: Val,
-        b: Val,
-        loc: Option<Loc>,
-    ) -> Result<Outcome, ExecError> {
-        let (a, b) = (a.bv().clone(), b.bv().clone());
-        let w = width(&b);
-        let zero = mk(Op::Eq, vec![b.clone(), bv(w, 0)]);
-        let mut bad = zero;
-        if signed {
-            let min = mk(Op::Eq, vec![a.clone(), bv(w, 1u128 << (w - 1))]);
-            let m1 = mk(Op::Eq, vec![b.clone(), bv(w, u128::MAX)]);
-            bad = mk(Op::Or, vec![bad, mk(Op::And, vec![min, m1])]);
-        }
-        let v = Violation::new(crate::checkers::Kind::DivisionByZero, loc, st);
-        let taken = std::mem::replace(st, placeholder());
-        let Some(good) = self.check(taken, bad, v) else {
-            return Ok(Outcome::End(End::Infeasible));
-        };
-        *st = good;
-        let r = arith::int_binop(name, &a, &b);
-        st.frame_mut().regs.insert(dest.clone(), Val::Bv(r));
-        Ok(Outcome::Continue)
     }
 
     fn bitcast(&mut self, st: &mut State, x: Val, to: &Type) -> Result<Val, ExecError> {
