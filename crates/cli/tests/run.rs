@@ -110,6 +110,7 @@ run_test!(union_and_memcpy, "union_memcpy.c");
 run_test!(symbolic_array_index, "array_index.c");
 run_test!(verified_program, "verified.c");
 run_test!(every_rounding_mode, "rounding_modes.c");
+run_test!(heap_calls_switch_structs_runtime, "heap_calls.c");
 
 /// Runs `fpsym run` with extra arguments; returns (exit code, stdout, findings as (kind, line)).
 fn run_with(name: &str, tag: &str, extra: &[&str]) -> (Option<i32>, String, BTreeSet<(String, u32)>, serde_json::Value) {

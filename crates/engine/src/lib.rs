@@ -305,7 +305,7 @@ pub fn run(
         let mut removed = Vec::new();
         let mut ran = 0;
         loop {
-            let (outcome, side, events, printed) = {
+            let (outcome, side, events, printed, side_ends) = {
                 let mut ex = engine.exec();
                 let o = ex.step(&mut st);
                 (
@@ -313,8 +313,11 @@ pub fn run(
                     std::mem::take(&mut ex.side_findings),
                     std::mem::take(&mut ex.events),
                     std::mem::take(&mut ex.printed),
+                    std::mem::take(&mut ex.side_ends),
                 )
             };
+            let mut ends: Vec<(State, End)> = side.into_iter().map(|(s, v)| (s, End::Error(v))).collect();
+            ends.extend(side_ends);
             engine.printed.extend(printed);
             for e in events {
                 engine.sink.event(&e)?;
@@ -325,8 +328,8 @@ pub fn run(
                     engine.incomplete.get_or_insert_with(|| describe(&e));
                 }
             }
-            for (s, v) in side {
-                engine.finish(s, End::Error(v))?;
+            for (s, e) in ends {
+                engine.finish(s, e)?;
             }
             ran += 1;
             match outcome {
@@ -453,6 +456,7 @@ impl<'e, 'p> Engine<'e, 'p> {
             events: Vec::new(),
             printed: Vec::new(),
             checkers: &mut self.checkers,
+            side_ends: Vec::new(),
         }
     }
 

@@ -267,6 +267,7 @@ impl Exec<'_, '_> {
 
     /// A call instruction.
     pub fn call(&mut self, st: &mut State, c: &Call, args: Vec<Val>, loc: Option<Loc>) -> Result<Outcome, ExecError> {
+        let mut others = Vec::new();
         let callee = match &c.function {
             Either::Left(_) => return Err(ExecError::Unsupported("inline assembly".into())),
             Either::Right(Operand::ConstantOperand(k)) => match k.as_ref() {
@@ -277,10 +278,27 @@ impl Exec<'_, '_> {
                         None => Callee::Declared(n),
                     }
                 }
-                _ => self.callee_at(st, &c.function)?,
+                _ => self.callee_at(st, &c.function, &loc, &mut others)?,
             },
-            Either::Right(_) => self.callee_at(st, &c.function)?,
+            Either::Right(_) => self.callee_at(st, &c.function, &loc, &mut others)?,
         };
+        let out = self.call_resolved(st, c, callee, args, loc)?;
+        Ok(match (out, others.is_empty()) {
+            (o, true) => o,
+            (Outcome::Continue, false) => Outcome::Fork(others),
+            (Outcome::Fork(mut f), false) => {
+                f.extend(others);
+                Outcome::Fork(f)
+            }
+            (Outcome::End(e), false) => {
+                // This path ends; the other targets go on in their states.
+                self.side_ends.push((std::mem::replace(st, others.remove(0)), e));
+                Outcome::Fork(others)
+            }
+        })
+    }
+
+    fn call_resolved(&mut self, st: &mut State, c: &Call, callee: Callee, args: Vec<Val>, loc: Option<Loc>) -> Result<Outcome, ExecError> {
         let name = match &callee {
             Callee::Defined(i) => self.prog.funcs[*i].name.clone(),
             Callee::Declared(n) => n.clone(),
@@ -329,15 +347,41 @@ impl Exec<'_, '_> {
         }
     }
 
+    /// The function a pointer designates. A symbolic pointer is resolved
+    /// one target at a time: this state takes the target a model gives
+    /// (constrained to it); a sibling without that target re-executes the
+    /// call and lands in `others`.
     fn callee_at(
         &mut self,
         st: &mut State,
         f: &Either<llvm_ir::instruction::InlineAssembly, Operand>,
+        loc: &Option<Loc>,
+        others: &mut Vec<State>,
     ) -> Result<Callee, ExecError> {
         let Either::Right(op) = f else { unreachable!() };
         let v = self.operand(st, op, &mut super::operand::Specials { list: &[], next: 0 })?;
-        let a =
-            as_bv(v.bv()).ok_or_else(|| ExecError::Unsupported("call through a symbolic function pointer".into()))?;
+        let p = v.bv().clone();
+        let a = match as_bv(&p) {
+            Some(a) => a,
+            None => {
+                let Feasible::Yes(mut m) = self.feasible(st, &[]) else {
+                    return Err(ExecError::Unsupported("cannot resolve a symbolic function pointer".into()));
+                };
+                m.complete(&p.vars());
+                let Ok(Value::Bv(b)) = eval(&p, &m) else {
+                    return Err(ExecError::Unsupported("cannot evaluate a symbolic function pointer".into()));
+                };
+                let eq = mk(Op::Eq, vec![p.clone(), bv(64, b.bits())]);
+                let taken = std::mem::replace(st, super::placeholder());
+                let (yes, no) = self.fork(taken, eq, loc.clone());
+                if let Some(mut n) = no {
+                    n.frame_mut().ip -= 1;
+                    others.push(n);
+                }
+                *st = yes.ok_or_else(|| ExecError::Unsupported("symbolic function pointer".into()))?;
+                b.bits()
+            }
+        };
         self.prog
             .fn_at
             .get(&(a as u64))

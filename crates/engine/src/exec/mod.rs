@@ -87,6 +87,8 @@ pub struct Exec<'e, 'p> {
     pub printed: Vec<String>,
     /// Checks run on every instruction.
     pub checkers: &'e mut Vec<Box<dyn crate::checkers::Checker>>,
+    /// States that ended while the executing state went on in another.
+    pub side_ends: Vec<(State, End)>,
 }
 
 /// Resizes a bit-vector term to `w` bits (truncate, or extend by sign/zero).
