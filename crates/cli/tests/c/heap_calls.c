@@ -1,5 +1,5 @@
 // Function pointers, switch, structs by value, the heap and the C runtime.
-// expect-finding: use-after-free 30
+// expect-finding: use-after-free 29
 // expect-finding: invalid-free 33
 // expect-finding: reach-error 39
 // expect-finding: assertion-failure 42
