@@ -17,6 +17,10 @@ build: bootstrap
 demo: build
 	@echo "== fpsym solve --model examples/smtlib/demo.smt2"
 	@$(FPSYM) solve --model examples/smtlib/demo.smt2
+	@echo
+	@echo "== fpsym run examples/c/absorption.c -o target/demo-run"
+	@rm -rf target/demo-run
+	@$(FPSYM) run examples/c/absorption.c -o target/demo-run
 
 test: bootstrap
 	$(CARGO) test --workspace --no-fail-fast
@@ -27,12 +31,14 @@ test: bootstrap
 #               ../shared/bench/smtlib/qf_fp, 10 s per file
 #   chain:      cache + independence vs the bare portfolio on dichotomic's
 #               path series and on an executor's query stream
+#   run:        concrete execution speed of `fpsym run` vs native -O0
 #   dichotomic: seed 000 Table II for cp (with/without ULP-Max) and z3
 #   critical:   seed 001 critical-value queries, cp and z3, 60 s per query
 bench: build
 	SOLVERS=all,portfolio-seq,bitwuzla-direct bench/solve-corpus.sh
 	python3 bench/chain/dichotomic_series.py --series paths
 	python3 bench/chain/dichotomic_series.py --series executor --repeat 1
+	python3 bench/run/concrete_speed.py
 	python3 bench/cp/dichotomic.py --timeout 30
 	python3 bench/cp/gen_critical.py target/bench/critical
 	python3 bench/solve_corpus.py --solvers cp,z3 --timeout 60 --corpus target/bench/critical --labels none --csv target/bench-critical.csv

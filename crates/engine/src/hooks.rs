@@ -572,6 +572,10 @@ impl Exec<'_, '_> {
                 st.frame_mut().regs.insert(d.clone(), Val::Bv(v));
             }
             return Ok(Some(Outcome::Continue));
+        } else if two_args("ldexp") || two_args("scalbn") {
+            return self.ldexp(st, name, &f(0), args[1].bv(), dest, loc).map(Some);
+        } else if two_args("modf") || two_args("frexp") {
+            return self.split_float(st, name, &f(0), args[1].bv(), dest, loc).map(Some);
         } else if TRANSCENDENTAL.iter().any(|b| libm_suffix(name, b).is_some()) {
             return self.concretized_libm(st, name, args, dest, loc).map(Some);
         } else {
@@ -581,6 +585,99 @@ impl Exec<'_, '_> {
             st.frame_mut().regs.insert(d.clone(), Val::Fp(res));
         }
         Ok(Some(Outcome::Continue))
+    }
+
+    /// ldexp(x, n) = x·2^n, rounded once in the current mode (exact unless
+    /// it overflows or underflows). A symbolic n is made concrete.
+    fn ldexp(&mut self, st: &mut State, name: &str, x: &Term, n: &Term, dest: Option<&Name>, loc: &Option<Loc>) -> Result<Outcome, ExecError> {
+        let n = match as_bv(n) {
+            Some(v) => v as u32 as i32 as i64,
+            None => self.concretize(st, n, loc, &format!("exponent of {name}")) as u32 as i32 as i64,
+        };
+        let fmt = format_of(x);
+        let r = st.rm;
+        // 2^n may not be a float of the format: scale in steps that stay
+        // exact (powers of two within range), rounding only at the last.
+        let mut acc = x.clone();
+        let mut left = n;
+        let step = fmt.emax() - 1;
+        while left > step || left < -step {
+            let k = if left > 0 { step } else { -step };
+            let p = Term::fp(Float::pow2(fmt, k).expect("in range"));
+            // Intermediate products are exact unless they overflow (then
+            // the result overflows anyway) or fall below the normal range,
+            // which only the final, rounded step may do: move the large
+            // factor first when scaling down.
+            acc = mk(Op::FpMul, vec![rm(r), acc, p]);
+            left -= k;
+        }
+        let p = Term::fp(Float::pow2(fmt, left).expect("in range"));
+        let res = mk(Op::FpMul, vec![rm(r), acc, p]);
+        if let Some(d) = dest {
+            st.frame_mut().regs.insert(d.clone(), Val::Fp(res));
+        }
+        Ok(Outcome::Continue)
+    }
+
+    /// modf(x, &ip): ip = trunc(x), returns x - ip with x's sign (±0 for
+    /// infinities). frexp(x, &e): x = m·2^e with 0.5 <= |m| < 1; a symbolic
+    /// x is made concrete for frexp.
+    fn split_float(&mut self, st: &mut State, name: &str, x: &Term, p: &Term, dest: Option<&Name>, loc: &Option<Loc>) -> Result<Outcome, ExecError> {
+        let fmt = format_of(x);
+        let fty = match fmt {
+            f if f == Format::BINARY32 => Type::FPType(llvm_ir::types::FPType::Single),
+            f if f == Format::X86_FP80 => Type::FPType(llvm_ir::types::FPType::X86_FP80),
+            _ => Type::FPType(llvm_ir::types::FPType::Double),
+        };
+        let (ret, stored, sty) = if name.starts_with("modf") {
+            let ip = mk(Op::FpRoundToIntegral, vec![rm(RoundingMode::TowardZero), x.clone()]);
+            let diff = mk(Op::FpSub, vec![rm(RoundingMode::NearestTiesToEven), x.clone(), ip.clone()]);
+            let zero = Term::fp(Float::zero(fmt, false));
+            let frac = mk(Op::Ite, vec![mk(Op::FpIsInfinite, vec![x.clone()]), zero, diff]);
+            let abs = mk(Op::FpAbs, vec![frac]);
+            let neg = self.sign_bit(st, x);
+            let frac = mk(Op::Ite, vec![neg, mk(Op::FpNeg, vec![abs.clone()]), abs]);
+            (Val::Fp(frac), Val::Fp(ip), fty)
+        } else {
+            let b = self.bits_of(st, x);
+            let v = match as_bv(&b) {
+                Some(v) => v,
+                None => self.concretize(st, &b, loc, &format!("argument of {name}")),
+            };
+            let xv = Float::from_bits(fmt, v);
+            let (m, e) = if xv.is_nan() || xv.is_infinite() || xv.is_zero() {
+                (xv, 0i64)
+            } else {
+                // |x| = m·2^e with m in [0.5, 1): e = floor(log2|x|) + 1.
+                let mut e = xv.exponent().expect("finite non-zero") + 1;
+                let scaled = |e: i64| {
+                    let mut acc = xv;
+                    let mut left = -e;
+                    while left != 0 {
+                        let k = left.clamp(-(fmt.emax() - 1), fmt.emax() - 1);
+                        acc = acc.mul(Float::pow2(fmt, k).expect("in range"), RoundingMode::NearestTiesToEven).value;
+                        left -= k;
+                    }
+                    acc
+                };
+                let half = num_rational::BigRational::new(1.into(), 2.into());
+                let mut m = scaled(e);
+                while m.abs().to_rational().is_some_and(|r| r < half) {
+                    e -= 1;
+                    m = scaled(e);
+                }
+                (m, e)
+            };
+            (Val::Fp(Term::fp(m)), Val::Bv(bv(32, e as i32 as u32 as u128)), Type::IntegerType { bits: 32 })
+        };
+        match self.store(st, p, &stored, &sty, loc.clone())? {
+            Outcome::Continue => {}
+            other => return Ok(other),
+        }
+        if let Some(d) = dest {
+            st.frame_mut().regs.insert(d.clone(), ret);
+        }
+        Ok(Outcome::Continue)
     }
 
     /// The sign bit of a float (NaN included: its encoding's sign).
