@@ -191,3 +191,18 @@ fn clang_errors_are_shown_and_exit_2() {
     assert!(stderr.contains("bad.c:1:26: error: expected ';'"), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn every_search_policy_explores_the_same_paths() {
+    let mut seen = Vec::new();
+    for search in ["dfs", "bfs", "random-path", "coverage-new", "random-path+coverage-new"] {
+        let (code, out, got, stats) = run_with("heap_calls.c", search, &["--search", search]);
+        assert_eq!(code, Some(1), "{search}: {out}");
+        seen.push((search, got, stats["stats"]["paths_completed"].as_u64()));
+    }
+    for (s, got, paths) in &seen[1..] {
+        assert_eq!((got, paths), (&seen[0].1, &seen[0].2), "{s} vs dfs");
+    }
+    let (code, out, _, _) = run_with("heap_calls.c", "badsearch", &["--search", "sideways"]);
+    assert_eq!(code, Some(2), "{out}");
+}
