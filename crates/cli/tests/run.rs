@@ -112,6 +112,7 @@ run_test!(verified_program, "verified.c");
 run_test!(every_rounding_mode, "rounding_modes.c");
 run_test!(heap_calls_switch_structs_runtime, "heap_calls.c");
 run_test!(exact_libm, "libm.c");
+run_test!(pointers_into_several_objects, "pointers.c");
 
 /// Runs `fpsym run` with extra arguments; returns (exit code, stdout, findings as (kind, line)).
 fn run_with(name: &str, tag: &str, extra: &[&str]) -> (Option<i32>, String, BTreeSet<(String, u32)>, serde_json::Value) {
