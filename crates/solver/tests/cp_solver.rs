@@ -790,3 +790,26 @@ fn order_check_against_brute_force() {
     }
     assert_eq!(decided, 200);
 }
+
+/// Regression (found by tests/crosscheck.rs): under directed rounding a sum
+/// beyond the largest finite value saturates, so x = x + x holds for
+/// x = -max rounding upward (and +max rounding downward or toward zero).
+/// The order check used to treat x + (negative) as strictly below x.
+#[test]
+fn directed_rounding_saturation_is_not_strict_decrease() {
+    let x = var("x", Format::BINARY32);
+    let normal = op1(Op::FpIsNormal, &x);
+    for (r, expect) in [
+        (RoundingMode::TowardPositive, Some(-f32::MAX)),
+        (RoundingMode::TowardNegative, Some(f32::MAX)),
+        (RoundingMode::TowardZero, None),
+    ] {
+        let m = sat(vec![x.eq(&add(r, &x, &x)), normal.clone()]);
+        let v = fval(&m, &x).to_f32().unwrap();
+        match expect {
+            Some(e) => assert_eq!(v, e, "{r:?}"),
+            None => assert_eq!(v.abs(), f32::MAX, "{r:?}"),
+        }
+    }
+    unsat(vec![x.eq(&add(RoundingMode::NearestTiesToEven, &x, &x)), normal]);
+}

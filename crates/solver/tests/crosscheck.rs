@@ -325,9 +325,11 @@ fn cp_z3_cvc5_agree_on_random_formulas() {
     report.print("cp / z3 / cvc5 on random formulas", n, elapsed);
     report.assert_clean();
     if n == N_FORMULAS {
-        // Not vacuous. Measured (2-core machine, 2,000 formulas): 1,789 with
-        // ≥ 2 definite answers; cp decided 1,965, z3 1,291 (578 unknowns are
-        // the z3 backend's "invalid extract application"), cvc5 1,664.
+        // Not vacuous. Measured (2-core machine, 2,000 formulas): 1,792 with
+        // ≥ 2 definite answers; cp decided 1,967, z3 1,294 (578 of its
+        // unknowns are the z3 backend's "invalid extract application" on
+        // fp.to_ubv/fp.to_sbv), cvc5 1,664 (85 unknowns are cvc5 --fp-exp
+        // crashes).
         assert!(
             report.two_or_more >= 1500,
             "only {} formulas got ≥ 2 definite answers",
@@ -346,7 +348,8 @@ fn cp_z3_cvc5_agree_on_random_formulas() {
 
 /// The corpus files (relative to the corpus directory) that z3 or cvc5
 /// decides within a second. Measured once on the 2-core development machine
-/// with the release binary, for every .smt2 file of the corpus:
+/// (while another benchmark kept both cores busy, so the list errs on the
+/// short side) with the release binary, for every .smt2 file of the corpus:
 ///
 /// ```sh
 /// target/release/fpsym solve --solver z3 --timeout 1 FILE

@@ -60,19 +60,26 @@ fn shift(doms: &[Domain], a: VarId, d: VarId, negate: bool) -> (Option<bool>, Op
     let (dl, dh) = if negate { (dh.neg(), dl.neg()) } else { (dl, dh) };
     let finite = al.is_finite() && ah.is_finite();
     let rne = RoundingMode::NearestTiesToEven;
-    // gap from v to its neighbour upward / downward (exact: a power of two)
+    // gap from v to its neighbour upward / downward (exact: a power of two).
+    // None when that neighbour is an infinity: beyond the largest finite
+    // value a directed rounding saturates (-max + -max rounds up to -max),
+    // so the sum may equal v and the edge is not strict.
     let gap_up = |v: Float| {
         if v.sign() {
             v.succ().map(|s| s.sub(v, rne).value)
-        } else {
+        } else if v.succ().is_some_and(|s| s.is_finite()) {
             Some(v.ulp())
+        } else {
+            None
         }
     };
     let gap_down = |v: Float| {
-        if v.sign() {
+        if !v.sign() {
+            v.pred().map(|p| v.sub(p, rne).value)
+        } else if v.pred().is_some_and(|p| p.is_finite()) {
             Some(v.ulp())
         } else {
-            v.pred().map(|p| v.sub(p, rne).value)
+            None
         }
     };
     let wider = |a: Option<Float>, b: Option<Float>| match (a, b) {
