@@ -15,6 +15,7 @@
 
 mod eval;
 mod fold;
+mod specify;
 mod model;
 mod op;
 mod sort;
@@ -23,6 +24,7 @@ mod value;
 
 pub use eval::{apply, eval, EvalError};
 pub use fold::fold;
+pub use specify::specify;
 pub use model::Model;
 pub use op::Op;
 pub use sort::Sort;

@@ -104,7 +104,8 @@ impl ProcessSolver {
             Command::SetOption(":produce-models".into(), "true".into()),
             Command::SetLogic("ALL".into()),
         ];
-        commands.extend(query.assertions.iter().map(|a| Command::Assert(a.clone())));
+        // fpsym's values where SMT-LIB leaves results unspecified, spelled out.
+        commands.extend(query.assertions.iter().map(|a| Command::Assert(fpsym_expr::specify(a))));
         commands.push(Command::CheckSat);
         if !vars.is_empty() {
             commands.push(Command::GetValue(vars.clone()));

@@ -28,7 +28,10 @@ pub fn dump_query(
             text.push('\n');
         }
     }
-    text.push_str(&fpsym_smtlib::print_query(&query.assertions, status));
+    // Written with fpsym's values where SMT-LIB leaves results unspecified,
+    // so that the status holds for every solver reading the file.
+    let specified: Vec<fpsym_expr::Term> = query.assertions.iter().map(fpsym_expr::specify).collect();
+    text.push_str(&fpsym_smtlib::print_query(&specified, status));
     loop {
         let n = NEXT.fetch_add(1, Ordering::Relaxed);
         let path = dir.join(format!("{prefix}-{n:06}.smt2"));

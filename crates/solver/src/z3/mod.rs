@@ -153,6 +153,9 @@ fn decide(query: &Query, budget: &Budget) -> Result<SolveResult, SolverError> {
     let mut b = Builder::new(ctx);
     let mut asserted = Vec::with_capacity(query.assertions.len());
     for a in &query.assertions {
+        // fpsym's values where SMT-LIB leaves results unspecified, as terms
+        // (the translation then maps fp.min/max and fp.to_ubv/sbv directly).
+        let a = &fpsym_expr::specify(a);
         let d = match b.translate(a) {
             Ok(d) => d,
             Err(Failure::Unsupported(why)) => return Ok(SolveResult::Unknown(Reason::Unsupported(why))),

@@ -484,12 +484,8 @@ impl Builder {
         self.own(unsafe { Z3_mk_fpa_to_fp_float(self.c, rm.get_z3_ast(), x.get_z3_ast(), s) })
     }
 
-    /// `fp.min` / `fp.max` with fpsym's choice for zeros of both signs:
-    /// `min(±0, ∓0) = -0`, `max(±0, ∓0) = +0`, whatever the argument order.
-    ///
-    /// `ite(isZero x ∧ isZero y, zmin, z3min(x, y))` where for min `zmin =
-    /// ite(isNegative x, x, y)` (−0 if either is −0) and for max `zmax =
-    /// ite(isNegative x, y, x)` (+0 if either is +0).
+    /// `fp.min` / `fp.max`. The query went through `fpsym_expr::specify`,
+    /// so zeros of both signs never reach Z3's unspecified choice.
     fn min_max(&mut self, u: &Term) -> Result<Dynamic, String> {
         let is_min = matches!(u.op(), Op::FpMin);
         let x = self.memo[&u.args()[0].id()].clone();
@@ -497,102 +493,36 @@ impl Builder {
         let (xa, ya, c) = (x.get_z3_ast(), y.get_z3_ast(), self.c);
         // SAFETY: every operand is held by a live `Dynamic`.
         unsafe {
-            let m = self.own(if is_min {
+            self.own(if is_min {
                 Z3_mk_fpa_min(c, xa, ya)
             } else {
                 Z3_mk_fpa_max(c, xa, ya)
-            })?;
-            let zx = self.own(Z3_mk_fpa_is_zero(c, xa))?;
-            let zy = self.own(Z3_mk_fpa_is_zero(c, ya))?;
-            let both = [zx.get_z3_ast(), zy.get_z3_ast()];
-            let both = self.own(Z3_mk_and(c, 2, both.as_ptr()))?;
-            let negx = self.own(Z3_mk_fpa_is_negative(c, xa))?;
-            let zero = if is_min {
-                self.own(Z3_mk_ite(c, negx.get_z3_ast(), xa, ya))?
-            } else {
-                self.own(Z3_mk_ite(c, negx.get_z3_ast(), ya, xa))?
-            };
-            self.own(Z3_mk_ite(c, both.get_z3_ast(), zero.get_z3_ast(), m.get_z3_ast()))
+            })
         }
     }
 
-    /// `((_ fp.to_ubv w) rm x)` / `((_ fp.to_sbv w) rm x)` with fpsym's value
-    /// where SMT-LIB leaves it unspecified (0 unsigned, `100…0` signed):
-    ///
-    /// `ite(isNaN x ∨ isInfinite x ∨ ¬(lo ≤ r ∧ r < hi), unspecified, z3conv(rm, x))`
-    ///
-    /// with `r = roundToIntegral(rm, x)` and `[lo, hi)` the range `[0, 2^w)` or
-    /// `[-2^(w-1), 2^(w-1))` as floats of x's format (an unrepresentable bound
-    /// becomes the infinity of its sign, which every finite `r` lies inside).
-    /// In tiny formats whose largest finite value is not an integer, `r = ±inf`
-    /// for a finite `x` stands for the integer `±2^(emax+1)`, which is
-    /// checked against the range statically.
+    /// `((_ fp.to_ubv w) rm x)` / `((_ fp.to_sbv w) rm x)`. The query went
+    /// through `fpsym_expr::specify`, so Z3's choice for NaN, infinities and
+    /// out-of-range values is never consulted.
     fn fp_to_bv(&mut self, u: &Term, w: u32, signed: bool) -> Result<Dynamic, String> {
         let rm = self.memo[&u.args()[0].id()].clone();
         let x = self.memo[&u.args()[1].id()].clone();
-        let fmt: Format = u.args()[1].sort().as_float().ok_or("fp.to_bv of a non-float")?;
-        let bound = |k: u32, negative: bool| -> Float {
-            match Float::pow2(fmt, k as i64) {
-                Some(p) if negative => p.neg(),
-                Some(p) => p,
-                None => Float::infinity(fmt, negative),
-            }
-        };
-        let (lo, hi) = if signed {
-            (bound(w - 1, true), bound(w - 1, false))
-        } else {
-            (Float::zero(fmt, false), bound(w, false))
-        };
-        let lo = self.fp_const(lo)?;
-        let hi = self.fp_const(hi)?;
-        let unspecified = self.bv_numeral(w, if signed { 1u128 << (w - 1) } else { 0 })?;
         let (ra, xa, c) = (rm.get_z3_ast(), x.get_z3_ast(), self.c);
         // SAFETY: every operand is held by a live `Dynamic`.
         unsafe {
-            let conv = if signed && w == 1 {
+            if signed && w == 1 {
                 // Z3 4.8.12 cannot bit-blast a 1-bit fp.to_sbv ("bit-vector size
                 // must be greater than zero"). In range, the value is -1 or 0,
                 // whose 2-bit encoding ends in the 1-bit one.
                 let two = self.own(Z3_mk_fpa_to_sbv(c, ra, xa, 2))?;
-                self.own(Z3_mk_extract(c, 0, 0, two.get_z3_ast()))?
+                self.own(Z3_mk_extract(c, 0, 0, two.get_z3_ast()))
             } else {
                 self.own(if signed {
                     Z3_mk_fpa_to_sbv(c, ra, xa, w)
                 } else {
                     Z3_mk_fpa_to_ubv(c, ra, xa, w)
-                })?
-            };
-            let r = self.own(Z3_mk_fpa_round_to_integral(c, ra, xa))?;
-            let ge = self.own(Z3_mk_fpa_leq(c, lo.get_z3_ast(), r.get_z3_ast()))?;
-            let lt = self.own(Z3_mk_fpa_lt(c, r.get_z3_ast(), hi.get_z3_ast()))?;
-            let inr = [ge.get_z3_ast(), lt.get_z3_ast()];
-            let mut inr = self.own(Z3_mk_and(c, 2, inr.as_ptr()))?;
-            // In formats whose largest finite value is not an integer
-            // (emax < sb - 1, tiny formats only), r overflows to ±inf when x
-            // rounds to the integer ±2^(emax+1), which may still be in range.
-            let top = fmt.emax() + 1;
-            let k_hi = if signed { w as i64 - 1 } else { w as i64 };
-            if fmt.emax() < fmt.sb() as i64 - 1 {
-                for (negative, fits) in [(false, top < k_hi), (true, signed && top < w as i64)] {
-                    if fits {
-                        let inf = self.fp_const(Float::infinity(fmt, negative))?;
-                        let is = self.own(Z3_mk_eq(c, r.get_z3_ast(), inf.get_z3_ast()))?;
-                        let both = [inr.get_z3_ast(), is.get_z3_ast()];
-                        inr = self.own(Z3_mk_or(c, 2, both.as_ptr()))?;
-                    }
-                }
+                })
             }
-            let out = self.own(Z3_mk_not(c, inr.get_z3_ast()))?;
-            let nan = self.own(Z3_mk_fpa_is_nan(c, xa))?;
-            let inf = self.own(Z3_mk_fpa_is_infinite(c, xa))?;
-            let bad = [nan.get_z3_ast(), inf.get_z3_ast(), out.get_z3_ast()];
-            let bad = self.own(Z3_mk_or(c, 3, bad.as_ptr()))?;
-            self.own(Z3_mk_ite(
-                c,
-                bad.get_z3_ast(),
-                unspecified.get_z3_ast(),
-                conv.get_z3_ast(),
-            ))
         }
     }
 }
