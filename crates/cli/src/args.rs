@@ -115,9 +115,10 @@ pub struct SolverArgs {
     /// on standard input, e.g. "process:cvc5 --lang smt2", "process:z3 -in").
     #[arg(long, default_value = "portfolio", value_name = "BACKEND")]
     pub solver: String,
-    /// How the portfolio runs cp and z3: `parallel` (both at once, first
-    /// definite answer wins) or `sequential` (cp with a short budget, then z3).
-    #[arg(long, value_name = "MODE", default_value = "parallel")]
+    /// How the portfolio runs cp and z3: `sequential` (cp with a fifth of
+    /// the time left, at most 2 s, then z3) or `parallel` (both at once, the
+    /// first definite answer wins).
+    #[arg(long, value_name = "MODE", default_value = "sequential")]
     pub portfolio: PortfolioArg,
     /// Ask every query also of BACKEND (same syntax as --solver); a sat/unsat
     /// disagreement prints "disagreement", writes the query, and exits 3.

@@ -30,7 +30,7 @@ impl std::fmt::Display for Failure {
 impl std::error::Error for Failure {}
 
 fn main() -> ExitCode {
-    match run() {
+    let code = match run() {
         Ok(code) => code,
         Err(e) => {
             let code = match e.downcast_ref::<Failure>() {
@@ -49,7 +49,30 @@ fn main() -> ExitCode {
             };
             ExitCode::from(code)
         }
+    };
+    leave(code)
+}
+
+/// Exits with `code`. A solver thread that ignored its cancellation may
+/// still be inside libz3; running C++ static destructors under it can crash
+/// the process after the answers were printed (seen as SIGFPE). So: give
+/// such threads a moment, and if any is still running, flush and `_exit`.
+fn leave(code: ExitCode) -> ExitCode {
+    let until = std::time::Instant::now() + std::time::Duration::from_millis(300);
+    while fpsym_solver::busy_workers() > 0 && std::time::Instant::now() < until {
+        std::thread::sleep(std::time::Duration::from_millis(5));
     }
+    if fpsym_solver::busy_workers() == 0 {
+        return code;
+    }
+    use std::io::Write;
+    let _ = std::io::stdout().flush();
+    let _ = std::io::stderr().flush();
+    // ExitCode has no public accessor; compare against the codes main uses.
+    let raw = [0u8, 1, 2, 3].into_iter().find(|c| ExitCode::from(*c) == code).unwrap_or(3);
+    // SAFETY: `_exit` ends the process without running destructors; all
+    // output has been flushed above.
+    unsafe { libc::_exit(raw as i32) }
 }
 
 fn run() -> anyhow::Result<ExitCode> {

@@ -28,7 +28,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 pub use fpsym_expr::{Model, Term};
-pub use chain::{Cached, CexReuse, CrossChecked, Detached, Dumping, Independent, Portfolio, PortfolioMode, OVERSTAY};
+pub use chain::{
+    busy_workers, Cached, CexReuse, CrossChecked, Detached, Dumping, Independent, Portfolio, PortfolioMode, OVERSTAY,
+};
 pub use validate::Validated;
 
 /// A satisfiability query: the conjunction of `assertions` (Boolean terms).
@@ -258,7 +260,10 @@ pub struct SolverConfig {
     pub backend: Backend,
     /// The cp configuration used wherever cp runs inside a portfolio.
     pub cp: cp::CpConfig,
-    /// How the portfolio combines cp and z3. Default: parallel.
+    /// How the portfolio combines cp and z3. Default: sequential, cp with a
+    /// fifth of the remaining time (at most 2 s), then z3: on the QF_FP
+    /// corpus (10 s per file, one job) it solved 109 files against 106 for
+    /// the parallel portfolio, with a lower PAR-2.
     pub portfolio: PortfolioMode,
     /// Ask every query also of this backend; a sat/unsat disagreement is an
     /// error.
@@ -276,7 +281,10 @@ impl Default for SolverConfig {
         SolverConfig {
             backend: Backend::default(),
             cp: cp::CpConfig::default(),
-            portfolio: PortfolioMode::Parallel,
+            portfolio: PortfolioMode::Sequential {
+                share: 0.2,
+                cap: Duration::from_secs(2),
+            },
             cross_check: None,
             dump_queries: None,
             cache: true,

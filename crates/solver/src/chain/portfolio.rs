@@ -9,7 +9,7 @@
 
 use crate::{Budget, Query, Reason, SolveResult, Solver, SolverError};
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -21,6 +21,18 @@ pub const OVERSTAY: Duration = Duration::from_millis(300);
 const TICK: Duration = Duration::from_millis(20);
 
 type Answer = Result<SolveResult, SolverError>;
+
+/// Solver threads still running (including abandoned ones that overstayed
+/// their deadline).
+static BUSY: AtomicUsize = AtomicUsize::new(0);
+
+/// How many solver threads are still running. A program about to exit
+/// while some are (a backend that ignored its cancellation) should leave
+/// without running C++ static destructors under them (`_exit`): libz3 may
+/// crash otherwise.
+pub fn busy_workers() -> usize {
+    BUSY.load(Ordering::SeqCst)
+}
 
 /// A backend behind a lock, run on a thread per query.
 struct Member {
@@ -44,6 +56,7 @@ impl Member {
         let solver = self.solver.clone();
         let stats = self.stats.clone();
         let query = query.clone();
+        BUSY.fetch_add(1, Ordering::SeqCst);
         std::thread::spawn(move || {
             let mut s = solver.lock().unwrap_or_else(|e| e.into_inner());
             let r = if budget.expired() {
@@ -53,6 +66,7 @@ impl Member {
             };
             *stats.lock().unwrap_or_else(|e| e.into_inner()) = s.stats();
             drop(s);
+            BUSY.fetch_sub(1, Ordering::SeqCst);
             let _ = tx.send((i, r));
         });
     }
