@@ -23,6 +23,18 @@ pub enum Command {
     ///
     /// Example: fpsym run examples/c/dichotomic.c --loop-bound 8
     Run(RunArgs),
+    /// Rebuild a `fpsym run`'s program natively (with AddressSanitizer), run
+    /// every test, and confirm every finding at its file:line. Writes
+    /// DIR/replay.json; exit 3 if a finding is not confirmed.
+    ///
+    /// Example: fpsym replay fpsym-out-0
+    Replay(ReplayArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct ReplayArgs {
+    /// The output directory of `fpsym run`.
+    pub dir: std::path::PathBuf,
 }
 
 #[derive(Args, Debug)]
@@ -80,6 +92,10 @@ pub struct RunArgs {
     /// Do not link fpsym's C runtime (string.h, stdlib.h, ctype.h).
     #[arg(long)]
     pub no_runtime: bool,
+    /// When done, replay every test natively and confirm the findings
+    /// (as `fpsym replay DIR`).
+    #[arg(long)]
+    pub replay: bool,
     #[command(flatten)]
     pub solver: SolverArgs,
 }

@@ -4,6 +4,7 @@
 //! so, 2 usage or input error, 3 internal error.
 
 mod args;
+mod replay;
 mod run;
 mod solve;
 mod solver_opts;
@@ -69,7 +70,10 @@ fn leave(code: ExitCode) -> ExitCode {
     let _ = std::io::stdout().flush();
     let _ = std::io::stderr().flush();
     // ExitCode has no public accessor; compare against the codes main uses.
-    let raw = [0u8, 1, 2, 3].into_iter().find(|c| ExitCode::from(*c) == code).unwrap_or(3);
+    let raw = [0u8, 1, 2, 3]
+        .into_iter()
+        .find(|c| ExitCode::from(*c) == code)
+        .unwrap_or(3);
     // SAFETY: `_exit` ends the process without running destructors; all
     // output has been flushed above.
     unsafe { libc::_exit(raw as i32) }
@@ -94,5 +98,6 @@ fn run() -> anyhow::Result<ExitCode> {
             let opts = run::RunOptions::from_args(raw)?;
             run::run(&opts)
         }
+        args::Command::Replay(raw) => replay::replay(&raw.dir),
     }
 }

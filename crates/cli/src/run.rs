@@ -21,6 +21,7 @@ pub struct RunOptions {
     engine: Config,
     solver: SolverConfig,
     output: Option<PathBuf>,
+    replay: bool,
 }
 
 /// Parses `x=[a,b]`.
@@ -89,6 +90,7 @@ impl RunOptions {
             engine,
             solver: solver_config(&a.solver)?,
             output: a.output,
+            replay: a.replay,
         })
     }
 }
@@ -141,6 +143,7 @@ pub fn run(opts: &RunOptions) -> anyhow::Result<ExitCode> {
     };
     let work = out.join("build");
     std::fs::create_dir_all(&work)?;
+    write_run_record(opts, &out)?;
     let program = match fpsym_frontend::build(&opts.files, &opts.compile, &work) {
         Ok(p) => p,
         Err(FrontendError::Clang { stderr, .. }) => {
@@ -220,6 +223,10 @@ pub fn run(opts: &RunOptions) -> anyhow::Result<ExitCode> {
     }
     std::fs::write(out.join("stats.json"), serde_json::to_string_pretty(&stats)? + "\n")?;
     print_summary(&summary, &sink.findings, &out);
+    if opts.replay {
+        println!();
+        crate::replay::replay(&out)?;
+    }
     Ok(if summary.stats.findings > 0 {
         ExitCode::from(1)
     } else {
@@ -271,4 +278,29 @@ fn print_summary(s: &Summary, findings: &[Finding], out: &std::path::Path) {
     };
     println!("verdict: {verdict}");
     println!("output: {}", out.display());
+}
+
+/// `DIR/run.json`: what `fpsym replay` needs to rebuild the program natively.
+fn write_run_record(opts: &RunOptions, out: &std::path::Path) -> anyhow::Result<()> {
+    let abs = |p: &PathBuf| {
+        std::fs::canonicalize(p)
+            .unwrap_or_else(|_| p.clone())
+            .display()
+            .to_string()
+    };
+    let entry = match &opts.engine.entry {
+        Entry::Main => serde_json::json!({"main": true}),
+        Entry::Function { name, array_len, .. } => {
+            serde_json::json!({"function": name, "array_len": array_len.unwrap_or(1)})
+        }
+    };
+    let record = serde_json::json!({
+        "files": opts.files.iter().map(abs).collect::<Vec<_>>(),
+        "include": opts.compile.include_dirs.iter().map(abs).collect::<Vec<_>>(),
+        "defines": opts.compile.defines,
+        "cflags": opts.compile.cflags,
+        "entry": entry,
+    });
+    std::fs::write(out.join("run.json"), serde_json::to_string_pretty(&record)? + "\n")?;
+    Ok(())
 }

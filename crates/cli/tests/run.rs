@@ -28,11 +28,16 @@ struct Expect {
 }
 
 fn expectations(src: &str) -> Expect {
-    let mut e = Expect { findings: BTreeSet::new(), paths: None, verdict: None };
+    let mut e = Expect {
+        findings: BTreeSet::new(),
+        paths: None,
+        verdict: None,
+    };
     for l in src.lines() {
         if let Some(r) = l.strip_prefix("// expect-finding:") {
             let mut w = r.split_whitespace();
-            e.findings.insert((w.next().unwrap().to_string(), w.next().unwrap().parse().unwrap()));
+            e.findings
+                .insert((w.next().unwrap().to_string(), w.next().unwrap().parse().unwrap()));
         } else if let Some(r) = l.strip_prefix("// expect-paths:") {
             e.paths = Some(r.trim().parse().unwrap());
         } else if let Some(r) = l.strip_prefix("// expect-verdict:") {
@@ -51,35 +56,65 @@ fn check(name: &str, backend: &str) {
     let exp = expectations(&src);
     let out = out_dir(name, backend);
     let o = Command::new(env!("CARGO_BIN_EXE_fpsym"))
-        .args(["run", path.to_str().unwrap(), "-o", out.to_str().unwrap(), "--solver", backend, "--max-time", "300"])
+        .args([
+            "run",
+            path.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "--solver",
+            backend,
+            "--max-time",
+            "300",
+        ])
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&o.stdout);
     let stderr = String::from_utf8_lossy(&o.stderr);
     let want_code = if exp.findings.is_empty() { 0 } else { 1 };
-    assert_eq!(o.status.code(), Some(want_code), "{name} with {backend}: {stdout}\n{stderr}");
+    assert_eq!(
+        o.status.code(),
+        Some(want_code),
+        "{name} with {backend}: {stdout}\n{stderr}"
+    );
     let mut got = BTreeSet::new();
     for f in std::fs::read_dir(out.join("findings")).unwrap() {
         let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(f.unwrap().path()).unwrap()).unwrap();
         assert!(v["file"].as_str().unwrap().ends_with(name), "{v}");
-        let test = out.join("tests").join(format!("{:06}.json", v["test"].as_u64().unwrap()));
+        let test = out
+            .join("tests")
+            .join(format!("{:06}.json", v["test"].as_u64().unwrap()));
         assert!(test.exists(), "the finding's test {} exists", test.display());
-        got.insert((v["kind"].as_str().unwrap().to_string(), v["line"].as_u64().unwrap() as u32));
+        got.insert((
+            v["kind"].as_str().unwrap().to_string(),
+            v["line"].as_u64().unwrap() as u32,
+        ));
     }
     assert_eq!(got, exp.findings, "{name} with {backend}: findings\n{stdout}");
-    let stats: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("stats.json")).unwrap()).unwrap();
+    let stats: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("stats.json")).unwrap()).unwrap();
     if let Some(p) = exp.paths {
-        assert_eq!(stats["stats"]["paths_completed"].as_u64(), Some(p), "{name} with {backend}: paths\n{stdout}");
+        assert_eq!(
+            stats["stats"]["paths_completed"].as_u64(),
+            Some(p),
+            "{name} with {backend}: paths\n{stdout}"
+        );
     }
     if let Some(v) = &exp.verdict {
-        assert_eq!(stats["verdict"]["verdict"].as_str(), Some(v.as_str()), "{name} with {backend}: verdict\n{stdout}");
+        assert_eq!(
+            stats["verdict"]["verdict"].as_str(),
+            Some(v.as_str()),
+            "{name} with {backend}: verdict\n{stdout}"
+        );
     }
     // Every test names its inputs with their bytes; floats also in decimal and hex.
     for t in std::fs::read_dir(out.join("tests")).unwrap() {
         let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(t.unwrap().path()).unwrap()).unwrap();
         for obj in v["objects"].as_array().unwrap() {
             let bytes = obj["bytes"].as_str().unwrap();
-            assert!(bytes.len() % 2 == 0 && bytes.chars().all(|c| c.is_ascii_hexdigit()), "{obj}");
+            assert!(
+                bytes.len() % 2 == 0 && bytes.chars().all(|c| c.is_ascii_hexdigit()),
+                "{obj}"
+            );
             if matches!(obj["type"].as_str(), Some("float" | "double" | "long double")) {
                 assert!(obj["value"].is_string() && obj["hex"].is_string(), "{obj}");
             }
@@ -115,7 +150,11 @@ run_test!(exact_libm, "libm.c");
 run_test!(pointers_into_several_objects, "pointers.c");
 
 /// Runs `fpsym run` with extra arguments; returns (exit code, stdout, findings as (kind, line)).
-fn run_with(name: &str, tag: &str, extra: &[&str]) -> (Option<i32>, String, BTreeSet<(String, u32)>, serde_json::Value) {
+fn run_with(
+    name: &str,
+    tag: &str,
+    extra: &[&str],
+) -> (Option<i32>, String, BTreeSet<(String, u32)>, serde_json::Value) {
     let out = out_dir(name, tag);
     let o = Command::new(env!("CARGO_BIN_EXE_fpsym"))
         .args(["run", fixture(name).to_str().unwrap(), "-o", out.to_str().unwrap()])
@@ -126,8 +165,12 @@ fn run_with(name: &str, tag: &str, extra: &[&str]) -> (Option<i32>, String, BTre
     let mut got = BTreeSet::new();
     if let Ok(rd) = std::fs::read_dir(out.join("findings")) {
         for f in rd {
-            let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(f.unwrap().path()).unwrap()).unwrap();
-            got.insert((v["kind"].as_str().unwrap().to_string(), v["line"].as_u64().unwrap() as u32));
+            let v: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(f.unwrap().path()).unwrap()).unwrap();
+            got.insert((
+                v["kind"].as_str().unwrap().to_string(),
+                v["line"].as_u64().unwrap() as u32,
+            ));
         }
     }
     let stats = std::fs::read_to_string(out.join("stats.json"))
@@ -140,11 +183,19 @@ fn run_with(name: &str, tag: &str, extra: &[&str]) -> (Option<i32>, String, BTre
 
 #[test]
 fn function_harness_with_ranges_and_arrays() {
-    let (code, out, got, _) = run_with("harness.c", "wide", &["--function", "f", "--range", "x=[0,10]", "--array-len", "2"]);
+    let (code, out, got, _) = run_with(
+        "harness.c",
+        "wide",
+        &["--function", "f", "--range", "x=[0,10]", "--array-len", "2"],
+    );
     assert_eq!(code, Some(1), "{out}");
     assert_eq!(got, BTreeSet::from([("reach-error".to_string(), 7)]), "{out}");
     // The range excludes the bug: every path explored, nothing found.
-    let (code, out, got, stats) = run_with("harness.c", "narrow", &["--function", "f", "--range", "x=[0,9]", "--array-len", "2"]);
+    let (code, out, got, stats) = run_with(
+        "harness.c",
+        "narrow",
+        &["--function", "f", "--range", "x=[0,9]", "--array-len", "2"],
+    );
     assert_eq!(code, Some(0), "{out}");
     assert!(got.is_empty(), "{out}");
     assert_eq!(stats["verdict"]["verdict"], "verified", "{out}");

@@ -122,7 +122,11 @@ impl Checker for DivisionChecker {
             return vec![];
         };
         let w = width(b);
-        let mut out = vec![(Kind::DivisionByZero, mk(Op::Eq, vec![b.clone(), bv(w, 0)]), "division by zero".to_string())];
+        let mut out = vec![(
+            Kind::DivisionByZero,
+            mk(Op::Eq, vec![b.clone(), bv(w, 0)]),
+            "division by zero".to_string(),
+        )];
         if signed {
             let min = mk(Op::Eq, vec![a.clone(), bv(w, 1u128 << (w - 1))]);
             let m1 = mk(Op::Eq, vec![b.clone(), bv(w, u128::MAX)]);

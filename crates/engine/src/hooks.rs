@@ -124,7 +124,7 @@ impl Exec<'_, '_> {
                 Outcome::End(End::Error(Violation::new(Kind::ReachError, loc.clone(), st)))
             }
             "abort" => Outcome::End(End::Error(Violation::new(Kind::Abort, loc.clone(), st))),
-            "exit" | "_exit" | "_Exit" => Outcome::End(End::Exit(as_bv(&arg_bv(0)?).map_or(0, |c| c as i32 as i64))),
+            "exit" | "_exit" | "_Exit" => Outcome::End(End::Exit(arg_bv(0)?)),
             "__assert_fail" | "__assert_rtn" | "__assert" => {
                 let text = self.c_string(st, &arg_bv(0)?).unwrap_or_default();
                 Outcome::End(End::Error(
@@ -589,7 +589,15 @@ impl Exec<'_, '_> {
 
     /// ldexp(x, n) = x·2^n, rounded once in the current mode (exact unless
     /// it overflows or underflows). A symbolic n is made concrete.
-    fn ldexp(&mut self, st: &mut State, name: &str, x: &Term, n: &Term, dest: Option<&Name>, loc: &Option<Loc>) -> Result<Outcome, ExecError> {
+    fn ldexp(
+        &mut self,
+        st: &mut State,
+        name: &str,
+        x: &Term,
+        n: &Term,
+        dest: Option<&Name>,
+        loc: &Option<Loc>,
+    ) -> Result<Outcome, ExecError> {
         let n = match as_bv(n) {
             Some(v) => v as u32 as i32 as i64,
             None => self.concretize(st, n, loc, &format!("exponent of {name}")) as u32 as i32 as i64,
@@ -622,7 +630,15 @@ impl Exec<'_, '_> {
     /// modf(x, &ip): ip = trunc(x), returns x - ip with x's sign (±0 for
     /// infinities). frexp(x, &e): x = m·2^e with 0.5 <= |m| < 1; a symbolic
     /// x is made concrete for frexp.
-    fn split_float(&mut self, st: &mut State, name: &str, x: &Term, p: &Term, dest: Option<&Name>, loc: &Option<Loc>) -> Result<Outcome, ExecError> {
+    fn split_float(
+        &mut self,
+        st: &mut State,
+        name: &str,
+        x: &Term,
+        p: &Term,
+        dest: Option<&Name>,
+        loc: &Option<Loc>,
+    ) -> Result<Outcome, ExecError> {
         let fmt = format_of(x);
         let fty = match fmt {
             f if f == Format::BINARY32 => Type::FPType(llvm_ir::types::FPType::Single),
@@ -631,7 +647,10 @@ impl Exec<'_, '_> {
         };
         let (ret, stored, sty) = if name.starts_with("modf") {
             let ip = mk(Op::FpRoundToIntegral, vec![rm(RoundingMode::TowardZero), x.clone()]);
-            let diff = mk(Op::FpSub, vec![rm(RoundingMode::NearestTiesToEven), x.clone(), ip.clone()]);
+            let diff = mk(
+                Op::FpSub,
+                vec![rm(RoundingMode::NearestTiesToEven), x.clone(), ip.clone()],
+            );
             let zero = Term::fp(Float::zero(fmt, false));
             let frac = mk(Op::Ite, vec![mk(Op::FpIsInfinite, vec![x.clone()]), zero, diff]);
             let abs = mk(Op::FpAbs, vec![frac]);
@@ -655,7 +674,9 @@ impl Exec<'_, '_> {
                     let mut left = -e;
                     while left != 0 {
                         let k = left.clamp(-(fmt.emax() - 1), fmt.emax() - 1);
-                        acc = acc.mul(Float::pow2(fmt, k).expect("in range"), RoundingMode::NearestTiesToEven).value;
+                        acc = acc
+                            .mul(Float::pow2(fmt, k).expect("in range"), RoundingMode::NearestTiesToEven)
+                            .value;
                         left -= k;
                     }
                     acc
@@ -668,7 +689,11 @@ impl Exec<'_, '_> {
                 }
                 (m, e)
             };
-            (Val::Fp(Term::fp(m)), Val::Bv(bv(32, e as i32 as u32 as u128)), Type::IntegerType { bits: 32 })
+            (
+                Val::Fp(Term::fp(m)),
+                Val::Bv(bv(32, e as i32 as u32 as u128)),
+                Type::IntegerType { bits: 32 },
+            )
         };
         match self.store(st, p, &stored, &sty, loc.clone())? {
             Outcome::Continue => {}

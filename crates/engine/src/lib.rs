@@ -577,9 +577,9 @@ impl<'e, 'p> Engine<'e, 'p> {
             }
         }
         let (kind, detail, violation) = match &end {
-            End::Exit(code) => {
+            End::Exit(_) => {
                 self.stats.paths_completed += 1;
-                ("exit", format!("exit {code}"), None)
+                ("exit", String::new(), None)
             }
             End::Error(v) => {
                 self.stats.paths_completed += 1;
@@ -601,7 +601,11 @@ impl<'e, 'p> Engine<'e, 'p> {
                 return Ok(());
             }
         }
-        let Some(test) = self.make_test(&st, kind, detail)? else {
+        let exit = match &end {
+            End::Exit(t) => Some(t.clone()),
+            _ => None,
+        };
+        let Some(test) = self.make_test(&st, kind, detail, exit)? else {
             return Ok(());
         };
         if let Some(v) = violation {
@@ -639,7 +643,13 @@ impl<'e, 'p> Engine<'e, 'p> {
 
     /// Solves the path and writes its test (None if the path turned out
     /// infeasible or undecidable).
-    fn make_test(&mut self, st: &State, end: &str, detail: String) -> Result<Option<Test>, EngineError> {
+    fn make_test(
+        &mut self,
+        st: &State,
+        end: &str,
+        detail: String,
+        exit: Option<Term>,
+    ) -> Result<Option<Test>, EngineError> {
         let model = {
             let mut ex = self.exec();
             match ex.feasible(st, &[]) {
@@ -684,6 +694,19 @@ impl<'e, 'p> Engine<'e, 'p> {
                 hex: hexf,
             });
         }
+        let detail = match exit {
+            // The exit status as the program's `int`: sign-extended low 32 bits.
+            Some(code) => {
+                let mut m = model.clone();
+                m.complete(&code.vars());
+                let c = match eval(&code, &m) {
+                    Ok(Value::Bv(b)) => b.bits() as u32 as i32 as i64,
+                    _ => 0,
+                };
+                format!("exit {c}")
+            }
+            None => detail,
+        };
         self.tests += 1;
         self.stats.tests += 1;
         let t = Test {

@@ -298,7 +298,14 @@ impl Exec<'_, '_> {
         })
     }
 
-    fn call_resolved(&mut self, st: &mut State, c: &Call, callee: Callee, args: Vec<Val>, loc: Option<Loc>) -> Result<Outcome, ExecError> {
+    fn call_resolved(
+        &mut self,
+        st: &mut State,
+        c: &Call,
+        callee: Callee,
+        args: Vec<Val>,
+        loc: Option<Loc>,
+    ) -> Result<Outcome, ExecError> {
         let name = match &callee {
             Callee::Defined(i) => self.prog.funcs[*i].name.clone(),
             Callee::Declared(n) => n.clone(),
@@ -365,11 +372,15 @@ impl Exec<'_, '_> {
             Some(a) => a,
             None => {
                 let Feasible::Yes(mut m) = self.feasible(st, &[]) else {
-                    return Err(ExecError::Unsupported("cannot resolve a symbolic function pointer".into()));
+                    return Err(ExecError::Unsupported(
+                        "cannot resolve a symbolic function pointer".into(),
+                    ));
                 };
                 m.complete(&p.vars());
                 let Ok(Value::Bv(b)) = eval(&p, &m) else {
-                    return Err(ExecError::Unsupported("cannot evaluate a symbolic function pointer".into()));
+                    return Err(ExecError::Unsupported(
+                        "cannot evaluate a symbolic function pointer".into(),
+                    ));
                 };
                 let eq = mk(Op::Eq, vec![p.clone(), bv(64, b.bits())]);
                 let taken = std::mem::replace(st, super::placeholder());
@@ -396,10 +407,10 @@ impl Exec<'_, '_> {
             st.mem.kill(*a);
         }
         if st.frames.is_empty() {
-            let code = v
-                .as_ref()
-                .and_then(|v| v.term().and_then(as_bv))
-                .map_or(0, |c| c as i64);
+            let code = match v.as_ref().and_then(|v| v.term()) {
+                Some(t) if matches!(t.sort(), fpsym_expr::Sort::BitVec(_)) => t.clone(),
+                _ => bv(32, 0),
+            };
             return Ok(Outcome::End(End::Exit(code)));
         }
         if let (Some(d), Some(v)) = (frame.ret_dest, v) {

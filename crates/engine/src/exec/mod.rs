@@ -33,8 +33,9 @@ pub enum ExecError {
 /// How a path ended.
 #[derive(Debug, Clone)]
 pub enum End {
-    /// `main` returned or `exit` was called, with this status.
-    Exit(i64),
+    /// `main` returned or `exit` was called, with this status (an integer
+    /// term; a symbolic status is evaluated in the test's model).
+    Exit(Term),
     /// A bug: the path ends here with a finding.
     Error(Violation),
     /// `klee_assume`/`__VERIFIER_assume` of something false, or an
@@ -293,7 +294,10 @@ impl<'e, 'p> Exec<'e, 'p> {
         let loc = instr_loc(inst);
         // Checkers: each condition that would be a bug here is split off
         // as a finding; the path goes on where none holds.
-        let terms: Vec<Option<Term>> = vals.iter().map(|v| v.as_ref().and_then(|v| v.term().cloned())).collect();
+        let terms: Vec<Option<Term>> = vals
+            .iter()
+            .map(|v| v.as_ref().and_then(|v| v.term().cloned()))
+            .collect();
         let mut conds = Vec::new();
         for c in self.checkers.iter_mut() {
             conds.extend(c.check(inst, &terms));

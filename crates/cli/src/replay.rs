@@ -1,0 +1,458 @@
+//! `fpsym replay DIR`: rebuild the program of a `fpsym run` natively (with
+//! AddressSanitizer), feed it each test's inputs through a generated driver,
+//! and confirm every finding (same kind at the same file:line) and every
+//! test's exit status.
+
+use crate::Failure;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode, Stdio};
+use std::time::{Duration, Instant};
+
+/// Time limit per test run.
+const TEST_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The driver: inputs come from the file named by FPSYM_TEST, a sequence of
+/// (u32 little-endian length, bytes) records in the order the program read
+/// them during symbolic execution.
+const DRIVER: &str = r#"
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static unsigned char *fpsym_buf;
+static size_t fpsym_len, fpsym_pos;
+
+static const unsigned char *fpsym_next(size_t *n) {
+  if (!fpsym_buf) {
+    const char *path = getenv("FPSYM_TEST");
+    FILE *f = path ? fopen(path, "rb") : NULL;
+    if (!f) { fprintf(stderr, "FPSYM-REPLAY: cannot open FPSYM_TEST\n"); _exit(89); }
+    fseek(f, 0, SEEK_END); long size = ftell(f); fseek(f, 0, SEEK_SET);
+    fpsym_buf = malloc(size > 0 ? (size_t)size : 1);
+    fpsym_len = fread(fpsym_buf, 1, (size_t)size, f);
+    fclose(f);
+  }
+  if (fpsym_pos + 4 > fpsym_len) { fprintf(stderr, "FPSYM-REPLAY: out of inputs\n"); _exit(87); }
+  uint32_t k; memcpy(&k, fpsym_buf + fpsym_pos, 4); fpsym_pos += 4;
+  const unsigned char *d = fpsym_buf + fpsym_pos; fpsym_pos += k; *n = k;
+  return d;
+}
+
+void klee_make_symbolic(void *p, size_t n, const char *name) {
+  (void)name; size_t k; const unsigned char *d = fpsym_next(&k); memcpy(p, d, k < n ? k : n);
+}
+#define FPSYM_NONDET(T, N) T __VERIFIER_nondet_##N(void) { T v; memset(&v, 0, sizeof v); size_t k; \
+  const unsigned char *d = fpsym_next(&k); memcpy(&v, d, k < sizeof v ? k : sizeof v); return v; }
+FPSYM_NONDET(_Bool, bool) FPSYM_NONDET(char, char) FPSYM_NONDET(unsigned char, uchar)
+FPSYM_NONDET(short, short) FPSYM_NONDET(unsigned short, ushort) FPSYM_NONDET(int, int)
+FPSYM_NONDET(unsigned int, uint) FPSYM_NONDET(long, long) FPSYM_NONDET(unsigned long, ulong)
+FPSYM_NONDET(long long, longlong) FPSYM_NONDET(unsigned long long, ulonglong)
+FPSYM_NONDET(float, float) FPSYM_NONDET(double, double) FPSYM_NONDET(void *, pointer)
+int klee_int(const char *name) { (void)name; int v = 0; size_t k; const unsigned char *d = fpsym_next(&k); memcpy(&v, d, k < 4 ? k : 4); return v; }
+int klee_range(int lo, int hi, const char *name) { (void)lo; (void)hi; return klee_int(name); }
+static void fpsym_assume(int c) { if (!c) { fprintf(stderr, "FPSYM-REPLAY: assumption violated\n"); _exit(88); } }
+void klee_assume(uintptr_t c) { fpsym_assume(c != 0); }
+void __VERIFIER_assume(int c) { fpsym_assume(c); }
+void klee_silent_exit(int s) { (void)s; _exit(0); }
+__attribute__((noinline)) void __fpsym_reach_error(void) {
+  fprintf(stderr, "FPSYM-REPLAY: reach_error %p\n", (void *)((char *)__builtin_return_address(0) - 1));
+  fflush(stderr); _exit(86);
+}
+__attribute__((noinline)) void __fpsym_verifier_error(void) {
+  fprintf(stderr, "FPSYM-REPLAY: reach_error %p\n", (void *)((char *)__builtin_return_address(0) - 1));
+  fflush(stderr); _exit(86);
+}
+"#;
+
+/// What one native run did.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Observed {
+    /// `exit`, `assertion-failure`, `reach-error`, `abort`,
+    /// `division-by-zero`, `out-of-bounds`, `use-after-free`,
+    /// `invalid-free`, `timeout`, `signal`, `replay-error`.
+    pub kind: String,
+    /// Source file of the failure (basename), if located.
+    pub file: Option<String>,
+    /// Line of the failure, if located.
+    pub line: Option<u32>,
+    /// Exit status (for `exit`) or signal number.
+    pub code: Option<i32>,
+}
+
+#[derive(Serialize)]
+struct TestResult {
+    test: u64,
+    expected: String,
+    observed: Observed,
+    confirmed: bool,
+}
+
+#[derive(Serialize)]
+struct FindingResult {
+    kind: String,
+    file: String,
+    line: u32,
+    test: u64,
+    observed: Observed,
+    confirmed: bool,
+}
+
+fn read_json(p: &Path) -> anyhow::Result<serde_json::Value> {
+    Ok(serde_json::from_str(
+        &std::fs::read_to_string(p).map_err(|e| Failure::Input(format!("{}: {e}", p.display())))?,
+    )?)
+}
+
+fn basename(s: &str) -> String {
+    Path::new(s)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// Builds the native replay binary; returns its path.
+fn build(dir: &Path, record: &serde_json::Value) -> anyhow::Result<PathBuf> {
+    if record["entry"]["function"].is_string() {
+        return Err(Failure::Input(format!(
+            "{}: replay of --function runs is not supported yet",
+            dir.display()
+        ))
+        .into());
+    }
+    let rdir = dir.join("replay");
+    std::fs::create_dir_all(&rdir)?;
+    let driver = rdir.join("driver.c");
+    std::fs::write(&driver, DRIVER)?;
+    let exe = rdir.join("program");
+    let mut cmd = Command::new("clang-14");
+    cmd.args([
+        "-g",
+        "-O0",
+        "-ffp-contract=off",
+        "-no-pie",
+        "-fsanitize=address",
+        "-fno-omit-frame-pointer",
+        "-w",
+    ])
+    .arg("-I")
+    .arg(dir.join("build").join("include"))
+    .args([
+        "-Dreach_error=__fpsym_reach_error",
+        "-D__VERIFIER_error=__fpsym_verifier_error",
+    ]);
+    for i in record["include"].as_array().into_iter().flatten() {
+        cmd.arg("-I").arg(i.as_str().unwrap_or_default());
+    }
+    for d in record["defines"].as_array().into_iter().flatten() {
+        cmd.arg(format!("-D{}", d.as_str().unwrap_or_default()));
+    }
+    for f in record["cflags"].as_array().into_iter().flatten() {
+        cmd.arg(f.as_str().unwrap_or_default());
+    }
+    // The driver first: with --allow-multiple-definition its definitions
+    // (reach_error, inputs) win over a program's own.
+    cmd.arg(&driver);
+    for f in record["files"].as_array().into_iter().flatten() {
+        cmd.arg(f.as_str().unwrap_or_default());
+    }
+    cmd.args(["-lm", "-Wl,--allow-multiple-definition", "-o"]).arg(&exe);
+    let out = cmd
+        .output()
+        .map_err(|e| Failure::Input(format!("cannot run clang-14: {e} (run scripts/bootstrap)")))?;
+    if !out.status.success() {
+        eprint!("{}", String::from_utf8_lossy(&out.stderr));
+        return Err(Failure::Input("the native replay build failed (clang's diagnostics above)".into()).into());
+    }
+    Ok(exe)
+}
+
+/// Input records of a test file.
+fn inputs(test: &serde_json::Value) -> Vec<u8> {
+    let mut out = Vec::new();
+    for o in test["objects"].as_array().into_iter().flatten() {
+        let hex = o["bytes"].as_str().unwrap_or("");
+        let bytes: Vec<u8> = (0..hex.len() / 2)
+            .filter_map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).ok())
+            .collect();
+        out.extend((bytes.len() as u32).to_le_bytes());
+        out.extend(bytes);
+    }
+    out
+}
+
+fn symbolize(exe: &Path, addr: &str) -> Option<(String, u32)> {
+    let out = Command::new("llvm-symbolizer-14")
+        .arg(format!("--obj={}", exe.display()))
+        .arg(addr)
+        .output()
+        .ok()?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let loc = text.lines().nth(1)?;
+    let mut parts = loc.rsplitn(3, ':');
+    let _col = parts.next()?;
+    let line = parts.next()?.parse().ok()?;
+    Some((basename(parts.next()?), line))
+}
+
+/// The first stack frame in a user file: `#N 0x… in FUNC FILE:LINE:COL`.
+fn first_user_frame(stderr: &str, user: &[String]) -> Option<(String, u32)> {
+    for l in stderr.lines() {
+        let l = l.trim();
+        if !l.starts_with('#') {
+            continue;
+        }
+        let loc = l.rsplit(' ').next()?;
+        let mut parts = loc.rsplitn(3, ':');
+        let (a, b, c) = (parts.next(), parts.next(), parts.next());
+        let (file, line) = match (a, b, c) {
+            (Some(_col), Some(line), Some(file)) if line.parse::<u32>().is_ok() => (file, line),
+            (Some(line), Some(file), None) if line.parse::<u32>().is_ok() => (file, line),
+            _ => continue,
+        };
+        let f = basename(file);
+        if user.contains(&f) {
+            return Some((f, line.parse().ok()?));
+        }
+    }
+    None
+}
+
+/// Runs one test natively and says what happened.
+fn observe(exe: &Path, input: &[u8], scratch: &Path, user: &[String]) -> anyhow::Result<Observed> {
+    std::fs::write(scratch, input)?;
+    let mut child = Command::new(exe)
+        .env("FPSYM_TEST", scratch)
+        .env(
+            "ASAN_OPTIONS",
+            "detect_stack_use_after_return=1:detect_leaks=0:handle_abort=0",
+        )
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()?;
+    let mut stderr = child.stderr.take().expect("piped");
+    let reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = std::io::Read::read_to_string(&mut stderr, &mut s);
+        s
+    });
+    let start = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait()? {
+            break Some(s);
+        }
+        if start.elapsed() > TEST_TIMEOUT {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let err = reader.join().unwrap_or_default();
+    let obs = |kind: &str, loc: Option<(String, u32)>, code: Option<i32>| Observed {
+        kind: kind.into(),
+        file: loc.as_ref().map(|l| l.0.clone()),
+        line: loc.map(|l| l.1),
+        code,
+    };
+    let Some(status) = status else {
+        return Ok(obs("timeout", None, None));
+    };
+    use std::os::unix::process::ExitStatusExt;
+    if let Some(addr) = err.lines().find_map(|l| l.strip_prefix("FPSYM-REPLAY: reach_error ")) {
+        return Ok(obs("reach-error", symbolize(exe, addr.trim()), None));
+    }
+    if err.contains("FPSYM-REPLAY: ") {
+        let why = err
+            .lines()
+            .find(|l| l.contains("FPSYM-REPLAY: "))
+            .unwrap_or("")
+            .to_string();
+        return Ok(Observed {
+            kind: "replay-error".into(),
+            file: Some(why),
+            line: None,
+            code: status.code(),
+        });
+    }
+    if let Some(l) = err
+        .lines()
+        .find(|l| l.contains(": Assertion `") && l.ends_with("failed."))
+    {
+        // prog: FILE:LINE: FUNC: Assertion `…' failed.
+        let mut it = l.splitn(4, ": ");
+        let _prog = it.next();
+        let loc = it.next().and_then(|fl| {
+            let (f, line) = fl.rsplit_once(':')?;
+            Some((basename(f), line.parse().ok()?))
+        });
+        return Ok(obs("assertion-failure", loc, None));
+    }
+    if let Some(l) = err.lines().find(|l| l.contains("ERROR: AddressSanitizer: ")) {
+        let what = l.split("ERROR: AddressSanitizer: ").nth(1).unwrap_or("");
+        let kind = if what.starts_with("FPE") {
+            "division-by-zero"
+        } else if what.contains("use-after-free")
+            || what.contains("use-after-return")
+            || what.contains("use-after-scope")
+        {
+            "use-after-free"
+        } else if what.contains("double-free")
+            || what.contains("free on address")
+            || what.contains("bad-free")
+            || what.contains("bad-malloc")
+        {
+            "invalid-free"
+        } else {
+            "out-of-bounds"
+        };
+        return Ok(obs(kind, first_user_frame(&err, user), None));
+    }
+    if status.signal() == Some(6) {
+        return Ok(obs("abort", None, Some(6)));
+    }
+    if status.signal() == Some(8) {
+        return Ok(obs("division-by-zero", None, Some(8)));
+    }
+    if let Some(sig) = status.signal() {
+        return Ok(obs("signal", None, Some(sig)));
+    }
+    Ok(obs("exit", None, status.code()))
+}
+
+/// Replays every test of `dir`; exit 3 when a finding is not confirmed.
+pub fn replay(dir: &Path) -> anyhow::Result<ExitCode> {
+    let record = read_json(&dir.join("run.json"))
+        .map_err(|e| Failure::Input(format!("{}: not a `fpsym run` output directory: {e}", dir.display())))?;
+    let user: Vec<String> = record["files"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|f| f.as_str())
+        .map(basename)
+        .collect();
+    let exe = build(dir, &record)?;
+    let mut tests: BTreeMap<u64, serde_json::Value> = BTreeMap::new();
+    for e in std::fs::read_dir(dir.join("tests"))? {
+        let v = read_json(&e?.path())?;
+        if let Some(id) = v["id"].as_u64() {
+            tests.insert(id, v);
+        }
+    }
+    let scratch = dir.join("replay").join("input.bin");
+    let mut observed: BTreeMap<u64, Observed> = BTreeMap::new();
+    let mut table = Vec::new();
+    for (id, t) in &tests {
+        let o = observe(&exe, &inputs(t), &scratch, &user)?;
+        let end = t["end"].as_str().unwrap_or("");
+        let detail = t["detail"].as_str().unwrap_or("");
+        let (expected, confirmed) = match end {
+            "exit" => {
+                let code: Option<i32> = detail
+                    .strip_prefix("exit ")
+                    .and_then(|c| c.parse::<i64>().ok())
+                    .map(|c| (c & 0xff) as i32);
+                (detail.to_string(), o.kind == "exit" && o.code == code)
+            }
+            "error" => (detail.to_string(), o.kind == detail),
+            _ => (format!("partial ({detail})"), true),
+        };
+        table.push(TestResult {
+            test: *id,
+            expected,
+            observed: o.clone(),
+            confirmed,
+        });
+        observed.insert(*id, o);
+    }
+    let mut findings = Vec::new();
+    if let Ok(rd) = std::fs::read_dir(dir.join("findings")) {
+        let mut paths: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        paths.sort();
+        for p in paths {
+            let f = read_json(&p)?;
+            let kind = f["kind"].as_str().unwrap_or("").to_string();
+            let file = f["file"].as_str().unwrap_or("").to_string();
+            let line = f["line"].as_u64().unwrap_or(0) as u32;
+            let test = f["test"].as_u64().unwrap_or(0);
+            let o = observed.get(&test).cloned().unwrap_or(Observed {
+                kind: "missing-test".into(),
+                file: None,
+                line: None,
+                code: None,
+            });
+            let located = matches!(kind.as_str(), "abort" | "unreachable")
+                || (o.line == Some(line) && o.file.as_deref() == Some(basename(&file).as_str()))
+                || (kind == "division-by-zero" && o.line.is_none());
+            let confirmed = o.kind == kind && located;
+            findings.push(FindingResult {
+                kind,
+                file,
+                line,
+                test,
+                observed: o,
+                confirmed,
+            });
+        }
+    }
+    let out = std::io::stdout();
+    let mut out = out.lock();
+    writeln!(
+        out,
+        "{:>8}  {:<28} {:<40} {}",
+        "test", "expected", "observed", "confirmed"
+    )?;
+    for r in &table {
+        let o = &r.observed;
+        let seen = match (&o.file, o.line, o.code) {
+            (Some(f), Some(l), _) => format!("{} at {f}:{l}", o.kind),
+            (_, _, Some(c)) => format!("{} {c}", o.kind),
+            _ => o.kind.clone(),
+        };
+        writeln!(
+            out,
+            "{:>8}  {:<28} {:<40} {}",
+            format!("{:06}", r.test),
+            r.expected,
+            seen,
+            if r.confirmed { "yes" } else { "NO" }
+        )?;
+    }
+    let unconfirmed = findings.iter().filter(|f| !f.confirmed).count();
+    for f in &findings {
+        writeln!(
+            out,
+            "finding {} at {}:{} (test {:06}): {}",
+            f.kind,
+            basename(&f.file),
+            f.line,
+            f.test,
+            if f.confirmed { "confirmed" } else { "NOT CONFIRMED" }
+        )?;
+    }
+    let mismatched = table.iter().filter(|r| !r.confirmed).count();
+    writeln!(
+        out,
+        "replay: {} tests, {} findings, {} confirmed, {} unconfirmed, {} tests behaving otherwise",
+        table.len(),
+        findings.len(),
+        findings.len() - unconfirmed,
+        unconfirmed,
+        mismatched
+    )?;
+    let json = serde_json::json!({ "tests": table, "findings": findings });
+    std::fs::write(dir.join("replay.json"), serde_json::to_string_pretty(&json)? + "\n")?;
+    if unconfirmed > 0 {
+        return Err(Failure::Internal(format!(
+            "{unconfirmed} finding(s) not confirmed by native replay (see {}/replay.json): a bug in fpsym",
+            dir.display()
+        ))
+        .into());
+    }
+    Ok(ExitCode::SUCCESS)
+}
