@@ -120,6 +120,48 @@ fn check(name: &str, backend: &str) {
             }
         }
     }
+    if backend == "z3" {
+        replay_confirms(&out, name);
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+/// `fpsym replay DIR` builds natively, re-runs every test and confirms
+/// every finding; no test may behave otherwise than the run said.
+fn replay_confirms(out: &Path, name: &str) {
+    let o = Command::new(env!("CARGO_BIN_EXE_fpsym")).args(["replay", out.to_str().unwrap()]).output().unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{name}: replay\n{stdout}\n{stderr}");
+    assert!(stdout.contains(" 0 unconfirmed, 0 tests behaving otherwise"), "{name}: replay\n{stdout}");
+    let r: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("replay.json")).unwrap()).unwrap();
+    assert!(r["findings"].as_array().unwrap().iter().all(|f| f["confirmed"] == true), "{name}: {r}");
+}
+
+#[test]
+fn replay_reports_a_wrong_test_as_unconfirmed() {
+    let out = out_dir("div_zero.c", "tampered");
+    let o = Command::new(env!("CARGO_BIN_EXE_fpsym"))
+        .args(["run", fixture("div_zero.c").to_str().unwrap(), "-o", out.to_str().unwrap(), "--solver", "z3"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    // Point the finding's test at x = 4 instead of 3: no division by zero.
+    let f = std::fs::read_dir(out.join("findings")).unwrap().next().unwrap().unwrap().path();
+    let finding: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&f).unwrap()).unwrap();
+    let tpath = out.join("tests").join(format!("{:06}.json", finding["test"].as_u64().unwrap()));
+    let mut test: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&tpath).unwrap()).unwrap();
+    assert_eq!(test["objects"][0]["bytes"], "03000000");
+    test["objects"][0]["bytes"] = "04000000".into();
+    std::fs::write(&tpath, test.to_string()).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_fpsym")).args(["replay", out.to_str().unwrap()]).output().unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(3), "{stdout}\n{stderr}");
+    assert!(stdout.contains("NOT CONFIRMED"), "{stdout}");
+    assert!(stderr.contains("not confirmed by native replay"), "{stderr}");
+    let r: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("replay.json")).unwrap()).unwrap();
+    assert_eq!(r["findings"][0]["confirmed"], false);
     let _ = std::fs::remove_dir_all(&out);
 }
 
