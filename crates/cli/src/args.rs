@@ -35,6 +35,13 @@ pub enum Command {
 pub struct ReplayArgs {
     /// The output directory of `fpsym run`.
     pub dir: std::path::PathBuf,
+    /// Measure line and branch coverage of your source files over all tests
+    /// (clang source-based coverage, llvm-profdata-14, llvm-cov-14).
+    #[arg(long)]
+    pub coverage: bool,
+    /// Also write llvm-cov's HTML coverage report into DIR.
+    #[arg(long, value_name = "DIR")]
+    pub coverage_html: Option<std::path::PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -96,6 +103,9 @@ pub struct RunArgs {
     /// (as `fpsym replay DIR`).
     #[arg(long)]
     pub replay: bool,
+    /// With --replay: also measure coverage (as `fpsym replay --coverage`).
+    #[arg(long)]
+    pub coverage: bool,
     #[command(flatten)]
     pub solver: SolverArgs,
 }

@@ -98,6 +98,12 @@ fn run() -> anyhow::Result<ExitCode> {
             let opts = run::RunOptions::from_args(raw)?;
             run::run(&opts)
         }
-        args::Command::Replay(raw) => replay::replay(&raw.dir),
+        args::Command::Replay(raw) => replay::replay(
+            &raw.dir,
+            &replay::ReplayOptions {
+                coverage: raw.coverage,
+                coverage_html: raw.coverage_html,
+            },
+        ),
     }
 }

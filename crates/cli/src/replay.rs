@@ -24,6 +24,15 @@ const DRIVER: &str = r#"
 #include <string.h>
 #include <unistd.h>
 
+/* Coverage profiles are written at exit; runs that end in _exit or in a
+   sanitizer report write them here instead. */
+extern int __llvm_profile_write_file(void) __attribute__((weak));
+extern void __sanitizer_set_death_callback(void (*)(void)) __attribute__((weak));
+static void fpsym_dump(void) { if (__llvm_profile_write_file) __llvm_profile_write_file(); }
+__attribute__((constructor)) static void fpsym_init(void) {
+  if (__sanitizer_set_death_callback) __sanitizer_set_death_callback(fpsym_dump);
+}
+
 static unsigned char *fpsym_buf;
 static size_t fpsym_len, fpsym_pos;
 
@@ -55,17 +64,17 @@ FPSYM_NONDET(long long, longlong) FPSYM_NONDET(unsigned long long, ulonglong)
 FPSYM_NONDET(float, float) FPSYM_NONDET(double, double) FPSYM_NONDET(void *, pointer)
 int klee_int(const char *name) { (void)name; int v = 0; size_t k; const unsigned char *d = fpsym_next(&k); memcpy(&v, d, k < 4 ? k : 4); return v; }
 int klee_range(int lo, int hi, const char *name) { (void)lo; (void)hi; return klee_int(name); }
-static void fpsym_assume(int c) { if (!c) { fprintf(stderr, "FPSYM-REPLAY: assumption violated\n"); _exit(88); } }
+static void fpsym_assume(int c) { if (!c) { fprintf(stderr, "FPSYM-REPLAY: assumption violated\n"); fpsym_dump(); _exit(88); } }
 void klee_assume(uintptr_t c) { fpsym_assume(c != 0); }
 void __VERIFIER_assume(int c) { fpsym_assume(c); }
-void klee_silent_exit(int s) { (void)s; _exit(0); }
+void klee_silent_exit(int s) { (void)s; fpsym_dump(); _exit(0); }
 __attribute__((noinline)) void __fpsym_reach_error(void) {
   fprintf(stderr, "FPSYM-REPLAY: reach_error %p\n", (void *)((char *)__builtin_return_address(0) - 1));
-  fflush(stderr); _exit(86);
+  fflush(stderr); fpsym_dump(); _exit(86);
 }
 __attribute__((noinline)) void __fpsym_verifier_error(void) {
   fprintf(stderr, "FPSYM-REPLAY: reach_error %p\n", (void *)((char *)__builtin_return_address(0) - 1));
-  fflush(stderr); _exit(86);
+  fflush(stderr); fpsym_dump(); _exit(86);
 }
 "#;
 
@@ -116,7 +125,7 @@ fn basename(s: &str) -> String {
 }
 
 /// Builds the native replay binary; returns its path.
-fn build(dir: &Path, record: &serde_json::Value) -> anyhow::Result<PathBuf> {
+fn build(dir: &Path, record: &serde_json::Value, coverage: bool) -> anyhow::Result<PathBuf> {
     if record["entry"]["function"].is_string() {
         return Err(Failure::Input(format!(
             "{}: replay of --function runs is not supported yet",
@@ -145,6 +154,9 @@ fn build(dir: &Path, record: &serde_json::Value) -> anyhow::Result<PathBuf> {
         "-Dreach_error=__fpsym_reach_error",
         "-D__VERIFIER_error=__fpsym_verifier_error",
     ]);
+    if coverage {
+        cmd.args(["-fprofile-instr-generate", "-fcoverage-mapping"]);
+    }
     for i in record["include"].as_array().into_iter().flatten() {
         cmd.arg("-I").arg(i.as_str().unwrap_or_default());
     }
@@ -223,13 +235,14 @@ fn first_user_frame(stderr: &str, user: &[String]) -> Option<(String, u32)> {
 }
 
 /// Runs one test natively and says what happened.
-fn observe(exe: &Path, input: &[u8], scratch: &Path, user: &[String]) -> anyhow::Result<Observed> {
+fn observe(exe: &Path, input: &[u8], scratch: &Path, user: &[String], profile: &Path) -> anyhow::Result<Observed> {
     std::fs::write(scratch, input)?;
     let mut child = Command::new(exe)
         .env("FPSYM_TEST", scratch)
+        .env("LLVM_PROFILE_FILE", profile)
         .env(
             "ASAN_OPTIONS",
-            "detect_stack_use_after_return=1:detect_leaks=0:handle_abort=0",
+            "detect_stack_use_after_return=1:detect_leaks=0:handle_abort=1",
         )
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -295,7 +308,9 @@ fn observe(exe: &Path, input: &[u8], scratch: &Path, user: &[String]) -> anyhow:
     }
     if let Some(l) = err.lines().find(|l| l.contains("ERROR: AddressSanitizer: ")) {
         let what = l.split("ERROR: AddressSanitizer: ").nth(1).unwrap_or("");
-        let kind = if what.starts_with("FPE") {
+        let kind = if what.starts_with("ABRT") {
+            return Ok(obs("abort", None, Some(6)));
+        } else if what.starts_with("FPE") {
             "division-by-zero"
         } else if what.contains("use-after-free")
             || what.contains("use-after-return")
@@ -325,8 +340,64 @@ fn observe(exe: &Path, input: &[u8], scratch: &Path, user: &[String]) -> anyhow:
     Ok(obs("exit", None, status.code()))
 }
 
+/// Line and branch coverage of the user's files from the tests' profiles
+/// (llvm-profdata-14 merge, llvm-cov-14 export); with `html`, llvm-cov's
+/// HTML report there.
+fn coverage(dir: &Path, exe: &Path, files: &[String], html: Option<&Path>) -> anyhow::Result<serde_json::Value> {
+    let prof = dir.join("replay").join("profiles");
+    let raws: Vec<PathBuf> = std::fs::read_dir(&prof)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "profraw"))
+        .collect();
+    let merged = dir.join("replay").join("merged.profdata");
+    let tool_failed = |tool: &str, out: &std::process::Output| {
+        Failure::Internal(format!("{tool} failed: {}", String::from_utf8_lossy(&out.stderr).trim()))
+    };
+    let out = Command::new("llvm-profdata-14").args(["merge", "-sparse", "-o"]).arg(&merged).args(&raws).output()?;
+    if !out.status.success() {
+        return Err(tool_failed("llvm-profdata-14", &out).into());
+    }
+    let out = Command::new("llvm-cov-14")
+        .args(["export", "-format=text", "-summary-only"])
+        .arg(format!("-instr-profile={}", merged.display()))
+        .arg(exe)
+        .args(files)
+        .output()?;
+    if !out.status.success() {
+        return Err(tool_failed("llvm-cov-14", &out).into());
+    }
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout)?;
+    let totals = v["data"][0]["totals"].clone();
+    if let Some(h) = html {
+        let out = Command::new("llvm-cov-14")
+            .args(["show", "-format=html"])
+            .arg(format!("-output-dir={}", h.display()))
+            .arg(format!("-instr-profile={}", merged.display()))
+            .arg(exe)
+            .args(files)
+            .output()?;
+        if !out.status.success() {
+            return Err(tool_failed("llvm-cov-14 show", &out).into());
+        }
+    }
+    Ok(serde_json::json!({
+        "lines": totals["lines"],
+        "branches": totals["branches"],
+    }))
+}
+
+/// Options of `fpsym replay`.
+#[derive(Debug, Default, Clone)]
+pub struct ReplayOptions {
+    /// Measure line and branch coverage of the user's files.
+    pub coverage: bool,
+    /// Also write llvm-cov's HTML report here.
+    pub coverage_html: Option<PathBuf>,
+}
+
 /// Replays every test of `dir`; exit 3 when a finding is not confirmed.
-pub fn replay(dir: &Path) -> anyhow::Result<ExitCode> {
+pub fn replay(dir: &Path, opts: &ReplayOptions) -> anyhow::Result<ExitCode> {
+    let coverage_on = opts.coverage || opts.coverage_html.is_some();
     let record = read_json(&dir.join("run.json"))
         .map_err(|e| Failure::Input(format!("{}: not a `fpsym run` output directory: {e}", dir.display())))?;
     let user: Vec<String> = record["files"]
@@ -336,7 +407,10 @@ pub fn replay(dir: &Path) -> anyhow::Result<ExitCode> {
         .filter_map(|f| f.as_str())
         .map(basename)
         .collect();
-    let exe = build(dir, &record)?;
+    let exe = build(dir, &record, coverage_on)?;
+    let profiles = dir.join("replay").join("profiles");
+    let _ = std::fs::remove_dir_all(&profiles);
+    std::fs::create_dir_all(&profiles)?;
     let mut tests: BTreeMap<u64, serde_json::Value> = BTreeMap::new();
     for e in std::fs::read_dir(dir.join("tests"))? {
         let v = read_json(&e?.path())?;
@@ -348,7 +422,7 @@ pub fn replay(dir: &Path) -> anyhow::Result<ExitCode> {
     let mut observed: BTreeMap<u64, Observed> = BTreeMap::new();
     let mut table = Vec::new();
     for (id, t) in &tests {
-        let o = observe(&exe, &inputs(t), &scratch, &user)?;
+        let o = observe(&exe, &inputs(t), &scratch, &user, &profiles.join(format!("{id:06}.profraw")))?;
         let end = t["end"].as_str().unwrap_or("");
         let detail = t["detail"].as_str().unwrap_or("");
         let (expected, confirmed) = match end {
@@ -445,7 +519,29 @@ pub fn replay(dir: &Path) -> anyhow::Result<ExitCode> {
         unconfirmed,
         mismatched
     )?;
-    let json = serde_json::json!({ "tests": table, "findings": findings });
+    let mut json = serde_json::json!({ "tests": table, "findings": findings });
+    if coverage_on {
+        let files: Vec<String> = record["files"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|f| f.as_str())
+            .filter(|f| f.ends_with(".c"))
+            .map(String::from)
+            .collect();
+        let cov = coverage(dir, &exe, &files, opts.coverage_html.as_deref())?;
+        let pct = |k: &str| cov[k]["percent"].as_f64().unwrap_or(0.0);
+        writeln!(
+            out,
+            "coverage (native, your files): lines {}/{} ({:.1}%), branches {}/{} ({:.1}%)",
+            cov["lines"]["covered"], cov["lines"]["count"], pct("lines"),
+            cov["branches"]["covered"], cov["branches"]["count"], pct("branches")
+        )?;
+        if let Some(h) = &opts.coverage_html {
+            writeln!(out, "coverage report: {}/index.html", h.display())?;
+        }
+        json["coverage"] = cov;
+    }
     std::fs::write(dir.join("replay.json"), serde_json::to_string_pretty(&json)? + "\n")?;
     if unconfirmed > 0 {
         return Err(Failure::Internal(format!(

@@ -22,6 +22,7 @@ pub struct RunOptions {
     solver: SolverConfig,
     output: Option<PathBuf>,
     replay: bool,
+    coverage: bool,
 }
 
 /// Parses `x=[a,b]`.
@@ -91,6 +92,7 @@ impl RunOptions {
             solver: solver_config(&a.solver)?,
             output: a.output,
             replay: a.replay,
+            coverage: a.coverage,
         })
     }
 }
@@ -225,7 +227,11 @@ pub fn run(opts: &RunOptions) -> anyhow::Result<ExitCode> {
     print_summary(&summary, &sink.findings, &out);
     if opts.replay {
         println!();
-        crate::replay::replay(&out)?;
+        let r = crate::replay::ReplayOptions {
+            coverage: opts.coverage,
+            coverage_html: None,
+        };
+        crate::replay::replay(&out, &r)?;
     }
     Ok(if summary.stats.findings > 0 {
         ExitCode::from(1)

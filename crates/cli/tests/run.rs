@@ -300,3 +300,30 @@ fn every_search_policy_explores_the_same_paths() {
     let (code, out, _, _) = run_with("heap_calls.c", "badsearch", &["--search", "sideways"]);
     assert_eq!(code, Some(2), "{out}");
 }
+
+#[test]
+fn replay_measures_coverage_of_the_users_files() {
+    let out = out_dir("heap_calls.c", "coverage");
+    let html = out.join("html");
+    let o = Command::new(env!("CARGO_BIN_EXE_fpsym"))
+        .args(["run", fixture("heap_calls.c").to_str().unwrap(), "-o", out.to_str().unwrap(), "--solver", "z3"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let o = Command::new(env!("CARGO_BIN_EXE_fpsym"))
+        .args(["replay", out.to_str().unwrap(), "--coverage", "--coverage-html", html.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{stdout}{}", String::from_utf8_lossy(&o.stderr));
+    let r: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("replay.json")).unwrap()).unwrap();
+    // Only the program's file counts (not the driver or the runtime), and
+    // the tests fpsym generated cover nearly all of it (measured: 28/30
+    // lines, 15/16 branches).
+    let lines = &r["coverage"]["lines"];
+    assert_eq!(lines["count"], 30, "{r}");
+    assert!(lines["percent"].as_f64().unwrap() >= 90.0, "{r}");
+    assert!(r["coverage"]["branches"]["percent"].as_f64().unwrap() >= 90.0, "{r}");
+    assert!(html.join("index.html").exists());
+    let _ = std::fs::remove_dir_all(&out);
+}
