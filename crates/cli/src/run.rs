@@ -278,7 +278,10 @@ fn print_summary(s: &Summary, findings: &[Finding], out: &std::path::Path) {
         );
     }
     let verdict = match &s.verdict {
-        Verdict::BugFound => "bug found".to_string(),
+        Verdict::BugFound => match &s.incomplete {
+            Some(why) => format!("bug found (exploration incomplete: {why}; other bugs may exist)"),
+            None => "bug found (every path explored)".to_string(),
+        },
         Verdict::Verified => "verified (every path explored exactly, no finding)".to_string(),
         Verdict::Incomplete(why) => format!("incomplete ({why})"),
     };

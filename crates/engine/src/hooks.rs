@@ -145,23 +145,41 @@ impl Exec<'_, '_> {
                 Outcome::Continue
             }
             "fesetround" => {
+                // A symbolic mode forks over the four valid modes and the
+                // invalid rest (fesetround fails and keeps the mode).
                 let m = arg_bv(0)?;
-                let m = match as_bv(&m) {
-                    Some(c) => c,
-                    None => self.concretize(st, &m, loc, "fesetround with a symbolic mode"),
-                };
-                let r = match m {
-                    FE_TONEAREST => Some(RoundingMode::NearestTiesToEven),
-                    FE_DOWNWARD => Some(RoundingMode::TowardNegative),
-                    FE_UPWARD => Some(RoundingMode::TowardPositive),
-                    FE_TOWARDZERO => Some(RoundingMode::TowardZero),
-                    _ => None,
-                };
-                if let Some(r) = r {
-                    st.rm = r;
+                let modes = [
+                    (FE_TONEAREST, RoundingMode::NearestTiesToEven),
+                    (FE_DOWNWARD, RoundingMode::TowardNegative),
+                    (FE_UPWARD, RoundingMode::TowardPositive),
+                    (FE_TOWARDZERO, RoundingMode::TowardZero),
+                ];
+                let w = width(&m);
+                let mut rest = Some(std::mem::replace(st, crate::exec::placeholder()));
+                let mut out: Vec<State> = Vec::new();
+                for (v, r) in modes {
+                    let Some(cur) = rest.take() else { break };
+                    let (yes, no) = self.fork(cur, mk(Op::Eq, vec![m.clone(), bv(w, v)]), loc.clone());
+                    if let Some(mut y) = yes {
+                        y.rm = r;
+                        set(&mut y, Val::Bv(bv(32, 0)));
+                        out.push(y);
+                    }
+                    rest = no;
                 }
-                set(st, Val::Bv(bv(32, r.is_none() as u128)));
-                Outcome::Continue
+                if let Some(mut bad) = rest {
+                    set(&mut bad, Val::Bv(bv(32, 1)));
+                    out.push(bad);
+                }
+                if out.is_empty() {
+                    return Ok(Some(Outcome::End(End::Infeasible)));
+                }
+                *st = out.remove(0);
+                if out.is_empty() {
+                    Outcome::Continue
+                } else {
+                    Outcome::Fork(out)
+                }
             }
             "malloc" | "calloc" | "realloc" | "free" => return self.heap(st, name, args, dest, loc).map(Some),
             n if n.starts_with("__VERIFIER_nondet_") => {

@@ -177,6 +177,9 @@ pub struct Summary {
     pub stop: StopReason,
     /// The verdict.
     pub verdict: Verdict,
+    /// Why the exploration was not exhaustive and exact, if it was not
+    /// (also when bugs were found: "no bug elsewhere" is then not shown).
+    pub incomplete: Option<String>,
 }
 
 /// Why a run could not start.
@@ -413,8 +416,22 @@ pub fn run(
     } else {
         Verdict::Verified
     };
+    let incomplete = if stop != StopReason::Exhausted || left_n > 0 {
+        Some(format!("stopped early ({stop:?})"))
+    } else if let Some(why) = engine.incomplete.clone() {
+        Some(why)
+    } else if engine.stats.paths_partial > 0 {
+        Some("some paths stopped early".into())
+    } else {
+        None
+    };
     let stats = engine.stats.clone();
-    Ok(Summary { stats, stop, verdict })
+    Ok(Summary {
+        stats,
+        stop,
+        verdict,
+        incomplete,
+    })
 }
 
 fn describe(e: &Event) -> String {
