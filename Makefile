@@ -18,9 +18,10 @@ demo: build
 	@echo "== fpsym solve --model examples/smtlib/demo.smt2"
 	@$(FPSYM) solve --model examples/smtlib/demo.smt2
 	@echo
-	@echo "== fpsym run examples/c/absorption.c -o target/demo-run"
+	@echo "== fpsym run examples/c/assoc.c -o target/demo-run --replay --coverage"
 	@rm -rf target/demo-run
-	@$(FPSYM) run examples/c/absorption.c -o target/demo-run
+	@$(FPSYM) run examples/c/assoc.c -o target/demo-run --replay --coverage; \
+	  code=$$?; [ $$code -le 1 ] || exit $$code
 
 test: bootstrap
 	$(CARGO) test --workspace --no-fail-fast
@@ -32,6 +33,7 @@ test: bootstrap
 #   chain:      cache + independence vs the bare portfolio on dichotomic's
 #               path series and on an executor's query stream
 #   run:        concrete execution speed of `fpsym run` vs native -O0
+#   examples:   every examples/c program with run + replay + coverage
 #   dichotomic: seed 000 Table II for cp (with/without ULP-Max) and z3
 #   critical:   seed 001 critical-value queries, cp and z3, 60 s per query
 bench: build
@@ -39,6 +41,7 @@ bench: build
 	python3 bench/chain/dichotomic_series.py --series paths
 	python3 bench/chain/dichotomic_series.py --series executor --repeat 1
 	python3 bench/run/concrete_speed.py
+	python3 bench/examples.py
 	python3 bench/cp/dichotomic.py --timeout 30
 	python3 bench/cp/gen_critical.py target/bench/critical
 	python3 bench/solve_corpus.py --solvers cp,z3 --timeout 60 --corpus target/bench/critical --labels none --csv target/bench-critical.csv

@@ -13,3 +13,4 @@ int main(void) {
   }
   return 0;
 }
+// expect: lines >= 100%, findings >= 0 (all confirmed by replay)

@@ -25,3 +25,4 @@ int main(void) {
   assert((double)bh16 == trunc(bh));
   return 0;
 }
+// expect: lines >= 100%, findings >= 1 (all confirmed by replay)

@@ -37,3 +37,4 @@ int main(void) {
   assert(isfinite(val));
   return 0;
 }
+// expect: lines >= 100%, findings >= 0 (all confirmed by replay)

@@ -34,3 +34,5 @@ int main(void) {
   assert(fr < 0.0005F && fr > -0.0005F);
   return 0;
 }
+// expect: lines >= 90%, findings >= 1 (all confirmed by replay)
+// fpsym-flags: --loop-bound 6

@@ -35,3 +35,4 @@ int main(void) {
     reach_error();
   return 0;
 }
+// expect: lines >= 85%, findings >= 1 (all confirmed by replay)

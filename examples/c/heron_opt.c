@@ -35,3 +35,4 @@ int main(void) {
     reach_error();
   return 0;
 }
+// expect: lines >= 85%, findings >= 0 (all confirmed by replay)

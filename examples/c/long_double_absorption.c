@@ -21,3 +21,4 @@ int main(void) {
   assert(!abs_ld || abs_d);
   return 0;
 }
+// expect: lines >= 100%, findings >= 1 (all confirmed by replay)

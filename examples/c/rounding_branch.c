@@ -28,3 +28,4 @@ int main(void) {
     reach_error();
   return 0;
 }
+// expect: lines >= 100%, findings >= 1 (all confirmed by replay)

@@ -46,3 +46,4 @@ int main(void) {
   }
   return 0;
 }
+// expect: lines >= 90%, findings >= 1 (all confirmed by replay)

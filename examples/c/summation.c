@@ -49,3 +49,5 @@ int main(void) {
   }
   return 0;
 }
+// expect: lines >= 95%, findings >= 3 (all confirmed by replay)
+// fpsym-flags: --solver-timeout 60

@@ -51,3 +51,4 @@ int main(void) {
   }
   return 0;
 }
+// expect: lines >= 95%, findings >= 1 (all confirmed by replay)
