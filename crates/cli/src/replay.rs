@@ -126,17 +126,21 @@ fn basename(s: &str) -> String {
 
 /// Builds the native replay binary; returns its path.
 fn build(dir: &Path, record: &serde_json::Value, coverage: bool) -> anyhow::Result<PathBuf> {
-    if record["entry"]["function"].is_string() {
-        return Err(Failure::Input(format!(
-            "{}: replay of --function runs is not supported yet",
-            dir.display()
-        ))
-        .into());
-    }
     let rdir = dir.join("replay");
     std::fs::create_dir_all(&rdir)?;
     let driver = rdir.join("driver.c");
-    std::fs::write(&driver, DRIVER)?;
+    let mut text = DRIVER.to_string();
+    let entry = &record["entry"];
+    let function = entry["function"].as_str();
+    if let Some(f) = function {
+        text.push_str(&harness(f, entry).ok_or_else(|| {
+            Failure::Input(format!(
+                "{}: replay of --function {f}: its parameters have types the replay driver cannot declare",
+                dir.display()
+            ))
+        })?);
+    }
+    std::fs::write(&driver, text)?;
     let exe = rdir.join("program");
     let mut cmd = Command::new("clang-14");
     cmd.args([
@@ -154,6 +158,10 @@ fn build(dir: &Path, record: &serde_json::Value, coverage: bool) -> anyhow::Resu
         "-Dreach_error=__fpsym_reach_error",
         "-D__VERIFIER_error=__fpsym_verifier_error",
     ]);
+    if function.is_some() {
+        // The driver's main calls the function; the program's own is renamed.
+        cmd.arg("-Dmain=__fpsym_program_main");
+    }
     if coverage {
         cmd.args(["-fprofile-instr-generate", "-fcoverage-mapping"]);
     }
@@ -181,6 +189,39 @@ fn build(dir: &Path, record: &serde_json::Value, coverage: bool) -> anyhow::Resu
         return Err(Failure::Input("the native replay build failed (clang's diagnostics above)".into()).into());
     }
     Ok(exe)
+}
+
+/// The driver's `main` for a `--function` run: each parameter's input in
+/// order (scalars by value, pointers to a copy of their object's bytes),
+/// then the call.
+fn harness(f: &str, entry: &serde_json::Value) -> Option<String> {
+    let params: Vec<&str> = entry["params"]
+        .as_array()?
+        .iter()
+        .map(|p| p.as_str())
+        .collect::<Option<_>>()?;
+    let ret = entry["ret"].as_str().unwrap_or("void");
+    let list = if params.is_empty() {
+        "void".to_string()
+    } else {
+        params.join(", ")
+    };
+    let mut s = format!("\n#undef main\n{ret} {f}({list});\nint main(void) {{\n");
+    let mut args = Vec::new();
+    for (k, t) in params.iter().enumerate() {
+        if *t == "void *" {
+            s.push_str(&format!(
+                "  size_t n{k}; const unsigned char *d{k} = fpsym_next(&n{k});\n  void *a{k} = malloc(n{k} ? n{k} : 1); memcpy(a{k}, d{k}, n{k});\n"
+            ));
+        } else {
+            s.push_str(&format!(
+                "  {t} a{k}; memset(&a{k}, 0, sizeof a{k});\n  {{ size_t n; const unsigned char *d = fpsym_next(&n); memcpy(&a{k}, d, n < sizeof a{k} ? n : sizeof a{k}); }}\n"
+            ));
+        }
+        args.push(format!("a{k}"));
+    }
+    s.push_str(&format!("  {f}({});\n  return 0;\n}}\n", args.join(", ")));
+    Some(s)
 }
 
 /// Input records of a test file.
@@ -351,9 +392,16 @@ fn coverage(dir: &Path, exe: &Path, files: &[String], html: Option<&Path>) -> an
         .collect();
     let merged = dir.join("replay").join("merged.profdata");
     let tool_failed = |tool: &str, out: &std::process::Output| {
-        Failure::Internal(format!("{tool} failed: {}", String::from_utf8_lossy(&out.stderr).trim()))
+        Failure::Internal(format!(
+            "{tool} failed: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        ))
     };
-    let out = Command::new("llvm-profdata-14").args(["merge", "-sparse", "-o"]).arg(&merged).args(&raws).output()?;
+    let out = Command::new("llvm-profdata-14")
+        .args(["merge", "-sparse", "-o"])
+        .arg(&merged)
+        .args(&raws)
+        .output()?;
     if !out.status.success() {
         return Err(tool_failed("llvm-profdata-14", &out).into());
     }
@@ -422,7 +470,13 @@ pub fn replay(dir: &Path, opts: &ReplayOptions) -> anyhow::Result<ExitCode> {
     let mut observed: BTreeMap<u64, Observed> = BTreeMap::new();
     let mut table = Vec::new();
     for (id, t) in &tests {
-        let o = observe(&exe, &inputs(t), &scratch, &user, &profiles.join(format!("{id:06}.profraw")))?;
+        let o = observe(
+            &exe,
+            &inputs(t),
+            &scratch,
+            &user,
+            &profiles.join(format!("{id:06}.profraw")),
+        )?;
         let end = t["end"].as_str().unwrap_or("");
         let detail = t["detail"].as_str().unwrap_or("");
         let (expected, confirmed) = match end {
@@ -534,8 +588,12 @@ pub fn replay(dir: &Path, opts: &ReplayOptions) -> anyhow::Result<ExitCode> {
         writeln!(
             out,
             "coverage (native, your files): lines {}/{} ({:.1}%), branches {}/{} ({:.1}%)",
-            cov["lines"]["covered"], cov["lines"]["count"], pct("lines"),
-            cov["branches"]["covered"], cov["branches"]["count"], pct("branches")
+            cov["lines"]["covered"],
+            cov["lines"]["count"],
+            pct("lines"),
+            cov["branches"]["covered"],
+            cov["branches"]["count"],
+            pct("branches")
         )?;
         if let Some(h) = &opts.coverage_html {
             writeln!(out, "coverage report: {}/index.html", h.display())?;

@@ -145,7 +145,6 @@ pub fn run(opts: &RunOptions) -> anyhow::Result<ExitCode> {
     };
     let work = out.join("build");
     std::fs::create_dir_all(&work)?;
-    write_run_record(opts, &out)?;
     let program = match fpsym_frontend::build(&opts.files, &opts.compile, &work) {
         Ok(p) => p,
         Err(FrontendError::Clang { stderr, .. }) => {
@@ -154,6 +153,7 @@ pub fn run(opts: &RunOptions) -> anyhow::Result<ExitCode> {
         }
         Err(e) => return Err(Failure::Input(e.to_string()).into()),
     };
+    write_run_record(opts, &out, &program)?;
     let user_files: Vec<String> = opts
         .files
         .iter()
@@ -289,8 +289,30 @@ fn print_summary(s: &Summary, findings: &[Finding], out: &std::path::Path) {
     println!("output: {}", out.display());
 }
 
-/// `DIR/run.json`: what `fpsym replay` needs to rebuild the program natively.
-fn write_run_record(opts: &RunOptions, out: &std::path::Path) -> anyhow::Result<()> {
+/// The C type of an IR type, for the replay driver's prototype (None:
+/// not expressible simply).
+fn c_type(t: &llvm_ir::Type) -> Option<String> {
+    use llvm_ir::types::FPType;
+    use llvm_ir::Type;
+    Some(match t {
+        Type::VoidType => "void".into(),
+        Type::IntegerType { bits: 1 } => "_Bool".into(),
+        Type::IntegerType { bits: 8 } => "signed char".into(),
+        Type::IntegerType { bits: 16 } => "short".into(),
+        Type::IntegerType { bits: 32 } => "int".into(),
+        Type::IntegerType { bits: 64 } => "long long".into(),
+        Type::FPType(FPType::Single) => "float".into(),
+        Type::FPType(FPType::Double) => "double".into(),
+        Type::FPType(FPType::X86_FP80) => "long double".into(),
+        Type::FPType(FPType::FP128) => "__float128".into(),
+        Type::PointerType { .. } => "void *".into(),
+        _ => return None,
+    })
+}
+
+/// `DIR/run.json`: what `fpsym replay` needs to rebuild the program natively
+/// (sources, flags, and for `--function` runs the function's C prototype).
+fn write_run_record(opts: &RunOptions, out: &std::path::Path, program: &fpsym_frontend::Program) -> anyhow::Result<()> {
     let abs = |p: &PathBuf| {
         std::fs::canonicalize(p)
             .unwrap_or_else(|_| p.clone())
@@ -300,7 +322,12 @@ fn write_run_record(opts: &RunOptions, out: &std::path::Path) -> anyhow::Result<
     let entry = match &opts.engine.entry {
         Entry::Main => serde_json::json!({"main": true}),
         Entry::Function { name, array_len, .. } => {
-            serde_json::json!({"function": name, "array_len": array_len.unwrap_or(1)})
+            let f = program.module.functions.iter().find(|f| &f.name == name);
+            let params: Option<Vec<String>> = f
+                .map(|f| f.parameters.iter().map(|p| c_type(&p.ty)).collect::<Option<_>>())
+                .flatten();
+            let ret = f.and_then(|f| c_type(&f.return_type));
+            serde_json::json!({"function": name, "array_len": array_len.unwrap_or(1), "params": params, "ret": ret})
         }
     };
     let record = serde_json::json!({

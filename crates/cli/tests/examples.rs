@@ -7,13 +7,18 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn example(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/c").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples/c")
+        .join(name)
 }
 
 fn check(name: &str) {
     let path = example(name);
     let src = std::fs::read_to_string(&path).unwrap();
-    let expect = src.lines().find_map(|l| l.strip_prefix("// expect: lines >= ")).expect("an expect line");
+    let expect = src
+        .lines()
+        .find_map(|l| l.strip_prefix("// expect: lines >= "))
+        .expect("an expect line");
     let (lines_pct, rest) = expect.split_once("%, findings >= ").unwrap();
     let lines_pct: f64 = lines_pct.parse().unwrap();
     let min_findings: usize = rest.split_whitespace().next().unwrap().parse().unwrap();
@@ -25,19 +30,43 @@ fn check(name: &str) {
     let out = std::env::temp_dir().join(format!("fpsym-example-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
     let o = Command::new(env!("CARGO_BIN_EXE_fpsym"))
-        .args(["run", path.to_str().unwrap(), "-o", out.to_str().unwrap(), "--replay", "--coverage", "--max-time", "40"])
+        .args([
+            "run",
+            path.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "--replay",
+            "--coverage",
+            "--max-time",
+            "40",
+        ])
         .args(&flags)
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&o.stdout);
     let stderr = String::from_utf8_lossy(&o.stderr);
-    assert!(matches!(o.status.code(), Some(0 | 1)), "{name}: exit {:?}\n{stdout}\n{stderr}", o.status);
-    let r: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("replay.json")).unwrap()).unwrap();
+    assert!(
+        matches!(o.status.code(), Some(0 | 1)),
+        "{name}: exit {:?}\n{stdout}\n{stderr}",
+        o.status
+    );
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("replay.json")).unwrap()).unwrap();
     let findings = r["findings"].as_array().unwrap();
-    assert!(findings.iter().all(|f| f["confirmed"] == true), "{name}: unconfirmed finding\n{stdout}");
-    assert!(findings.len() >= min_findings, "{name}: {} finding(s), expected >= {min_findings}\n{stdout}", findings.len());
+    assert!(
+        findings.iter().all(|f| f["confirmed"] == true),
+        "{name}: unconfirmed finding\n{stdout}"
+    );
+    assert!(
+        findings.len() >= min_findings,
+        "{name}: {} finding(s), expected >= {min_findings}\n{stdout}",
+        findings.len()
+    );
     let got = r["coverage"]["lines"]["percent"].as_f64().unwrap();
-    assert!(got >= lines_pct, "{name}: line coverage {got}% < {lines_pct}%\n{stdout}");
+    assert!(
+        got >= lines_pct,
+        "{name}: line coverage {got}% < {lines_pct}%\n{stdout}"
+    );
     let _ = std::fs::remove_dir_all(&out);
 }
 

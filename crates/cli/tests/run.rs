@@ -129,38 +129,66 @@ fn check(name: &str, backend: &str) {
 /// `fpsym replay DIR` builds natively, re-runs every test and confirms
 /// every finding; no test may behave otherwise than the run said.
 fn replay_confirms(out: &Path, name: &str) {
-    let o = Command::new(env!("CARGO_BIN_EXE_fpsym")).args(["replay", out.to_str().unwrap()]).output().unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_fpsym"))
+        .args(["replay", out.to_str().unwrap()])
+        .output()
+        .unwrap();
     let stdout = String::from_utf8_lossy(&o.stdout);
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(0), "{name}: replay\n{stdout}\n{stderr}");
-    assert!(stdout.contains(" 0 unconfirmed, 0 tests behaving otherwise"), "{name}: replay\n{stdout}");
-    let r: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("replay.json")).unwrap()).unwrap();
-    assert!(r["findings"].as_array().unwrap().iter().all(|f| f["confirmed"] == true), "{name}: {r}");
+    assert!(
+        stdout.contains(" 0 unconfirmed, 0 tests behaving otherwise"),
+        "{name}: replay\n{stdout}"
+    );
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("replay.json")).unwrap()).unwrap();
+    assert!(
+        r["findings"].as_array().unwrap().iter().all(|f| f["confirmed"] == true),
+        "{name}: {r}"
+    );
 }
 
 #[test]
 fn replay_reports_a_wrong_test_as_unconfirmed() {
     let out = out_dir("div_zero.c", "tampered");
     let o = Command::new(env!("CARGO_BIN_EXE_fpsym"))
-        .args(["run", fixture("div_zero.c").to_str().unwrap(), "-o", out.to_str().unwrap(), "--solver", "z3"])
+        .args([
+            "run",
+            fixture("div_zero.c").to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "--solver",
+            "z3",
+        ])
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(1));
     // Point the finding's test at x = 4 instead of 3: no division by zero.
-    let f = std::fs::read_dir(out.join("findings")).unwrap().next().unwrap().unwrap().path();
+    let f = std::fs::read_dir(out.join("findings"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
     let finding: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&f).unwrap()).unwrap();
-    let tpath = out.join("tests").join(format!("{:06}.json", finding["test"].as_u64().unwrap()));
+    let tpath = out
+        .join("tests")
+        .join(format!("{:06}.json", finding["test"].as_u64().unwrap()));
     let mut test: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&tpath).unwrap()).unwrap();
     assert_eq!(test["objects"][0]["bytes"], "03000000");
     test["objects"][0]["bytes"] = "04000000".into();
     std::fs::write(&tpath, test.to_string()).unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_fpsym")).args(["replay", out.to_str().unwrap()]).output().unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_fpsym"))
+        .args(["replay", out.to_str().unwrap()])
+        .output()
+        .unwrap();
     let stdout = String::from_utf8_lossy(&o.stdout);
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(3), "{stdout}\n{stderr}");
     assert!(stdout.contains("NOT CONFIRMED"), "{stdout}");
     assert!(stderr.contains("not confirmed by native replay"), "{stderr}");
-    let r: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("replay.json")).unwrap()).unwrap();
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("replay.json")).unwrap()).unwrap();
     assert_eq!(r["findings"][0]["confirmed"], false);
     let _ = std::fs::remove_dir_all(&out);
 }
@@ -245,6 +273,30 @@ fn function_harness_with_ranges_and_arrays() {
     let (code, out, got, _) = run_with("harness.c", "short", &["--function", "f", "--range", "x=[9.75,10]"]);
     assert_eq!(code, Some(1), "{out}");
     assert!(got.contains(&("out-of-bounds".to_string(), 6)), "{out}");
+    // Native replay drives the function with the same inputs: the bug and
+    // the out-of-bounds read (a one-element array) are both confirmed.
+    for (tag, extra) in [("replay-wide", &["--array-len", "2"][..]), ("replay-short", &[][..])] {
+        let mut args = vec![
+            "--function",
+            "f",
+            "--range",
+            "x=[9.75,10]",
+            "--replay",
+            "--solver",
+            "z3",
+        ];
+        args.extend_from_slice(extra);
+        let (code, out, got, _) = run_with("harness.c", tag, &args);
+        assert_eq!(code, Some(1), "{out}");
+        assert!(!got.is_empty(), "{out}");
+        assert!(
+            out.contains(&format!(
+                "{} confirmed, 0 unconfirmed, 0 tests behaving otherwise",
+                got.len()
+            )),
+            "{out}"
+        );
+    }
     // Bad usage is an input error.
     let (code, out, _, _) = run_with("harness.c", "bad", &["--function", "f", "--range", "y=[0,1]"]);
     assert_eq!(code, Some(2), "{out}");
@@ -306,17 +358,36 @@ fn replay_measures_coverage_of_the_users_files() {
     let out = out_dir("heap_calls.c", "coverage");
     let html = out.join("html");
     let o = Command::new(env!("CARGO_BIN_EXE_fpsym"))
-        .args(["run", fixture("heap_calls.c").to_str().unwrap(), "-o", out.to_str().unwrap(), "--solver", "z3"])
+        .args([
+            "run",
+            fixture("heap_calls.c").to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "--solver",
+            "z3",
+        ])
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(1));
     let o = Command::new(env!("CARGO_BIN_EXE_fpsym"))
-        .args(["replay", out.to_str().unwrap(), "--coverage", "--coverage-html", html.to_str().unwrap()])
+        .args([
+            "replay",
+            out.to_str().unwrap(),
+            "--coverage",
+            "--coverage-html",
+            html.to_str().unwrap(),
+        ])
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&o.stdout);
-    assert_eq!(o.status.code(), Some(0), "{stdout}{}", String::from_utf8_lossy(&o.stderr));
-    let r: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("replay.json")).unwrap()).unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{stdout}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("replay.json")).unwrap()).unwrap();
     // Only the program's file counts (not the driver or the runtime), and
     // the tests fpsym generated cover nearly all of it (measured: 28/30
     // lines, 15/16 branches).
