@@ -224,6 +224,12 @@ pub fn run(opts: &RunOptions) -> anyhow::Result<ExitCode> {
         m.insert("solver".into(), solver_stats.into());
     }
     std::fs::write(out.join("stats.json"), serde_json::to_string_pretty(&stats)? + "\n")?;
+    for p in &summary.printed {
+        print!("{p}");
+    }
+    if !summary.printed.is_empty() {
+        println!();
+    }
     print_summary(&summary, &sink.findings, &out);
     if opts.replay {
         println!();

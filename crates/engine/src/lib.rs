@@ -180,6 +180,10 @@ pub struct Summary {
     /// Why the exploration was not exhaustive and exact, if it was not
     /// (also when bugs were found: "no bug elsewhere" is then not shown).
     pub incomplete: Option<String>,
+    /// With `print`: the format strings the program printed, in execution
+    /// order over all paths.
+    #[serde(skip)]
+    pub printed: Vec<String>,
 }
 
 /// Why a run could not start.
@@ -426,11 +430,13 @@ pub fn run(
         None
     };
     let stats = engine.stats.clone();
+    let printed = std::mem::take(&mut engine.printed);
     Ok(Summary {
         stats,
         stop,
         verdict,
         incomplete,
+        printed,
     })
 }
 
