@@ -398,3 +398,23 @@ fn replay_measures_coverage_of_the_users_files() {
     assert!(html.join("index.html").exists());
     let _ = std::fs::remove_dir_all(&out);
 }
+
+#[test]
+fn print_shows_what_the_program_prints() {
+    let dir = out_dir("print", "x");
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = dir.join("hello.c");
+    std::fs::write(&src, "#include <stdio.h>\nint main(void) { puts(\"hello from C\"); return 0; }\n").unwrap();
+    for (flag, shown) in [(Some("--print"), true), (None, false)] {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_fpsym"));
+        cmd.args(["run", src.to_str().unwrap(), "-o", dir.join("out").to_str().unwrap()]);
+        if let Some(f) = flag {
+            cmd.arg(f);
+        }
+        let o = cmd.output().unwrap();
+        let stdout = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(o.status.code(), Some(0), "{stdout}");
+        assert_eq!(stdout.contains("hello from C"), shown, "{stdout}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
