@@ -10,7 +10,7 @@ use crate::exec::{End, Exec, ExecError, Feasible, Outcome};
 use crate::memory::{Cell, Kind as MemKind};
 use crate::report::c_type_name;
 use crate::state::{Loc, State, Symbolic};
-use crate::term::{as_bv, bv, bv1_to_bool, format_of, mk, rm, width};
+use crate::term::{as_bv, bv, format_of, mk, rm, width};
 use crate::value::Val;
 use fpsym_expr::{eval, Op, Sort, Term, Value};
 use fpsym_float::{Float, Format, RoundingMode};
@@ -69,13 +69,6 @@ impl Exec<'_, '_> {
                 .map(|a| a.bv().clone())
                 .ok_or_else(|| ExecError::Unsupported(format!("{name}: missing argument {k}")))
         };
-        let arg_fp = |k: usize| {
-            args.get(k)
-                .map(|a| a.fp().clone())
-                .ok_or_else(|| ExecError::Unsupported(format!("{name}: missing argument {k}")))
-        };
-        let ret_ty = || -> Option<Type> { None };
-        let _ = ret_ty;
         // Intrinsics.
         if let Some(intr) = name.strip_prefix("llvm.") {
             return self.intrinsic(st, intr, args, dest, loc).map(Some);
@@ -210,7 +203,6 @@ impl Exec<'_, '_> {
             }
             _ => return self.libm(st, name, args, dest, loc),
         };
-        let _ = (arg_fp, bv1_to_bool);
         Ok(Some(out))
     }
 
@@ -342,7 +334,6 @@ impl Exec<'_, '_> {
             }
         }
         let mut cells: Vec<Option<Cell>> = vec![None; size as usize];
-        let mut k = 0;
         let mut float_term = None;
         let single = leaves.len() == 1;
         for (lo, sort) in &leaves {
@@ -363,9 +354,7 @@ impl Exec<'_, '_> {
                     idx: i as u8,
                 });
             }
-            k += 1;
         }
-        let _ = k;
         let cells: Vec<Cell> = cells
             .into_iter()
             .enumerate()
