@@ -51,47 +51,20 @@ fn expectations(src: &str) -> Expect {
 }
 
 fn check(name: &str, backend: &str) {
-    let path = fixture(name);
-    let src = std::fs::read_to_string(&path).unwrap();
+    let src = std::fs::read_to_string(fixture(name)).unwrap();
     let exp = expectations(&src);
-    let out = out_dir(name, backend);
-    let o = Command::new(env!("CARGO_BIN_EXE_fpsym"))
-        .args([
-            "run",
-            path.to_str().unwrap(),
-            "-o",
-            out.to_str().unwrap(),
-            "--solver",
-            backend,
-            "--max-time",
-            "300",
-        ])
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&o.stdout);
-    let stderr = String::from_utf8_lossy(&o.stderr);
+    let (code, stdout, findings, stats, out) = run_in(name, backend, &["--solver", backend, "--max-time", "300"]);
     let want_code = if exp.findings.is_empty() { 0 } else { 1 };
-    assert_eq!(
-        o.status.code(),
-        Some(want_code),
-        "{name} with {backend}: {stdout}\n{stderr}"
-    );
-    let mut got = BTreeSet::new();
-    for f in std::fs::read_dir(out.join("findings")).unwrap() {
-        let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(f.unwrap().path()).unwrap()).unwrap();
+    assert_eq!(code, Some(want_code), "{name} with {backend}: {stdout}");
+    for v in &findings {
         assert!(v["file"].as_str().unwrap().ends_with(name), "{v}");
         let test = out
             .join("tests")
             .join(format!("{:06}.json", v["test"].as_u64().unwrap()));
         assert!(test.exists(), "the finding's test {} exists", test.display());
-        got.insert((
-            v["kind"].as_str().unwrap().to_string(),
-            v["line"].as_u64().unwrap() as u32,
-        ));
     }
+    let got = kinds_and_lines(&findings);
     assert_eq!(got, exp.findings, "{name} with {backend}: findings\n{stdout}");
-    let stats: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("stats.json")).unwrap()).unwrap();
     if let Some(p) = exp.paths {
         assert_eq!(
             stats["stats"]["paths_completed"].as_u64(),
@@ -220,11 +193,14 @@ run_test!(exact_libm, "libm.c");
 run_test!(pointers_into_several_objects, "pointers.c");
 
 /// Runs `fpsym run` with extra arguments; returns (exit code, stdout, findings as (kind, line)).
-fn run_with(
+/// Runs `fpsym run` on a fixture with extra arguments into a fresh
+/// directory (kept); returns the exit code, stdout and stderr, the findings'
+/// JSON, stats.json (Null if absent) and the directory.
+fn run_in(
     name: &str,
     tag: &str,
     extra: &[&str],
-) -> (Option<i32>, String, BTreeSet<(String, u32)>, serde_json::Value) {
+) -> (Option<i32>, String, Vec<serde_json::Value>, serde_json::Value, PathBuf) {
     let out = out_dir(name, tag);
     let o = Command::new(env!("CARGO_BIN_EXE_fpsym"))
         .args(["run", fixture(name).to_str().unwrap(), "-o", out.to_str().unwrap()])
@@ -232,23 +208,40 @@ fn run_with(
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
-    let mut got = BTreeSet::new();
+    let mut findings = Vec::new();
     if let Ok(rd) = std::fs::read_dir(out.join("findings")) {
         for f in rd {
-            let v: serde_json::Value =
-                serde_json::from_str(&std::fs::read_to_string(f.unwrap().path()).unwrap()).unwrap();
-            got.insert((
-                v["kind"].as_str().unwrap().to_string(),
-                v["line"].as_u64().unwrap() as u32,
-            ));
+            findings.push(serde_json::from_str(&std::fs::read_to_string(f.unwrap().path()).unwrap()).unwrap());
         }
     }
     let stats = std::fs::read_to_string(out.join("stats.json"))
         .ok()
         .and_then(|s| serde_json::from_str(&s).ok())
         .unwrap_or(serde_json::Value::Null);
+    (o.status.code(), stdout, findings, stats, out)
+}
+
+fn kinds_and_lines(findings: &[serde_json::Value]) -> BTreeSet<(String, u32)> {
+    findings
+        .iter()
+        .map(|v| {
+            (
+                v["kind"].as_str().unwrap().to_string(),
+                v["line"].as_u64().unwrap() as u32,
+            )
+        })
+        .collect()
+}
+
+/// [`run_in`], then the directory is removed; findings as (kind, line).
+fn run_with(
+    name: &str,
+    tag: &str,
+    extra: &[&str],
+) -> (Option<i32>, String, BTreeSet<(String, u32)>, serde_json::Value) {
+    let (code, stdout, findings, stats, out) = run_in(name, tag, extra);
     let _ = std::fs::remove_dir_all(&out);
-    (o.status.code(), stdout, got, stats)
+    (code, stdout, kinds_and_lines(&findings), stats)
 }
 
 #[test]
@@ -404,7 +397,11 @@ fn print_shows_what_the_program_prints() {
     let dir = out_dir("print", "x");
     std::fs::create_dir_all(&dir).unwrap();
     let src = dir.join("hello.c");
-    std::fs::write(&src, "#include <stdio.h>\nint main(void) { puts(\"hello from C\"); return 0; }\n").unwrap();
+    std::fs::write(
+        &src,
+        "#include <stdio.h>\nint main(void) { puts(\"hello from C\"); return 0; }\n",
+    )
+    .unwrap();
     for (flag, shown) in [(Some("--print"), true), (None, false)] {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_fpsym"));
         cmd.args(["run", src.to_str().unwrap(), "-o", dir.join("out").to_str().unwrap()]);

@@ -712,6 +712,50 @@ impl Exec<'_, '_> {
         Ok(Outcome::Continue)
     }
 
+    /// A byte count argument, made concrete (with an event) if symbolic.
+    fn length(&mut self, st: &mut State, n: &Term, loc: &Option<Loc>, what: &str) -> u64 {
+        match as_bv(n) {
+            Some(n) => n as u64,
+            None => self.concretize(st, n, loc, &format!("{what} of a symbolic length")) as u64,
+        }
+    }
+
+    /// Resolves `n` bytes at `p` (object base and offset); states split
+    /// off for other objects the pointer may reach go to `forks`; a bug
+    /// ends the path (`Err`).
+    fn region(
+        &mut self,
+        st: &mut State,
+        p: &Term,
+        n: u64,
+        loc: &Option<Loc>,
+        write: bool,
+        forks: &mut Vec<State>,
+    ) -> Result<Result<(u64, Term), End>, ExecError> {
+        Ok(match self.resolve(st, p, n, loc, write)? {
+            crate::exec::Access::At(b, o) => Ok((b, o)),
+            crate::exec::Access::Bug(v) => Err(End::Error(v)),
+            crate::exec::Access::Elsewhere(b, o, f) => {
+                forks.extend(f);
+                Ok((b, o))
+            }
+        })
+    }
+
+    /// Ends `st` with `end` while the states in `forks` go on.
+    pub fn end_keeping(&mut self, st: &mut State, end: End, mut forks: Vec<State>) -> Outcome {
+        if forks.is_empty() {
+            return Outcome::End(end);
+        }
+        let next = forks.remove(0);
+        self.side_ends.push((std::mem::replace(st, next), end));
+        if forks.is_empty() {
+            Outcome::Continue
+        } else {
+            Outcome::Fork(forks)
+        }
+    }
+
     /// The sign bit of a float (NaN included: its encoding's sign).
     fn sign_bit(&mut self, st: &mut State, x: &Term) -> Term {
         let b = self.bits_of(st, x);
@@ -840,52 +884,33 @@ impl Exec<'_, '_> {
                 let o = if family == "minnum" { Op::FpMin } else { Op::FpMax };
                 set(st, Val::Fp(mk(o, vec![f(0), f(1)])));
             }
-            "memcpy" | "memmove" => {
-                let (d, s, n) = (args[0].bv().clone(), args[1].bv().clone(), args[2].bv().clone());
-                let n = match as_bv(&n) {
-                    Some(n) => n as u64,
-                    None => self.concretize(st, &n, loc, "memcpy of a symbolic length") as u64,
-                };
+            "memcpy" | "memmove" | "memset" => {
+                let mut forks = Vec::new();
+                let n = self.length(st, args[2].bv(), loc, family);
                 if n == 0 {
                     return Ok(Outcome::Continue);
                 }
-                let src = match self.resolve(st, &s, n, loc, false)? {
-                    crate::exec::Access::At(b, o) => (b, o),
-                    crate::exec::Access::Bug(v) => return Ok(Outcome::End(End::Error(v))),
-                    crate::exec::Access::Elsewhere(b, o, forks) => {
-                        let _ = forks;
-                        (b, o)
-                    }
+                let cells = if family == "memset" {
+                    vec![Cell::byte(crate::exec::resize(args[1].bv(), 8, false)); n as usize]
+                } else {
+                    let (b, off) = match self.region(st, args[1].bv(), n, loc, false, &mut forks)? {
+                        Ok(r) => r,
+                        Err(end) => return Ok(self.end_keeping(st, end, forks)),
+                    };
+                    let Some(k) = as_bv(&off) else {
+                        let end = End::Partial(format!("{family} from a symbolic offset"));
+                        return Ok(self.end_keeping(st, end, forks));
+                    };
+                    st.mem.read(b, k as u64, n)
                 };
-                let k = as_bv(&src.1).map(|k| k as u64).unwrap_or_else(|| 0);
-                if as_bv(&src.1).is_none() {
-                    return Ok(Outcome::End(End::Partial("memcpy from a symbolic offset".into())));
+                let (b, off) = match self.region(st, args[0].bv(), n, loc, true, &mut forks)? {
+                    Ok(r) => r,
+                    Err(end) => return Ok(self.end_keeping(st, end, forks)),
+                };
+                self.write_at(st, b, &off, &cells, loc);
+                if !forks.is_empty() {
+                    return Ok(Outcome::Fork(forks));
                 }
-                let cells = st.mem.read(src.0, k, n);
-                let dst = match self.resolve(st, &d, n, loc, true)? {
-                    crate::exec::Access::At(b, o) => (b, o),
-                    crate::exec::Access::Bug(v) => return Ok(Outcome::End(End::Error(v))),
-                    crate::exec::Access::Elsewhere(b, o, _) => (b, o),
-                };
-                self.write_at(st, dst.0, &dst.1, &cells, loc);
-            }
-            "memset" => {
-                let (d, v, n) = (args[0].bv().clone(), args[1].bv().clone(), args[2].bv().clone());
-                let n = match as_bv(&n) {
-                    Some(n) => n as u64,
-                    None => self.concretize(st, &n, loc, "memset of a symbolic length") as u64,
-                };
-                if n == 0 {
-                    return Ok(Outcome::Continue);
-                }
-                let dst = match self.resolve(st, &d, n, loc, true)? {
-                    crate::exec::Access::At(b, o) => (b, o),
-                    crate::exec::Access::Bug(v) => return Ok(Outcome::End(End::Error(v))),
-                    crate::exec::Access::Elsewhere(b, o, _) => (b, o),
-                };
-                let byte = crate::exec::resize(&v, 8, false);
-                let cells = vec![Cell::byte(byte); n as usize];
-                self.write_at(st, dst.0, &dst.1, &cells, loc);
             }
             "stacksave" => {
                 let mark = st.frame().allocas.len();

@@ -225,10 +225,7 @@ pub fn run(
     // Allocate globals first (initializers may point at each other).
     for g in &prog.module.global_vars {
         let name = exec::operand::name_str(&g.name);
-        let ty = match g.ty.as_ref() {
-            llvm_ir::Type::PointerType { pointee_type, .. } => pointee_type.clone(),
-            _ => g.ty.clone(),
-        };
+        let ty = pointee(g);
         let size = prog.layout.alloc_size(&ty);
         let base = init.mem.allocate(
             size,
@@ -260,17 +257,11 @@ pub fn run(
         let name = exec::operand::name_str(&g.name);
         if let Some(init_c) = &g.initializer {
             let base = globals[&name];
-            let pointee = match g.ty.as_ref() {
-                llvm_ir::Type::PointerType { pointee_type, .. } => pointee_type.clone(),
-                _ => g.ty.clone(),
-            };
-            let ty = prog.layout.resolve(&pointee).cloned();
+            let ty = prog.layout.resolve(&pointee(g)).cloned();
             let Some(ty) = ty else { continue };
-            let list = program.global_special_consts(&name);
             let mut ex = engine.exec();
-            let mut sp = exec::operand::Specials { list, next: 0 };
             let v = ex
-                .constant(&mut init, init_c, &mut sp)
+                .constant(&mut init, init_c)
                 .map_err(|e| EngineError::Global(name.clone(), e.to_string()))?;
             let cells = ex.cells_of(&mut init, &v, &ty);
             drop(ex);
@@ -438,6 +429,14 @@ pub fn run(
         incomplete,
         printed,
     })
+}
+
+/// The type a global variable holds (its IR type is a pointer to it).
+fn pointee(g: &llvm_ir::module::GlobalVariable) -> llvm_ir::TypeRef {
+    match g.ty.as_ref() {
+        llvm_ir::Type::PointerType { pointee_type, .. } => pointee_type.clone(),
+        _ => g.ty.clone(),
+    }
 }
 
 fn describe(e: &Event) -> String {

@@ -15,19 +15,19 @@
 
 mod eval;
 mod fold;
-mod specify;
 mod model;
 mod op;
 mod sort;
+mod specify;
 mod term;
 mod value;
 
 pub use eval::{apply, eval, EvalError};
 pub use fold::fold;
-pub use specify::specify;
 pub use model::Model;
 pub use op::Op;
 pub use sort::Sort;
+pub use specify::specify;
 pub use term::{SortError, Term};
 pub use value::{BvValue, Value};
 

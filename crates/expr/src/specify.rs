@@ -87,8 +87,14 @@ fn to_bv(rm: &Term, x: &Term, w: u32, signed: bool) -> Term {
     } else {
         (Term::fp(Float::zero(fmt, false)), bound(w, false))
     };
-    let unspecified = Term::constant(Value::Bv(crate::BvValue::new(w, if signed { 1u128 << (w - 1) } else { 0 })));
-    let conv = app(if signed { Op::FpToSbv(w) } else { Op::FpToUbv(w) }, vec![rm.clone(), x.clone()]);
+    let unspecified = Term::constant(Value::Bv(crate::BvValue::new(
+        w,
+        if signed { 1u128 << (w - 1) } else { 0 },
+    )));
+    let conv = app(
+        if signed { Op::FpToSbv(w) } else { Op::FpToUbv(w) },
+        vec![rm.clone(), x.clone()],
+    );
     let r = app(Op::FpRoundToIntegral, vec![rm.clone(), x.clone()]);
     let mut in_range = app(
         Op::And,

@@ -34,7 +34,7 @@ use std::path::{Path, PathBuf};
 /// version for [`Program::module`]).
 pub use llvm_ir;
 pub use program::{Loc, Program};
-pub use special::{SpecialConst, SpecialFloat};
+pub use special::{instruction_operands, SpecialConst, SpecialFloat};
 pub use validate::UnsupportedSite;
 
 /// How to compile the C inputs of [`build`].

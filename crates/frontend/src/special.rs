@@ -148,7 +148,7 @@ fn walk_operands<'a>(ops: &[&'a Operand], f: &mut impl FnMut(&'a ConstantRef, Sp
 
 /// The operands of `i` in the order llvm-dis prints them (a
 /// `shufflevector`'s constant mask, printed last, is not an `Operand`).
-pub(crate) fn instruction_operands(i: &Instruction) -> Vec<&Operand> {
+pub fn instruction_operands(i: &Instruction) -> Vec<&Operand> {
     use Instruction as I;
     match i {
         I::Add(x) => vec![&x.operand0, &x.operand1],

@@ -82,10 +82,7 @@ fn compiles_loads_and_keeps_debug_locations() {
     assert!(loc.file.ends_with("basic.c"), "{loc:?}");
     assert_eq!((loc.line, loc.column), (4, 16));
     assert_eq!(loc.path(), fixture("basic.c"));
-    assert!(p
-        .instruction_text("scale", b, i)
-        .unwrap()
-        .contains("= fmul double %"));
+    assert!(p.instruction_text("scale", b, i).unwrap().contains("= fmul double %"));
     let (b, i, _) = find_instr(&p, "scale", |i| matches!(i, Instruction::FAdd(_)));
     assert_eq!(p.location("scale", b, i).unwrap().line, 5);
     // The terminator is the last instruction of its block.

@@ -27,10 +27,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-pub use fpsym_expr::{Model, Term};
 pub use chain::{
     busy_workers, Cached, CexReuse, CrossChecked, Detached, Dumping, Independent, Portfolio, PortfolioMode, OVERSTAY,
 };
+pub use fpsym_expr::{Model, Term};
 pub use validate::Validated;
 
 /// A satisfiability query: the conjunction of `assertions` (Boolean terms).
@@ -182,7 +182,9 @@ pub enum SolverError {
         detail: String,
     },
     /// Two backends gave opposite definite answers (`--cross-check`).
-    #[error("disagreement: {primary} says {primary_answer}, {secondary} says {secondary_answer}; query written to {file}")]
+    #[error(
+        "disagreement: {primary} says {primary_answer}, {secondary} says {secondary_answer}; query written to {file}"
+    )]
     Disagreement {
         /// The backend answering.
         primary: String,

@@ -153,7 +153,9 @@ impl ProcessSolver {
             self.stats.killed += 1;
             return Ok(SolveResult::Unknown(Reason::Timeout));
         };
-        let status = child.wait().map_err(|e| self.error(format!("cannot wait for the solver: {e}")))?;
+        let status = child
+            .wait()
+            .map_err(|e| self.error(format!("cannot wait for the solver: {e}")))?;
         let _ = writer.join();
         let err = err_reader.join().unwrap_or_default();
         let out = out.map_err(|e| self.error(format!("cannot read the solver's output: {e}")))?;

@@ -146,7 +146,10 @@ fn counterexample_reuse_answers_from_related_queries() {
     };
     assert_eq!(calls(&log), 1);
     // 2. {a} ⊆ {a, b}: the superset's model answers.
-    assert!(matches!(s.check(&Query::new(vec![a.clone()]), &unlimited()).unwrap(), SolveResult::Sat(_)));
+    assert!(matches!(
+        s.check(&Query::new(vec![a.clone()]), &unlimited()).unwrap(),
+        SolveResult::Sat(_)
+    ));
     // 3. {a, b, x < y+...}: a new constraint the old model happens to satisfy.
     let xv = match m.get(&x) {
         Some(Value::Fp(f)) => f.to_f32().unwrap(),
@@ -154,13 +157,17 @@ fn counterexample_reuse_answers_from_related_queries() {
     };
     let loose = lt(&x, &c(xv + 10.0));
     assert!(matches!(
-        s.check(&Query::new(vec![a.clone(), b.clone(), loose]), &unlimited()).unwrap(),
+        s.check(&Query::new(vec![a.clone(), b.clone(), loose]), &unlimited())
+            .unwrap(),
         SolveResult::Sat(_)
     ));
     assert_eq!(calls(&log), 1, "answered by reusing the model");
     // 4. An unsat core, then a superset of it: unsat without the backend.
     let core = vec![lt(&x, &c(0.0)), lt(&c(1.0), &x)];
-    assert_eq!(s.check(&Query::new(core.clone()), &unlimited()).unwrap(), SolveResult::Unsat);
+    assert_eq!(
+        s.check(&Query::new(core.clone()), &unlimited()).unwrap(),
+        SolveResult::Unsat
+    );
     assert_eq!(calls(&log), 2);
     let mut bigger = core.clone();
     bigger.push(lt(&y, &c(2.0)));
@@ -236,7 +243,10 @@ fn detached_backend_answers_by_the_deadline_even_when_it_overstays() {
     let r = s.check(&q, &Budget::timeout(Duration::from_millis(200))).unwrap();
     let took = start.elapsed();
     assert_eq!(r, SolveResult::Unknown(Reason::Timeout));
-    assert!(took < Duration::from_millis(200) + OVERSTAY + Duration::from_millis(300), "took {took:?}");
+    assert!(
+        took < Duration::from_millis(200) + OVERSTAY + Duration::from_millis(300),
+        "took {took:?}"
+    );
 }
 
 #[test]
@@ -250,7 +260,10 @@ fn portfolio_takes_the_first_definite_answer_and_cancels_the_rest() {
     let q = Query::new(vec![lt(&f32v("x"), &c(1.0))]);
     let start = Instant::now();
     assert!(matches!(p.check(&q, &unlimited()).unwrap(), SolveResult::Sat(_)));
-    assert!(start.elapsed() < Duration::from_secs(2), "did not wait for the slow member");
+    assert!(
+        start.elapsed() < Duration::from_secs(2),
+        "did not wait for the slow member"
+    );
     // The slow member was cancelled: its thread is free again for the next
     // query well before its 5 s delay.
     let start = Instant::now();
@@ -273,7 +286,10 @@ fn sequential_portfolio_gives_the_first_member_a_slice() {
     let mut p = Portfolio::new(vec![Box::new(a), Box::new(b)], mode);
     let q = Query::new(vec![lt(&f32v("x"), &c(1.0))]);
     let start = Instant::now();
-    assert!(matches!(p.check(&q, &Budget::timeout(Duration::from_secs(10))).unwrap(), SolveResult::Sat(_)));
+    assert!(matches!(
+        p.check(&q, &Budget::timeout(Duration::from_secs(10))).unwrap(),
+        SolveResult::Sat(_)
+    ));
     let took = start.elapsed();
     assert!(took < Duration::from_millis(1500), "first member capped: {took:?}");
     assert_eq!((calls(&log_a), calls(&log_b)), (1, 1));
@@ -288,7 +304,9 @@ fn hard() -> Query {
     let n: u128 = 1073741827 * 1610612741;
     let gt1 = |v: &Term| Term::app(Op::BvUgt, vec![v.clone(), Term::bv(32, 1)]).unwrap();
     Query::new(vec![
-        Term::app(Op::BvMul, vec![wide(&x), wide(&y)]).unwrap().eq(&Term::bv(64, n)),
+        Term::app(Op::BvMul, vec![wide(&x), wide(&y)])
+            .unwrap()
+            .eq(&Term::bv(64, n)),
         gt1(&x),
         gt1(&y),
         Term::app(Op::BvUlt, vec![x.clone(), y.clone()]).unwrap(),
@@ -307,7 +325,10 @@ fn every_chain_honours_the_deadline() {
         let took = start.elapsed();
         eprintln!("{name}: {} after {took:?}", r.label());
         assert_eq!(r, SolveResult::Unknown(Reason::Timeout), "{name}");
-        assert!(took < Duration::from_millis(1000) + OVERSTAY + Duration::from_millis(300), "{name}: {took:?}");
+        assert!(
+            took < Duration::from_millis(1000) + OVERSTAY + Duration::from_millis(300),
+            "{name}: {took:?}"
+        );
     }
 }
 

@@ -290,11 +290,8 @@ impl Exec<'_, '_> {
                 f.extend(others);
                 Outcome::Fork(f)
             }
-            (Outcome::End(e), false) => {
-                // This path ends; the other targets go on in their states.
-                self.side_ends.push((std::mem::replace(st, others.remove(0)), e));
-                Outcome::Fork(others)
-            }
+            // This path ends; the other targets go on in their states.
+            (Outcome::End(e), false) => self.end_keeping(st, e, others),
         })
     }
 
@@ -366,7 +363,7 @@ impl Exec<'_, '_> {
         others: &mut Vec<State>,
     ) -> Result<Callee, ExecError> {
         let Either::Right(op) = f else { unreachable!() };
-        let v = self.operand(st, op, &mut super::operand::Specials { list: &[], next: 0 })?;
+        let v = self.operand(st, op)?;
         let p = v.bv().clone();
         let a = match as_bv(&p) {
             Some(a) => a,

@@ -18,7 +18,6 @@ use crate::{Config, Stats};
 use fpsym_expr::{Model, Op, Term};
 use fpsym_solver::{Budget, Query, SolveResult, Solver};
 use llvm_ir::{Constant, Instruction, Module, Name, Operand, Terminator, Type, TypeRef};
-use operand::{count_special, Specials};
 use std::collections::HashMap;
 use std::time::Instant;
 
@@ -112,67 +111,6 @@ pub fn const_type(m: &Module, c: &Constant) -> TypeRef {
         Type::PointerType { pointee_type, .. } => pointee_type.clone(),
         _ => m.types.i8(),
     }
-}
-
-/// The operands of an instruction in the order llvm-dis prints them (the
-/// order in which the frontend lists its special float constants).
-fn text_operands(i: &Instruction) -> Vec<&Operand> {
-    use Instruction as I;
-    match i {
-        I::Add(x) => vec![&x.operand0, &x.operand1],
-        I::Sub(x) => vec![&x.operand0, &x.operand1],
-        I::Mul(x) => vec![&x.operand0, &x.operand1],
-        I::UDiv(x) => vec![&x.operand0, &x.operand1],
-        I::SDiv(x) => vec![&x.operand0, &x.operand1],
-        I::URem(x) => vec![&x.operand0, &x.operand1],
-        I::SRem(x) => vec![&x.operand0, &x.operand1],
-        I::And(x) => vec![&x.operand0, &x.operand1],
-        I::Or(x) => vec![&x.operand0, &x.operand1],
-        I::Xor(x) => vec![&x.operand0, &x.operand1],
-        I::Shl(x) => vec![&x.operand0, &x.operand1],
-        I::LShr(x) => vec![&x.operand0, &x.operand1],
-        I::AShr(x) => vec![&x.operand0, &x.operand1],
-        I::FAdd(x) => vec![&x.operand0, &x.operand1],
-        I::FSub(x) => vec![&x.operand0, &x.operand1],
-        I::FMul(x) => vec![&x.operand0, &x.operand1],
-        I::FDiv(x) => vec![&x.operand0, &x.operand1],
-        I::FRem(x) => vec![&x.operand0, &x.operand1],
-        I::FNeg(x) => vec![&x.operand],
-        I::ICmp(x) => vec![&x.operand0, &x.operand1],
-        I::FCmp(x) => vec![&x.operand0, &x.operand1],
-        I::Select(x) => vec![&x.condition, &x.true_value, &x.false_value],
-        I::Store(x) => vec![&x.value, &x.address],
-        I::Load(x) => vec![&x.address],
-        I::Alloca(x) => vec![&x.num_elements],
-        I::GetElementPtr(x) => {
-            let mut v = vec![&x.address];
-            v.extend(x.indices.iter());
-            v
-        }
-        I::Trunc(x) => vec![&x.operand],
-        I::ZExt(x) => vec![&x.operand],
-        I::SExt(x) => vec![&x.operand],
-        I::FPTrunc(x) => vec![&x.operand],
-        I::FPExt(x) => vec![&x.operand],
-        I::FPToUI(x) => vec![&x.operand],
-        I::FPToSI(x) => vec![&x.operand],
-        I::UIToFP(x) => vec![&x.operand],
-        I::SIToFP(x) => vec![&x.operand],
-        I::PtrToInt(x) => vec![&x.operand],
-        I::IntToPtr(x) => vec![&x.operand],
-        I::BitCast(x) => vec![&x.operand],
-        I::AddrSpaceCast(x) => vec![&x.operand],
-        I::Freeze(x) => vec![&x.operand],
-        I::ExtractValue(x) => vec![&x.aggregate],
-        I::InsertValue(x) => vec![&x.aggregate, &x.element],
-        I::Phi(x) => x.incoming_values.iter().map(|(o, _)| o).collect(),
-        I::Call(x) => x.arguments.iter().map(|(o, _)| o).collect(),
-        _ => vec![],
-    }
-}
-
-fn op_specials(o: &Operand) -> usize {
-    o.as_constant().map_or(0, count_special)
 }
 
 /// The debug location of an instruction.
@@ -273,22 +211,11 @@ impl<'e, 'p> Exec<'e, 'p> {
             return self.terminator(st, fidx, bb, &block.term);
         }
         let inst = &block.instrs[ip];
-        let list = self.prog.program.special_consts(&func.name, bb, ip);
-        let ops = text_operands(inst);
-        // Operand k's special constants start after those of operands < k.
-        let firsts: Vec<usize> = ops
-            .iter()
-            .scan(0, |acc, o| {
-                let f = *acc;
-                *acc += op_specials(o);
-                Some(f)
-            })
-            .collect();
+        let ops = fpsym_frontend::instruction_operands(inst);
         let mut vals: Vec<Option<Val>> = vec![None; ops.len()];
         if !matches!(inst, Instruction::Phi(_)) {
             for (k, o) in ops.iter().enumerate() {
-                let mut sp = Specials { list, next: firsts[k] };
-                vals[k] = Some(self.operand(st, o, &mut sp)?);
+                vals[k] = Some(self.operand(st, o)?);
             }
         }
         let loc = instr_loc(inst);
@@ -311,7 +238,7 @@ impl<'e, 'p> Exec<'e, 'p> {
             }
         }
         st.frame_mut().ip += 1;
-        self.instruction(st, inst, vals, &ops, &firsts, list, loc)
+        self.instruction(st, inst, vals, &ops, loc)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -321,8 +248,6 @@ impl<'e, 'p> Exec<'e, 'p> {
         inst: &Instruction,
         vals: Vec<Option<Val>>,
         ops: &[&Operand],
-        firsts: &[usize],
-        list: &[fpsym_frontend::SpecialConst],
         loc: Option<Loc>,
     ) -> Result<Outcome, ExecError> {
         use Instruction as I;
@@ -391,8 +316,7 @@ impl<'e, 'p> Exec<'e, 'p> {
                     .iter()
                     .position(|(_, b)| b == prev_name)
                     .ok_or_else(|| ExecError::Unsupported("phi without an entry for the predecessor".into()))?;
-                let mut sp = Specials { list, next: firsts[k] };
-                let val = self.operand(st, ops[k], &mut sp)?;
+                let val = self.operand(st, ops[k])?;
                 // Phis of one block read the registers as they were on
                 // entry; clang -O0 + mem2reg rarely makes that matter, but
                 // be exact: stage the value.
@@ -487,7 +411,10 @@ impl<'e, 'p> Exec<'e, 'p> {
                 return self.store(st, &addr, &v(0), &ty, loc);
             }
             I::Call(c) => {
-                let args: Vec<Val> = (0..ops.len()).map(v).collect();
+                // The operand list starts with the callee (unless it is
+                // inline assembly), then the arguments.
+                let first = usize::from(c.function.is_right());
+                let args: Vec<Val> = (first..ops.len()).map(v).collect();
                 return self.call(st, c, args, loc);
             }
             other => return Err(ExecError::Unsupported(format!("instruction {other}"))),
@@ -552,19 +479,13 @@ impl<'e, 'p> Exec<'e, 'p> {
     fn terminator(&mut self, st: &mut State, fidx: usize, bb: usize, t: &Terminator) -> Result<Outcome, ExecError> {
         use llvm_ir::HasDebugLoc;
         let loc = Loc::of(t.get_debug_loc());
-        let func = self.prog.funcs[fidx];
-        let list = self
-            .prog
-            .program
-            .special_consts(&func.name, bb, func.basic_blocks[bb].instrs.len());
-        let mut sp = Specials { list, next: 0 };
         match t {
             Terminator::Br(b) => {
                 self.goto(st, &b.dest)?;
                 Ok(Outcome::Continue)
             }
             Terminator::CondBr(c) => {
-                let cv = self.operand(st, &c.condition, &mut sp)?;
+                let cv = self.operand(st, &c.condition)?;
                 let cond = bv1_to_bool(cv.bv());
                 let taken = std::mem::replace(st, placeholder());
                 let (t, f) = self.fork(taken, cond, loc);
@@ -579,14 +500,14 @@ impl<'e, 'p> Exec<'e, 'p> {
                 self.resume(st, out)
             }
             Terminator::Switch(s) => {
-                let x = self.operand(st, &s.operand, &mut sp)?;
+                let x = self.operand(st, &s.operand)?;
                 let x = x.bv().clone();
                 let taken = std::mem::replace(st, placeholder());
                 let mut rest = Some(taken);
                 let mut out = Vec::new();
                 for (k, (c, dest)) in s.dests.iter().enumerate() {
                     let Some(cur) = rest.take() else { break };
-                    let cv = self.constant(&mut cur.clone(), c, &mut Specials { list: &[], next: 0 })?;
+                    let cv = self.constant(&mut cur.clone(), c)?;
                     let eq = mk(Op::Eq, vec![x.clone(), cv.bv().clone()]);
                     let (yes, no) = self.fork(cur, eq, loc.clone());
                     if let Some(mut y) = yes {
@@ -605,7 +526,7 @@ impl<'e, 'p> Exec<'e, 'p> {
             }
             Terminator::Ret(r) => {
                 let v = match &r.return_operand {
-                    Some(o) => Some(self.operand(st, o, &mut sp)?),
+                    Some(o) => Some(self.operand(st, o)?),
                     None => None,
                 };
                 self.ret(st, v)

@@ -8,60 +8,12 @@ use crate::term::{bv, mk};
 use crate::value::Val;
 use fpsym_expr::{Op, Term};
 use fpsym_float::Float;
-use fpsym_frontend::SpecialConst;
 use llvm_ir::constant::Float as CFloat;
 use llvm_ir::{Constant, Operand, Type};
 
-/// The float constants of one instruction (or global initializer) that
-/// llvm-ir keeps no value for, consumed in textual order.
-pub struct Specials<'a> {
-    /// The constants, in textual order.
-    pub list: &'a [SpecialConst],
-    /// The next one to use.
-    pub next: usize,
-}
-
-/// How many such constants an operand contains (to find an operand's first).
-pub fn count_special(c: &Constant) -> usize {
-    match c {
-        Constant::Float(f) => {
-            matches!(f, CFloat::X86_FP80 | CFloat::Quadruple | CFloat::Half | CFloat::BFloat) as usize
-        }
-        Constant::Struct { values, .. } => values.iter().map(|v| count_special(v)).sum(),
-        Constant::Array { elements, .. } => elements.iter().map(|v| count_special(v)).sum(),
-        Constant::Vector(e) => e.iter().map(|v| count_special(v)).sum(),
-        _ => constexpr_operands(c).iter().map(|v| count_special(v)).sum(),
-    }
-}
-
-fn constexpr_operands(c: &Constant) -> Vec<&Constant> {
-    use llvm_ir::constant as k;
-    match c {
-        Constant::BitCast(k::BitCast { operand, .. })
-        | Constant::PtrToInt(k::PtrToInt { operand, .. })
-        | Constant::IntToPtr(k::IntToPtr { operand, .. })
-        | Constant::FPTrunc(k::FPTrunc { operand, .. })
-        | Constant::FPExt(k::FPExt { operand, .. })
-        | Constant::Trunc(k::Trunc { operand, .. })
-        | Constant::ZExt(k::ZExt { operand, .. })
-        | Constant::SExt(k::SExt { operand, .. })
-        | Constant::FPToSI(k::FPToSI { operand, .. })
-        | Constant::FPToUI(k::FPToUI { operand, .. })
-        | Constant::SIToFP(k::SIToFP { operand, .. })
-        | Constant::UIToFP(k::UIToFP { operand, .. })
-        | Constant::AddrSpaceCast(k::AddrSpaceCast { operand, .. }) => vec![operand],
-        Constant::GetElementPtr(k::GetElementPtr { address, indices, .. }) => {
-            let mut v: Vec<&Constant> = vec![address];
-            v.extend(indices.iter().map(|i| i.as_ref()));
-            v
-        }
-        _ => vec![],
-    }
-}
-
 impl Exec<'_, '_> {
     /// The value of an operand.
-    pub fn operand(&mut self, st: &mut State, op: &Operand, sp: &mut Specials) -> Result<Val, ExecError> {
+    pub fn operand(&mut self, st: &mut State, op: &Operand) -> Result<Val, ExecError> {
         match op {
             Operand::LocalOperand { name, .. } => st
                 .frame()
@@ -69,13 +21,13 @@ impl Exec<'_, '_> {
                 .get(name)
                 .cloned()
                 .ok_or_else(|| ExecError::Unsupported(format!("register {name} read before it is written"))),
-            Operand::ConstantOperand(c) => self.constant(st, c, sp),
+            Operand::ConstantOperand(c) => self.constant(st, c),
             Operand::MetadataOperand => Ok(Val::Bv(bv(1, 0))),
         }
     }
 
     /// The value of a constant.
-    pub fn constant(&mut self, st: &mut State, c: &Constant, sp: &mut Specials) -> Result<Val, ExecError> {
+    pub fn constant(&mut self, st: &mut State, c: &Constant) -> Result<Val, ExecError> {
         use llvm_ir::constant as k;
         Ok(match c {
             Constant::Int { bits, value } => Val::Bv(bv(*bits, *value as u128)),
@@ -83,15 +35,11 @@ impl Exec<'_, '_> {
                 CFloat::Single(x) => Float::from_f32(*x),
                 CFloat::Double(x) => Float::from_f64(*x),
                 other => {
-                    // The frontend recovered the exact bits; by constant
-                    // identity, or else by textual position.
-                    let s = match self.prog.program.special_const(c) {
-                        Some(s) => s,
-                        None => *sp.list.get(sp.next).ok_or_else(|| {
-                            ExecError::Unsupported(format!("no recovered value for the {other:?} constant"))
-                        })?,
-                    };
-                    sp.next += 1;
+                    // The frontend recovered the exact bits of every such
+                    // constant in the module, keyed by the constant itself.
+                    let s = self.prog.program.special_const(c).ok_or_else(|| {
+                        ExecError::Unsupported(format!("no recovered value for the {other:?} constant"))
+                    })?;
                     let fmt = match other {
                         CFloat::X86_FP80 => fpsym_float::Format::X86_FP80,
                         CFloat::Quadruple => fpsym_float::Format::BINARY128,
@@ -104,16 +52,13 @@ impl Exec<'_, '_> {
             })),
             Constant::Null(_) => Val::Bv(bv(64, 0)),
             Constant::AggregateZero(t) | Constant::Undef(t) | Constant::Poison(t) => self.zero(t)?,
-            Constant::Struct { values, .. } => Val::Agg(
-                values
-                    .iter()
-                    .map(|v| self.constant(st, v, sp))
-                    .collect::<Result<_, _>>()?,
-            ),
+            Constant::Struct { values, .. } => {
+                Val::Agg(values.iter().map(|v| self.constant(st, v)).collect::<Result<_, _>>()?)
+            }
             Constant::Array { elements, .. } => Val::Agg(
                 elements
                     .iter()
-                    .map(|v| self.constant(st, v, sp))
+                    .map(|v| self.constant(st, v))
                     .collect::<Result<_, _>>()?,
             ),
             Constant::GlobalReference { name, .. } => {
@@ -127,10 +72,10 @@ impl Exec<'_, '_> {
                 }
             }
             Constant::BitCast(k::BitCast { operand, .. })
-            | Constant::AddrSpaceCast(k::AddrSpaceCast { operand, .. }) => self.constant(st, operand, sp)?,
+            | Constant::AddrSpaceCast(k::AddrSpaceCast { operand, .. }) => self.constant(st, operand)?,
             Constant::PtrToInt(k::PtrToInt { operand, to_type })
             | Constant::IntToPtr(k::IntToPtr { operand, to_type }) => {
-                let v = self.constant(st, operand, sp)?;
+                let v = self.constant(st, operand)?;
                 let w = match to_type.as_ref() {
                     Type::IntegerType { bits } => *bits,
                     _ => 64,
@@ -138,18 +83,15 @@ impl Exec<'_, '_> {
                 Val::Bv(super::resize(v.bv(), w, false))
             }
             Constant::GetElementPtr(k::GetElementPtr { address, indices, .. }) => {
-                let base = self.constant(st, address, sp)?;
-                let idx: Vec<Val> = indices
-                    .iter()
-                    .map(|i| self.constant(st, i, sp))
-                    .collect::<Result<_, _>>()?;
+                let base = self.constant(st, address)?;
+                let idx: Vec<Val> = indices.iter().map(|i| self.constant(st, i)).collect::<Result<_, _>>()?;
                 let ty = crate::exec::const_type(self.prog.module, address);
                 Val::Bv(self.gep(base.bv(), &ty, &idx)?)
             }
             Constant::Trunc(k::Trunc { operand, to_type })
             | Constant::ZExt(k::ZExt { operand, to_type })
             | Constant::SExt(k::SExt { operand, to_type }) => {
-                let v = self.constant(st, operand, sp)?;
+                let v = self.constant(st, operand)?;
                 let w = match to_type.as_ref() {
                     Type::IntegerType { bits } => *bits,
                     _ => 64,
@@ -157,8 +99,8 @@ impl Exec<'_, '_> {
                 Val::Bv(super::resize(v.bv(), w, matches!(c, Constant::SExt(_))))
             }
             Constant::Add(k::Add { operand0, operand1 }) | Constant::Sub(k::Sub { operand0, operand1 }) => {
-                let a = self.constant(st, operand0, sp)?;
-                let b = self.constant(st, operand1, sp)?;
+                let a = self.constant(st, operand0)?;
+                let b = self.constant(st, operand1)?;
                 let o = if matches!(c, Constant::Add(_)) {
                     Op::BvAdd
                 } else {

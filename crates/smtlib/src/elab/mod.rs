@@ -728,8 +728,11 @@ pub fn parse_values(src: &str, vars: &[Term]) -> Result<fpsym_expr::Model, Parse
     let mut el = Elaborator::new(src);
     let by_name: HashMap<&str, &Term> = vars.iter().filter_map(|v| Some((v.var_name()?, v))).collect();
     let Some(top) = reader.read(&mut arena).map_err(|e| e.in_file(FILE))? else {
-        return Err(Located::new(Pos { line: 1, column: 1 }, "expected `((name value) ...)`, found the end of input")
-            .in_file(FILE));
+        return Err(Located::new(
+            Pos { line: 1, column: 1 },
+            "expected `((name value) ...)`, found the end of input",
+        )
+        .in_file(FILE));
     };
     let Some(pairs) = arena.list(top).map(|k| k.to_vec()) else {
         return Err(Located::new(
@@ -749,9 +752,13 @@ pub fn parse_values(src: &str, vars: &[Term]) -> Result<fpsym_expr::Model, Parse
                 .in_file(FILE))
             }
         };
-        let name = el.symbol(&arena, pair[0], "a variable name").map_err(|e| e.in_file(FILE))?;
+        let name = el
+            .symbol(&arena, pair[0], "a variable name")
+            .map_err(|e| e.in_file(FILE))?;
         let Some(&var) = by_name.get(name.as_str()) else {
-            return Err(Located::new(arena.pos(pair[0]), format!("`{name}` is not a variable of the query")).in_file(FILE));
+            return Err(
+                Located::new(arena.pos(pair[0]), format!("`{name}` is not a variable of the query")).in_file(FILE),
+            );
         };
         let t = el.term(&arena, pair[1]).map_err(|e| e.in_file(FILE))?;
         if t.sort() != var.sort() {

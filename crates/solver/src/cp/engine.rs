@@ -5,8 +5,8 @@ use crate::cp::compile::{Csp, VarId};
 use crate::cp::domain::Domain;
 use crate::cp::prop::{self, Ctx};
 use crate::cp::{CpConfig, Stats};
-use std::collections::VecDeque;
 use crate::Budget;
+use std::collections::VecDeque;
 
 /// Why propagation stopped short of a fixpoint.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
