@@ -191,6 +191,9 @@ run_test!(every_rounding_mode, "rounding_modes.c");
 run_test!(heap_calls_switch_structs_runtime, "heap_calls.c");
 run_test!(exact_libm, "libm.c");
 run_test!(pointers_into_several_objects, "pointers.c");
+run_test!(phis_read_the_values_on_entry, "phi_rotate.c");
+run_test!(constrained_intrinsics, "constrained.c");
+run_test!(vectors_and_small_structs, "vectors.c");
 
 /// Runs `fpsym run` with extra arguments; returns (exit code, stdout, findings as (kind, line)).
 /// Runs `fpsym run` on a fixture with extra arguments into a fresh

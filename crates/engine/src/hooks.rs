@@ -851,17 +851,30 @@ impl Exec<'_, '_> {
                 st.frame_mut().regs.insert(d.clone(), v);
             }
         };
+        // Element-wise intrinsics work on scalars and on vectors lane by lane.
+        let lanes = |st: &mut State, f: &mut dyn FnMut(&[Val]) -> Term| {
+            let v = crate::exec::map_lanes(args, &mut |a| Val::Fp(f(a)));
+            set(st, v);
+        };
         match family {
-            "dbg" | "lifetime" | "experimental" | "assume" | "donothing" | "var" | "annotation" => {}
-            "fabs" => set(st, Val::Fp(mk(Op::FpAbs, vec![f(0)]))),
-            "sqrt" => set(st, Val::Fp(mk(Op::FpSqrt, vec![rm(r), f(0)]))),
-            "fma" => set(st, Val::Fp(mk(Op::FpFma, vec![rm(r), f(0), f(1), f(2)]))),
-            "fmuladd" => {
-                // Unfused, as the x86-64 baseline lowers it.
-                let p = mk(Op::FpMul, vec![rm(r), f(0), f(1)]);
-                set(st, Val::Fp(mk(Op::FpAdd, vec![rm(r), p, f(2)])));
+            "experimental" if intr.starts_with("experimental.constrained.") => {
+                return self.constrained(st, intr, args, dest, loc)
             }
-            "copysign" => {
+            "dbg" | "lifetime" | "experimental" | "assume" | "donothing" | "var" | "annotation" => {}
+            "fabs" => lanes(st, &mut |a| mk(Op::FpAbs, vec![a[0].fp().clone()])),
+            "sqrt" => lanes(st, &mut |a| mk(Op::FpSqrt, vec![rm(r), a[0].fp().clone()])),
+            "fma" => lanes(st, &mut |a| {
+                mk(
+                    Op::FpFma,
+                    vec![rm(r), a[0].fp().clone(), a[1].fp().clone(), a[2].fp().clone()],
+                )
+            }),
+            "fmuladd" => lanes(st, &mut |a| {
+                // Unfused, as the x86-64 baseline lowers it.
+                let p = mk(Op::FpMul, vec![rm(r), a[0].fp().clone(), a[1].fp().clone()]);
+                mk(Op::FpAdd, vec![rm(r), p, a[2].fp().clone()])
+            }),
+            "copysign" if !matches!(args.first(), Some(Val::Agg(_))) => {
                 let abs = mk(Op::FpAbs, vec![f(0)]);
                 let neg = self.sign_bit(st, &f(1));
                 set(
@@ -878,11 +891,11 @@ impl Exec<'_, '_> {
                     "roundeven" => RoundingMode::NearestTiesToEven,
                     _ => r,
                 };
-                set(st, Val::Fp(mk(Op::FpRoundToIntegral, vec![rm(m), f(0)])));
+                lanes(st, &mut |a| mk(Op::FpRoundToIntegral, vec![rm(m), a[0].fp().clone()]));
             }
             "minnum" | "maxnum" => {
                 let o = if family == "minnum" { Op::FpMin } else { Op::FpMax };
-                set(st, Val::Fp(mk(o, vec![f(0), f(1)])));
+                lanes(st, &mut |a| mk(o.clone(), vec![a[0].fp().clone(), a[1].fp().clone()]));
             }
             "memcpy" | "memmove" | "memset" => {
                 let mut forks = Vec::new();

@@ -54,6 +54,12 @@ impl<'m> Layout<'m> {
             Some(Type::IntegerType { bits }) => (*bits as u64).div_ceil(8),
             Some(Type::FPType(f)) => fp_format(*f).map_or(16, fp_store_size),
             Some(Type::PointerType { .. }) => 8,
+            // Lanes are packed (`<3 x float>` stores 12 bytes, allocates 16).
+            Some(Type::VectorType {
+                element_type,
+                num_elements,
+                ..
+            }) => self.store_size(element_type) * *num_elements as u64,
             _ => self.alloc_size(t),
         }
     }

@@ -46,6 +46,10 @@ pub struct Prog<'p> {
     /// Branch edges in the user's functions (2 per conditional branch, one
     /// per switch case plus the default).
     pub branch_edges: usize,
+    /// Instructions the executor does not support, by (function, block,
+    /// instruction index; the terminator is at the block's length): the
+    /// site's message (location, construct, instruction text).
+    pub unsupported: HashMap<(usize, usize, usize), String>,
 }
 
 fn successors(t: &Terminator) -> Vec<&Name> {
@@ -66,7 +70,7 @@ impl<'p> Prog<'p> {
     pub fn new(program: &'p Program, is_user: impl Fn(&Function) -> bool) -> Prog<'p> {
         let module = &program.module;
         let funcs: Vec<&Function> = module.functions.iter().collect();
-        let func_index = funcs.iter().enumerate().map(|(i, f)| (f.name.clone(), i)).collect();
+        let func_index: HashMap<String, usize> = funcs.iter().enumerate().map(|(i, f)| (f.name.clone(), i)).collect();
         let mut blocks = Vec::new();
         let mut loop_headers = Vec::new();
         let mut user = Vec::new();
@@ -115,8 +119,17 @@ impl<'p> Prog<'p> {
             fn_addr.insert(d.name.clone(), next);
             next += 16;
         }
+        let unsupported = program
+            .unsupported_sites()
+            .iter()
+            .filter_map(|site| {
+                let f = *func_index.get(&site.function)?;
+                Some(((f, site.block, site.index), site.to_string()))
+            })
+            .collect();
         Prog {
             program,
+            unsupported,
             module,
             layout: Layout::new(&module.types),
             funcs,

@@ -14,9 +14,10 @@
 //! Loading also recovers what llvm-ir drops: the exact bits of `x86_fp80`,
 //! `fp128`, `half` and `bfloat` constants ([`Program::special_consts`],
 //! [`Program::special_const`]), read from `llvm-dis-14`'s text and checked
-//! against llvm-ir's module shape. Validation then rejects, with their
+//! against llvm-ir's module shape. Validation then lists, with their
 //! source lines, the constructs the executor does not support (see
-//! [`UnsupportedSite`]).
+//! [`UnsupportedSite`], [`Program::unsupported_sites`]); they are not
+//! errors at load time: a path that reaches one stops there.
 
 #![deny(missing_docs)]
 
@@ -128,13 +129,6 @@ pub enum FrontendError {
         /// The module's target triple.
         triple: String,
     },
-    /// The program uses constructs the executor does not support; every
-    /// site is listed, one per line, with its source location.
-    #[error("{}", unsupported_message(.sites))]
-    Unsupported {
-        /// Every unsupported instruction found, in module order.
-        sites: Vec<UnsupportedSite>,
-    },
     /// llvm-dis's text and llvm-ir's module disagree (a bug in fpsym, or IR
     /// that the constant recovery does not understand); nothing is guessed.
     #[error("internal error while loading the module: {message}")]
@@ -157,10 +151,6 @@ fn clang_message(input: &Path, status: Option<i32>, stderr: &str) -> String {
     } else {
         stderr.trim_end().to_string()
     }
-}
-
-fn unsupported_message(sites: &[UnsupportedSite]) -> String {
-    sites.iter().map(|s| s.to_string()).collect::<Vec<_>>().join("\n")
 }
 
 /// Compiles and links `inputs` (`.c` sources, `.bc`/`.ll` LLVM 14 modules)

@@ -102,6 +102,7 @@ pub struct Program {
     global_specials: HashMap<String, Vec<SpecialConst>>,
     by_address: HashMap<usize, SpecialConst>,
     runtime_functions: BTreeSet<String>,
+    unsupported: Vec<UnsupportedSite>,
 }
 
 impl fmt::Debug for Program {
@@ -116,6 +117,13 @@ impl fmt::Debug for Program {
 }
 
 impl Program {
+    /// Every use of a construct the executor does not support, in module
+    /// order, with its location and text. They are not errors: a path that
+    /// reaches one stops there.
+    pub fn unsupported_sites(&self) -> &[UnsupportedSite] {
+        &self.unsupported
+    }
+
     /// The function definition named `name`.
     pub fn function(&self, name: &str) -> Option<&Function> {
         self.func_index.get(name).map(|&i| &self.module.functions[i])
@@ -438,10 +446,9 @@ fn assemble(module: Module, ir_text: &str) -> Result<Program, FrontendError> {
     }
     let text = text::parse_module(ir_text).map_err(internal)?;
     check_shape(&module, &text.functions)?;
-    let sites: Vec<UnsupportedSite> = validate::validate(&module, &text.functions);
-    if !sites.is_empty() {
-        return Err(FrontendError::Unsupported { sites });
-    }
+    // Unsupported constructs are kept, not rejected: the executor stops a
+    // path that reaches one (code that never runs must not stop a run).
+    let unsupported: Vec<UnsupportedSite> = validate::validate(&module, &text.functions);
 
     let mut by_address: HashMap<usize, SpecialConst> = HashMap::new();
     let mut record = |found: Vec<(&llvm_ir::ConstantRef, SpecialFloat)>,
@@ -534,6 +541,7 @@ fn assemble(module: Module, ir_text: &str) -> Result<Program, FrontendError> {
         global_specials,
         by_address,
         runtime_functions: BTreeSet::new(),
+        unsupported,
     })
 }
 

@@ -2,9 +2,7 @@
 //! location and instruction text.
 //!
 //! Rejected: atomics (`atomicrmw`, `cmpxchg`, `fence`, atomic `load` and
-//! `store`), `va_arg`, vector operations (`extractelement`, `insertelement`,
-//! `shufflevector`) and any operand or result whose type contains a vector,
-//! `ppc_fp128`, `x86_mmx` or `x86_amx`, inline assembly (calls and
+//! `store`), `va_arg`, scalable vectors, `ppc_fp128`, `x86_mmx` or `x86_amx`, inline assembly (calls and
 //! module-level `asm`), `indirectbr` (computed goto), `callbr` (asm goto),
 //! and exception handling (`invoke`, `resume`, `landingpad`, `catchpad`,
 //! `cleanuppad`, `catchswitch`, `catchret`, `cleanupret`).
@@ -31,6 +29,11 @@ pub struct UnsupportedSite {
     pub what: String,
     /// The instruction as llvm-dis prints it.
     pub instruction: String,
+    /// Index of the basic block in the function.
+    pub block: usize,
+    /// Index of the instruction in the block (the block's instruction
+    /// count for its terminator).
+    pub index: usize,
 }
 
 impl fmt::Display for UnsupportedSite {
@@ -55,7 +58,6 @@ fn instruction_kind(i: &Instruction) -> Option<&'static str> {
         I::Load(l) if l.atomicity.is_some() => "atomic load",
         I::Store(s) if s.atomicity.is_some() => "atomic store",
         I::VAArg(_) => "va_arg instruction",
-        I::ExtractElement(_) | I::InsertElement(_) | I::ShuffleVector(_) => "vector operation",
         I::LandingPad(_) | I::CatchPad(_) | I::CleanupPad(_) => "exception handling",
         I::Call(c) if c.function.is_left() => "inline assembly",
         _ => return None,
@@ -77,7 +79,8 @@ fn terminator_kind(t: &Terminator) -> Option<&'static str> {
 /// x86_amx), looking through arrays and structs.
 fn bad_type(ty: &TypeRef, types: &Types, seen: &mut HashSet<String>) -> Option<String> {
     match ty.as_ref() {
-        Type::VectorType { .. } => Some(format!("vector type `{ty}`")),
+        Type::VectorType { scalable: true, .. } => Some(format!("scalable vector type `{ty}`")),
+        Type::VectorType { element_type, .. } => bad_type(element_type, types, seen),
         Type::FPType(FPType::PPC_FP128) => Some("type ppc_fp128".to_string()),
         Type::X86_MMXType => Some("type x86_mmx".to_string()),
         Type::X86_AMXType => Some("type x86_amx".to_string()),
@@ -113,6 +116,8 @@ pub(crate) fn validate(module: &Module, text: &[TextFunction]) -> Vec<Unsupporte
             loc: None,
             what: "module-level inline assembly".to_string(),
             instruction: format!("module asm \"{}\"", module.inline_assembly.trim()),
+            block: 0,
+            index: 0,
         });
     }
     for (func, tf) in module.functions.iter().zip(text) {
@@ -125,6 +130,8 @@ pub(crate) fn validate(module: &Module, text: &[TextFunction]) -> Vec<Unsupporte
                     loc: dl.as_ref().or(func.debugloc.as_ref()).map(Loc::from_debugloc),
                     what,
                     instruction: tf.blocks[b][idx].clone(),
+                    block: b,
+                    index: idx,
                 });
             };
             for (idx, inst) in block.instrs.iter().enumerate() {

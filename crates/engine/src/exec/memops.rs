@@ -132,6 +132,16 @@ impl Exec<'_, '_> {
                 }
                 out
             }
+            (Val::Agg(items), Type::VectorType { element_type, .. }) => {
+                // Lanes are packed at their store size.
+                let stride = layout.store_size(element_type) as usize;
+                let mut out = vec![Cell::byte(bv(8, 0)); stride * items.len()];
+                for (k, item) in items.iter().enumerate() {
+                    let cs = self.cells_of(st, item, element_type);
+                    out[k * stride..k * stride + cs.len()].clone_from_slice(&cs);
+                }
+                out
+            }
             (v, t) => panic!("cannot store {v:?} as {t:?}"),
         }
     }
@@ -175,6 +185,18 @@ impl Exec<'_, '_> {
                 Val::Agg(
                     (0..*num_elements)
                         .map(|k| self.value_of(st, &cells[k * stride..k * stride + n], element_type))
+                        .collect(),
+                )
+            }
+            Type::VectorType {
+                element_type,
+                num_elements,
+                ..
+            } => {
+                let n = layout.store_size(element_type) as usize;
+                Val::Agg(
+                    (0..*num_elements)
+                        .map(|k| self.value_of(st, &cells[k * n..(k + 1) * n], element_type))
                         .collect(),
                 )
             }

@@ -3,6 +3,7 @@
 
 pub mod arith;
 mod calls;
+mod constrained;
 mod memops;
 pub mod operand;
 
@@ -208,9 +209,18 @@ impl<'e, 'p> Exec<'e, 'p> {
         st.steps += 1;
         self.stats.instructions += 1;
         if ip == block.instrs.len() {
+            if self.prog.unsupported.contains_key(&(fidx, bb, ip)) {
+                return Err(self.unsupported_here(fidx, bb, ip));
+            }
             return self.terminator(st, fidx, bb, &block.term);
         }
+        if ip == 0 && matches!(block.instrs.first(), Some(Instruction::Phi(_))) {
+            return self.phis(st, block);
+        }
         let inst = &block.instrs[ip];
+        if self.prog.unsupported.contains_key(&(fidx, bb, ip)) {
+            return Err(self.unsupported_here(fidx, bb, ip));
+        }
         let ops = fpsym_frontend::instruction_operands(inst);
         let mut vals: Vec<Option<Val>> = vec![None; ops.len()];
         if !matches!(inst, Instruction::Phi(_)) {
@@ -256,16 +266,23 @@ impl<'e, 'p> Exec<'e, 'p> {
             st.frame_mut().regs.insert(d.clone(), x);
         };
         let rmode = st.rm;
+        // Scalars, or vectors lane by lane.
         macro_rules! int2 {
             ($x:expr, $name:expr) => {{
-                let r = arith::int_binop($name, v(0).bv(), v(1).bv());
-                set(st, &$x.dest, Val::Bv(r));
+                let r = lift2(&v(0), &v(1), &mut |a, b| Val::Bv(arith::int_binop($name, a.bv(), b.bv())));
+                set(st, &$x.dest, r);
             }};
         }
         macro_rules! fp2 {
             ($x:expr, $name:expr) => {{
-                let r = arith::fp_binop($name, rmode, v(0).fp(), v(1).fp());
-                set(st, &$x.dest, Val::Fp(r));
+                let r = lift2(&v(0), &v(1), &mut |a, b| Val::Fp(arith::fp_binop($name, rmode, a.fp(), b.fp())));
+                set(st, &$x.dest, r);
+            }};
+        }
+        macro_rules! cast {
+            ($x:expr, $f:expr) => {{
+                let r = lift1(&v(0), &mut $f);
+                set(st, &$x.dest, r);
             }};
         }
         match inst {
@@ -287,77 +304,137 @@ impl<'e, 'p> Exec<'e, 'p> {
             I::FMul(x) => fp2!(x, "fmul"),
             I::FDiv(x) => fp2!(x, "fdiv"),
             I::FRem(x) => fp2!(x, "frem"),
-            I::FNeg(x) => {
-                let r = mk(Op::FpNeg, vec![v(0).fp().clone()]);
-                set(st, &x.dest, Val::Fp(r));
-            }
+            I::FNeg(x) => cast!(x, |a: &Val| Val::Fp(mk(Op::FpNeg, vec![a.fp().clone()]))),
             I::ICmp(x) => {
-                let r = arith::icmp(x.predicate, v(0).bv(), v(1).bv());
-                set(st, &x.dest, Val::Bv(arith::i1(r)));
-            }
-            I::FCmp(x) => {
-                let r = arith::fcmp(x.predicate, v(0).fp(), v(1).fp());
-                set(st, &x.dest, Val::Bv(arith::i1(r)));
-            }
-            I::Select(x) => {
-                let c = bv1_to_bool(v(0).bv());
-                let r = select(&c, &v(1), &v(2));
+                let r = lift2(&v(0), &v(1), &mut |a, b| {
+                    Val::Bv(arith::i1(arith::icmp(x.predicate, a.bv(), b.bv())))
+                });
                 set(st, &x.dest, r);
             }
-            I::Phi(x) => {
-                let prev = st
-                    .frame()
-                    .prev_bb
-                    .ok_or_else(|| ExecError::Unsupported("phi in an entry block".into()))?;
-                let func = self.prog.funcs[st.frame().func];
-                let prev_name = &func.basic_blocks[prev].name;
-                let k = x
-                    .incoming_values
-                    .iter()
-                    .position(|(_, b)| b == prev_name)
-                    .ok_or_else(|| ExecError::Unsupported("phi without an entry for the predecessor".into()))?;
-                let val = self.operand(st, ops[k])?;
-                // Phis of one block read the registers as they were on
-                // entry; clang -O0 + mem2reg rarely makes that matter, but
-                // be exact: stage the value.
-                st.frame_mut().regs.insert(x.dest.clone(), val);
+            I::FCmp(x) => {
+                let r = lift2(&v(0), &v(1), &mut |a, b| {
+                    Val::Bv(arith::i1(arith::fcmp(x.predicate, a.fp(), b.fp())))
+                });
+                set(st, &x.dest, r);
             }
-            I::Trunc(x) => set(st, &x.dest, Val::Bv(resize(v(0).bv(), int_width(&x.to_type), false))),
-            I::ZExt(x) => set(st, &x.dest, Val::Bv(resize(v(0).bv(), int_width(&x.to_type), false))),
-            I::SExt(x) => set(st, &x.dest, Val::Bv(resize(v(0).bv(), int_width(&x.to_type), true))),
+            I::Select(x) => {
+                let r = match v(0) {
+                    // A vector condition selects lane by lane.
+                    Val::Agg(cs) => match (v(1), v(2)) {
+                        (Val::Agg(a), Val::Agg(b)) => Val::Agg(
+                            cs.iter()
+                                .zip(a.iter().zip(&b))
+                                .map(|(c, (a, b))| select(&bv1_to_bool(c.bv()), a, b))
+                                .collect(),
+                        ),
+                        _ => return Err(ExecError::Unsupported("select of a vector condition on scalars".into())),
+                    },
+                    c => select(&bv1_to_bool(c.bv()), &v(1), &v(2)),
+                };
+                set(st, &x.dest, r);
+            }
+            I::Phi(_) => return Err(ExecError::Unsupported("phi after a non-phi instruction".into())),
+            I::Trunc(x) => {
+                let w = int_width(&x.to_type);
+                cast!(x, |a: &Val| Val::Bv(resize(a.bv(), w, false)))
+            }
+            I::ZExt(x) => {
+                let w = int_width(&x.to_type);
+                cast!(x, |a: &Val| Val::Bv(resize(a.bv(), w, false)))
+            }
+            I::SExt(x) => {
+                let w = int_width(&x.to_type);
+                cast!(x, |a: &Val| Val::Bv(resize(a.bv(), w, true)))
+            }
             I::FPTrunc(x) => {
                 let to = self.float_format(&x.to_type)?;
-                set(st, &x.dest, Val::Fp(arith::to_float("fptrunc", rmode, v(0).fp(), to)))
+                cast!(x, |a: &Val| Val::Fp(arith::to_float("fptrunc", rmode, a.fp(), to)))
             }
             I::FPExt(x) => {
                 let to = self.float_format(&x.to_type)?;
-                set(st, &x.dest, Val::Fp(arith::to_float("fpext", rmode, v(0).fp(), to)))
+                cast!(x, |a: &Val| Val::Fp(arith::to_float("fpext", rmode, a.fp(), to)))
             }
             I::SIToFP(x) => {
                 let to = self.float_format(&x.to_type)?;
-                set(st, &x.dest, Val::Fp(arith::to_float("sitofp", rmode, v(0).bv(), to)))
+                cast!(x, |a: &Val| Val::Fp(arith::to_float("sitofp", rmode, a.bv(), to)))
             }
             I::UIToFP(x) => {
                 let to = self.float_format(&x.to_type)?;
-                set(st, &x.dest, Val::Fp(arith::to_float("uitofp", rmode, v(0).bv(), to)))
+                cast!(x, |a: &Val| Val::Fp(arith::to_float("uitofp", rmode, a.bv(), to)))
             }
-            I::FPToSI(x) => set(
-                st,
-                &x.dest,
-                Val::Bv(arith::fp_to_int(true, v(0).fp(), int_width(&x.to_type))),
-            ),
-            I::FPToUI(x) => set(
-                st,
-                &x.dest,
-                Val::Bv(arith::fp_to_int(false, v(0).fp(), int_width(&x.to_type))),
-            ),
-            I::PtrToInt(x) => set(st, &x.dest, Val::Bv(resize(v(0).bv(), int_width(&x.to_type), false))),
-            I::IntToPtr(x) => set(st, &x.dest, Val::Bv(resize(v(0).bv(), 64, false))),
+            I::FPToSI(x) => {
+                let w = int_width(&x.to_type);
+                cast!(x, |a: &Val| Val::Bv(arith::fp_to_int(true, a.fp(), w)))
+            }
+            I::FPToUI(x) => {
+                let w = int_width(&x.to_type);
+                cast!(x, |a: &Val| Val::Bv(arith::fp_to_int(false, a.fp(), w)))
+            }
+            I::PtrToInt(x) => {
+                let w = int_width(&x.to_type);
+                cast!(x, |a: &Val| Val::Bv(resize(a.bv(), w, false)))
+            }
+            I::IntToPtr(x) => cast!(x, |a: &Val| Val::Bv(resize(a.bv(), 64, false))),
             I::AddrSpaceCast(x) => set(st, &x.dest, v(0)),
             I::Freeze(x) => set(st, &x.dest, v(0)),
             I::BitCast(x) => {
-                let r = self.bitcast(st, v(0), &x.to_type)?;
+                let from = self.prog.module.types.type_of(&x.operand);
+                let r = self.bitcast(st, v(0), &from, &x.to_type)?;
                 set(st, &x.dest, r);
+            }
+            I::ExtractElement(x) => {
+                let Val::Agg(lanes) = v(0) else {
+                    return Err(ExecError::Unsupported("extractelement of a non-vector".into()));
+                };
+                let r = lane(&lanes, v(1).bv())?;
+                set(st, &x.dest, r);
+            }
+            I::InsertElement(x) => {
+                let Val::Agg(mut lanes) = v(0) else {
+                    return Err(ExecError::Unsupported("insertelement into a non-vector".into()));
+                };
+                let (el, idx) = (v(1), v(2));
+                match as_bv(idx.bv()) {
+                    Some(k) if (k as usize) < lanes.len() => lanes[k as usize] = el,
+                    Some(_) => return Err(ExecError::Unsupported("insertelement past the vector's end".into())),
+                    None => {
+                        let w = width(idx.bv());
+                        for (k, l) in lanes.iter_mut().enumerate() {
+                            let hit = mk(Op::Eq, vec![idx.bv().clone(), bv(w, k as u128)]);
+                            *l = select(&hit, &el, l);
+                        }
+                    }
+                }
+                set(st, &x.dest, Val::Agg(lanes));
+            }
+            I::ShuffleVector(x) => {
+                let (Val::Agg(a), Val::Agg(b)) = (v(0), v(1)) else {
+                    return Err(ExecError::Unsupported("shufflevector of non-vectors".into()));
+                };
+                let Constant::Vector(mask) = x.mask.as_ref() else {
+                    return Err(ExecError::Unsupported("shufflevector with a non-constant mask".into()));
+                };
+                let undef = a.first().cloned();
+                let mut out = Vec::with_capacity(mask.len());
+                for m in mask {
+                    out.push(match m.as_ref() {
+                        Constant::Int { value, .. } => {
+                            let k = *value as usize;
+                            if k < a.len() {
+                                a[k].clone()
+                            } else {
+                                b.get(k - a.len()).cloned().ok_or_else(|| {
+                                    ExecError::Unsupported("shufflevector mask out of range".into())
+                                })?
+                            }
+                        }
+                        // An undefined lane: any value is right; take lane 0's.
+                        _ => undef
+                            .clone()
+                            .ok_or_else(|| ExecError::Unsupported("shufflevector of an empty vector".into()))?,
+                    });
+                }
+                set(st, &x.dest, Val::Agg(out));
             }
             I::ExtractValue(x) => {
                 let mut cur = v(0);
@@ -403,10 +480,12 @@ impl<'e, 'p> Exec<'e, 'p> {
                     Type::PointerType { pointee_type, .. } => pointee_type.clone(),
                     other => return Err(ExecError::Unsupported(format!("load through a {other:?}"))),
                 };
+                self.memory_type(&ty)?;
                 return self.load(st, &addr, &ty, &x.dest, loc);
             }
             I::Store(x) => {
                 let ty = self.prog.module.types.type_of(&x.value);
+                self.memory_type(&ty)?;
                 let addr = v(1).bv().clone();
                 return self.store(st, &addr, &v(0), &ty, loc);
             }
@@ -422,8 +501,47 @@ impl<'e, 'p> Exec<'e, 'p> {
         Ok(Outcome::Continue)
     }
 
+    /// The error for an unsupported instruction a path reached: its
+    /// location, what is unsupported, and the instruction's text.
+    fn unsupported_here(&self, fidx: usize, bb: usize, ip: usize) -> ExecError {
+        ExecError::Unsupported(self.prog.unsupported[&(fidx, bb, ip)].clone())
+    }
+
+    /// The phis at the head of the block just entered, all evaluated from
+    /// the registers as they were on entry (a loop rotating `a, b, c`
+    /// reads the old values), then written together.
+    fn phis(&mut self, st: &mut State, block: &llvm_ir::BasicBlock) -> Result<Outcome, ExecError> {
+        let prev = st
+            .frame()
+            .prev_bb
+            .ok_or_else(|| ExecError::Unsupported("phi in an entry block".into()))?;
+        let func = self.prog.funcs[st.frame().func];
+        let prev_name = &func.basic_blocks[prev].name;
+        let mut staged = Vec::new();
+        for inst in &block.instrs {
+            let Instruction::Phi(x) = inst else { break };
+            let (op, _) = x
+                .incoming_values
+                .iter()
+                .find(|(_, b)| b == prev_name)
+                .ok_or_else(|| ExecError::Unsupported("phi without an entry for the predecessor".into()))?;
+            staged.push((x.dest.clone(), self.operand(st, op)?));
+        }
+        let n = staged.len();
+        self.stats.instructions += n as u64 - 1;
+        st.steps += n as u64 - 1;
+        let f = st.frame_mut();
+        for (d, v) in staged {
+            f.regs.insert(d, v);
+        }
+        f.ip = n;
+        Ok(Outcome::Continue)
+    }
+
+    /// The float format of `t` (of its elements for a vector type).
     fn float_format(&self, t: &Type) -> Result<fpsym_float::Format, ExecError> {
         match self.prog.layout.resolve(t) {
+            Some(Type::VectorType { element_type, .. }) => self.float_format(element_type),
             Some(Type::FPType(f)) => {
                 crate::layout::fp_format(*f).ok_or_else(|| ExecError::Unsupported("ppc_fp128".into()))
             }
@@ -433,8 +551,37 @@ impl<'e, 'p> Exec<'e, 'p> {
         }
     }
 
-    fn bitcast(&mut self, st: &mut State, x: Val, to: &Type) -> Result<Val, ExecError> {
+    /// Rejects types whose memory image the executor does not lay out:
+    /// vectors of lanes narrower than a byte (`<8 x i1>` is bit-packed).
+    fn memory_type(&self, t: &Type) -> Result<(), ExecError> {
+        match self.prog.layout.resolve(t) {
+            Some(Type::VectorType { element_type, .. })
+                if matches!(element_type.as_ref(), Type::IntegerType { bits } if bits % 8 != 0) =>
+            {
+                Err(ExecError::Unsupported(format!(
+                    "memory image of the bit-packed vector type {t}"
+                )))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// `bitcast` from `from` to `to`: scalars reinterpret their bits;
+    /// anything involving a vector goes through its memory image (a
+    /// `<2 x float>` is the 8 bytes of two floats).
+    fn bitcast(&mut self, st: &mut State, x: Val, from: &Type, to: &Type) -> Result<Val, ExecError> {
         let layout = self.prog.layout;
+        let vector = |t: &Type| matches!(layout.resolve(t), Some(Type::VectorType { .. }));
+        if vector(from) || vector(to) {
+            self.memory_type(from)?;
+            self.memory_type(to)?;
+            let (a, b) = (layout.store_size(from), layout.store_size(to));
+            if a != b {
+                return Err(ExecError::Unsupported(format!("bitcast of {a} bytes into {b}")));
+            }
+            let cells = self.cells_of(st, &x, from);
+            return Ok(self.value_of(st, &cells, to));
+        }
         Ok(match (x, layout.resolve(to)) {
             (Val::Bv(t), Some(Type::FPType(f))) => {
                 let fmt = crate::layout::fp_format(*f).ok_or_else(|| ExecError::Unsupported("ppc_fp128".into()))?;
@@ -597,6 +744,7 @@ fn scale(i: &Term, size: u64) -> Term {
 fn int_width(t: &Type) -> u32 {
     match t {
         Type::IntegerType { bits } => *bits,
+        Type::VectorType { element_type, .. } => int_width(element_type),
         _ => 64,
     }
 }
@@ -609,6 +757,66 @@ pub fn select(c: &Term, a: &Val, b: &Val) -> Val {
         (Val::Agg(xs), Val::Agg(ys)) => Val::Agg(xs.iter().zip(ys).map(|(x, y)| select(c, x, y)).collect()),
         (x, _) => x.clone(),
     }
+}
+
+/// `f` on the arguments of an element-wise operation: once on scalars, or
+/// once per lane when the first argument is a vector (vector arguments
+/// give their lane, scalar ones are passed as they are).
+pub(crate) fn map_lanes(args: &[Val], f: &mut dyn FnMut(&[Val]) -> Val) -> Val {
+    match args.first() {
+        Some(Val::Agg(lanes)) => Val::Agg(
+            (0..lanes.len())
+                .map(|k| {
+                    let lane: Vec<Val> = args
+                        .iter()
+                        .map(|a| match a {
+                            Val::Agg(xs) => xs[k].clone(),
+                            x => x.clone(),
+                        })
+                        .collect();
+                    f(&lane)
+                })
+                .collect(),
+        ),
+        _ => f(args),
+    }
+}
+
+/// `f` on a scalar, or on each lane of a vector.
+fn lift1(a: &Val, f: &mut dyn FnMut(&Val) -> Val) -> Val {
+    match a {
+        Val::Agg(xs) => Val::Agg(xs.iter().map(|x| lift1(x, f)).collect()),
+        _ => f(a),
+    }
+}
+
+/// `f` on two scalars, or lane by lane on two vectors.
+fn lift2(a: &Val, b: &Val, f: &mut dyn FnMut(&Val, &Val) -> Val) -> Val {
+    match (a, b) {
+        (Val::Agg(xs), Val::Agg(ys)) => Val::Agg(xs.iter().zip(ys).map(|(x, y)| lift2(x, y, f)).collect()),
+        _ => f(a, b),
+    }
+}
+
+/// Lane `idx` of a vector (a symbolic index selects among the lanes; an
+/// index past the end is poison, for which any lane is right).
+fn lane(lanes: &[Val], idx: &Term) -> Result<Val, ExecError> {
+    if let Some(k) = as_bv(idx) {
+        return lanes
+            .get(k as usize)
+            .or(lanes.last())
+            .cloned()
+            .ok_or_else(|| ExecError::Unsupported("extractelement of an empty vector".into()));
+    }
+    let w = width(idx);
+    let mut acc = lanes
+        .last()
+        .cloned()
+        .ok_or_else(|| ExecError::Unsupported("extractelement of an empty vector".into()))?;
+    for (k, l) in lanes.iter().enumerate().rev().skip(1) {
+        acc = select(&mk(Op::Eq, vec![idx.clone(), bv(w, k as u128)]), l, &acc);
+    }
+    Ok(acc)
 }
 
 fn insert(agg: Val, idx: &[u32], el: Val) -> Result<Val, ExecError> {

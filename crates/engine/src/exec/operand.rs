@@ -55,6 +55,12 @@ impl Exec<'_, '_> {
             Constant::Struct { values, .. } => {
                 Val::Agg(values.iter().map(|v| self.constant(st, v)).collect::<Result<_, _>>()?)
             }
+            Constant::Vector(elements) => Val::Agg(
+                elements
+                    .iter()
+                    .map(|v| self.constant(st, v))
+                    .collect::<Result<_, _>>()?,
+            ),
             Constant::Array { elements, .. } => Val::Agg(
                 elements
                     .iter()
@@ -125,10 +131,17 @@ impl Exec<'_, '_> {
             Some(Type::StructType { element_types, .. }) => {
                 Val::Agg(element_types.iter().map(|e| self.zero(e)).collect::<Result<_, _>>()?)
             }
-            Some(Type::ArrayType {
-                element_type,
-                num_elements,
-            }) => {
+            Some(
+                Type::ArrayType {
+                    element_type,
+                    num_elements,
+                }
+                | Type::VectorType {
+                    element_type,
+                    num_elements,
+                    ..
+                },
+            ) => {
                 let z = self.zero(element_type)?;
                 Val::Agg(vec![z; *num_elements])
             }

@@ -1,0 +1,225 @@
+//! `llvm.experimental.constrained.*`: the FP operations clang emits under
+//! `#pragma STDC FENV_ACCESS ON`, `#pragma STDC FENV_ROUND` or
+//! `-ffp-model=strict`. Each carries its rounding mode and (for compares)
+//! its predicate as metadata strings, which llvm-ir drops; they are read
+//! from the instruction's llvm-dis text. `round.dynamic` is the state's
+//! current mode (`fesetround`).
+
+use super::{arith, map_lanes, Exec, ExecError, Outcome};
+use crate::state::State;
+use crate::term::{mk, rm};
+use crate::value::Val;
+use fpsym_expr::{Op, Term};
+use fpsym_float::{Format, RoundingMode};
+use llvm_ir::{FPPredicate, Name};
+
+/// The metadata strings of an instruction's text, in order
+/// (`metadata !"round.dynamic"` gives `round.dynamic`).
+fn metadata_strings(text: &str) -> Vec<&str> {
+    text.split("metadata !\"")
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next())
+        .collect()
+}
+
+/// The rounding mode a `round.*` string names (`round.dynamic`: `current`).
+fn rounding(meta: &[&str], current: RoundingMode) -> Result<RoundingMode, ExecError> {
+    Ok(match meta.iter().find(|m| m.starts_with("round.")).copied() {
+        None | Some("round.dynamic") => current,
+        Some("round.tonearest") => RoundingMode::NearestTiesToEven,
+        Some("round.tonearestaway") => RoundingMode::NearestTiesToAway,
+        Some("round.downward") => RoundingMode::TowardNegative,
+        Some("round.upward") => RoundingMode::TowardPositive,
+        Some("round.towardzero") => RoundingMode::TowardZero,
+        Some(other) => return Err(ExecError::Unsupported(format!("rounding metadata \"{other}\""))),
+    })
+}
+
+/// The predicate of a constrained compare (`metadata !"olt"`).
+fn predicate(meta: &[&str]) -> Result<FPPredicate, ExecError> {
+    use FPPredicate as P;
+    let p = meta
+        .iter()
+        .find(|m| !m.starts_with("round.") && !m.starts_with("fpexcept."))
+        .copied()
+        .unwrap_or("");
+    Ok(match p {
+        "false" => P::False,
+        "oeq" => P::OEQ,
+        "ogt" => P::OGT,
+        "oge" => P::OGE,
+        "olt" => P::OLT,
+        "ole" => P::OLE,
+        "one" => P::ONE,
+        "ord" => P::ORD,
+        "uno" => P::UNO,
+        "ueq" => P::UEQ,
+        "ugt" => P::UGT,
+        "uge" => P::UGE,
+        "ult" => P::ULT,
+        "ule" => P::ULE,
+        "une" => P::UNE,
+        "true" => P::True,
+        other => return Err(ExecError::Unsupported(format!("constrained fcmp predicate \"{other}\""))),
+    })
+}
+
+/// The result type of an overloaded intrinsic: the first type in its name
+/// after the operation (`fptosi.i32.f64` → `i32`, `fptrunc.v2f32.v2f64` →
+/// `f32` lanes). Integers give their width, floats their format.
+enum Scalar {
+    Int(u32),
+    Float(Format),
+}
+
+fn result_scalar(suffix: &str) -> Option<Scalar> {
+    let t = suffix.split('.').next()?;
+    // Vector types are `v<N><scalar>`.
+    let t = match t.strip_prefix('v') {
+        Some(rest) => rest.trim_start_matches(|c: char| c.is_ascii_digit()),
+        None => t,
+    };
+    Some(match t {
+        "f16" => Scalar::Float(Format::BINARY16),
+        "f32" => Scalar::Float(Format::BINARY32),
+        "f64" => Scalar::Float(Format::BINARY64),
+        "f80" => Scalar::Float(Format::X86_FP80),
+        "f128" => Scalar::Float(Format::BINARY128),
+        i => Scalar::Int(i.strip_prefix('i')?.parse().ok()?),
+    })
+}
+
+impl Exec<'_, '_> {
+    /// The llvm-dis text of the instruction being executed (the step has
+    /// already advanced past it).
+    fn current_text(&self, st: &State) -> Option<&str> {
+        let f = st.frame();
+        let name = &self.prog.funcs[f.func].name;
+        self.prog.program.instruction_text(name, f.bb, f.ip.checked_sub(1)?)
+    }
+
+    /// Executes `llvm.experimental.constrained.<op>.<types>` (`intr` is the
+    /// name without `llvm.`).
+    pub(crate) fn constrained(
+        &mut self,
+        st: &mut State,
+        intr: &str,
+        args: &[Val],
+        dest: Option<&Name>,
+        loc: &Option<crate::state::Loc>,
+    ) -> Result<Outcome, ExecError> {
+        let rest = &intr["experimental.constrained.".len()..];
+        let (op, types) = rest.split_once('.').unwrap_or((rest, ""));
+        let text = self
+            .current_text(st)
+            .ok_or_else(|| ExecError::Unsupported(format!("llvm.{intr} without its instruction text")))?
+            .to_string();
+        let meta = metadata_strings(&text);
+        let r = rounding(&meta, st.rm)?;
+        let unsupported = || ExecError::Unsupported(format!("intrinsic llvm.{intr}"));
+        let float_to = || match result_scalar(types) {
+            Some(Scalar::Float(f)) => Ok(f),
+            _ => Err(unsupported()),
+        };
+        let int_to = || match result_scalar(types) {
+            Some(Scalar::Int(w)) => Ok(w),
+            _ => Err(unsupported()),
+        };
+        let fixed = |m: RoundingMode| {
+            move |a: &[Val]| Val::Fp(mk(Op::FpRoundToIntegral, vec![rm(m), a[0].fp().clone()]))
+        };
+        let res: Val = match op {
+            "fadd" | "fsub" | "fmul" | "fdiv" | "frem" => {
+                map_lanes(args, &mut |a| Val::Fp(arith::fp_binop(op, r, a[0].fp(), a[1].fp())))
+            }
+            "fma" => map_lanes(args, &mut |a| {
+                Val::Fp(mk(
+                    Op::FpFma,
+                    vec![rm(r), a[0].fp().clone(), a[1].fp().clone(), a[2].fp().clone()],
+                ))
+            }),
+            // Unfused, as the x86-64 baseline lowers it (like llvm.fmuladd).
+            "fmuladd" => map_lanes(args, &mut |a| {
+                let p = mk(Op::FpMul, vec![rm(r), a[0].fp().clone(), a[1].fp().clone()]);
+                Val::Fp(mk(Op::FpAdd, vec![rm(r), p, a[2].fp().clone()]))
+            }),
+            "sqrt" => map_lanes(args, &mut |a| Val::Fp(mk(Op::FpSqrt, vec![rm(r), a[0].fp().clone()]))),
+            "fptrunc" | "fpext" => {
+                let to = float_to()?;
+                map_lanes(args, &mut |a| Val::Fp(arith::to_float(op, r, a[0].fp(), to)))
+            }
+            "sitofp" | "uitofp" => {
+                let to = float_to()?;
+                map_lanes(args, &mut |a| Val::Fp(arith::to_float(op, r, a[0].bv(), to)))
+            }
+            // Conversions to integers truncate whatever the rounding mode.
+            "fptosi" | "fptoui" => {
+                let w = int_to()?;
+                let signed = op == "fptosi";
+                map_lanes(args, &mut |a| Val::Bv(arith::fp_to_int(signed, a[0].fp(), w)))
+            }
+            "fcmp" | "fcmps" => {
+                let p = predicate(&meta)?;
+                map_lanes(args, &mut |a| Val::Bv(arith::i1(arith::fcmp(p, a[0].fp(), a[1].fp()))))
+            }
+            "ceil" => map_lanes(args, &mut fixed(RoundingMode::TowardPositive)),
+            "floor" => map_lanes(args, &mut fixed(RoundingMode::TowardNegative)),
+            "trunc" => map_lanes(args, &mut fixed(RoundingMode::TowardZero)),
+            "round" => map_lanes(args, &mut fixed(RoundingMode::NearestTiesToAway)),
+            "roundeven" => map_lanes(args, &mut fixed(RoundingMode::NearestTiesToEven)),
+            "rint" | "nearbyint" => map_lanes(args, &mut fixed(r)),
+            "maxnum" | "minnum" => {
+                let o = if op == "maxnum" { Op::FpMax } else { Op::FpMin };
+                map_lanes(args, &mut |a| Val::Fp(mk(o.clone(), vec![a[0].fp().clone(), a[1].fp().clone()])))
+            }
+            "lrint" | "llrint" | "lround" | "llround" => {
+                let w = int_to()?;
+                let m = if op.contains("round") {
+                    RoundingMode::NearestTiesToAway
+                } else {
+                    r
+                };
+                map_lanes(args, &mut |a| {
+                    let i: Term = mk(Op::FpRoundToIntegral, vec![rm(m), a[0].fp().clone()]);
+                    Val::Bv(arith::fp_to_int(true, &i, w))
+                })
+            }
+            // Transcendental functions: as their libm counterparts.
+            "sin" | "cos" | "exp" | "exp2" | "log" | "log10" | "log2" | "pow" => {
+                let libm = match args.first().map(|a| a.format()) {
+                    Some(f) if f == Format::BINARY32 => format!("{op}f"),
+                    Some(f) if f == Format::X86_FP80 => format!("{op}l"),
+                    _ => op.to_string(),
+                };
+                return self
+                    .hook(st, &libm, args, dest, loc)?
+                    .ok_or_else(unsupported);
+            }
+            _ => return Err(unsupported()),
+        };
+        if let Some(d) = dest {
+            st.frame_mut().regs.insert(d.clone(), res);
+        }
+        Ok(Outcome::Continue)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_metadata_and_types() {
+        let t = r#"%5 = call double @llvm.experimental.constrained.fadd.f64(double %3, double %4, metadata !"round.upward", metadata !"fpexcept.strict") #2, !dbg !20"#;
+        let m = metadata_strings(t);
+        assert_eq!(m, ["round.upward", "fpexcept.strict"]);
+        assert_eq!(
+            rounding(&m, RoundingMode::NearestTiesToEven).unwrap(),
+            RoundingMode::TowardPositive
+        );
+        let c = r#"%7 = call i1 @llvm.experimental.constrained.fcmps.f64(double %5, double %6, metadata !"ult", metadata !"fpexcept.strict")"#;
+        assert_eq!(predicate(&metadata_strings(c)).unwrap(), FPPredicate::ULT);
+        assert!(matches!(result_scalar("i32.f64"), Some(Scalar::Int(32))));
+        assert!(matches!(result_scalar("v2f32.v2f64"), Some(Scalar::Float(f)) if f == Format::BINARY32));
+    }
+}
