@@ -194,6 +194,18 @@ run_test!(pointers_into_several_objects, "pointers.c");
 run_test!(phis_read_the_values_on_entry, "phi_rotate.c");
 run_test!(constrained_intrinsics, "constrained.c");
 run_test!(vectors_and_small_structs, "vectors.c");
+run_test!(variadic_functions, "varargs.c");
+run_test!(variable_length_arrays, "vla.c");
+run_test!(unsupported_code_stops_only_the_paths_reaching_it, "lazy_unsupported.c");
+
+#[test]
+fn a_path_reaching_unsupported_code_names_it() {
+    let (code, out, _, stats) = run_with("lazy_unsupported.c", "lazy", &["--solver", "z3"]);
+    assert_eq!(code, Some(0), "{out}");
+    assert_eq!(stats["stats"]["paths_partial"], 1, "{out}");
+    assert!(out.contains("lazy_unsupported.c:10:10: in function `bump`: unsupported atomic read-modify-write"), "{out}");
+    assert!(out.contains("atomicrmw add"), "{out}");
+}
 
 /// Runs `fpsym run` with extra arguments; returns (exit code, stdout, findings as (kind, line)).
 /// Runs `fpsym run` on a fixture with extra arguments into a fresh

@@ -860,6 +860,18 @@ impl Exec<'_, '_> {
             "experimental" if intr.starts_with("experimental.constrained.") => {
                 return self.constrained(st, intr, args, dest, loc)
             }
+            "va_start" => return self.va_start(st, &args[0], loc),
+            "va_end" => {}
+            "va_copy" => {
+                // The va_list is 24 bytes; its areas belong to the frame.
+                let copy = [
+                    args[0].clone(),
+                    args[1].clone(),
+                    Val::Bv(bv(64, 24)),
+                    Val::Bv(bv(1, 0)),
+                ];
+                return self.intrinsic(st, "memcpy.p0i8.p0i8.i64", &copy, None, loc);
+            }
             "dbg" | "lifetime" | "experimental" | "assume" | "donothing" | "var" | "annotation" => {}
             "fabs" => lanes(st, &mut |a| mk(Op::FpAbs, vec![a[0].fp().clone()])),
             "sqrt" => lanes(st, &mut |a| mk(Op::FpSqrt, vec![rm(r), a[0].fp().clone()])),

@@ -565,6 +565,7 @@ impl<'e, 'p> Engine<'e, 'p> {
             ret_dest: None,
             call_site: None,
             stack_marks: Vec::new(),
+            varargs: Vec::new(),
         });
         Ok(())
     }

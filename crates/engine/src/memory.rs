@@ -68,6 +68,10 @@ pub struct Object {
     pub ty: Option<llvm_ir::TypeRef>,
     /// The contents.
     pub cells: Arc<Vec<Cell>>,
+    /// For an object of a symbolic size (`alloca` of a symbolic count, a
+    /// C99 VLA): its size in bytes as a 64-bit term; `size` is then the
+    /// capacity reserved, and every access is checked against this term.
+    pub sym_size: Option<fpsym_expr::Term>,
 }
 
 /// The address space of one state.
@@ -122,9 +126,17 @@ impl Memory {
                 read_only: false,
                 ty,
                 cells: Arc::new(vec![fill; size as usize]),
+                sym_size: None,
             }),
         );
         base
+    }
+
+    /// Gives the object at `base` a symbolic size (see [`Object::sym_size`]).
+    pub fn set_symbolic_size(&mut self, base: u64, size: fpsym_expr::Term) {
+        if let Some(o) = self.objects.get_mut(&base) {
+            Arc::make_mut(o).sym_size = Some(size);
+        }
     }
 
     /// The object whose extent `[base, base + size)` contains `addr` (dead

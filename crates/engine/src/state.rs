@@ -61,6 +61,9 @@ pub struct Frame {
     /// `llvm.stacksave` marks: allocas after the mark are released by
     /// `llvm.stackrestore`.
     pub stack_marks: Vec<usize>,
+    /// The arguments passed beyond a variadic function's fixed
+    /// parameters, with their IR types (laid out by `llvm.va_start`).
+    pub varargs: Vec<(Val, llvm_ir::TypeRef)>,
 }
 
 /// An input the program received: a symbolic object or a nondet value.

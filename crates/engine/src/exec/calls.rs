@@ -59,7 +59,13 @@ impl Exec<'_, '_> {
                 };
                 let lo = mk(Op::BvUle, vec![bv(64, base as u128), addr.clone()]);
                 let hi = mk(Op::BvUle, vec![addr.clone(), bv(64, (base + size - n) as u128)]);
-                let inside = mk(Op::And, vec![lo, hi]);
+                let mut inside = mk(Op::And, vec![lo, hi]);
+                if let Some(sz) = st.mem.get(base).and_then(|o| o.sym_size.clone()) {
+                    // Within the symbolic size, not only the capacity.
+                    let end = mk(Op::BvAdd, vec![addr.clone(), bv(64, n as u128)]);
+                    let limit = mk(Op::BvAdd, vec![bv(64, base as u128), sz]);
+                    inside = mk(Op::And, vec![inside, mk(Op::BvUle, vec![end, limit])]);
+                }
                 let taken = std::mem::replace(st, super::placeholder());
                 let (yes, no) = self.fork(taken, inside, loc.clone());
                 let mut others = Vec::new();
@@ -68,10 +74,14 @@ impl Exec<'_, '_> {
                     others.push(o);
                 }
                 let Some(y) = yes else {
-                    // Cannot be inside after all: re-resolve in the other state.
-                    *st = others.pop().expect("one side is feasible");
+                    // Cannot be inside after all: the model's address is
+                    // still possible; check the access there.
+                    *st = others
+                        .pop()
+                        .ok_or_else(|| ExecError::Unsupported("cannot decide where a symbolic pointer points".into()))?;
                     st.frame_mut().ip += 1;
-                    return self.resolve(st, addr, n, loc, write);
+                    st.constrain(mk(Op::Eq, vec![addr.clone(), bv(64, v as u128)]));
+                    return self.concrete_access(st, v, n, loc, write);
                 };
                 *st = y;
                 let off = mk(Op::BvSub, vec![addr.clone(), bv(64, base as u128)]);
@@ -128,7 +138,34 @@ impl Exec<'_, '_> {
                 Violation::new(Kind::OutOfBounds, loc.clone(), st).with_message(what),
             ));
         }
-        Ok(Access::At(o.base, bv(64, off as u128)))
+        let (base, name, sym) = (o.base, o.name.clone(), o.sym_size.clone());
+        let Some(size) = sym else {
+            return Ok(Access::At(base, bv(64, off as u128)));
+        };
+        // An object of a symbolic size: the access is a bug where it can
+        // pass the size (forked off as a finding), fine elsewhere.
+        let past = mk(Op::BvUgt, vec![bv(64, (off + n) as u128), size]);
+        let v = Violation::new(Kind::OutOfBounds, loc.clone(), st).with_message(format!(
+            "access of {n} byte(s) at offset {off} of `{name}`, whose size is symbolic"
+        ));
+        let taken = std::mem::replace(st, super::placeholder());
+        match self.fork(taken, past, loc.clone()) {
+            (Some(bad), Some(good)) => {
+                self.side_findings.push((bad, v));
+                *st = good;
+            }
+            (Some(bad), None) => {
+                *st = bad;
+                return Ok(Access::Bug(v));
+            }
+            (None, Some(good)) => *st = good,
+            (None, None) => {
+                return Err(ExecError::Unsupported(format!(
+                    "the bounds of `{name}` (a symbolic size) could not be decided"
+                )))
+            }
+        }
+        Ok(Access::At(base, bv(64, off as u128)))
     }
 
     /// `load ty, addr` into `dest`.
@@ -319,6 +356,13 @@ impl Exec<'_, '_> {
                         args.len()
                     )));
                 }
+                let fixed = f.parameters.len().min(args.len());
+                let types = &self.prog.module.types;
+                let varargs: Vec<(Val, llvm_ir::TypeRef)> = args[fixed..]
+                    .iter()
+                    .cloned()
+                    .zip(c.arguments[fixed..].iter().map(|(o, _)| types.type_of(o)))
+                    .collect();
                 let regs = f.parameters.iter().map(|p| p.name.clone()).zip(args).collect();
                 st.frames.push(Frame {
                     func: i,
@@ -330,6 +374,7 @@ impl Exec<'_, '_> {
                     ret_dest: c.dest.clone(),
                     call_site: loc,
                     stack_marks: Vec::new(),
+                    varargs,
                 });
                 if st.frames.len() > self.config.max_call_depth {
                     return Ok(Outcome::End(End::Partial(format!(

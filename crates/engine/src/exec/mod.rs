@@ -1,12 +1,15 @@
 //! The executor: one instruction at a time on one state. Instruction
 //! families live in their own files (arith, casts via arith, memory, calls).
 
+mod alloca;
 pub mod arith;
 mod calls;
 mod constrained;
+mod varargs;
 mod memops;
 pub mod operand;
 
+pub use alloca::SYMBOLIC_SIZE_CAPACITY;
 pub use calls::Access;
 pub use memops::float_from_bits;
 
@@ -450,25 +453,7 @@ impl<'e, 'p> Exec<'e, 'p> {
                 let r = insert(v(0), &x.indices, v(1))?;
                 set(st, &x.dest, r);
             }
-            I::Alloca(x) => {
-                let n = as_bv(v(0).bv()).ok_or_else(|| ExecError::Unsupported("alloca of a symbolic size".into()))?;
-                let layout = self.prog.layout;
-                let size = layout.alloc_size(&x.allocated_type) * n as u64;
-                let name = match &x.dest {
-                    Name::Name(s) => s.to_string(),
-                    Name::Number(k) => format!("%{k}"),
-                };
-                let base = st.mem.allocate(
-                    size,
-                    (x.alignment as u64).max(layout.align(&x.allocated_type)),
-                    crate::memory::Kind::Stack,
-                    &name,
-                    Some(x.allocated_type.clone()),
-                    crate::memory::Cell::byte(bv(8, 0)),
-                );
-                st.frame_mut().allocas.push(base);
-                set(st, &x.dest, Val::Bv(bv(64, base as u128)));
-            }
+            I::Alloca(x) => return self.alloca(st, x, v(0).bv(), &loc),
             I::GetElementPtr(x) => {
                 let idx: Vec<Val> = (1..ops.len()).map(v).collect();
                 let r = self.gep(v(0).bv(), &x.source_element_type, &idx)?;
