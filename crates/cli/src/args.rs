@@ -96,6 +96,10 @@ pub struct RunArgs {
     /// Print what the program prints (format strings only).
     #[arg(long)]
     pub print: bool,
+    /// Set an environment variable the program's `getenv` sees (it sees no
+    /// other; replay runs it with the same). Repeatable.
+    #[arg(long, value_name = "NAME=VALUE")]
+    pub env: Vec<String>,
     /// Do not link fpsym's C runtime (string.h, stdlib.h, ctype.h).
     #[arg(long)]
     pub no_runtime: bool,

@@ -64,6 +64,12 @@ FPSYM_NONDET(long long, longlong) FPSYM_NONDET(unsigned long long, ulonglong)
 FPSYM_NONDET(float, float) FPSYM_NONDET(double, double) FPSYM_NONDET(void *, pointer)
 int klee_int(const char *name) { (void)name; int v = 0; size_t k; const unsigned char *d = fpsym_next(&k); memcpy(&v, d, k < 4 ? k : 4); return v; }
 int klee_range(int lo, int hi, const char *name) { (void)lo; (void)hi; return klee_int(name); }
+/* time and clock are inputs of the run (any value is possible). */
+#include <time.h>
+time_t time(time_t *t) { time_t v = 0; size_t k; const unsigned char *d = fpsym_next(&k);
+  memcpy(&v, d, k < sizeof v ? k : sizeof v); if (t) *t = v; return v; }
+clock_t clock(void) { clock_t v = 0; size_t k; const unsigned char *d = fpsym_next(&k);
+  memcpy(&v, d, k < sizeof v ? k : sizeof v); return v; }
 static void fpsym_assume(int c) { if (!c) { fprintf(stderr, "FPSYM-REPLAY: assumption violated\n"); fpsym_dump(); _exit(88); } }
 void klee_assume(uintptr_t c) { fpsym_assume(c != 0); }
 void __VERIFIER_assume(int c) { fpsym_assume(c); }
@@ -276,9 +282,19 @@ fn first_user_frame(stderr: &str, user: &[String]) -> Option<(String, u32)> {
 }
 
 /// Runs one test natively and says what happened.
-fn observe(exe: &Path, input: &[u8], scratch: &Path, user: &[String], profile: &Path) -> anyhow::Result<Observed> {
+fn observe(
+    exe: &Path,
+    input: &[u8],
+    scratch: &Path,
+    user: &[String],
+    profile: &Path,
+    env: &[(String, String)],
+) -> anyhow::Result<Observed> {
     std::fs::write(scratch, input)?;
+    // The program sees the environment of the run (`--env`), nothing else.
     let mut child = Command::new(exe)
+        .env_clear()
+        .envs(env.iter().map(|(k, v)| (k, v)))
         .env("FPSYM_TEST", scratch)
         .env("LLVM_PROFILE_FILE", profile)
         .env(
@@ -467,6 +483,13 @@ pub fn replay(dir: &Path, opts: &ReplayOptions) -> anyhow::Result<ExitCode> {
         }
     }
     let scratch = dir.join("replay").join("input.bin");
+    // The run's environment (`--env NAME=VALUE`), recorded in run.json.
+    let env: Vec<(String, String)> = record["env"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(k, v)| (k.clone(), v.as_str().unwrap_or("").to_string()))
+        .collect();
     let mut observed: BTreeMap<u64, Observed> = BTreeMap::new();
     let mut table = Vec::new();
     for (id, t) in &tests {
@@ -476,6 +499,7 @@ pub fn replay(dir: &Path, opts: &ReplayOptions) -> anyhow::Result<ExitCode> {
             &scratch,
             &user,
             &profiles.join(format!("{id:06}.profraw")),
+            &env,
         )?;
         let end = t["end"].as_str().unwrap_or("");
         let detail = t["detail"].as_str().unwrap_or("");

@@ -71,6 +71,13 @@ impl RunOptions {
             engine.solver_timeout = Some(t);
         }
         engine.print = a.print;
+        for e in &a.env {
+            let (name, value) = e
+                .split_once('=')
+                .filter(|(n, _)| !n.is_empty())
+                .ok_or_else(|| Failure::Input(format!("--env {e}: expected NAME=VALUE")))?;
+            engine.env.push((name.to_string(), value.to_string()));
+        }
         let mut compile = CompileOptions::default();
         compile.include_dirs = a.include.clone();
         compile.defines = a.define.clone();
@@ -341,6 +348,7 @@ fn write_run_record(opts: &RunOptions, out: &std::path::Path, program: &fpsym_fr
         "include": opts.compile.include_dirs.iter().map(abs).collect::<Vec<_>>(),
         "defines": opts.compile.defines,
         "cflags": opts.compile.cflags,
+        "env": opts.engine.env.iter().map(|(k, v)| (k.clone(), serde_json::Value::from(v.as_str()))).collect::<serde_json::Map<String, serde_json::Value>>(),
         "entry": entry,
     });
     std::fs::write(out.join("run.json"), serde_json::to_string_pretty(&record)? + "\n")?;

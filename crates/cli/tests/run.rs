@@ -22,6 +22,8 @@ fn out_dir(name: &str, backend: &str) -> PathBuf {
 }
 
 struct Expect {
+    /// Extra `fpsym run` arguments (`// fpsym-flags: ...`).
+    flags: Vec<String>,
     findings: BTreeSet<(String, u32)>,
     paths: Option<u64>,
     verdict: Option<String>,
@@ -29,6 +31,7 @@ struct Expect {
 
 fn expectations(src: &str) -> Expect {
     let mut e = Expect {
+        flags: Vec::new(),
         findings: BTreeSet::new(),
         paths: None,
         verdict: None,
@@ -38,6 +41,8 @@ fn expectations(src: &str) -> Expect {
             let mut w = r.split_whitespace();
             e.findings
                 .insert((w.next().unwrap().to_string(), w.next().unwrap().parse().unwrap()));
+        } else if let Some(r) = l.strip_prefix("// fpsym-flags:") {
+            e.flags.extend(r.split_whitespace().map(str::to_string));
         } else if let Some(r) = l.strip_prefix("// expect-paths:") {
             e.paths = Some(r.trim().parse().unwrap());
         } else if let Some(r) = l.strip_prefix("// expect-verdict:") {
@@ -53,7 +58,9 @@ fn expectations(src: &str) -> Expect {
 fn check(name: &str, backend: &str) {
     let src = std::fs::read_to_string(fixture(name)).unwrap();
     let exp = expectations(&src);
-    let (code, stdout, findings, stats, out) = run_in(name, backend, &["--solver", backend, "--max-time", "300"]);
+    let mut args = vec!["--solver", backend, "--max-time", "300"];
+    args.extend(exp.flags.iter().map(String::as_str));
+    let (code, stdout, findings, stats, out) = run_in(name, backend, &args);
     let want_code = if exp.findings.is_empty() { 0 } else { 1 };
     assert_eq!(code, Some(want_code), "{name} with {backend}: {stdout}");
     for v in &findings {
@@ -197,6 +204,8 @@ run_test!(vectors_and_small_structs, "vectors.c");
 run_test!(variadic_functions, "varargs.c");
 run_test!(variable_length_arrays, "vla.c");
 run_test!(unsupported_code_stops_only_the_paths_reaching_it, "lazy_unsupported.c");
+run_test!(environment_functions, "environment.c");
+run_test!(special_functions_by_name, "special_functions.c");
 
 #[test]
 fn a_path_reaching_unsupported_code_names_it() {

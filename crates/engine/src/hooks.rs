@@ -117,7 +117,10 @@ impl Exec<'_, '_> {
                 Outcome::End(End::Error(Violation::new(Kind::ReachError, loc.clone(), st)))
             }
             "abort" => Outcome::End(End::Error(Violation::new(Kind::Abort, loc.clone(), st))),
-            "exit" | "_exit" | "_Exit" => Outcome::End(End::Exit(arg_bv(0)?)),
+            // exit runs the atexit handlers; _exit and _Exit do not.
+            "exit" => return self.exit_with(st, arg_bv(0)?).map(Some),
+            "_exit" | "_Exit" => Outcome::End(End::Exit(arg_bv(0)?)),
+            n if crate::env::MODELLED.contains(&n) => return self.env_call(st, n, args, dest, loc).map(Some),
             "__assert_fail" | "__assert_rtn" | "__assert" => {
                 let text = self.c_string(st, &arg_bv(0)?).unwrap_or_default();
                 Outcome::End(End::Error(
@@ -127,7 +130,9 @@ impl Exec<'_, '_> {
             }
             "printf" | "puts" | "putchar" | "fprintf" | "fputs" | "fputc" | "putc" | "fflush" => {
                 if self.config.print {
-                    let shown = args.first().and_then(|a| self.c_string(st, a.bv())).unwrap_or_default();
+                    // fprintf's format follows the stream; the others print their first argument.
+                    let k = usize::from(name == "fprintf");
+                    let shown = args.get(k).and_then(|a| self.c_string(st, a.bv())).unwrap_or_default();
                     self.printed.push(shown);
                 }
                 set(st, Val::Bv(bv(32, 0)));
@@ -799,34 +804,19 @@ impl Exec<'_, '_> {
             loc: loc.clone(),
             reason: format!("call to {name} computed natively"),
         });
-        let base = name.trim_end_matches(['f', 'l']);
-        let x = xs.first().copied().unwrap_or(0.0);
-        let y = xs.get(1).copied().unwrap_or(0.0);
-        let v = match base {
-            "sin" => x.sin(),
-            "cos" => x.cos(),
-            "tan" => x.tan(),
-            "asin" => x.asin(),
-            "acos" => x.acos(),
-            "atan" => x.atan(),
-            "atan2" => x.atan2(y),
-            "sinh" => x.sinh(),
-            "cosh" => x.cosh(),
-            "tanh" => x.tanh(),
-            "asinh" => x.asinh(),
-            "acosh" => x.acosh(),
-            "atanh" => x.atanh(),
-            "exp" => x.exp(),
-            "exp2" => x.exp2(),
-            "expm1" => x.exp_m1(),
-            "log" => x.ln(),
-            "log2" => x.log2(),
-            "log10" => x.log10(),
-            "log1p" => x.ln_1p(),
-            "pow" => x.powf(y),
-            "cbrt" => x.cbrt(),
-            "hypot" => x.hypot(y),
-            _ => return Ok(Outcome::End(End::Partial(format!("{name} is not modelled")))),
+        let base = TRANSCENDENTAL
+            .iter()
+            .find(|b| libm_suffix(name, b).is_some())
+            .copied()
+            .unwrap_or(name);
+        let v = if fmt == Format::BINARY32 {
+            let xs: Vec<f32> = xs.iter().map(|x| *x as f32).collect();
+            crate::native_libm::call_f32(base, &xs).map(f64::from)
+        } else {
+            crate::native_libm::call_f64(base, &xs)
+        };
+        let Some(v) = v else {
+            return Ok(Outcome::End(End::Partial(format!("{name} is not modelled"))));
         };
         let r = Float::from_f64(v).convert(fmt, RoundingMode::NearestTiesToEven).value;
         if let Some(d) = dest {

@@ -11,10 +11,12 @@
 #![deny(missing_docs)]
 
 pub mod checkers;
+pub mod env;
 pub mod exec;
 pub mod hooks;
 pub mod layout;
 pub mod memory;
+pub mod native_libm;
 pub mod prog;
 pub mod report;
 pub mod searcher;
@@ -54,6 +56,21 @@ pub enum Entry {
     },
 }
 
+/// Which path endings are findings.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Property {
+    /// Every violation the engine detects is a finding (assertion failures,
+    /// `reach_error`, `abort`, division by zero, memory errors, ...).
+    #[default]
+    AllFindings,
+    /// SV-COMP `unreach-call`: only `reach_error()`/`__VERIFIER_error()`
+    /// are findings. `abort`, failed assertions and integer division by
+    /// zero end a path normally (the test says how); other violations
+    /// (memory errors, `unreachable`) are undefined behaviour: the path
+    /// stops without a finding and the verdict is incomplete.
+    UnreachCall,
+}
+
 /// Options of a run.
 #[derive(Clone, Debug)]
 #[non_exhaustive]
@@ -85,6 +102,11 @@ pub struct Config {
     pub quantum: u64,
     /// Seed for random choices. Default: 1.
     pub seed: u64,
+    /// The environment `getenv` sees (`NAME`, `VALUE`); nothing else is
+    /// set. Default: empty.
+    pub env: Vec<(String, String)>,
+    /// Which path endings are findings. Default: all findings.
+    pub property: Property,
 }
 
 impl Default for Config {
@@ -103,6 +125,8 @@ impl Default for Config {
             max_call_depth: 1000,
             quantum: 10_000,
             seed: 1,
+            env: Vec::new(),
+            property: Property::AllFindings,
         }
     }
 }
@@ -603,6 +627,30 @@ impl<'e, 'p> Engine<'e, 'p> {
             End::Exit(_) => {
                 self.stats.paths_completed += 1;
                 ("exit", String::new(), None)
+            }
+            End::Error(v) if self.config.property == Property::UnreachCall && v.kind != checkers::Kind::ReachError => {
+                match v.kind {
+                    // The program ends here (SIGABRT, glibc's assertion
+                    // message then SIGABRT, SIGFPE, SIGILL): a normal end.
+                    checkers::Kind::Abort | checkers::Kind::AssertionFailure | checkers::Kind::DivisionByZero => {
+                        self.stats.paths_completed += 1;
+                        let how = if v.message == "llvm.trap" {
+                            "trap"
+                        } else {
+                            v.kind.name()
+                        };
+                        ("exit", how.to_string(), None)
+                    }
+                    // Undefined behaviour: the property cannot be judged past it.
+                    _ => {
+                        self.stats.paths_partial += 1;
+                        let at = v.loc.as_ref().map(|l| format!(" at {l}")).unwrap_or_default();
+                        let why = format!("undefined behaviour ({}{at})", v.kind.name());
+                        self.incomplete
+                            .get_or_insert_with(|| format!("{why}: the property cannot be judged past it"));
+                        ("partial", why, None)
+                    }
+                }
             }
             End::Error(v) => {
                 self.stats.paths_completed += 1;

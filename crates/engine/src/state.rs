@@ -109,6 +109,8 @@ pub struct State {
     pub concretized: bool,
     /// Branches taken on this path: (function, block, successor index).
     pub trail: Vec<(usize, usize, usize)>,
+    /// Process state the C library keeps (rand, atexit, errno).
+    pub env: crate::env::ProcessEnv,
 }
 
 impl State {

@@ -453,7 +453,7 @@ impl Exec<'_, '_> {
                 Some(t) if matches!(t.sort(), fpsym_expr::Sort::BitVec(_)) => t.clone(),
                 _ => bv(32, 0),
             };
-            return Ok(Outcome::End(End::Exit(code)));
+            return self.exit_with(st, code);
         }
         if let (Some(d), Some(v)) = (frame.ret_dest, v) {
             st.frame_mut().regs.insert(d, v);

@@ -718,6 +718,7 @@ pub fn placeholder() -> State {
         loop_visits: Default::default(),
         concretized: false,
         trail: Vec::new(),
+        env: Default::default(),
     }
 }
 

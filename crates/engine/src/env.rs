@@ -1,0 +1,286 @@
+//! The process environment real programs touch first: `getenv`,
+//! `setlocale`, `time`, `clock`, `rand`/`srand`, `atexit`, `errno`.
+//!
+//! - `getenv(name)` is NULL unless the run was given `NAME=VALUE`
+//!   ([`crate::Config::env`]); replay runs the program with exactly that
+//!   environment.
+//! - `time` and `clock` return fresh inputs (any value is possible; the
+//!   test records the one its path needs and replay feeds it back).
+//! - `rand` follows glibc's generator exactly (seed 1 until `srand`), so a
+//!   path's sequence is the native one; a symbolic seed is made concrete.
+//! - `atexit` handlers run, last registered first, when `main` returns or
+//!   `exit` is called.
+//! - `__errno_location` points at one `int` per path (initially 0).
+//! - `setlocale` answers "C" for the queries and "C"/"POSIX"/"" requests,
+//!   NULL for other locales (only the C locale exists here).
+
+use crate::exec::{End, Exec, ExecError, Outcome};
+use crate::memory::{Cell, Kind as MemKind};
+use crate::state::{Loc, State};
+use crate::term::{as_bv, bv};
+use crate::value::Val;
+use fpsym_expr::Sort;
+use llvm_ir::Name;
+
+/// The functions modelled here.
+pub const MODELLED: &[&str] = &[
+    "getenv",
+    "secure_getenv",
+    "setlocale",
+    "time",
+    "clock",
+    "rand",
+    "srand",
+    "atexit",
+    "__errno_location",
+];
+
+/// Per-path process state.
+#[derive(Clone, Debug, Default)]
+pub struct ProcessEnv {
+    /// glibc's `rand` state (None: not seeded yet, i.e. seed 1).
+    rand: Option<GlibcRand>,
+    /// `atexit` handlers (function addresses), in registration order.
+    pub atexit: Vec<u64>,
+    /// While the handlers run: the exit status to end with.
+    pub exiting: Option<fpsym_expr::Term>,
+    /// The path's `errno` object.
+    errno: Option<u64>,
+}
+
+/// glibc's `random_r` TYPE_3 generator (what `rand` uses): with `r` the
+/// 31 words seeded from `s` by `r[i] = 16807 · r[i-1] mod (2^31 - 1)`,
+/// then `r[i] = r[i-31]` for `i` in 31..34 and `r[i] = r[i-31] + r[i-3]`
+/// (mod 2^32) after, output `k` is `r[k + 344] >> 1`.
+#[derive(Clone, Debug)]
+struct GlibcRand {
+    /// The last 31 words, oldest first.
+    window: Vec<u32>,
+}
+
+impl GlibcRand {
+    fn new(seed: u32) -> GlibcRand {
+        let seed = if seed == 0 { 1 } else { seed };
+        let mut r: Vec<i64> = Vec::with_capacity(344);
+        r.push(seed as i32 as i64);
+        for i in 1..31 {
+            // glibc's Schrage step, in 32-bit words as the C code stores them.
+            let word = r[i - 1];
+            let hi = word / 127_773;
+            let lo = word % 127_773;
+            let mut w = 16_807 * lo - 2_836 * hi;
+            if w < 0 {
+                w += 2_147_483_647;
+            }
+            r.push(w as i32 as i64);
+        }
+        let mut window: Vec<u32> = r.iter().map(|&x| x as u32).collect();
+        for i in 31..34 {
+            window.push(window[i - 31]);
+        }
+        let mut g = GlibcRand {
+            window: window[3..].to_vec(),
+        };
+        // Words 34..344 are discarded.
+        for _ in 34..344 {
+            g.step();
+        }
+        g
+    }
+
+    fn step(&mut self) -> u32 {
+        let next = self.window[0].wrapping_add(self.window[28]);
+        self.window.remove(0);
+        self.window.push(next);
+        next
+    }
+
+    fn next(&mut self) -> i32 {
+        (self.step() >> 1) as i32
+    }
+}
+
+impl Exec<'_, '_> {
+    /// Runs the model of an environment function (`name` in [`MODELLED`]).
+    pub(crate) fn env_call(
+        &mut self,
+        st: &mut State,
+        name: &str,
+        args: &[Val],
+        dest: Option<&Name>,
+        loc: &Option<Loc>,
+    ) -> Result<Outcome, ExecError> {
+        let set = |st: &mut State, v: Val| {
+            if let Some(d) = dest {
+                st.frame_mut().regs.insert(d.clone(), v);
+            }
+        };
+        let arg = |k: usize| {
+            args.get(k)
+                .map(|a| a.bv().clone())
+                .ok_or_else(|| ExecError::Unsupported(format!("{name}: missing argument {k}")))
+        };
+        match name {
+            "getenv" | "secure_getenv" => {
+                let var = self
+                    .c_string(st, &arg(0)?)
+                    .ok_or_else(|| ExecError::Unsupported(format!("{name} of a symbolic or invalid name")))?;
+                let value = self.config.env.iter().find(|(n, _)| *n == var).map(|(_, v)| v.clone());
+                let p = match value {
+                    Some(v) => self.static_string(st, &format!("getenv({var})"), &v),
+                    None => 0,
+                };
+                set(st, Val::Bv(bv(64, p as u128)));
+            }
+            "setlocale" => {
+                let req = arg(1)?;
+                let answer = if as_bv(&req) == Some(0) {
+                    Some("C")
+                } else {
+                    match self.c_string(st, &req).as_deref() {
+                        Some("" | "C" | "POSIX") => Some("C"),
+                        Some(_) => None,
+                        None => {
+                            return Err(ExecError::Unsupported("setlocale of a symbolic locale name".into()));
+                        }
+                    }
+                };
+                let p = match answer {
+                    Some(s) => self.static_string(st, "setlocale", s),
+                    None => 0,
+                };
+                set(st, Val::Bv(bv(64, p as u128)));
+            }
+            "time" => {
+                let t = self.fresh_input(st, "time", Sort::BitVec(64), "i64");
+                let p = arg(0)?;
+                if as_bv(&p) != Some(0) {
+                    let ty = self.prog.module.types.i64();
+                    match self.store(st, &p, &Val::Bv(t.clone()), &ty, loc.clone())? {
+                        Outcome::Continue => {}
+                        other => return Ok(other),
+                    }
+                }
+                set(st, Val::Bv(t));
+            }
+            "clock" => {
+                let t = self.fresh_input(st, "clock", Sort::BitVec(64), "i64");
+                set(st, Val::Bv(t));
+            }
+            "srand" => {
+                let s = arg(0)?;
+                let seed = match as_bv(&s) {
+                    Some(v) => v as u32,
+                    None => self.concretize(st, &s, loc, "seed of srand") as u32,
+                };
+                st.env.rand = Some(GlibcRand::new(seed));
+            }
+            "rand" => {
+                let g = st.env.rand.get_or_insert_with(|| GlibcRand::new(1));
+                let v = g.next();
+                set(st, Val::Bv(bv(32, v as u32 as u128)));
+            }
+            "atexit" => {
+                let f = arg(0)?;
+                let a = match as_bv(&f) {
+                    Some(a) => a as u64,
+                    None => self.concretize(st, &f, loc, "function pointer given to atexit") as u64,
+                };
+                st.env.atexit.push(a);
+                set(st, Val::Bv(bv(32, 0)));
+            }
+            "__errno_location" => {
+                let p = match st.env.errno {
+                    Some(p) => p,
+                    None => {
+                        let p = st
+                            .mem
+                            .allocate(4, 4, MemKind::Global, "errno", None, Cell::byte(bv(8, 0)));
+                        st.env.errno = Some(p);
+                        p
+                    }
+                };
+                set(st, Val::Bv(bv(64, p as u128)));
+            }
+            _ => return Err(ExecError::Unsupported(format!("environment function {name}"))),
+        }
+        Ok(Outcome::Continue)
+    }
+
+    /// A NUL-terminated string in a fresh global object; its address.
+    fn static_string(&mut self, st: &mut State, what: &str, s: &str) -> u64 {
+        let bytes: Vec<Cell> = s
+            .bytes()
+            .chain(std::iter::once(0))
+            .map(|c| Cell::byte(bv(8, c as u128)))
+            .collect();
+        let p = st
+            .mem
+            .allocate(bytes.len() as u64, 1, MemKind::Global, what, None, Cell::byte(bv(8, 0)));
+        st.mem.write(p, 0, &bytes);
+        p
+    }
+
+    /// The process ends with `code` (main returned or `exit` was called):
+    /// the `atexit` handlers not yet run are called first, last registered
+    /// first; the path ends when none is left.
+    pub(crate) fn exit_with(&mut self, st: &mut State, code: fpsym_expr::Term) -> Result<Outcome, ExecError> {
+        let code = st.env.exiting.take().unwrap_or(code);
+        let Some(h) = st.env.atexit.pop() else {
+            return Ok(Outcome::End(End::Exit(code)));
+        };
+        // Frames still on the stack (exit called deep inside) are gone.
+        while let Some(f) = st.frames.pop() {
+            for a in &f.allocas {
+                st.mem.kill(*a);
+            }
+        }
+        st.env.exiting = Some(code);
+        let callee = self
+            .prog
+            .fn_at
+            .get(&h)
+            .cloned()
+            .ok_or_else(|| ExecError::Unsupported(format!("atexit handler at invalid address 0x{h:x}")))?;
+        let crate::prog::Callee::Defined(i) = callee else {
+            return Err(ExecError::Unsupported("an atexit handler without a body".into()));
+        };
+        st.frames.push(crate::state::Frame {
+            func: i,
+            bb: 0,
+            ip: 0,
+            prev_bb: None,
+            regs: Default::default(),
+            allocas: Vec::new(),
+            ret_dest: None,
+            call_site: None,
+            stack_marks: Vec::new(),
+            varargs: Vec::new(),
+        });
+        Ok(Outcome::Continue)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::GlibcRand;
+
+    extern "C" {
+        fn srand(seed: u32);
+        fn rand() -> i32;
+    }
+
+    /// The model gives the host glibc's own sequence.
+    #[test]
+    fn rand_is_glibcs() {
+        for seed in [1u32, 0, 42, 123_456_789, u32::MAX, 0x8000_0000] {
+            let mut g = GlibcRand::new(seed);
+            // SAFETY: srand/rand are plain libc calls; this test is the
+            // only user of the generator in this process.
+            unsafe { srand(seed) };
+            for k in 0..1000 {
+                assert_eq!(g.next(), unsafe { rand() }, "seed {seed}, output {k}");
+            }
+        }
+    }
+}
