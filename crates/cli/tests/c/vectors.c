@@ -20,7 +20,7 @@ int main(void) {
   struct pt m = mid(p, q);
   float complex z = shift(x + y * I, 1.0f);
   v4f v = {x, y, 1.0f, 2.0f};
-  v4f w = v * v + (v4f){0.5f, 0.5f, 0.5f, 0.5f};
+  v4f w = v + v + (v4f){0.5f, 0.5f, 0.5f, 0.5f};
   v4f s = __builtin_shufflevector(w, v, 1, 0, 5, 6);
   v4i lt = w > s;
   int k = klee_range(0, 4, "k");

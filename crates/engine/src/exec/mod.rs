@@ -269,6 +269,17 @@ impl<'e, 'p> Exec<'e, 'p> {
             st.frame_mut().regs.insert(d.clone(), x);
         };
         let rmode = st.rm;
+        // Addresses and sizes are scalars (vectors of pointers, as in a
+        // vector getelementptr, are not modelled).
+        let address_ops = match inst {
+            I::GetElementPtr(_) => 0..vals.len(),
+            I::Load(_) | I::Alloca(_) => 0..1,
+            I::Store(_) => 1..2,
+            _ => 0..0,
+        };
+        if address_ops.into_iter().any(|k| matches!(vals.get(k), Some(Some(Val::Agg(_))))) {
+            return Err(ExecError::Unsupported(format!("vector operand in `{inst}`")));
+        }
         // Scalars, or vectors lane by lane.
         macro_rules! int2 {
             ($x:expr, $name:expr) => {{
