@@ -1,20 +1,25 @@
 # fpsym: `make demo`, `make test`, `make bench`. Each first installs what is
-# missing (scripts/bootstrap).
+# missing (scripts/bootstrap); `make test` and `make demo` then check that
+# every tool and library they need is there (scripts/check-tools names the
+# Debian package of anything missing and stops).
 
 CARGO ?= cargo
 FPSYM := target/release/fpsym
 
-.PHONY: all bootstrap build demo test bench clean
+.PHONY: all bootstrap check-tools build demo test bench clean
 
 all: build
 
 bootstrap:
 	@scripts/bootstrap
 
+check-tools: bootstrap
+	@scripts/check-tools
+
 build: bootstrap
 	$(CARGO) build --release --bin fpsym
 
-demo: build
+demo: check-tools build
 	@echo "== fpsym solve --model examples/smtlib/demo.smt2"
 	@$(FPSYM) solve --model examples/smtlib/demo.smt2
 	@echo
@@ -23,7 +28,7 @@ demo: build
 	@$(FPSYM) run examples/c/assoc.c -o target/demo-run --replay --coverage; \
 	  code=$$?; [ $$code -le 1 ] || exit $$code
 
-test: bootstrap
+test: check-tools
 	$(CARGO) test --workspace --no-fail-fast
 
 # Benchmarks (not timed tests); results are ratios within one run.

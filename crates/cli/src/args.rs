@@ -46,7 +46,8 @@ pub struct ReplayArgs {
 
 #[derive(Args, Debug)]
 pub struct RunArgs {
-    /// C sources (.c) and LLVM 14 bitcode (.bc, .ll) to link and run.
+    /// C sources (.c), preprocessed C (.i) and LLVM 14 bitcode (.bc, .ll)
+    /// to link and run.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<std::path::PathBuf>,
     /// Run this function instead of main: its scalar parameters become
@@ -68,9 +69,21 @@ pub struct RunArgs {
     /// Pass a flag to clang. Repeatable.
     #[arg(long = "cflag", value_name = "FLAG", allow_hyphen_values = true)]
     pub cflags: Vec<String>,
-    /// Output directory (default: a fresh fpsym-out-N in the current directory).
+    /// Output directory (default: a fresh fpsym-out-N in the current
+    /// directory). A directory that is not empty (e.g. an earlier run's) is
+    /// refused unless --force is given.
     #[arg(short = 'o', long = "output", value_name = "DIR")]
     pub output: Option<std::path::PathBuf>,
+    /// Empty the -o directory first if it is not empty (results of two runs
+    /// are never mixed).
+    #[arg(long)]
+    pub force: bool,
+    /// What counts as a finding: `unreach-call` (SV-COMP: only calls to
+    /// reach_error()/__VERIFIER_error(); abort, exit and failed assertions
+    /// end a path normally), or the path of an SV-COMP .prp file stating
+    /// it. Prints the SV-COMP verdict. Default: every bug is a finding.
+    #[arg(long, value_name = "PROPERTY|FILE.prp")]
+    pub property: Option<String>,
     /// Search: dfs, bfs, random-path, coverage-new, or two joined by `+`
     /// to interleave them (e.g. random-path+coverage-new).
     #[arg(long, default_value = "dfs", value_name = "SEARCH")]

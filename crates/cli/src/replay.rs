@@ -148,58 +148,104 @@ fn build(dir: &Path, record: &serde_json::Value, coverage: bool) -> anyhow::Resu
     }
     std::fs::write(&driver, text)?;
     let exe = rdir.join("program");
-    let mut cmd = Command::new("clang-14");
-    cmd.args([
-        "-g",
-        "-O0",
-        "-ffp-contract=off",
-        "-no-pie",
-        "-fsanitize=address",
-        "-fno-omit-frame-pointer",
-        "-w",
-    ])
-    .arg("-I")
-    .arg(dir.join("build").join("include"))
-    .args([
-        "-Dreach_error=__fpsym_reach_error",
-        "-D__VERIFIER_error=__fpsym_verifier_error",
-    ]);
+    // The program's reach_error, __VERIFIER_error (and for --function runs
+    // its main) are renamed so that the driver's definitions win.
+    let mut renames = vec![
+        ("reach_error", "__fpsym_reach_error"),
+        ("__VERIFIER_error", "__fpsym_verifier_error"),
+    ];
     if function.is_some() {
         // The driver's main calls the function; the program's own is renamed.
-        cmd.arg("-Dmain=__fpsym_program_main");
+        renames.push(("main", "__fpsym_program_main"));
     }
-    if coverage {
-        cmd.args(["-fprofile-instr-generate", "-fcoverage-mapping"]);
-    }
-    for i in record["include"].as_array().into_iter().flatten() {
-        cmd.arg("-I").arg(i.as_str().unwrap_or_default());
-    }
-    for d in record["defines"].as_array().into_iter().flatten() {
-        cmd.arg(format!("-D{}", d.as_str().unwrap_or_default()));
-    }
-    for f in record["cflags"].as_array().into_iter().flatten() {
-        cmd.arg(f.as_str().unwrap_or_default());
-    }
+    let clang = || {
+        let mut cmd = Command::new("clang-14");
+        cmd.args([
+            "-g",
+            "-O0",
+            "-ffp-contract=off",
+            "-no-pie",
+            "-fsanitize=address",
+            "-fno-omit-frame-pointer",
+            "-w",
+        ])
+        .arg("-I")
+        .arg(dir.join("build").join("include"));
+        for (from, to) in &renames {
+            cmd.arg(format!("-D{from}={to}"));
+        }
+        if coverage {
+            cmd.args(["-fprofile-instr-generate", "-fcoverage-mapping"]);
+        }
+        for i in record["include"].as_array().into_iter().flatten() {
+            cmd.arg("-I").arg(i.as_str().unwrap_or_default());
+        }
+        for d in record["defines"].as_array().into_iter().flatten() {
+            cmd.arg(format!("-D{}", d.as_str().unwrap_or_default()));
+        }
+        for f in record["cflags"].as_array().into_iter().flatten() {
+            cmd.arg(f.as_str().unwrap_or_default());
+        }
+        cmd
+    };
     // The driver first: with --allow-multiple-definition its definitions
     // (reach_error, inputs) win over a program's own.
-    cmd.arg(&driver);
-    for f in record["files"].as_array().into_iter().flatten() {
-        cmd.arg(f.as_str().unwrap_or_default());
+    let mut inputs: Vec<PathBuf> = vec![driver];
+    for (k, f) in record["files"].as_array().into_iter().flatten().enumerate() {
+        let f = PathBuf::from(f.as_str().unwrap_or_default());
+        if f.extension().is_some_and(|e| e == "i") {
+            // Preprocessed C ignores -D: compile it alone and rename the
+            // symbols in its object file instead.
+            let obj = rdir.join(format!("{k}.o"));
+            let mut cmd = clang();
+            cmd.arg("-c").arg(&f).arg("-o").arg(&obj);
+            run_build_step(cmd, "clang-14", "clang-14")?;
+            let mut cmd = Command::new("llvm-objcopy-14");
+            for (from, to) in &renames {
+                cmd.arg(format!("--redefine-sym={from}={to}"));
+            }
+            cmd.arg(&obj);
+            run_build_step(cmd, "llvm-objcopy-14", "llvm-14")?;
+            inputs.push(obj);
+        } else {
+            inputs.push(f);
+        }
     }
+    let mut cmd = clang();
+    cmd.args(&inputs);
     cmd.args(["-lm", "-Wl,--allow-multiple-definition", "-o"]).arg(&exe);
-    let out = cmd
-        .output()
-        .map_err(|e| Failure::Input(format!("cannot run clang-14: {e} (run scripts/bootstrap)")))?;
-    if !out.status.success() {
-        eprint!("{}", String::from_utf8_lossy(&out.stderr));
-        return Err(Failure::Input("the native replay build failed (clang's diagnostics above)".into()).into());
-    }
+    run_build_step(cmd, "clang-14", "clang-14")?;
     Ok(exe)
+}
+
+/// Runs one step of the native build; a missing tool or sanitizer runtime
+/// is an input error naming the Debian package that provides it.
+fn run_build_step(mut cmd: Command, tool: &str, package: &str) -> anyhow::Result<()> {
+    let out = cmd.output().map_err(|e| {
+        Failure::Input(format!(
+            "cannot run {tool}: {e} (install the Debian package {package}: scripts/bootstrap)"
+        ))
+    })?;
+    if out.status.success() {
+        return Ok(());
+    }
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    eprint!("{stderr}");
+    if stderr.contains("libclang_rt.") {
+        return Err(Failure::Input(
+            "the native replay build failed: clang's sanitizer/profile runtime is missing \
+             (install the Debian package libclang-rt-14-dev: scripts/bootstrap)"
+                .into(),
+        )
+        .into());
+    }
+    Err(Failure::Input(format!("the native replay build failed ({tool}'s diagnostics above)")).into())
 }
 
 /// The driver's `main` for a `--function` run: each parameter's input in
 /// order (scalars by value, pointers to a copy of their object's bytes),
-/// then the call.
+/// then the call. An integer result becomes the exit status, as the run
+/// records it (`exit N`: the entry function's result); other results exit 0.
 fn harness(f: &str, entry: &serde_json::Value) -> Option<String> {
     let params: Vec<&str> = entry["params"]
         .as_array()?
@@ -226,8 +272,35 @@ fn harness(f: &str, entry: &serde_json::Value) -> Option<String> {
         }
         args.push(format!("a{k}"));
     }
-    s.push_str(&format!("  {f}({});\n  return 0;\n}}\n", args.join(", ")));
+    let call = format!("{f}({})", args.join(", "));
+    if integer_result(ret) {
+        s.push_str(&format!("  return (int){call};\n}}\n"));
+    } else {
+        s.push_str(&format!("  {call};\n  return 0;\n}}\n"));
+    }
     Some(s)
+}
+
+/// Whether a native run ended as a test's `exit` record says: `exit N`
+/// (status N modulo 256), or, under `--property unreach-call`, `abort`
+/// (SIGABRT), `assertion-failure` (glibc's message, then SIGABRT),
+/// `division-by-zero` (SIGFPE) or `trap` (SIGILL).
+fn ends_as(detail: &str, o: &Observed) -> bool {
+    if let Some(c) = detail.strip_prefix("exit ") {
+        let code = c.parse::<i64>().ok().map(|c| (c & 0xff) as i32);
+        return o.kind == "exit" && code.is_some() && o.code == code;
+    }
+    match detail {
+        "trap" => o.kind == "signal" && o.code == Some(4),
+        "abort" | "assertion-failure" | "division-by-zero" => o.kind == detail,
+        _ => false,
+    }
+}
+
+/// Whether a `--function` result of C type `ret` is the exit status of the
+/// driver (and of the run's `exit N`).
+fn integer_result(ret: &str) -> bool {
+    matches!(ret, "_Bool" | "signed char" | "short" | "int" | "long long")
 }
 
 /// Input records of a test file.
@@ -244,13 +317,22 @@ fn inputs(test: &serde_json::Value) -> Vec<u8> {
     out
 }
 
-fn symbolize(exe: &Path, addr: &str) -> Option<(String, u32)> {
+/// The source file (basename) and line of a code address of `exe`.
+fn symbolize(exe: &Path, addr: &str) -> Result<Option<(String, u32)>, Failure> {
     let out = Command::new("llvm-symbolizer-14")
         .arg(format!("--obj={}", exe.display()))
         .arg(addr)
         .output()
-        .ok()?;
-    let text = String::from_utf8_lossy(&out.stdout);
+        .map_err(|e| {
+            Failure::Input(format!(
+                "cannot run llvm-symbolizer-14: {e} (install the Debian package llvm-14: scripts/bootstrap)"
+            ))
+        })?;
+    Ok(source_line(&String::from_utf8_lossy(&out.stdout)))
+}
+
+/// `FILE:LINE:COL` on the second line of llvm-symbolizer's output.
+fn source_line(text: &str) -> Option<(String, u32)> {
     let loc = text.lines().nth(1)?;
     let mut parts = loc.rsplitn(3, ':');
     let _col = parts.next()?;
@@ -335,7 +417,7 @@ fn observe(
     };
     use std::os::unix::process::ExitStatusExt;
     if let Some(addr) = err.lines().find_map(|l| l.strip_prefix("FPSYM-REPLAY: reach_error ")) {
-        return Ok(obs("reach-error", symbolize(exe, addr.trim()), None));
+        return Ok(obs("reach-error", symbolize(exe, addr.trim())?, None));
     }
     if err.contains("FPSYM-REPLAY: ") {
         let why = err
@@ -397,6 +479,14 @@ fn observe(
     Ok(obs("exit", None, status.code()))
 }
 
+/// An LLVM 14 tool replay needs could not be started: an input error
+/// naming the Debian package (llvm-14).
+fn missing(tool: &str, e: std::io::Error) -> Failure {
+    Failure::Input(format!(
+        "cannot run {tool}: {e} (install the Debian package llvm-14: scripts/bootstrap)"
+    ))
+}
+
 /// Line and branch coverage of the user's files from the tests' profiles
 /// (llvm-profdata-14 merge, llvm-cov-14 export); with `html`, llvm-cov's
 /// HTML report there.
@@ -417,7 +507,8 @@ fn coverage(dir: &Path, exe: &Path, files: &[String], html: Option<&Path>) -> an
         .args(["merge", "-sparse", "-o"])
         .arg(&merged)
         .args(&raws)
-        .output()?;
+        .output()
+        .map_err(|e| missing("llvm-profdata-14", e))?;
     if !out.status.success() {
         return Err(tool_failed("llvm-profdata-14", &out).into());
     }
@@ -426,7 +517,8 @@ fn coverage(dir: &Path, exe: &Path, files: &[String], html: Option<&Path>) -> an
         .arg(format!("-instr-profile={}", merged.display()))
         .arg(exe)
         .args(files)
-        .output()?;
+        .output()
+        .map_err(|e| missing("llvm-cov-14", e))?;
     if !out.status.success() {
         return Err(tool_failed("llvm-cov-14", &out).into());
     }
@@ -439,7 +531,8 @@ fn coverage(dir: &Path, exe: &Path, files: &[String], html: Option<&Path>) -> an
             .arg(format!("-instr-profile={}", merged.display()))
             .arg(exe)
             .args(files)
-            .output()?;
+            .output()
+            .map_err(|e| missing("llvm-cov-14", e))?;
         if !out.status.success() {
             return Err(tool_failed("llvm-cov-14 show", &out).into());
         }
@@ -459,18 +552,25 @@ pub struct ReplayOptions {
     pub coverage_html: Option<PathBuf>,
 }
 
-/// Replays every test of `dir`; exit 3 when a finding is not confirmed.
+/// Replays every test of `dir`; exit 3 when a finding is not confirmed or
+/// a test behaves otherwise than the run recorded.
 pub fn replay(dir: &Path, opts: &ReplayOptions) -> anyhow::Result<ExitCode> {
     let coverage_on = opts.coverage || opts.coverage_html.is_some();
     let record = read_json(&dir.join("run.json"))
         .map_err(|e| Failure::Input(format!("{}: not a `fpsym run` output directory: {e}", dir.display())))?;
-    let user: Vec<String> = record["files"]
+    let files: Vec<PathBuf> = record["files"]
         .as_array()
         .into_iter()
         .flatten()
         .filter_map(|f| f.as_str())
-        .map(basename)
+        .map(PathBuf::from)
         .collect();
+    // Every input's basename, and the sources .i files were preprocessed from.
+    let mut user: Vec<String> = files.iter().map(|f| basename(&f.to_string_lossy())).collect();
+    user.extend(crate::run::source_names(&files));
+    // For --function runs, an integer result is the exit status; a pointer
+    // result (an address of the run's memory) is not compared.
+    let pointer_result = record["entry"]["function"].is_string() && record["entry"]["ret"] == "void *";
     let exe = build(dir, &record, coverage_on)?;
     let profiles = dir.join("replay").join("profiles");
     let _ = std::fs::remove_dir_all(&profiles);
@@ -504,13 +604,10 @@ pub fn replay(dir: &Path, opts: &ReplayOptions) -> anyhow::Result<ExitCode> {
         let end = t["end"].as_str().unwrap_or("");
         let detail = t["detail"].as_str().unwrap_or("");
         let (expected, confirmed) = match end {
-            "exit" => {
-                let code: Option<i32> = detail
-                    .strip_prefix("exit ")
-                    .and_then(|c| c.parse::<i64>().ok())
-                    .map(|c| (c & 0xff) as i32);
-                (detail.to_string(), o.kind == "exit" && o.code == code)
+            "exit" if pointer_result && detail.starts_with("exit ") => {
+                ("exit (pointer result)".to_string(), o.kind == "exit")
             }
+            "exit" => (detail.to_string(), ends_as(detail, &o)),
             "error" => (detail.to_string(), o.kind == detail),
             _ => (format!("partial ({detail})"), true),
         };
@@ -604,7 +701,7 @@ pub fn replay(dir: &Path, opts: &ReplayOptions) -> anyhow::Result<ExitCode> {
             .into_iter()
             .flatten()
             .filter_map(|f| f.as_str())
-            .filter(|f| f.ends_with(".c"))
+            .filter(|f| f.ends_with(".c") || f.ends_with(".i"))
             .map(String::from)
             .collect();
         let cov = coverage(dir, &exe, &files, opts.coverage_html.as_deref())?;
@@ -625,9 +722,19 @@ pub fn replay(dir: &Path, opts: &ReplayOptions) -> anyhow::Result<ExitCode> {
         json["coverage"] = cov;
     }
     std::fs::write(dir.join("replay.json"), serde_json::to_string_pretty(&json)? + "\n")?;
-    if unconfirmed > 0 {
+    if unconfirmed > 0 || mismatched > 0 {
+        let mut what = Vec::new();
+        if unconfirmed > 0 {
+            what.push(format!("{unconfirmed} finding(s) not confirmed by native replay"));
+        }
+        if mismatched > 0 {
+            what.push(format!(
+                "{mismatched} test(s) behaving otherwise natively than the run recorded"
+            ));
+        }
         return Err(Failure::Internal(format!(
-            "{unconfirmed} finding(s) not confirmed by native replay (see {}/replay.json): a bug in fpsym",
+            "{} (see {}/replay.json): a bug in fpsym",
+            what.join(", "),
             dir.display()
         ))
         .into());

@@ -4,11 +4,11 @@ use crate::args::RunArgs;
 use crate::solver_opts::{seconds, solver_config};
 use crate::Failure;
 use fpsym_engine::report::{DirSink, Event, Finding, ReportSink, Test};
-use fpsym_engine::{Config, Entry, Summary, Verdict};
+use fpsym_engine::{Config, Entry, Property, Summary, Verdict};
 use fpsym_frontend::{CompileOptions, FrontendError};
 use fpsym_solver::SolverConfig;
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -21,8 +21,47 @@ pub struct RunOptions {
     engine: Config,
     solver: SolverConfig,
     output: Option<PathBuf>,
+    force: bool,
+    property: PropertySpec,
     replay: bool,
     coverage: bool,
+}
+
+/// `--property` as given: a property by name, or an SV-COMP `.prp` file
+/// read when the run starts.
+#[derive(Debug)]
+enum PropertySpec {
+    /// A property by name (or none: every bug is a finding).
+    Named(Property),
+    /// The path of a `.prp` file.
+    File(PathBuf),
+}
+
+/// The text of SV-COMP's unreach-call property files, without whitespace.
+const UNREACH_CALL_PRP: [&str; 2] = [
+    "CHECK(init(main()),LTL(G!call(reach_error())))",
+    "CHECK(init(main()),LTL(G!call(__VERIFIER_error())))",
+];
+
+/// The property an SV-COMP `.prp` file states, if fpsym checks it.
+fn prp_property(text: &str) -> Option<Property> {
+    let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    UNREACH_CALL_PRP
+        .contains(&compact.as_str())
+        .then_some(Property::UnreachCall)
+}
+
+/// Reads a `.prp` file; a property other than unreach-call is an input error naming it.
+fn read_prp(path: &Path) -> Result<Property, Failure> {
+    let text = std::fs::read_to_string(path).map_err(|e| Failure::Input(format!("{}: {e}", path.display())))?;
+    prp_property(&text).ok_or_else(|| {
+        Failure::Input(format!(
+            "{}: property `{}` is not supported; fpsym checks unreach-call, \
+             `CHECK( init(main()), LTL(G ! call(reach_error())) )`",
+            path.display(),
+            text.trim()
+        ))
+    })
 }
 
 /// Parses `x=[a,b]`.
@@ -85,19 +124,31 @@ impl RunOptions {
         compile.runtime = !a.no_runtime;
         for f in &a.files {
             let ext = f.extension().and_then(|e| e.to_str()).unwrap_or("");
-            if !matches!(ext, "c" | "bc" | "ll") {
+            if !matches!(ext, "c" | "i" | "bc" | "ll") {
                 return Err(Failure::Input(format!(
-                    "{}: expected a C source (.c) or LLVM bitcode (.bc, .ll)",
+                    "{}: expected a C source (.c), preprocessed C (.i) or LLVM bitcode (.bc, .ll)",
                     f.display()
                 )));
             }
         }
+        let property = match a.property.as_deref() {
+            None => PropertySpec::Named(Property::AllFindings),
+            Some("unreach-call") => PropertySpec::Named(Property::UnreachCall),
+            Some(p) if p.ends_with(".prp") => PropertySpec::File(PathBuf::from(p)),
+            Some(p) => {
+                return Err(Failure::Input(format!(
+                    "--property {p}: expected `unreach-call` or an SV-COMP .prp file stating it"
+                )))
+            }
+        };
         Ok(RunOptions {
             files: a.files,
             compile,
             engine,
             solver: solver_config(&a.solver)?,
             output: a.output,
+            force: a.force,
+            property,
             replay: a.replay,
             coverage: a.coverage,
         })
@@ -115,6 +166,105 @@ fn fresh_output() -> std::io::Result<PathBuf> {
         }
     }
     unreachable!()
+}
+
+/// Entries of a directory that show an earlier `fpsym run` wrote there.
+const RUN_MARKERS: [&str; 4] = ["run.json", "stats.json", "tests", "findings"];
+
+/// Makes `dir` ready for a run: created if missing; if it is not empty
+/// (an earlier run, or anything else), refused unless `force`, which
+/// empties it. A directory holding an input or the current directory is
+/// never emptied.
+fn prepare_output(dir: &Path, force: bool, inputs: &[PathBuf]) -> Result<(), Failure> {
+    let shown = dir.display();
+    if dir.exists() && !dir.is_dir() {
+        return Err(Failure::Input(format!("-o {shown}: exists and is not a directory")));
+    }
+    let entries: Vec<PathBuf> = match std::fs::read_dir(dir) {
+        Ok(rd) => rd
+            .map(|e| e.map(|e| e.path()))
+            .collect::<Result<_, _>>()
+            .map_err(|e| Failure::Input(format!("-o {shown}: {e}")))?,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+        Err(e) => return Err(Failure::Input(format!("-o {shown}: {e}"))),
+    };
+    if !entries.is_empty() {
+        let earlier = RUN_MARKERS.iter().any(|m| dir.join(m).exists());
+        let what = if earlier {
+            "holds the results of an earlier run"
+        } else {
+            "is not empty"
+        };
+        if !force {
+            return Err(Failure::Input(format!(
+                "-o {shown} {what}; results of two runs are never mixed: write to another \
+                 directory (-o NEW_DIR), or add --force to empty {shown} first"
+            )));
+        }
+        let canon = std::fs::canonicalize(dir).map_err(|e| Failure::Input(format!("-o {shown}: {e}")))?;
+        let cwd = std::env::current_dir().ok().and_then(|c| std::fs::canonicalize(c).ok());
+        let holds_input = inputs
+            .iter()
+            .filter_map(|f| std::fs::canonicalize(f).ok())
+            .chain(cwd)
+            .any(|p| p.starts_with(&canon));
+        if holds_input {
+            return Err(Failure::Input(format!(
+                "-o {shown}: --force would empty a directory that holds an input or the current \
+                 directory; choose another output directory"
+            )));
+        }
+        for e in entries {
+            let removed = if e.is_dir() && !e.is_symlink() {
+                std::fs::remove_dir_all(&e)
+            } else {
+                std::fs::remove_file(&e)
+            };
+            removed.map_err(|err| Failure::Input(format!("--force: cannot remove {}: {err}", e.display())))?;
+        }
+    }
+    std::fs::create_dir_all(dir).map_err(|e| Failure::Input(format!("{shown}: cannot create: {e}")))
+}
+
+/// The names your source files go by in debug locations: the basename of
+/// each `.c` and `.i` input and, for a `.i` file, the name of the source
+/// it was preprocessed from (its first line marker, `# 1 "task.c"`).
+pub(crate) fn source_names(files: &[PathBuf]) -> Vec<String> {
+    let mut names = Vec::new();
+    for f in files {
+        let ext = f.extension().and_then(|e| e.to_str()).unwrap_or("");
+        if !matches!(ext, "c" | "i") {
+            continue;
+        }
+        if let Some(n) = f.file_name() {
+            names.push(n.to_string_lossy().into_owned());
+        }
+        if ext == "i" {
+            if let Some(n) = line_marker_source(f) {
+                if !names.contains(&n) {
+                    names.push(n);
+                }
+            }
+        }
+    }
+    names
+}
+
+/// The basename of the file the first line marker of a preprocessed file
+/// names (`# 1 "dir/task.c"` or `#line 1 "task.c"`), skipping `<built-in>`.
+fn line_marker_source(path: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(path).ok()?;
+    text.lines().take(200).find_map(|l| {
+        let rest = l.strip_prefix('#')?.trim_start();
+        let rest = rest.strip_prefix("line").unwrap_or(rest).trim_start();
+        let (num, name) = rest.split_once(char::is_whitespace)?;
+        num.parse::<u64>().ok()?;
+        let name = name.trim_start().strip_prefix('"')?.split('"').next()?;
+        if name.starts_with('<') || name.is_empty() {
+            return None;
+        }
+        Path::new(name).file_name().map(|n| n.to_string_lossy().into_owned())
+    })
 }
 
 /// Counts what goes through to the directory sink, for the summary.
@@ -143,9 +293,14 @@ pub fn run(opts: &RunOptions) -> anyhow::Result<ExitCode> {
             return Err(Failure::Input(format!("{}: no such file", f.display())).into());
         }
     }
+    let mut engine = opts.engine.clone();
+    engine.property = match &opts.property {
+        PropertySpec::Named(p) => *p,
+        PropertySpec::File(f) => read_prp(f)?,
+    };
     let out = match &opts.output {
         Some(d) => {
-            std::fs::create_dir_all(d).map_err(|e| Failure::Input(format!("{}: cannot create: {e}", d.display())))?;
+            prepare_output(d, opts.force, &opts.files)?;
             d.clone()
         }
         None => fresh_output().map_err(|e| Failure::Input(format!("cannot create an output directory: {e}")))?,
@@ -160,13 +315,8 @@ pub fn run(opts: &RunOptions) -> anyhow::Result<ExitCode> {
         }
         Err(e) => return Err(Failure::Input(e.to_string()).into()),
     };
-    write_run_record(opts, &out, &program)?;
-    let user_files: Vec<String> = opts
-        .files
-        .iter()
-        .filter(|f| f.extension().is_some_and(|e| e == "c"))
-        .filter_map(|f| f.file_name().map(|n| n.to_string_lossy().into_owned()))
-        .collect();
+    write_run_record(opts, engine.property, &out, &program)?;
+    let user_files = source_names(&opts.files);
     let is_user = |f: &llvm_ir::Function| {
         f.debugloc
             .as_ref()
@@ -201,7 +351,7 @@ pub fn run(opts: &RunOptions) -> anyhow::Result<ExitCode> {
     let summary = fpsym_engine::run(
         &program,
         solver.as_mut(),
-        &opts.engine,
+        &engine,
         &mut sink,
         interrupt,
         is_user,
@@ -229,6 +379,10 @@ pub fn run(opts: &RunOptions) -> anyhow::Result<ExitCode> {
             })
             .collect();
         m.insert("solver".into(), solver_stats.into());
+        if engine.property == Property::UnreachCall {
+            m.insert("property".into(), "unreach-call".into());
+            m.insert("sv_comp".into(), sv_comp_verdict(&summary).into());
+        }
     }
     std::fs::write(out.join("stats.json"), serde_json::to_string_pretty(&stats)? + "\n")?;
     for p in &summary.printed {
@@ -237,7 +391,8 @@ pub fn run(opts: &RunOptions) -> anyhow::Result<ExitCode> {
     if !summary.printed.is_empty() {
         println!();
     }
-    print_summary(&summary, &sink.findings, &out);
+    let sv_comp = (engine.property == Property::UnreachCall).then(|| sv_comp_verdict(&summary));
+    print_summary(&summary, &sink.findings, sv_comp, &out);
     if opts.replay {
         println!();
         let r = crate::replay::ReplayOptions {
@@ -246,6 +401,15 @@ pub fn run(opts: &RunOptions) -> anyhow::Result<ExitCode> {
         };
         crate::replay::replay(&out, &r)?;
     }
+    // A solver fault stopped the run: what was found is written, and the
+    // fault is an internal error (exit 3).
+    if let fpsym_engine::StopReason::SolverFault(m) = &summary.stop {
+        return Err(Failure::Internal(format!(
+            "{m}\nthe run stopped there; the results found before are in {}",
+            out.display()
+        ))
+        .into());
+    }
     Ok(if summary.stats.findings > 0 {
         ExitCode::from(1)
     } else {
@@ -253,7 +417,20 @@ pub fn run(opts: &RunOptions) -> anyhow::Result<ExitCode> {
     })
 }
 
-fn print_summary(s: &Summary, findings: &[Finding], out: &std::path::Path) {
+/// The SV-COMP verdict of an unreach-call run: `false(unreach-call)` when
+/// a reach_error call was found, `true` only when the run verified the
+/// program (every path explored exactly), `unknown` otherwise.
+fn sv_comp_verdict(s: &Summary) -> &'static str {
+    if s.stats.findings > 0 {
+        "false(unreach-call)"
+    } else if s.verdict == Verdict::Verified {
+        "true"
+    } else {
+        "unknown"
+    }
+}
+
+fn print_summary(s: &Summary, findings: &[Finding], sv_comp: Option<&str>, out: &std::path::Path) {
     let st = &s.stats;
     let pct = |a: f64, b: f64| if b > 0.0 { 100.0 * a / b } else { 0.0 };
     println!(
@@ -299,6 +476,9 @@ fn print_summary(s: &Summary, findings: &[Finding], out: &std::path::Path) {
         Verdict::Incomplete(why) => format!("incomplete ({why})"),
     };
     println!("verdict: {verdict}");
+    if let Some(v) = sv_comp {
+        println!("sv-comp: {v}");
+    }
     println!("output: {}", out.display());
 }
 
@@ -325,7 +505,12 @@ fn c_type(t: &llvm_ir::Type) -> Option<String> {
 
 /// `DIR/run.json`: what `fpsym replay` needs to rebuild the program natively
 /// (sources, flags, and for `--function` runs the function's C prototype).
-fn write_run_record(opts: &RunOptions, out: &std::path::Path, program: &fpsym_frontend::Program) -> anyhow::Result<()> {
+fn write_run_record(
+    opts: &RunOptions,
+    property: Property,
+    out: &std::path::Path,
+    program: &fpsym_frontend::Program,
+) -> anyhow::Result<()> {
     let abs = |p: &PathBuf| {
         std::fs::canonicalize(p)
             .unwrap_or_else(|_| p.clone())
@@ -350,6 +535,10 @@ fn write_run_record(opts: &RunOptions, out: &std::path::Path, program: &fpsym_fr
         "cflags": opts.compile.cflags,
         "env": opts.engine.env.iter().map(|(k, v)| (k.clone(), serde_json::Value::from(v.as_str()))).collect::<serde_json::Map<String, serde_json::Value>>(),
         "entry": entry,
+        "property": match property {
+            Property::UnreachCall => Some("unreach-call"),
+            Property::AllFindings => None,
+        },
     });
     std::fs::write(out.join("run.json"), serde_json::to_string_pretty(&record)? + "\n")?;
     Ok(())

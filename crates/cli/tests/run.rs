@@ -426,9 +426,11 @@ fn print_shows_what_the_program_prints() {
         "#include <stdio.h>\nint main(void) { puts(\"hello from C\"); return 0; }\n",
     )
     .unwrap();
-    for (flag, shown) in [(Some("--print"), true), (None, false)] {
+    for (k, (flag, shown)) in [(Some("--print"), true), (None, false)].into_iter().enumerate() {
+        // A fresh output directory per run (an earlier run's is refused).
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_fpsym"));
-        cmd.args(["run", src.to_str().unwrap(), "-o", dir.join("out").to_str().unwrap()]);
+        let out = dir.join(format!("out{k}"));
+        cmd.args(["run", src.to_str().unwrap(), "-o", out.to_str().unwrap()]);
         if let Some(f) = flag {
             cmd.arg(f);
         }

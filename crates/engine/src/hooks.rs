@@ -8,7 +8,6 @@ use crate::checkers::{Kind, Violation};
 use crate::exec::arith;
 use crate::exec::{End, Exec, ExecError, Feasible, Outcome};
 use crate::memory::{Cell, Kind as MemKind};
-use crate::report::c_type_name;
 use crate::state::{Loc, State, Symbolic};
 use crate::term::{as_bv, bv, format_of, mk, rm, width};
 use crate::value::Val;
@@ -215,7 +214,7 @@ impl Exec<'_, '_> {
     pub fn fresh_input(&mut self, st: &mut State, label: &str, sort: Sort, ty: &str) -> Term {
         let name = st.unique_name(label);
         let v = Term::var(&name, sort);
-        let (bytes, float) = match sort {
+        let (bytes, shape) = match sort {
             Sort::Float(f) => {
                 let n = crate::layout::fp_store_size(f);
                 let cells: Vec<Cell> = (0..n)
@@ -226,7 +225,11 @@ impl Exec<'_, '_> {
                     })
                     .collect();
                 let bytes = cells.iter().map(|c| self.byte_of(st, c)).collect();
-                (bytes, Some(v.clone()))
+                let shape = crate::shape::Shape::Float {
+                    ty: ty.to_string(),
+                    format: f,
+                };
+                (bytes, Some(shape))
             }
             Sort::BitVec(w) => {
                 let n = w.div_ceil(8);
@@ -235,11 +238,17 @@ impl Exec<'_, '_> {
                 } else {
                     v.clone()
                 };
+                // `u32`, `u64`, `bool`: unsigned; `i32`, `i64`: signed.
+                let shape = crate::shape::Shape::Int {
+                    ty: ty.to_string(),
+                    bits: w,
+                    signed: !(ty.starts_with('u') || ty == "bool"),
+                };
                 (
                     (0..n)
                         .map(|i| mk(Op::BvExtract(8 * i + 7, 8 * i), vec![wide.clone()]))
                         .collect(),
-                    None,
+                    Some(shape),
                 )
             }
             _ => (vec![], None),
@@ -248,7 +257,8 @@ impl Exec<'_, '_> {
             name,
             ty: ty.to_string(),
             bytes,
-            float,
+            shape,
+            elements_root: None,
         });
         v
     }
@@ -328,9 +338,11 @@ impl Exec<'_, '_> {
     }
 
     /// Makes `size` bytes at offset `off` of the object at `base` inputs
-    /// named `label` (see `klee_make_symbolic`).
+    /// named `label` (see `klee_make_symbolic`). Tests show them as the C
+    /// variable's type (see [`Exec::object_shape`]).
     pub fn make_symbolic_at(&mut self, st: &mut State, base: u64, off: u64, size: u64, label: &str) {
         let ty = st.mem.get(base).and_then(|o| o.ty.clone());
+        let shape = self.object_shape(st, base, off, size);
         let name = st.unique_name(label);
         let mut leaves: Vec<(u64, Sort)> = Vec::new();
         if let (0, Some(t)) = (off, &ty) {
@@ -339,7 +351,6 @@ impl Exec<'_, '_> {
             }
         }
         let mut cells: Vec<Option<Cell>> = vec![None; size as usize];
-        let mut float_term = None;
         let single = leaves.len() == 1;
         for (lo, sort) in &leaves {
             let n = match sort {
@@ -349,9 +360,6 @@ impl Exec<'_, '_> {
             };
             let vname = if single { name.clone() } else { format!("{name}@{lo}") };
             let v = Term::var(&vname, *sort);
-            if single && matches!(sort, Sort::Float(_)) {
-                float_term = Some(v.clone());
-            }
             for i in 0..n {
                 cells[(lo + i) as usize] = Some(Cell {
                     val: v.clone(),
@@ -367,16 +375,16 @@ impl Exec<'_, '_> {
             .collect();
         st.mem.write(base, off, &cells);
         let bytes = cells.iter().map(|c| self.byte_of(st, c)).collect();
-        let tyname = match (&float_term, single, &leaves.first()) {
-            (Some(t), _, _) => c_type_name(format_of(t)).to_string(),
-            (None, true, Some((_, Sort::BitVec(w)))) => format!("i{w}"),
-            _ => format!("u8[{size}]"),
+        let tyname = match &shape {
+            Some(s) => s.ty().to_string(),
+            None => format!("u8[{size}]"),
         };
         st.symbolics.push(Symbolic {
             name,
             ty: tyname,
             bytes,
-            float: float_term,
+            shape,
+            elements_root: None,
         });
     }
 
@@ -395,6 +403,17 @@ impl Exec<'_, '_> {
                 num_elements,
             }) => {
                 let s = layout.alloc_size(element_type);
+                for k in 0..*num_elements as u64 {
+                    self.scalar_leaves(element_type, at + k * s, out);
+                }
+            }
+            // Lanes are packed at their store size (i1 lanes are not bytes).
+            Some(Type::VectorType {
+                element_type,
+                num_elements,
+                ..
+            }) if !matches!(layout.resolve(element_type), Some(Type::IntegerType { bits: 1 })) => {
+                let s = layout.store_size(element_type);
                 for k in 0..*num_elements as u64 {
                     self.scalar_leaves(element_type, at + k * s, out);
                 }

@@ -13,6 +13,7 @@
 pub mod checkers;
 pub mod env;
 pub mod exec;
+pub mod harness;
 pub mod hooks;
 pub mod layout;
 pub mod memory;
@@ -20,12 +21,13 @@ pub mod native_libm;
 pub mod prog;
 pub mod report;
 pub mod searcher;
+pub mod shape;
 pub mod state;
 pub mod term;
 pub mod value;
 
 use exec::{End, Exec, ExecError, Feasible, Outcome};
-use fpsym_expr::{eval, Model, Op, Sort, Term, Value};
+use fpsym_expr::{eval, Model, Term, Value};
 use fpsym_frontend::Program;
 use fpsym_solver::Solver;
 use memory::{Cell, Kind as MemKind};
@@ -36,7 +38,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use term::{bv, mk};
+use term::bv;
 use value::Val;
 
 /// What to run.
@@ -81,8 +83,11 @@ pub struct Config {
     pub search: String,
     /// Stop after this long. Default: none.
     pub max_time: Option<Duration>,
-    /// Stop when live states use more than this many bytes of object
-    /// contents (an estimate). Default: 4 GiB.
+    /// Stop when the process's resident set (everything: states, term
+    /// tables, caches, in-process solvers) exceeds this many bytes. Read
+    /// from `/proc/self/status` between execution steps, at most every
+    /// [`MEMORY_CHECK_INTERVAL`]; where it cannot be read, no limit
+    /// applies. Default: 4 GiB.
     pub max_memory: u64,
     /// At most this many live states. Default: 100 000.
     pub max_states: usize,
@@ -92,6 +97,12 @@ pub struct Config {
     pub loop_bound: Option<u32>,
     /// Per-query solver time limit. Default: 10 s.
     pub solver_timeout: Option<Duration>,
+    /// A branch side whose query timed out is kept and retried later with
+    /// the timeout doubled each time (see [`run`]). Without `max_time`, it
+    /// is dropped once its next timeout would exceed this multiple of
+    /// `solver_timeout`; with `max_time`, only the end of the run drops it.
+    /// Default: 16.
+    pub timeout_retry_cap: u32,
     /// Print what the program prints (format strings). Default: false.
     pub print: bool,
     /// Largest heap allocation served (bigger ones return NULL). Default: 1 GiB.
@@ -120,6 +131,7 @@ impl Default for Config {
             max_instructions: None,
             loop_bound: None,
             solver_timeout: Some(Duration::from_secs(10)),
+            timeout_retry_cap: 16,
             print: false,
             max_alloc: 1 << 30,
             max_call_depth: 1000,
@@ -152,6 +164,17 @@ pub struct Stats {
     pub findings: u64,
     /// Branch sides dropped because the solver could not decide them.
     pub dropped: u64,
+    /// Queries re-asked, with a doubled timeout, for branch sides whose
+    /// query had timed out.
+    pub retries: u64,
+    /// Branch sides that had timed out and were found feasible by a retry
+    /// (then explored).
+    pub recovered: u64,
+    /// Branch sides that had timed out and were found infeasible by a retry.
+    pub recovered_infeasible: u64,
+    /// Largest resident set of the process seen by the memory limit's
+    /// checks, in bytes (0 where it cannot be read).
+    pub max_resident_bytes: u64,
     /// States created.
     pub states: u64,
     /// Branch edges of the user's code taken / total.
@@ -162,22 +185,78 @@ pub struct Stats {
     pub seconds: f64,
 }
 
-/// Why the run stopped.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
+/// Why the run stopped, with the value that made it stop where there is
+/// one (egg's `StopReason`). Every budget is checked in one place,
+/// `Limits::check`.
+///
+/// Serialised (flattened into [`Summary`]) as `"stop": KIND`, the kebab-case
+/// name (`exhausted`, `max-time`, `max-memory`, `max-states`,
+/// `max-instructions`, `interrupted`, `solver-fault`), plus
+/// `"stop_value": VALUE` for the kinds that carry one.
+#[derive(Clone, Debug, PartialEq)]
 pub enum StopReason {
     /// Every path was explored.
     Exhausted,
-    /// `--max-time`.
-    MaxTime,
-    /// `--max-memory`.
-    MaxMemory,
-    /// `--max-states`.
-    MaxStates,
-    /// `--max-instructions`.
-    MaxInstructions,
+    /// `max_time` ran out: the limit, in seconds.
+    MaxTime(f64),
+    /// The resident set exceeded `max_memory`: the resident bytes seen.
+    MaxMemory(u64),
+    /// More live states than `max_states`: the number seen.
+    MaxStates(usize),
+    /// `max_instructions` reached: the instructions executed.
+    MaxInstructions(u64),
     /// Interrupted (Ctrl-C).
     Interrupted,
+    /// The solver failed in a way that is not an answer (a model that
+    /// does not satisfy its query, a cross-check disagreement, a backend
+    /// error): its message. A bug in fpsym or a backend; the CLI exits 3.
+    SolverFault(String),
+}
+
+impl StopReason {
+    /// The kebab-case name of the kind (`max-time`, ...).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            StopReason::Exhausted => "exhausted",
+            StopReason::MaxTime(_) => "max-time",
+            StopReason::MaxMemory(_) => "max-memory",
+            StopReason::MaxStates(_) => "max-states",
+            StopReason::MaxInstructions(_) => "max-instructions",
+            StopReason::Interrupted => "interrupted",
+            StopReason::SolverFault(_) => "solver-fault",
+        }
+    }
+}
+
+impl std::fmt::Display for StopReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StopReason::Exhausted => f.write_str("every path explored"),
+            StopReason::MaxTime(s) => write!(f, "time limit of {s} s reached"),
+            StopReason::MaxMemory(b) => write!(f, "memory limit: {} MiB resident", b >> 20),
+            StopReason::MaxStates(n) => write!(f, "state limit: {n} live states"),
+            StopReason::MaxInstructions(n) => write!(f, "instruction limit: {n} instructions"),
+            StopReason::Interrupted => f.write_str("interrupted"),
+            StopReason::SolverFault(m) => write!(f, "solver fault: {m}"),
+        }
+    }
+}
+
+impl serde::Serialize for StopReason {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("stop", self.kind())?;
+        match self {
+            StopReason::Exhausted | StopReason::Interrupted => {}
+            StopReason::MaxTime(x) => m.serialize_entry("stop_value", x)?,
+            StopReason::MaxMemory(x) => m.serialize_entry("stop_value", x)?,
+            StopReason::MaxStates(x) => m.serialize_entry("stop_value", x)?,
+            StopReason::MaxInstructions(x) => m.serialize_entry("stop_value", x)?,
+            StopReason::SolverFault(x) => m.serialize_entry("stop_value", x)?,
+        }
+        m.end()
+    }
 }
 
 /// The verdict of a run.
@@ -197,7 +276,8 @@ pub enum Verdict {
 pub struct Summary {
     /// Counters.
     pub stats: Stats,
-    /// Why the run stopped.
+    /// Why the run stopped (`stop` and `stop_value` in JSON).
+    #[serde(flatten)]
     pub stop: StopReason,
     /// The verdict.
     pub verdict: Verdict,
@@ -276,6 +356,9 @@ pub fn run(
         incomplete: None,
         printed: Vec::new(),
         checkers: checkers::default_checkers(),
+        cancel: Some(interrupt.clone()),
+        fault: None,
+        retry_seconds: 0.0,
     };
     for g in &prog.module.global_vars {
         let name = exec::operand::name_str(&g.name);
@@ -298,36 +381,45 @@ pub fn run(
     states.insert(0, init);
     engine.stats.states = 1;
     searcher.update(&[(0, 0)], &[]);
+    let mut limits = Limits::new(config, deadline, interrupt.clone());
+    let mut pending: std::collections::VecDeque<Pending> = Default::default();
     let mut stop = StopReason::Exhausted;
     let mut last_progress = Instant::now();
-    while let Some(id) = searcher.select() {
-        if interrupt.load(Ordering::Relaxed) {
-            stop = StopReason::Interrupted;
-            break;
-        }
-        if deadline.is_some_and(|d| Instant::now() >= d) {
-            stop = StopReason::MaxTime;
-            break;
-        }
-        if config.max_instructions.is_some_and(|m| engine.stats.instructions >= m) {
-            stop = StopReason::MaxInstructions;
-            break;
-        }
-        let mem: u64 = states.values().map(|s| s.mem.live_bytes).sum();
-        if mem > config.max_memory {
-            stop = StopReason::MaxMemory;
+    loop {
+        if let Some(s) = limits.check(engine.stats, states.len(), engine.fault.as_ref()) {
+            stop = s;
             break;
         }
         if last_progress.elapsed() > Duration::from_millis(200) {
             progress(engine.stats, states.len());
             last_progress = Instant::now();
         }
+        // Branch sides whose query timed out are asked again when nothing
+        // else is left to run, or while retries have used less than their
+        // share of the run's time.
+        if let Some(p) = pending.front() {
+            let next = p.timeout.saturating_mul(2).as_secs_f64();
+            let due = engine.retry_seconds + next <= RETRY_SHARE * start.elapsed().as_secs_f64();
+            if searcher.is_empty() || due {
+                let p = pending.pop_front().expect("a pending side");
+                if let Some(mut s) = engine.retry(p, &mut pending)? {
+                    s.id = next_id;
+                    next_id += 1;
+                    engine.stats.states += 1;
+                    let prio = engine.priority(&s);
+                    searcher.update(&[(s.id, prio)], &[]);
+                    states.insert(s.id, s);
+                }
+                continue;
+            }
+        }
+        let Some(id) = searcher.select() else { break };
         let mut st = states.remove(&id).expect("searcher ids are live states");
         let mut added = Vec::new();
         let mut removed = Vec::new();
         let mut ran = 0;
         loop {
-            let (outcome, side, events, printed, side_ends) = {
+            let (outcome, side, events, printed, side_ends, undecided) = {
                 let mut ex = engine.exec();
                 let o = ex.step(&mut st);
                 (
@@ -336,6 +428,7 @@ pub fn run(
                     std::mem::take(&mut ex.events),
                     std::mem::take(&mut ex.printed),
                     std::mem::take(&mut ex.side_ends),
+                    std::mem::take(&mut ex.undecided),
                 )
             };
             let mut ends: Vec<(State, End)> = side.into_iter().map(|(s, v)| (s, End::Error(v))).collect();
@@ -351,13 +444,23 @@ pub fn run(
                 }
             }
             for (s, e) in ends {
-                engine.finish(s, e)?;
+                match Pending::of(&undecided, s, Some(e)) {
+                    Ok(p) => pending.push_back(p),
+                    Err((s, e)) => engine.finish(s, e.expect("an ending"))?,
+                }
             }
             ran += 1;
             match outcome {
                 Ok(Outcome::Continue) => {}
                 Ok(Outcome::Fork(others)) => {
-                    for mut o in others {
+                    for o in others {
+                        let mut o = match Pending::of(&undecided, o, None) {
+                            Ok(p) => {
+                                pending.push_back(p);
+                                continue;
+                            }
+                            Err((o, _)) => o,
+                        };
                         o.id = next_id;
                         next_id += 1;
                         engine.stats.states += 1;
@@ -367,7 +470,10 @@ pub fn run(
                     }
                 }
                 Ok(Outcome::End(end)) => {
-                    engine.finish(st, end)?;
+                    match Pending::of(&undecided, st, Some(end)) {
+                        Ok(p) => pending.push_back(p),
+                        Err((st, end)) => engine.finish(st, end.expect("an ending"))?,
+                    }
                     removed.push(id);
                     break;
                 }
@@ -383,6 +489,15 @@ pub fn run(
                     break;
                 }
             }
+            // The state itself went on into a side not decided in time.
+            st = match Pending::of(&undecided, st, None) {
+                Ok(p) => {
+                    pending.push_back(p);
+                    removed.push(id);
+                    break;
+                }
+                Err((st, _)) => st,
+            };
             if let Some(b) = config.loop_bound {
                 if st.loop_visits.values().any(|v| *v > b) {
                     engine
@@ -393,8 +508,10 @@ pub fn run(
                     break;
                 }
             }
-            let out_of_time = deadline.is_some_and(|d| Instant::now() >= d) || interrupt.load(Ordering::Relaxed);
-            if !added.is_empty() || ran >= config.quantum || out_of_time {
+            let must_stop = limits
+                .check(engine.stats, states.len() + 1, engine.fault.as_ref())
+                .is_some();
+            if !added.is_empty() || ran >= config.quantum || must_stop {
                 let p = engine.priority(&st);
                 states.insert(id, st);
                 removed.push(id);
@@ -403,46 +520,51 @@ pub fn run(
             }
         }
         searcher.update(&added, &removed);
-        if states.len() > config.max_states {
-            stop = StopReason::MaxStates;
-            break;
-        }
+    }
+    // Branch sides still undecided are dropped now (with an event each).
+    for p in std::mem::take(&mut pending) {
+        let why = format!(
+            "timeout: undecided when the run stopped ({stop}), after {} retries (last timeout {:.1} s)",
+            p.retries,
+            p.timeout.as_secs_f64()
+        );
+        engine.drop_pending(p, why)?;
     }
     // Whatever is left ends here, as partial paths with a test each, as far
     // as one more second of solving allows (a budget stop must not turn
-    // into minutes of test generation).
+    // into minutes of test generation). The wrap-up's queries end early
+    // enough that a backend overstaying its deadline still fits in the
+    // second; after a solver fault nothing more is asked.
     let left: Vec<State> = std::mem::take(&mut states).into_values().collect();
     let left_n = left.len();
-    let wrap_up = Instant::now() + Duration::from_secs(1);
-    engine.deadline = Some(wrap_up);
+    let wrap_up = Instant::now() + WRAP_UP;
+    let solve_until = wrap_up.checked_sub(fpsym_solver::OVERSTAY).unwrap_or(wrap_up);
+    engine.deadline = Some(solve_until);
+    engine.cancel = None;
     for st in left {
-        if Instant::now() >= wrap_up {
+        if engine.fault.is_some() || Instant::now() >= solve_until {
             engine.stats.paths_partial += 1;
             continue;
         }
-        engine.finish(st, End::Partial(format!("stopped: {stop:?}")))?;
+        engine.finish(st, End::Partial(format!("stopped: {stop}")))?;
     }
     engine.stats.branches_covered = engine.covered.len() as u64;
     engine.stats.seconds = start.elapsed().as_secs_f64();
-    let verdict = if engine.stats.findings > 0 {
-        Verdict::BugFound
-    } else if stop != StopReason::Exhausted || left_n > 0 {
-        Verdict::Incomplete(format!("stopped early ({stop:?})"))
-    } else if let Some(why) = engine.incomplete.clone() {
-        Verdict::Incomplete(why)
-    } else if engine.stats.paths_partial > 0 {
-        Verdict::Incomplete("some paths stopped early".into())
-    } else {
-        Verdict::Verified
-    };
-    let incomplete = if stop != StopReason::Exhausted || left_n > 0 {
-        Some(format!("stopped early ({stop:?})"))
-    } else if let Some(why) = engine.incomplete.clone() {
-        Some(why)
+    let stopped = (stop != StopReason::Exhausted || left_n > 0).then(|| format!("stopped early ({stop})"));
+    let why: Vec<String> = stopped.into_iter().chain(engine.incomplete.clone()).collect();
+    let incomplete = if !why.is_empty() {
+        Some(why.join("; "))
     } else if engine.stats.paths_partial > 0 {
         Some("some paths stopped early".into())
     } else {
         None
+    };
+    let verdict = if engine.stats.findings > 0 {
+        Verdict::BugFound
+    } else if let Some(why) = &incomplete {
+        Verdict::Incomplete(why.clone())
+    } else {
+        Verdict::Verified
     };
     let stats = engine.stats.clone();
     let printed = std::mem::take(&mut engine.printed);
@@ -472,6 +594,133 @@ fn describe(e: &Event) -> String {
     }
 }
 
+/// How often the memory limit reads the process's resident set.
+pub const MEMORY_CHECK_INTERVAL: Duration = Duration::from_millis(200);
+
+/// The longest the end of a stopped run takes to write tests for the states
+/// still live (a backend overstaying its deadline included).
+pub const WRAP_UP: Duration = Duration::from_secs(1);
+
+/// While states remain to run, retries of timed-out branch sides may use
+/// this share of the run's wall-clock time; when none remain, retries run
+/// until the pending sides are decided or dropped.
+pub const RETRY_SHARE: f64 = 0.25;
+
+/// The process's resident set in bytes (`VmRSS` of `/proc/self/status`),
+/// None where it cannot be read.
+pub fn resident_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// Every budget of a run, checked in one place (egg's `check_limits`).
+struct Limits {
+    max_time: Option<Duration>,
+    deadline: Option<Instant>,
+    interrupt: Arc<AtomicBool>,
+    max_instructions: Option<u64>,
+    max_states: usize,
+    max_memory: u64,
+    /// When the resident set was last read, and what it was.
+    memory_read: Option<(Instant, u64)>,
+}
+
+impl Limits {
+    fn new(config: &Config, deadline: Option<Instant>, interrupt: Arc<AtomicBool>) -> Limits {
+        Limits {
+            max_time: config.max_time,
+            deadline,
+            interrupt,
+            max_instructions: config.max_instructions,
+            max_states: config.max_states,
+            max_memory: config.max_memory,
+            memory_read: None,
+        }
+    }
+
+    /// Why the run must stop now, if it must: a solver fault, Ctrl-C, the
+    /// time limit, the instruction limit, too many live states, or the
+    /// resident set over the memory limit (read at most every
+    /// [`MEMORY_CHECK_INTERVAL`]; the largest reading goes to `stats`).
+    fn check(
+        &mut self,
+        stats: &mut Stats,
+        live: usize,
+        fault: Option<&fpsym_solver::SolverError>,
+    ) -> Option<StopReason> {
+        if let Some(f) = fault {
+            return Some(StopReason::SolverFault(f.to_string()));
+        }
+        if self.interrupt.load(Ordering::Relaxed) {
+            return Some(StopReason::Interrupted);
+        }
+        if let (Some(d), Some(limit)) = (self.deadline, self.max_time) {
+            if Instant::now() >= d {
+                return Some(StopReason::MaxTime(limit.as_secs_f64()));
+            }
+        }
+        if let Some(m) = self.max_instructions {
+            if stats.instructions >= m {
+                return Some(StopReason::MaxInstructions(stats.instructions));
+            }
+        }
+        if live > self.max_states {
+            return Some(StopReason::MaxStates(live));
+        }
+        let stale = self
+            .memory_read
+            .is_none_or(|(at, _)| at.elapsed() >= MEMORY_CHECK_INTERVAL);
+        if stale {
+            let rss = resident_bytes().unwrap_or(0);
+            stats.max_resident_bytes = stats.max_resident_bytes.max(rss);
+            self.memory_read = Some((Instant::now(), rss));
+        }
+        match self.memory_read {
+            Some((_, rss)) if rss > self.max_memory => Some(StopReason::MaxMemory(rss)),
+            _ => None,
+        }
+    }
+}
+
+/// A branch side whose feasibility query timed out: kept aside (not run,
+/// not dropped) and asked again later with the timeout doubled each time.
+struct Pending {
+    /// The state; its path condition includes the side's condition.
+    state: State,
+    /// How it goes on once found feasible: None runs it as a live state;
+    /// Some ends it so (a finding a checker forked off, an exit, ...).
+    then: Option<End>,
+    /// The timeout its last query had.
+    timeout: Duration,
+    /// Where the branch is.
+    loc: Option<Loc>,
+    /// Retries so far.
+    retries: u32,
+}
+
+impl Pending {
+    /// `st` kept aside if its path holds a condition of `undecided` (and it
+    /// does not end as infeasible anyway); else `st` and `then` back.
+    #[allow(clippy::result_large_err)]
+    fn of(undecided: &[exec::Undecided], st: State, then: Option<End>) -> Result<Pending, (State, Option<End>)> {
+        if matches!(then, Some(End::Infeasible)) {
+            return Err((st, then));
+        }
+        match exec::undecided_in(undecided, &st) {
+            Some(u) => Ok(Pending {
+                timeout: u.timeout,
+                loc: u.loc.clone(),
+                state: st,
+                then,
+                retries: 0,
+            }),
+            None => Err((st, then)),
+        }
+    }
+}
+
 /// Run-wide state around the executor.
 struct Engine<'e, 'p> {
     prog: &'e Prog<'p>,
@@ -487,6 +736,13 @@ struct Engine<'e, 'p> {
     incomplete: Option<String>,
     printed: Vec<String>,
     checkers: Vec<Box<dyn checkers::Checker>>,
+    /// The run's cancellation flag, passed into every query's budget
+    /// (None during the wrap-up, which has its own deadline).
+    cancel: Option<Arc<AtomicBool>>,
+    /// The first solver fault: the run stops with it.
+    fault: Option<fpsym_solver::SolverError>,
+    /// Seconds spent retrying timed-out branch sides.
+    retry_seconds: f64,
 }
 
 impl<'e, 'p> Engine<'e, 'p> {
@@ -503,6 +759,9 @@ impl<'e, 'p> Engine<'e, 'p> {
             printed: Vec::new(),
             checkers: &mut self.checkers,
             side_ends: Vec::new(),
+            cancel: self.cancel.clone(),
+            fault: &mut self.fault,
+            undecided: Vec::new(),
         }
     }
 
@@ -525,6 +784,10 @@ impl<'e, 'p> Engine<'e, 'p> {
         let mut regs = HashMap::new();
         let types = &self.prog.module.types;
         let layout = self.prog.layout;
+        let views = match &harness {
+            Some((_, array_len)) => crate::harness::param_views(self.prog, f, *array_len),
+            None => Vec::new(),
+        };
         let mut ex = self.exec();
         for (k, p) in f.parameters.iter().enumerate() {
             let pname = match &p.name {
@@ -554,10 +817,12 @@ impl<'e, 'p> Engine<'e, 'p> {
                     let t = t
                         .cloned()
                         .ok_or_else(|| EngineError::Entry(format!("parameter {pname} has an opaque type")))?;
+                    let view = &views[k];
                     let v = ex
-                        .harness_input(st, &pname, &t, *array_len)
+                        .harness_input(st, view, &t, *array_len)
                         .map_err(|e| EngineError::Entry(e.to_string()))?;
-                    if let Some((_, lo, hi)) = ranges.iter().find(|(n, _, _)| *n == pname) {
+                    // `--range` names the IR parameter or the C name tests show.
+                    if let Some((_, lo, hi)) = ranges.iter().find(|(n, _, _)| *n == pname || *n == view.name) {
                         ex.range(st, &v, *lo, *hi).map_err(EngineError::Entry)?;
                     }
                     v
@@ -571,7 +836,8 @@ impl<'e, 'p> Engine<'e, 'p> {
                 let known = f
                     .parameters
                     .iter()
-                    .any(|p| matches!(&p.name, llvm_ir::Name::Name(s) if s.as_str() == n));
+                    .any(|p| matches!(&p.name, llvm_ir::Name::Name(s) if s.as_str() == n))
+                    || views.iter().any(|v| v.name == *n);
                 if !known {
                     return Err(EngineError::Entry(format!(
                         "--range {n}: `{name}` has no parameter `{n}`"
@@ -591,6 +857,64 @@ impl<'e, 'p> Engine<'e, 'p> {
             stack_marks: Vec::new(),
             varargs: Vec::new(),
         });
+        Ok(())
+    }
+
+    /// Asks again whether a pending branch side is feasible, with twice its
+    /// last timeout. Feasible: a live state is returned (an ending one ends
+    /// here); infeasible: gone; timed out again: back in `pending` while
+    /// the budget allows (without `max_time`, until the timeout would pass
+    /// `timeout_retry_cap` × `solver_timeout`), else dropped with an event.
+    fn retry(
+        &mut self,
+        mut p: Pending,
+        pending: &mut std::collections::VecDeque<Pending>,
+    ) -> Result<Option<State>, EngineError> {
+        let timeout = p.timeout.saturating_mul(2);
+        p.retries += 1;
+        self.stats.retries += 1;
+        let began = Instant::now();
+        let d = self.exec().decide(&p.state, &[], Some(timeout));
+        self.retry_seconds += began.elapsed().as_secs_f64();
+        match d {
+            exec::Decision::Yes(_) => {
+                self.stats.recovered += 1;
+                match p.then.take() {
+                    None => return Ok(Some(p.state)),
+                    Some(end) => self.finish(p.state, end)?,
+                }
+            }
+            exec::Decision::No => self.stats.recovered_infeasible += 1,
+            exec::Decision::Timeout => {
+                p.timeout = timeout;
+                let cap = self
+                    .config
+                    .solver_timeout
+                    .map(|t| t.saturating_mul(self.config.timeout_retry_cap));
+                let next = timeout.saturating_mul(2);
+                if self.config.max_time.is_some() || cap.is_some_and(|c| next <= c) {
+                    pending.push_back(p);
+                } else {
+                    let why = format!(
+                        "timeout: undecided after {} retries, the last with {:.1} s",
+                        p.retries,
+                        timeout.as_secs_f64()
+                    );
+                    self.drop_pending(p, why)?;
+                }
+            }
+            exec::Decision::Unknown(why) => self.drop_pending(p, why)?,
+        }
+        Ok(None)
+    }
+
+    /// Gives up on a pending branch side: a `BranchDropped` event, and the
+    /// verdict is incomplete.
+    fn drop_pending(&mut self, p: Pending, why: String) -> Result<(), EngineError> {
+        let e = Event::BranchDropped { loc: p.loc, reason: why };
+        self.sink.event(&e)?;
+        self.incomplete.get_or_insert_with(|| describe(&e));
+        self.stats.dropped += 1;
         Ok(())
     }
 
@@ -742,27 +1066,29 @@ impl<'e, 'p> Engine<'e, 'p> {
         model.complete(&vars);
         let mut objects = Vec::new();
         for s in &st.symbolics {
-            let mut hex = String::new();
-            for b in &s.bytes {
-                let v = match eval(b, &model) {
+            let bytes: Vec<u8> = s
+                .bytes
+                .iter()
+                .map(|b| match eval(b, &model) {
                     Ok(Value::Bv(x)) => x.bits() as u8,
                     _ => 0,
-                };
-                hex.push_str(&format!("{v:02x}"));
-            }
-            let (value, hexf) = match &s.float {
-                Some(t) => match eval(t, &model) {
-                    Ok(Value::Fp(f)) => (Some(report::decimal(f)), Some(report::hex_float(f))),
-                    _ => (None, None),
-                },
+                })
+                .collect();
+            let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+            // Values are read back from the bytes replay feeds the program.
+            let (value, hexf) = match s.shape.as_ref().and_then(|sh| sh.scalar(&bytes, 0)) {
+                Some((v, h)) => (Some(v), h),
                 None => (None, None),
             };
+            let root = s.elements_root.as_deref().unwrap_or(&s.name);
+            let elements = s.shape.as_ref().map_or_else(Vec::new, |sh| sh.elements(root, &bytes));
             objects.push(TestObject {
                 name: s.name.clone(),
                 ty: s.ty.clone(),
                 bytes: hex,
                 value,
                 hex: hexf,
+                elements,
             });
         }
         let detail = match exit {
@@ -788,70 +1114,5 @@ impl<'e, 'p> Engine<'e, 'p> {
         };
         self.sink.test(&t)?;
         Ok(Some(t))
-    }
-}
-
-impl Exec<'_, '_> {
-    /// A harness input for a parameter of type `t`: scalars are fresh
-    /// inputs; pointers point to a fresh object of `array_len` pointees
-    /// (default 1) made symbolic.
-    pub fn harness_input(
-        &mut self,
-        st: &mut State,
-        name: &str,
-        t: &llvm_ir::Type,
-        array_len: Option<u64>,
-    ) -> Result<Val, ExecError> {
-        use llvm_ir::Type;
-        Ok(match t {
-            Type::IntegerType { bits } => Val::Bv(self.fresh_input(st, name, Sort::BitVec(*bits), &format!("i{bits}"))),
-            Type::FPType(f) => {
-                let fmt = layout::fp_format(*f).ok_or_else(|| ExecError::Unsupported("ppc_fp128 parameter".into()))?;
-                Val::Fp(self.fresh_input(st, name, Sort::Float(fmt), report::c_type_name(fmt)))
-            }
-            Type::PointerType { pointee_type, .. } => {
-                let n = array_len.unwrap_or(1);
-                let elem = self.prog.layout.alloc_size(pointee_type).max(1);
-                let size = elem * n;
-                let arr_ty = self.prog.module.types.array_of(pointee_type.clone(), n as usize);
-                let base = st
-                    .mem
-                    .allocate(size, 16, MemKind::Global, name, Some(arr_ty), Cell::byte(bv(8, 0)));
-                let p = bv(64, base as u128);
-                self.make_symbolic_at(st, base, 0, size, name);
-                Val::Bv(p)
-            }
-            other => return Err(ExecError::Unsupported(format!("parameter {name} of type {other:?}"))),
-        })
-    }
-
-    /// Constrains an input to `[lo, hi]` (numeric comparison in its type).
-    pub fn range(&mut self, st: &mut State, v: &Val, lo: f64, hi: f64) -> Result<(), String> {
-        match v {
-            Val::Fp(t) => {
-                let fmt = term::format_of(t);
-                let c = |x: f64| {
-                    Term::fp(
-                        fpsym_float::Float::from_f64(x)
-                            .convert(fmt, fpsym_float::RoundingMode::NearestTiesToEven)
-                            .value,
-                    )
-                };
-                st.constrain(mk(Op::FpGeq, vec![t.clone(), c(lo)]));
-                st.constrain(mk(Op::FpLeq, vec![t.clone(), c(hi)]));
-            }
-            Val::Bv(t) => {
-                let w = term::width(t);
-                if lo.fract() != 0.0 || hi.fract() != 0.0 {
-                    return Err(format!(
-                        "--range for an integer parameter needs integer bounds, got [{lo}, {hi}]"
-                    ));
-                }
-                st.constrain(mk(Op::BvSge, vec![t.clone(), bv(w, lo as i128 as u128)]));
-                st.constrain(mk(Op::BvSle, vec![t.clone(), bv(w, hi as i128 as u128)]));
-            }
-            Val::Agg(_) => return Err("--range applies to scalar parameters".into()),
-        }
-        Ok(())
     }
 }

@@ -10,17 +10,42 @@ use std::path::{Path, PathBuf};
 /// One input of a test.
 #[derive(Clone, Debug, Serialize)]
 pub struct TestObject {
-    /// The name the program gave it.
+    /// The name the program gave it (`klee_make_symbolic`'s name, a
+    /// `--function` parameter's C name, `p.x` for the part of a struct
+    /// parameter passed in one register).
     pub name: String,
-    /// Its type (`float`, `double`, `long double`, `i32`, `u8[8]`, ...).
+    /// Its type: C's name when the debug information gives it (`double`,
+    /// `unsigned int`, `struct pt`, `double[3]`), else fpsym's (`i32`,
+    /// `u64`, `u8[16]` for bytes of no known type).
     #[serde(rename = "type")]
     pub ty: String,
-    /// Its bytes, little-endian, in hex.
+    /// Its bytes, little-endian, in hex (what replay feeds the program).
     pub bytes: String,
-    /// For floats: the value in decimal (shortest round-trip for float and
-    /// double, 21 significant digits for long double and binary128).
+    /// For a scalar: its value (integers in decimal, signed or unsigned as
+    /// the type says; floats in decimal, shortest round-trip for float and
+    /// double, 21 significant digits for long double and binary128;
+    /// pointers in hex).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
+    /// For a float scalar: the value as a C hexadecimal-float literal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hex: Option<String>,
+    /// For an array or struct: its scalar elements in memory order, each
+    /// read from `bytes` (a union shows every member).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub elements: Vec<TestElement>,
+}
+
+/// One scalar element of an array or struct input.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TestElement {
+    /// A C expression naming it (`a[1]`, `p.x`, `m2[1][0]`, `p[0].next`).
+    pub name: String,
+    /// Its C type (`double`, `int`, `struct node *`).
+    #[serde(rename = "type")]
+    pub ty: String,
+    /// Its value, as [`TestObject::value`].
+    pub value: String,
     /// For floats: the value as a C hexadecimal-float literal.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hex: Option<String>,

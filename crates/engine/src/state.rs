@@ -71,15 +71,19 @@ pub struct Frame {
 pub struct Symbolic {
     /// The name given by the program (made unique).
     pub name: String,
-    /// A C-ish type description (`float`, `double`, `long double`, `i32`,
-    /// `u8[16]`, ...).
+    /// Its type as tests show it: C's name when known (`double`, `struct
+    /// pt`, `double[3]`), else `i32`, `u64`, `u8[16]`, ...
     pub ty: String,
     /// The value's bytes (little-endian), as 8-bit terms over the inputs'
     /// variables; evaluated under a model they give the test's bytes.
     pub bytes: Vec<Term>,
-    /// For a scalar float input: its format and term (printed in decimal
-    /// and hex-float in tests).
-    pub float: Option<Term>,
+    /// How a test shows the bytes (C type, members, elements); None for
+    /// bytes of no known type.
+    pub shape: Option<crate::shape::Shape>,
+    /// What the elements are named from when not `name`: the C parameter
+    /// `m` for `m.{id,flags}`, the part of struct `m` passed in one
+    /// register (elements `m.id`, `m.flags`).
+    pub elements_root: Option<String>,
 }
 
 /// One path being explored.

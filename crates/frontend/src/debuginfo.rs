@@ -227,10 +227,7 @@ pub(crate) fn parse(ir_text: &str) -> DebugInfo {
                 d.nodes.insert(id, node);
             }
         } else if let Some(rest) = line.strip_prefix("define ") {
-            let name = rest
-                .find('@')
-                .and_then(|at| read_name(&rest[at + 1..]))
-                .map(|(n, _)| n);
+            let name = rest.find('@').and_then(|at| read_name(&rest[at + 1..])).map(|(n, _)| n);
             if let (Some(name), Some(sp)) = (&name, attachment(line, "!dbg")) {
                 d.subprograms.insert(name.clone(), sp);
             }
@@ -349,7 +346,7 @@ fn decode_escapes(raw: &str) -> String {
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;
     while i < b.len() {
-        if b[i] == b'\\' && i + 2 < b.len() + 0 && i + 2 <= b.len() - 1 {
+        if b[i] == b'\\' && i + 2 < b.len() {
             if let Some(v) = std::str::from_utf8(&b[i + 1..i + 3])
                 .ok()
                 .and_then(|h| u8::from_str_radix(h, 16).ok())
@@ -560,7 +557,11 @@ impl DebugInfo {
                         fields.push(Field {
                             name: m.string("name").unwrap_or_default(),
                             offset_bits: m.num("offset").unwrap_or(0),
-                            bit_size: if bitfield { m.num("size").map(|s| s as u32) } else { None },
+                            bit_size: if bitfield {
+                                m.num("size").map(|s| s as u32)
+                            } else {
+                                None
+                            },
                             ty,
                         });
                     }
@@ -590,7 +591,9 @@ impl DebugInfo {
                         .iter()
                         .map(|r| {
                             let r = self.nodes.get(&node_ref(r)?)?;
-                            r.get("count").and_then(|c| c.parse::<i64>().ok()).and_then(|c| u64::try_from(c).ok())
+                            r.get("count")
+                                .and_then(|c| c.parse::<i64>().ok())
+                                .and_then(|c| u64::try_from(c).ok())
                         })
                         .collect();
                     let base = element.name().to_string();
@@ -659,7 +662,12 @@ mod tests {
     fn splits_fields_outside_quotes_and_brackets() {
         assert_eq!(
             split_top(r#"name: "a, b", scope: !1, expr: !DIExpression(DW_OP_plus, 8), flags: A | B"#),
-            vec![r#"name: "a, b""#, "scope: !1", "expr: !DIExpression(DW_OP_plus, 8)", "flags: A | B"]
+            vec![
+                r#"name: "a, b""#,
+                "scope: !1",
+                "expr: !DIExpression(DW_OP_plus, 8)",
+                "flags: A | B"
+            ]
         );
         assert_eq!(unquote(r#""a\22b""#).as_deref(), Some("a\"b"));
     }
@@ -668,7 +676,8 @@ mod tests {
     fn reads_dbg_declare() {
         let l = "  call void @llvm.dbg.declare(metadata { double, double }* %\"p q\", metadata !58, metadata !DIExpression()), !dbg !59";
         assert_eq!(dbg_declare(l), Some(("p q".to_string(), 58)));
-        let l = "  call void @llvm.dbg.declare(metadata %struct.pt* %p, metadata !7, metadata !DIExpression()), !dbg !9";
+        let l =
+            "  call void @llvm.dbg.declare(metadata %struct.pt* %p, metadata !7, metadata !DIExpression()), !dbg !9";
         assert_eq!(dbg_declare(l), Some(("p".to_string(), 7)));
     }
 }

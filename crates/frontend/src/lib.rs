@@ -17,10 +17,16 @@
 //! against llvm-ir's module shape. Validation then lists, with their
 //! source lines, the constructs the executor does not support (see
 //! [`UnsupportedSite`], [`Program::unsupported_sites`]); they are not
-//! errors at load time: a path that reaches one stops there.
+//! errors at load time: a path that reaches one stops there. The debug
+//! information is indexed too (llvm-ir keeps only locations): C parameters,
+//! locals and globals with their types, struct members and bit offsets
+//! ([`Program::param_info`], [`Program::local_variable`],
+//! [`Program::global_variable`]), so tests can show inputs as C declares
+//! them.
 
 #![deny(missing_docs)]
 
+mod debuginfo;
 mod embedded;
 mod program;
 mod special;
@@ -31,6 +37,7 @@ mod validate;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+pub use debuginfo::{CType, Field, FloatKind, ParamInfo, Variable};
 /// The llvm-ir crate the module is loaded with (use it rather than another
 /// version for [`Program::module`]).
 pub use llvm_ir;
@@ -71,7 +78,10 @@ impl Default for CompileOptions {
 pub enum FrontendError {
     /// A tool (clang-14, llvm-link-14, opt-14, llvm-dis-14, llvm-as-14) is
     /// neither on `PATH` nor in `/usr/lib/llvm-14/bin`.
-    #[error("`{tool}` was not found on PATH nor in /usr/lib/llvm-14/bin; install LLVM 14 with scripts/bootstrap")]
+    #[error(
+        "`{tool}` was not found on PATH nor in /usr/lib/llvm-14/bin; install the Debian package {} (scripts/bootstrap does)",
+        tool_package(.tool)
+    )]
     ToolMissing {
         /// The tool's name.
         tool: String,
@@ -98,8 +108,8 @@ pub enum FrontendError {
         /// Its diagnostics, verbatim.
         stderr: String,
     },
-    /// An input is neither `.c`, `.bc` nor `.ll`.
-    #[error("{}: unsupported input (expected a .c, .bc or .ll file)", .path.display())]
+    /// An input is neither `.c`, `.i`, `.bc` nor `.ll`.
+    #[error("{}: unsupported input (expected a .c, .i, .bc or .ll file)", .path.display())]
     UnsupportedInput {
         /// The input.
         path: PathBuf,
@@ -136,6 +146,15 @@ pub enum FrontendError {
         /// What disagreed.
         message: String,
     },
+}
+
+/// The Debian package that provides an LLVM 14 tool.
+fn tool_package(tool: &str) -> &'static str {
+    if tool.starts_with("clang") {
+        "clang-14"
+    } else {
+        "llvm-14"
+    }
 }
 
 fn status_suffix(status: Option<i32>) -> String {

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use llvm_ir::{Constant, DebugLoc, Function, HasDebugLoc, Module};
 
+use crate::debuginfo::{self, DebugInfo, ParamInfo, Variable};
 use crate::embedded::{self, HEADERS, RUNTIME};
 use crate::special::{walk_constant, walk_instruction, walk_terminator, SpecialConst, SpecialFloat};
 use crate::text::{self, TextFunction};
@@ -103,6 +104,7 @@ pub struct Program {
     by_address: HashMap<usize, SpecialConst>,
     runtime_functions: BTreeSet<String>,
     unsupported: Vec<UnsupportedSite>,
+    debug: DebugInfo,
 }
 
 impl fmt::Debug for Program {
@@ -208,6 +210,29 @@ impl Program {
     pub fn special_const(&self, constant: &Constant) -> Option<SpecialConst> {
         self.by_address.get(&(constant as *const Constant as usize)).copied()
     }
+
+    /// The parameters of `function` as C declares them (names, types with
+    /// struct members and their bit offsets, the pointee of a pointer),
+    /// from the debug information; None when `function` has none. These
+    /// are C's parameters, not the IR's: a struct passed by value may be
+    /// several IR parameters (`p.coerce0`, `p.coerce1`, one per eightbyte
+    /// on x86-64 SysV) or a pointer (`byval`), and a returned struct adds a
+    /// leading `sret` pointer.
+    pub fn param_info(&self, function: &str) -> Option<Vec<ParamInfo>> {
+        self.debug.params(function)
+    }
+
+    /// The C variable that `function` keeps in its `alloca` named `alloca`
+    /// (from its `llvm.dbg.declare`), when the debug information has it.
+    pub fn local_variable(&self, function: &str, alloca: &str) -> Option<Variable> {
+        self.debug.local(function, alloca)
+    }
+
+    /// The C variable behind global variable `global`, when the debug
+    /// information has it.
+    pub fn global_variable(&self, global: &str) -> Option<Variable> {
+        self.debug.global(global)
+    }
 }
 
 fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> FrontendError + '_ {
@@ -309,7 +334,9 @@ pub(crate) fn build(inputs: &[PathBuf], opts: &CompileOptions, workdir: &Path) -
     for (n, input) in inputs.iter().enumerate() {
         let ext = input.extension().and_then(|e| e.to_str()).unwrap_or("");
         match ext {
-            "c" => {
+            // Preprocessed C (`.i`, SV-COMP's form): clang compiles it as
+            // cpp-output, like a `.c` file without the preprocessor.
+            "c" | "i" => {
                 let stem = input
                     .file_stem()
                     .map(|s| s.to_string_lossy().into_owned())
@@ -542,6 +569,7 @@ fn assemble(module: Module, ir_text: &str) -> Result<Program, FrontendError> {
         by_address,
         runtime_functions: BTreeSet::new(),
         unsupported,
+        debug: debuginfo::parse(ir_text),
     })
 }
 

@@ -1,21 +1,43 @@
 //! Every script of the QF_FP benchmark corpus parses, and printing then
 //! re-parsing gives the same commands (hash-consing makes that `==` on terms).
 //!
-//! The corpus is read from /work/shared/bench/smtlib/qf_fp at test time (or
-//! from $FPSYM_QF_FP_DIR); the test is skipped with a message if it is absent.
+//! The corpus is read at test time from `$FPSYM_CORPUS`, else from
+//! `../shared/bench/smtlib/qf_fp` beside the workspace, else from
+//! /work/shared/bench/smtlib/qf_fp. Without it the test fails, saying where
+//! it looked: a missing input never passes.
 
 use fpsym_smtlib::{parse_script, print_script};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+/// The QF_FP corpus directory (see the module doc); panics naming the
+/// places it looked when there is none.
 fn corpus_dir() -> PathBuf {
-    std::env::var_os("FPSYM_QF_FP_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/work/shared/bench/smtlib/qf_fp"))
+    if let Some(d) = std::env::var_os("FPSYM_CORPUS") {
+        let d = PathBuf::from(d);
+        assert!(d.is_dir(), "FPSYM_CORPUS={}: not a directory", d.display());
+        return d;
+    }
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let places = [
+        workspace.join("../shared/bench/smtlib/qf_fp"),
+        PathBuf::from("/work/shared/bench/smtlib/qf_fp"),
+    ];
+    match places.iter().find(|d| d.is_dir()) {
+        Some(d) => d.clone(),
+        None => panic!(
+            "the QF_FP corpus is missing: looked in {}; set FPSYM_CORPUS to its directory",
+            places
+                .iter()
+                .map(|d| d.display().to_string())
+                .collect::<Vec<_>>()
+                .join(" and ")
+        ),
+    }
 }
 
 fn smt2_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
     for e in entries.flatten() {
         let p = e.path();
         if p.is_dir() {
@@ -29,10 +51,6 @@ fn smt2_files(dir: &Path, out: &mut Vec<PathBuf>) {
 #[test]
 fn corpus_parses_and_round_trips() {
     let dir = corpus_dir();
-    if !dir.is_dir() {
-        eprintln!("skipping: corpus directory {} not found", dir.display());
-        return;
-    }
     let mut files = Vec::new();
     smt2_files(&dir, &mut files);
     files.sort();

@@ -2,7 +2,9 @@
 //! `cargo test -p fpsym-solver --test cp_bench -- --ignored --nocapture`.
 //!
 //! `cp_vs_z3_on_scripts` decides every `*.smt2` script of `$CP_BENCH_DIR`
-//! (default `/tmp/cpbench_dich`, from `bench/cp/gen_dichotomic.py /tmp/cpbench_dich`)
+//! (default `target/cpbench_dich` in the workspace, made by
+//! `python3 bench/cp/gen_dichotomic.py target/cpbench_dich`; a missing
+//! directory fails the measurement)
 //! with the CP solver with and without ULP-Max and with Z3, each under
 //! `$CP_BENCH_TIMEOUT` seconds (default 60), and prints seed 000's columns:
 //! constraints, variables, ULP-Max firings (NbE) and floats pruned (NbD),
@@ -27,19 +29,26 @@ fn run(s: &mut dyn Solver, q: &Query, t: Duration) -> (String, f64) {
 #[test]
 #[ignore]
 fn cp_vs_z3_on_scripts() {
-    let dir = std::env::var("CP_BENCH_DIR").unwrap_or_else(|_| "/tmp/cpbench_dich".into());
+    let default = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/cpbench_dich");
+    let dir = std::env::var_os("CP_BENCH_DIR").map_or(default, std::path::PathBuf::from);
     let secs: u64 = std::env::var("CP_BENCH_TIMEOUT")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(60);
     let t = Duration::from_secs(secs);
     let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .expect("bench dir")
+        .unwrap_or_else(|e| {
+            panic!(
+                "{}: {e}; make it with `python3 bench/cp/gen_dichotomic.py DIR` and set CP_BENCH_DIR=DIR",
+                dir.display()
+            )
+        })
         .filter_map(|e| e.ok())
         .map(|e| e.path())
         .collect();
     files.retain(|p| p.extension().is_some_and(|e| e == "smt2"));
     files.sort();
+    assert!(!files.is_empty(), "no .smt2 scripts in {}", dir.display());
     println!(
         "{:<28} {:>4} {:>4} | {:>8} {:>9} {:>7} {:>9} {:>12} | {:>8} {:>9} {:>7} | {:>8} {:>9}",
         "script", "NbC", "NbV", "cp", "time", "nodes", "NbE", "NbD", "no-ulp", "time", "nodes", "z3", "time"
@@ -185,9 +194,7 @@ fn ulp_max_effect() {
 #[test]
 #[ignore]
 fn profile_one_script() {
-    let Ok(p) = std::env::var("CP_PROFILE_FILE") else {
-        return;
-    };
+    let p = std::env::var("CP_PROFILE_FILE").expect("set CP_PROFILE_FILE to the .smt2 script to profile");
     let src = std::fs::read_to_string(&p).unwrap();
     let script = fpsym_smtlib::parse_script(&src, &p).expect("parses");
     let q = Query::new(script.assertions_before(script.commands.len()));

@@ -7,9 +7,10 @@
 //!
 //! `CROSSCHECK_N=…` changes the number of random formulas (default 2,000;
 //! the non-vacuity thresholds only apply to the default). The corpus is
-//! `../shared/bench/smtlib/qf_fp` beside the repository (or `$FPSYM_CORPUS`),
-//! its labels `qf_fp_labels.yml` beside that directory; without the corpus,
-//! that part is skipped with a note. cvc5 must be installed
+//! `$FPSYM_CORPUS`, else `../shared/bench/smtlib/qf_fp` beside the
+//! workspace, else /work/shared/bench/smtlib/qf_fp; its labels are
+//! `qf_fp_labels.yml` beside that directory. Without either the corpus test
+//! fails, saying where it looked. cvc5 must be installed
 //! (`scripts/bootstrap`).
 //!
 //! A last test makes sure a lying backend is caught: `CrossChecked` must turn
@@ -401,10 +402,30 @@ const FAST_CORPUS_FILES: &[&str] = &[
     "schanda/spark/zeros_count_1.smt2",
 ];
 
+/// The QF_FP corpus directory (see the module doc); panics naming the
+/// places it looked when there is none.
 fn corpus_dir() -> PathBuf {
-    std::env::var_os("FPSYM_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/bench/smtlib/qf_fp"))
+    if let Some(d) = std::env::var_os("FPSYM_CORPUS") {
+        let d = PathBuf::from(d);
+        assert!(d.is_dir(), "FPSYM_CORPUS={}: not a directory", d.display());
+        return d;
+    }
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let places = [
+        workspace.join("../shared/bench/smtlib/qf_fp"),
+        PathBuf::from("/work/shared/bench/smtlib/qf_fp"),
+    ];
+    match places.iter().find(|d| d.is_dir()) {
+        Some(d) => d.clone(),
+        None => panic!(
+            "the QF_FP corpus is missing: looked in {}; set FPSYM_CORPUS to its directory",
+            places
+                .iter()
+                .map(|d| d.display().to_string())
+                .collect::<Vec<_>>()
+                .join(" and ")
+        ),
+    }
 }
 
 /// `expected_sat` of each benchmark in the labels file (keys relative to the
@@ -449,18 +470,14 @@ fn first_query(path: &Path) -> Result<Option<Query>, String> {
 #[test]
 fn cp_z3_cvc5_agree_on_fast_corpus_files() {
     let dir = corpus_dir();
-    if !dir.is_dir() {
-        println!(
-            "note: corpus directory {} not found (set FPSYM_CORPUS); corpus cross-check skipped",
-            dir.display()
-        );
-        return;
-    }
     let labels_path = dir.parent().map(|p| p.join("qf_fp_labels.yml")).unwrap_or_default();
     let labels = read_labels(&labels_path);
-    if labels.is_none() {
-        println!("note: no labels at {}; checking agreement only", labels_path.display());
-    }
+    assert!(
+        labels.is_some(),
+        "the corpus labels are missing: no {} beside the corpus {}",
+        labels_path.display(),
+        dir.display()
+    );
     let mut names = Vec::new();
     let mut queries = Vec::new();
     let mut skipped = Vec::new();

@@ -123,18 +123,14 @@ impl Exec<'_, '_> {
                 }
                 out
             }
-            (Val::Agg(items), Type::ArrayType { element_type, .. }) => {
-                let stride = layout.alloc_size(element_type) as usize;
-                let mut out = vec![Cell::byte(bv(8, 0)); stride * items.len()];
-                for (k, item) in items.iter().enumerate() {
-                    let cs = self.cells_of(st, item, element_type);
-                    out[k * stride..k * stride + cs.len()].clone_from_slice(&cs);
-                }
-                out
-            }
-            (Val::Agg(items), Type::VectorType { element_type, .. }) => {
-                // Lanes are packed at their store size.
-                let stride = layout.store_size(element_type) as usize;
+            (Val::Agg(items), Type::ArrayType { element_type, .. } | Type::VectorType { element_type, .. }) => {
+                // Array elements are apart by their alloc size, vector lanes
+                // packed at their store size.
+                let stride = if matches!(ty, Type::VectorType { .. }) {
+                    layout.store_size(element_type)
+                } else {
+                    layout.alloc_size(element_type)
+                } as usize;
                 let mut out = vec![Cell::byte(bv(8, 0)); stride * items.len()];
                 for (k, item) in items.iter().enumerate() {
                     let cs = self.cells_of(st, item, element_type);

@@ -69,6 +69,43 @@ pub enum Feasible {
     Unknown(String),
 }
 
+/// A feasibility answer that keeps whether an undecided query timed out
+/// (see [`Exec::decide`]).
+pub enum Decision {
+    /// Yes, with a model.
+    Yes(Model),
+    /// No.
+    No,
+    /// The query ran out of its time (the per-query timeout, the run's
+    /// deadline, or a raised cancellation flag).
+    Timeout,
+    /// The solver could not tell for another reason (unsupported, gave up),
+    /// or failed (the fault is recorded in [`Exec::fault`]).
+    Unknown(String),
+}
+
+/// A branch condition whose side could not be decided in time: the side's
+/// state went on as if feasible; the engine finds it by its condition in
+/// the path at the end of the step and keeps it aside, to be asked again
+/// with a longer timeout.
+#[derive(Clone, Debug)]
+pub struct Undecided {
+    /// The condition the side added to its path.
+    pub cond: Term,
+    /// The timeout its query had.
+    pub timeout: std::time::Duration,
+    /// Where the branch is.
+    pub loc: Option<Loc>,
+}
+
+/// The undecided condition on `st`'s path with the longest timeout, if any.
+pub fn undecided_in<'u>(undecided: &'u [Undecided], st: &State) -> Option<&'u Undecided> {
+    undecided
+        .iter()
+        .filter(|u| st.path.contains(&u.cond))
+        .max_by_key(|u| u.timeout)
+}
+
 /// The executor's view of the run: program, solver, options, counters.
 pub struct Exec<'e, 'p> {
     /// The program.
@@ -93,6 +130,14 @@ pub struct Exec<'e, 'p> {
     pub checkers: &'e mut Vec<Box<dyn crate::checkers::Checker>>,
     /// States that ended while the executing state went on in another.
     pub side_ends: Vec<(State, End)>,
+    /// Raised to stop the run (Ctrl-C): passed into every query's budget,
+    /// so a running solver stops within its polling interval.
+    pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    /// The first solver fault of the run (an error that is not an answer);
+    /// once set, no more queries are asked and the run stops.
+    pub fault: &'e mut Option<fpsym_solver::SolverError>,
+    /// Branch sides forked as if feasible although their query timed out.
+    pub undecided: Vec<Undecided>,
 }
 
 /// Resizes a bit-vector term to `w` bits (truncate, or extend by sign/zero).
@@ -124,16 +169,36 @@ pub fn instr_loc(i: &Instruction) -> Option<Loc> {
 }
 
 impl<'e, 'p> Exec<'e, 'p> {
-    /// Asks whether `st.path ∧ extra` is satisfiable.
+    /// Asks whether `st.path ∧ extra` is satisfiable, within the per-query
+    /// timeout (`config.solver_timeout`).
     pub fn feasible(&mut self, st: &State, extra: &[Term]) -> Feasible {
+        match self.decide(st, extra, self.config.solver_timeout) {
+            Decision::Yes(m) => Feasible::Yes(m),
+            Decision::No => Feasible::No,
+            Decision::Timeout => Feasible::Unknown("timeout".into()),
+            Decision::Unknown(why) => Feasible::Unknown(why),
+        }
+    }
+
+    /// Asks whether `st.path ∧ extra` is satisfiable within `timeout` (and
+    /// the run's deadline and cancellation flag). A solver error is not an
+    /// answer: it is recorded in [`Exec::fault`] (the first one) and the
+    /// answer is `Unknown`; once a fault is recorded, no query is asked.
+    pub fn decide(&mut self, st: &State, extra: &[Term], timeout: Option<std::time::Duration>) -> Decision {
         let mut a = st.path.clone();
         a.extend(extra.iter().filter(|t| as_bool(t) != Some(true)).cloned());
         if a.iter().any(|t| as_bool(t) == Some(false)) {
-            return Feasible::No;
+            return Decision::No;
+        }
+        if let Some(f) = self.fault.as_ref() {
+            return Decision::Unknown(format!("not asked after a solver fault ({f})"));
         }
         let q = Query::new(a);
         let mut budget = Budget::until(self.deadline);
-        if let Some(t) = self.config.solver_timeout {
+        if let Some(flag) = &self.cancel {
+            budget = budget.with_cancel(flag.clone());
+        }
+        if let Some(t) = timeout {
             budget = budget.at_most(t);
         }
         let start = Instant::now();
@@ -141,16 +206,24 @@ impl<'e, 'p> Exec<'e, 'p> {
         let r = self.solver.check(&q, &budget);
         self.stats.solver_seconds += start.elapsed().as_secs_f64();
         match r {
-            Ok(SolveResult::Sat(m)) => Feasible::Yes(m),
-            Ok(SolveResult::Unsat) => Feasible::No,
-            Ok(SolveResult::Unknown(r)) => Feasible::Unknown(r.to_string()),
-            Err(e) => Feasible::Unknown(format!("solver error: {e}")),
+            Ok(SolveResult::Sat(m)) => Decision::Yes(m),
+            Ok(SolveResult::Unsat) => Decision::No,
+            Ok(SolveResult::Unknown(fpsym_solver::Reason::Timeout)) => Decision::Timeout,
+            Ok(SolveResult::Unknown(r)) => Decision::Unknown(r.to_string()),
+            Err(e) => {
+                let why = format!("solver error: {e}");
+                self.fault.get_or_insert(e);
+                Decision::Unknown(why)
+            }
         }
     }
 
     /// Splits `st` on `cond`: (state where cond holds, state where it does
-    /// not), each present when feasible. Undecided sides are dropped with an
-    /// event (the verdict becomes incomplete).
+    /// not), each present when feasible. A side whose query timed out (with
+    /// a per-query timeout set) is returned as if feasible and recorded in
+    /// [`Exec::undecided`]: the engine keeps it aside and asks again later
+    /// with a longer timeout. Sides undecided for another reason are
+    /// dropped with an event (the verdict becomes incomplete).
     pub fn fork(&mut self, st: State, cond: Term, loc: Option<Loc>) -> (Option<State>, Option<State>) {
         match as_bool(&cond) {
             Some(true) => return (Some(st), None),
@@ -158,17 +231,36 @@ impl<'e, 'p> Exec<'e, 'p> {
             None => {}
         }
         let neg = mk(Op::Not, vec![cond.clone()]);
-        let yes = self.feasible(&st, std::slice::from_ref(&cond));
-        let no = self.feasible(&st, std::slice::from_ref(&neg));
-        let side = |f: Feasible, c: Term, st: State, this: &mut Self| -> Option<State> {
-            match f {
-                Feasible::Yes(_) => {
+        let timeout = self.config.solver_timeout;
+        let yes = self.decide(&st, std::slice::from_ref(&cond), timeout);
+        let no = self.decide(&st, std::slice::from_ref(&neg), timeout);
+        let side = |d: Decision, c: Term, st: State, this: &mut Self| -> Option<State> {
+            match d {
+                Decision::Yes(_) => {
                     let mut s = st;
                     s.constrain(c);
                     Some(s)
                 }
-                Feasible::No => None,
-                Feasible::Unknown(why) => {
+                Decision::No => None,
+                Decision::Timeout if timeout.is_some() && this.fault.is_none() => {
+                    this.undecided.push(Undecided {
+                        cond: c.clone(),
+                        timeout: timeout.unwrap_or_default(),
+                        loc: loc.clone(),
+                    });
+                    let mut s = st;
+                    s.constrain(c);
+                    Some(s)
+                }
+                Decision::Timeout => {
+                    this.events.push(crate::report::Event::BranchDropped {
+                        loc: loc.clone(),
+                        reason: "timeout".into(),
+                    });
+                    this.stats.dropped += 1;
+                    None
+                }
+                Decision::Unknown(why) => {
                     this.events.push(crate::report::Event::BranchDropped {
                         loc: loc.clone(),
                         reason: why,
@@ -179,8 +271,8 @@ impl<'e, 'p> Exec<'e, 'p> {
             }
         };
         match (yes, no) {
-            (Feasible::No, no) => (None, side(no, neg, st, self)),
-            (yes, Feasible::No) => (side(yes, cond, st, self), None),
+            (Decision::No, no) => (None, side(no, neg, st, self)),
+            (yes, Decision::No) => (side(yes, cond, st, self), None),
             (yes, no) => {
                 let other = st.clone();
                 let a = side(yes, cond, st, self);
