@@ -206,6 +206,12 @@ run_test!(variable_length_arrays, "vla.c");
 run_test!(unsupported_code_stops_only_the_paths_reaching_it, "lazy_unsupported.c");
 run_test!(environment_functions, "environment.c");
 run_test!(special_functions_by_name, "special_functions.c");
+run_test!(variadic_structs_passed_byval, "varargs_byval.c");
+run_test!(vector_division_by_zero, "vector_division.c");
+run_test!(libm_sets_errno, "errno_libm.c");
+run_test!(atexit_handlers_see_mains_locals, "atexit_locals.c");
+run_test!(exit_inside_an_atexit_handler, "atexit_exit.c");
+run_test!(a_programs_own_rand_wins, "own_rand.c");
 
 #[test]
 fn a_path_reaching_unsupported_code_names_it() {

@@ -35,6 +35,11 @@ pub const MODELLED: &[&str] = &[
     "__errno_location",
 ];
 
+/// Linux's `EDOM` (a math function's argument outside its domain).
+pub const EDOM: u32 = 33;
+/// Linux's `ERANGE` (a math function's result out of range).
+pub const ERANGE: u32 = 34;
+
 /// Per-path process state.
 #[derive(Clone, Debug, Default)]
 pub struct ProcessEnv {
@@ -46,6 +51,9 @@ pub struct ProcessEnv {
     pub exiting: Option<fpsym_expr::Term>,
     /// The path's `errno` object.
     errno: Option<u64>,
+    /// Strings handed out by `getenv`/`setlocale` (the same pointer each
+    /// time, as the C library's).
+    strings: std::collections::BTreeMap<String, u64>,
 }
 
 /// glibc's `random_r` TYPE_3 generator (what `rand` uses): with `r` the
@@ -153,15 +161,12 @@ impl Exec<'_, '_> {
             }
             "time" => {
                 let t = self.fresh_input(st, "time", Sort::BitVec(64), "i64");
+                set(st, Val::Bv(t.clone()));
                 let p = arg(0)?;
                 if as_bv(&p) != Some(0) {
                     let ty = self.prog.module.types.i64();
-                    match self.store(st, &p, &Val::Bv(t.clone()), &ty, loc.clone())? {
-                        Outcome::Continue => {}
-                        other => return Ok(other),
-                    }
+                    return self.store(st, &p, &Val::Bv(t), &ty, loc.clone());
                 }
-                set(st, Val::Bv(t));
             }
             "clock" => {
                 let t = self.fresh_input(st, "clock", Sort::BitVec(64), "i64");
@@ -190,16 +195,7 @@ impl Exec<'_, '_> {
                 set(st, Val::Bv(bv(32, 0)));
             }
             "__errno_location" => {
-                let p = match st.env.errno {
-                    Some(p) => p,
-                    None => {
-                        let p = st
-                            .mem
-                            .allocate(4, 4, MemKind::Global, "errno", None, Cell::byte(bv(8, 0)));
-                        st.env.errno = Some(p);
-                        p
-                    }
-                };
+                let p = self.errno_object(st);
                 set(st, Val::Bv(bv(64, p as u128)));
             }
             _ => return Err(ExecError::Unsupported(format!("environment function {name}"))),
@@ -207,8 +203,46 @@ impl Exec<'_, '_> {
         Ok(Outcome::Continue)
     }
 
-    /// A NUL-terminated string in a fresh global object; its address.
+    /// The path's `errno` object (made, holding 0, on first use).
+    fn errno_object(&mut self, st: &mut State) -> u64 {
+        if let Some(p) = st.env.errno {
+            return p;
+        }
+        let p = st
+            .mem
+            .allocate(4, 4, MemKind::Global, "errno", None, Cell::byte(bv(8, 0)));
+        st.env.errno = Some(p);
+        p
+    }
+
+    /// `errno = code` where `cond` holds (always when None), as glibc's
+    /// math functions do on domain and range errors.
+    pub(crate) fn set_errno(&mut self, st: &mut State, cond: Option<fpsym_expr::Term>, code: u32) {
+        if cond.as_ref().and_then(crate::term::as_bool) == Some(false) {
+            return;
+        }
+        let p = self.errno_object(st);
+        let i32_ty = self.prog.module.types.i32();
+        let new = bv(32, code as u128);
+        let value = match cond {
+            None => new,
+            Some(c) => {
+                let cells = st.mem.read(p, 0, 4);
+                let old = self.value_of(st, &cells, &i32_ty);
+                crate::term::mk(fpsym_expr::Op::Ite, vec![c, new, old.bv().clone()])
+            }
+        };
+        let cells = self.cells_of(st, &Val::Bv(value), &i32_ty);
+        st.mem.write(p, 0, &cells);
+    }
+
+    /// A NUL-terminated string in a global object, one per `what` on each
+    /// path (asking again gives the same pointer); its address.
     fn static_string(&mut self, st: &mut State, what: &str, s: &str) -> u64 {
+        let key = format!("{what}={s}");
+        if let Some(p) = st.env.strings.get(&key) {
+            return *p;
+        }
         let bytes: Vec<Cell> = s
             .bytes()
             .chain(std::iter::once(0))
@@ -218,23 +252,32 @@ impl Exec<'_, '_> {
             .mem
             .allocate(bytes.len() as u64, 1, MemKind::Global, what, None, Cell::byte(bv(8, 0)));
         st.mem.write(p, 0, &bytes);
+        st.env.strings.insert(key, p);
         p
     }
 
     /// The process ends with `code` (main returned or `exit` was called):
     /// the `atexit` handlers not yet run are called first, last registered
     /// first; the path ends when none is left.
-    pub(crate) fn exit_with(&mut self, st: &mut State, code: fpsym_expr::Term) -> Result<Outcome, ExecError> {
-        let code = st.env.exiting.take().unwrap_or(code);
+    pub(crate) fn exit_with(
+        &mut self,
+        st: &mut State,
+        code: fpsym_expr::Term,
+        explicit: bool,
+    ) -> Result<Outcome, ExecError> {
+        // A handler that returns keeps the status being exited with; one
+        // that calls `exit` itself replaces it (as glibc does).
+        let saved = st.env.exiting.take();
+        let code = match saved {
+            Some(s) if !explicit => s,
+            _ => code,
+        };
         let Some(h) = st.env.atexit.pop() else {
             return Ok(Outcome::End(End::Exit(code)));
         };
-        // Frames still on the stack (exit called deep inside) are gone.
-        while let Some(f) = st.frames.pop() {
-            for a in &f.allocas {
-                st.mem.kill(*a);
-            }
-        }
+        // `exit` does not unwind: the frames go, their locals stay valid
+        // while the handlers run (a handler may read them through a pointer).
+        st.frames.clear();
         st.env.exiting = Some(code);
         let callee = self
             .prog
@@ -256,6 +299,7 @@ impl Exec<'_, '_> {
             call_site: None,
             stack_marks: Vec::new(),
             varargs: Vec::new(),
+            va_areas: Vec::new(),
         });
         Ok(Outcome::Continue)
     }

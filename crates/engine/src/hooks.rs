@@ -43,6 +43,24 @@ fn libm_suffix(name: &str, base: &str) -> Option<Format> {
     }
 }
 
+/// The libm functions modelled exactly (with `f`/`l` forms).
+const EXACT_LIBM: &[&str] = &[
+    "fabs", "sqrt", "floor", "ceil", "trunc", "round", "rint", "nearbyint", "fmin", "fmax", "copysign", "fmod",
+    "remainder", "fma", "ldexp", "scalbn", "modf", "frexp",
+];
+
+/// True for the C library functions modelled here that a program may
+/// define for itself (libm, the process environment); its own definition
+/// then wins. The KLEE/SV-COMP API, failure points, the heap and fenv keep
+/// their models whatever the program defines.
+pub fn is_c_library_function(name: &str) -> bool {
+    crate::env::MODELLED.contains(&name)
+        || TRANSCENDENTAL
+            .iter()
+            .chain(EXACT_LIBM)
+            .any(|b| libm_suffix(name, b).is_some())
+}
+
 const TRANSCENDENTAL: &[&str] = &[
     "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "exp",
     "exp2", "expm1", "log", "log2", "log10", "log1p", "pow", "cbrt", "hypot", "erf", "erfc", "tgamma", "lgamma",
@@ -117,7 +135,7 @@ impl Exec<'_, '_> {
             }
             "abort" => Outcome::End(End::Error(Violation::new(Kind::Abort, loc.clone(), st))),
             // exit runs the atexit handlers; _exit and _Exit do not.
-            "exit" => return self.exit_with(st, arg_bv(0)?).map(Some),
+            "exit" => return self.exit_with(st, arg_bv(0)?, true).map(Some),
             "_exit" | "_Exit" => Outcome::End(End::Exit(arg_bv(0)?)),
             n if crate::env::MODELLED.contains(&n) => return self.env_call(st, n, args, dest, loc).map(Some),
             "__assert_fail" | "__assert_rtn" | "__assert" => {
@@ -544,6 +562,9 @@ impl Exec<'_, '_> {
         let res: Term = if one_arg("fabs") {
             mk(Op::FpAbs, vec![f(0)])
         } else if one_arg("sqrt") {
+            // glibc: EDOM for x < 0.
+            let zero = Term::fp(Float::zero(format_of(&f(0)), false));
+            self.set_errno(st, Some(mk(Op::FpLt, vec![f(0), zero])), crate::env::EDOM);
             mk(Op::FpSqrt, vec![rm(r), f(0)])
         } else if one_arg("floor") {
             mk(Op::FpRoundToIntegral, vec![rm(RoundingMode::TowardNegative), f(0)])
@@ -567,10 +588,18 @@ impl Exec<'_, '_> {
                 Op::Ite,
                 vec![self.sign_bit(st, &b), mk(Op::FpNeg, vec![abs.clone()]), abs],
             )
-        } else if two_args("fmod") {
-            arith::fmod(&f(0), &f(1))
-        } else if two_args("remainder") {
-            mk(Op::FpRem, vec![f(0), f(1)])
+        } else if two_args("fmod") || two_args("remainder") {
+            // glibc: EDOM for y = 0 (x not NaN) or x infinite (y not NaN).
+            let (x, y) = (f(0), f(1));
+            let not_nan = |t: &Term| mk(Op::Not, vec![mk(Op::FpIsNaN, vec![t.clone()])]);
+            let zero_y = mk(Op::And, vec![mk(Op::FpIsZero, vec![y.clone()]), not_nan(&x)]);
+            let inf_x = mk(Op::And, vec![mk(Op::FpIsInfinite, vec![x.clone()]), not_nan(&y)]);
+            self.set_errno(st, Some(mk(Op::Or, vec![zero_y, inf_x])), crate::env::EDOM);
+            if name.starts_with("fmod") {
+                arith::fmod(&x, &y)
+            } else {
+                mk(Op::FpRem, vec![x, y])
+            }
         } else if libm_suffix(name, "fma").is_some() && args.len() == 3 {
             mk(Op::FpFma, vec![rm(r), f(0), f(1), f(2)])
         } else if let Some(op) = [
@@ -652,6 +681,23 @@ impl Exec<'_, '_> {
         }
         let p = Term::fp(Float::pow2(fmt, left).expect("in range"));
         let res = mk(Op::FpMul, vec![rm(r), acc, p]);
+        // glibc: ERANGE when a finite non-zero x gives an infinity or a zero.
+        let finite_nonzero = mk(
+            Op::Not,
+            vec![mk(
+                Op::Or,
+                vec![
+                    mk(Op::FpIsNaN, vec![x.clone()]),
+                    mk(Op::FpIsInfinite, vec![x.clone()]),
+                    mk(Op::FpIsZero, vec![x.clone()]),
+                ],
+            )],
+        );
+        let out = mk(
+            Op::Or,
+            vec![mk(Op::FpIsInfinite, vec![res.clone()]), mk(Op::FpIsZero, vec![res.clone()])],
+        );
+        self.set_errno(st, Some(mk(Op::And, vec![finite_nonzero, out])), crate::env::ERANGE);
         if let Some(d) = dest {
             st.frame_mut().regs.insert(d.clone(), Val::Fp(res));
         }
@@ -797,6 +843,13 @@ impl Exec<'_, '_> {
         dest: Option<&Name>,
         loc: &Option<Loc>,
     ) -> Result<Outcome, ExecError> {
+        if args.iter().any(|a| matches!(a, Val::Fp(t) if format_of(t) == Format::X86_FP80)) {
+            // glibc's x87 versions cannot be called from here; a double
+            // stand-in would give wrong findings.
+            return Ok(Outcome::End(End::Partial(format!(
+                "{name} (long double) is not modelled"
+            ))));
+        }
         let mut xs = Vec::new();
         let mut fmt = Format::BINARY64;
         for a in args {
@@ -830,13 +883,16 @@ impl Exec<'_, '_> {
             .unwrap_or(name);
         let v = if fmt == Format::BINARY32 {
             let xs: Vec<f32> = xs.iter().map(|x| *x as f32).collect();
-            crate::native_libm::call_f32(base, &xs).map(f64::from)
+            crate::native_libm::call_f32(base, &xs, st.rm).map(|(v, e)| (f64::from(v), e))
         } else {
-            crate::native_libm::call_f64(base, &xs)
+            crate::native_libm::call_f64(base, &xs, st.rm)
         };
-        let Some(v) = v else {
+        let Some((v, errno)) = v else {
             return Ok(Outcome::End(End::Partial(format!("{name} is not modelled"))));
         };
+        if errno != 0 {
+            self.set_errno(st, None, errno as u32);
+        }
         let r = Float::from_f64(v).convert(fmt, RoundingMode::NearestTiesToEven).value;
         if let Some(d) = dest {
             st.frame_mut().regs.insert(d.clone(), Val::Fp(Term::fp(r)));

@@ -523,11 +523,14 @@ pub fn run(
     }
     // Branch sides still undecided are dropped now (with an event each).
     for p in std::mem::take(&mut pending) {
-        let why = format!(
-            "timeout: undecided when the run stopped ({stop}), after {} retries (last timeout {:.1} s)",
-            p.retries,
-            p.timeout.as_secs_f64()
-        );
+        let why = match p.retries {
+            0 => format!("{}; still undecided when the run stopped", p.reason),
+            n => format!(
+                "{}; still undecided when the run stopped, after {n} retries (the last with {:.1} s)",
+                p.reason,
+                p.timeout.as_secs_f64()
+            ),
+        };
         engine.drop_pending(p, why)?;
     }
     // Whatever is left ends here, as partial paths with a test each, as far
@@ -696,6 +699,8 @@ struct Pending {
     timeout: Duration,
     /// Where the branch is.
     loc: Option<Loc>,
+    /// Why it was undecided (`timeout`, or the solver fault).
+    reason: String,
     /// Retries so far.
     retries: u32,
 }
@@ -712,6 +717,7 @@ impl Pending {
             Some(u) => Ok(Pending {
                 timeout: u.timeout,
                 loc: u.loc.clone(),
+                reason: u.reason.clone(),
                 state: st,
                 then,
                 retries: 0,
@@ -856,6 +862,7 @@ impl<'e, 'p> Engine<'e, 'p> {
             call_site: None,
             stack_marks: Vec::new(),
             varargs: Vec::new(),
+            va_areas: Vec::new(),
         });
         Ok(())
     }
@@ -896,7 +903,7 @@ impl<'e, 'p> Engine<'e, 'p> {
                     pending.push_back(p);
                 } else {
                     let why = format!(
-                        "timeout: undecided after {} retries, the last with {:.1} s",
+                        "timeout; still undecided after {} retries (the last with {:.1} s)",
                         p.retries,
                         timeout.as_secs_f64()
                     );

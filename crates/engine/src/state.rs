@@ -64,6 +64,9 @@ pub struct Frame {
     /// The arguments passed beyond a variadic function's fixed
     /// parameters, with their IR types (laid out by `llvm.va_start`).
     pub varargs: Vec<(Val, llvm_ir::TypeRef)>,
+    /// The register save and overflow areas `llvm.va_start` built: they
+    /// live until the function returns (`llvm.stackrestore` leaves them).
+    pub va_areas: Vec<u64>,
 }
 
 /// An input the program received: a symbolic object or a nondet value.

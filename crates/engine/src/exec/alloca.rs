@@ -18,6 +18,10 @@ use fpsym_expr::{Op, Term};
 use llvm_ir::instruction::Alloca;
 use llvm_ir::Name;
 
+/// The stack (8 MiB, Linux's default limit): a larger `alloca` overflows
+/// it natively; the path stops there (no finding is claimed).
+pub const STACK_LIMIT: u64 = 8 << 20;
+
 /// Largest symbolic-size object kept symbolic, in bytes (the bound up to
 /// which reads at symbolic offsets stay exact, see `calls.rs`).
 pub const SYMBOLIC_SIZE_CAPACITY: u64 = 4096;
@@ -39,7 +43,10 @@ impl Exec<'_, '_> {
         };
         let align = (x.alignment as u64).max(layout.align(&x.allocated_type));
         if let Some(n) = as_bv(count) {
-            let base = self.new_stack_object(st, elem * n as u64, align, &name, x);
+            let Some(size) = self.stack_size(elem, n as u64) else {
+                return Ok(Outcome::End(too_big(elem, n as u64)));
+            };
+            let base = self.new_stack_object(st, size, align, &name, x);
             st.frame_mut().regs.insert(x.dest.clone(), Val::Bv(bv(64, base as u128)));
             return Ok(Outcome::Continue);
         }
@@ -77,11 +84,21 @@ impl Exec<'_, '_> {
         }
         if let Some(mut s) = big {
             let n = self.concretize(&mut s, count, loc, "alloca of a symbolic size above 4 KiB") as u64;
-            let base = self.new_stack_object(&mut s, elem.saturating_mul(n), align, &name, x);
-            s.frame_mut().regs.insert(x.dest.clone(), Val::Bv(bv(64, base as u128)));
-            out.push(s);
+            match self.stack_size(elem, n) {
+                Some(size) => {
+                    let base = self.new_stack_object(&mut s, size, align, &name, x);
+                    s.frame_mut().regs.insert(x.dest.clone(), Val::Bv(bv(64, base as u128)));
+                    out.push(s);
+                }
+                None => self.side_ends.push((s, too_big(elem, n))),
+            }
         }
         self.resume(st, out)
+    }
+
+    /// `elem · n` bytes if that fits on the stack.
+    fn stack_size(&self, elem: u64, n: u64) -> Option<u64> {
+        elem.checked_mul(n).filter(|s| *s <= STACK_LIMIT)
     }
 
     fn new_stack_object(&mut self, st: &mut State, size: u64, align: u64, name: &str, x: &Alloca) -> u64 {
@@ -96,4 +113,12 @@ impl Exec<'_, '_> {
         st.frame_mut().allocas.push(base);
         base
     }
+}
+
+/// How a path ends whose `alloca` of `n` elements of `elem` bytes does not
+/// fit on the stack (a stack overflow natively).
+fn too_big(elem: u64, n: u64) -> super::End {
+    super::End::Partial(format!(
+        "alloca of {n} elements of {elem} bytes: more than the 8 MiB stack (a stack overflow natively)"
+    ))
 }

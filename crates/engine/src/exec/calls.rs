@@ -344,8 +344,15 @@ impl Exec<'_, '_> {
             Callee::Defined(i) => self.prog.funcs[*i].name.clone(),
             Callee::Declared(n) => n.clone(),
         };
-        if let Some(r) = self.hook(st, &name, &args, c.dest.as_ref(), &loc)? {
-            return Ok(r);
+        // A program's own `rand`, `sin`, `getenv`, ... is its own function:
+        // the C library's model gives way to it.
+        let own = matches!(callee, Callee::Defined(_))
+            && !self.prog.program.is_runtime_function(&name)
+            && crate::hooks::is_c_library_function(&name);
+        if !own {
+            if let Some(r) = self.hook(st, &name, &args, c.dest.as_ref(), &loc)? {
+                return Ok(r);
+            }
         }
         match callee {
             Callee::Defined(i) => {
@@ -357,12 +364,7 @@ impl Exec<'_, '_> {
                     )));
                 }
                 let fixed = f.parameters.len().min(args.len());
-                let types = &self.prog.module.types;
-                let varargs: Vec<(Val, llvm_ir::TypeRef)> = args[fixed..]
-                    .iter()
-                    .cloned()
-                    .zip(c.arguments[fixed..].iter().map(|(o, _)| types.type_of(o)))
-                    .collect();
+                let varargs = self.variadic_arguments(st, c, &args[fixed..], fixed, &loc)?;
                 let regs = f.parameters.iter().map(|p| p.name.clone()).zip(args).collect();
                 st.frames.push(Frame {
                     func: i,
@@ -375,6 +377,7 @@ impl Exec<'_, '_> {
                     call_site: loc,
                     stack_marks: Vec::new(),
                     varargs,
+                    va_areas: Vec::new(),
                 });
                 if st.frames.len() > self.config.max_call_depth {
                     return Ok(Outcome::End(End::Partial(format!(
@@ -445,7 +448,7 @@ impl Exec<'_, '_> {
     /// Returns from the current function with `v`.
     pub fn ret(&mut self, st: &mut State, v: Option<Val>) -> Result<Outcome, ExecError> {
         let frame = st.frames.pop().expect("a frame to return from");
-        for a in &frame.allocas {
+        for a in frame.allocas.iter().chain(&frame.va_areas) {
             st.mem.kill(*a);
         }
         if st.frames.is_empty() {
@@ -453,7 +456,7 @@ impl Exec<'_, '_> {
                 Some(t) if matches!(t.sort(), fpsym_expr::Sort::BitVec(_)) => t.clone(),
                 _ => bv(32, 0),
             };
-            return self.exit_with(st, code);
+            return self.exit_with(st, code, false);
         }
         if let (Some(d), Some(v)) = (frame.ret_dest, v) {
             st.frame_mut().regs.insert(d, v);

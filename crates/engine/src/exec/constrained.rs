@@ -2,8 +2,9 @@
 //! `#pragma STDC FENV_ACCESS ON`, `#pragma STDC FENV_ROUND` or
 //! `-ffp-model=strict`. Each carries its rounding mode and (for compares)
 //! its predicate as metadata strings, which llvm-ir drops; they are read
-//! from the instruction's llvm-dis text. `round.dynamic` is the state's
-//! current mode (`fesetround`).
+//! from the instruction's llvm-dis text. Every operation rounds in the
+//! state's current mode (`fesetround`), as the x86-64 code clang 14 emits
+//! does, whatever static mode the metadata names (see [`rounding`]).
 
 use super::{arith, map_lanes, Exec, ExecError, Outcome};
 use crate::state::State;
@@ -22,17 +23,23 @@ fn metadata_strings(text: &str) -> Vec<&str> {
         .collect()
 }
 
-/// The rounding mode a `round.*` string names (`round.dynamic`: `current`).
+/// The rounding mode an operation with these metadata strings rounds in.
+///
+/// Static modes (`round.upward`, ... as `#pragma STDC FENV_ROUND` asks)
+/// only promise the compiler that the dynamic mode *is* that mode; clang
+/// 14's x86-64 backend does not set it (it warns that the pragma is not
+/// supported) and the hardware rounds in the dynamic mode. Native
+/// execution is the ground truth, so every mode is the dynamic one
+/// (`current`); unknown strings are rejected.
 fn rounding(meta: &[&str], current: RoundingMode) -> Result<RoundingMode, ExecError> {
-    Ok(match meta.iter().find(|m| m.starts_with("round.")).copied() {
-        None | Some("round.dynamic") => current,
-        Some("round.tonearest") => RoundingMode::NearestTiesToEven,
-        Some("round.tonearestaway") => RoundingMode::NearestTiesToAway,
-        Some("round.downward") => RoundingMode::TowardNegative,
-        Some("round.upward") => RoundingMode::TowardPositive,
-        Some("round.towardzero") => RoundingMode::TowardZero,
-        Some(other) => return Err(ExecError::Unsupported(format!("rounding metadata \"{other}\""))),
-    })
+    match meta.iter().find(|m| m.starts_with("round.")).copied() {
+        None
+        | Some(
+            "round.dynamic" | "round.tonearest" | "round.tonearestaway" | "round.downward" | "round.upward"
+            | "round.towardzero",
+        ) => Ok(current),
+        Some(other) => Err(ExecError::Unsupported(format!("rounding metadata \"{other}\""))),
+    }
 }
 
 /// The predicate of a constrained compare (`metadata !"olt"`).
@@ -191,9 +198,14 @@ impl Exec<'_, '_> {
                     Some(f) if f == Format::X86_FP80 => format!("{op}l"),
                     _ => op.to_string(),
                 };
-                return self
-                    .hook(st, &libm, args, dest, loc)?
-                    .ok_or_else(unsupported);
+                // Only the float operands (the metadata operands evaluate
+                // to placeholders).
+                let floats: Vec<Val> = args
+                    .iter()
+                    .filter(|a| !matches!(a, Val::Bv(_)))
+                    .cloned()
+                    .collect();
+                return self.hook(st, &libm, &floats, dest, loc)?.ok_or_else(unsupported);
             }
             _ => return Err(unsupported()),
         };
@@ -213,10 +225,12 @@ mod tests {
         let t = r#"%5 = call double @llvm.experimental.constrained.fadd.f64(double %3, double %4, metadata !"round.upward", metadata !"fpexcept.strict") #2, !dbg !20"#;
         let m = metadata_strings(t);
         assert_eq!(m, ["round.upward", "fpexcept.strict"]);
+        // The dynamic mode rounds, as on the hardware.
         assert_eq!(
-            rounding(&m, RoundingMode::NearestTiesToEven).unwrap(),
-            RoundingMode::TowardPositive
+            rounding(&m, RoundingMode::TowardZero).unwrap(),
+            RoundingMode::TowardZero
         );
+        assert!(rounding(&["round.sideways"], RoundingMode::TowardZero).is_err());
         let c = r#"%7 = call i1 @llvm.experimental.constrained.fcmps.f64(double %5, double %6, metadata !"ult", metadata !"fpexcept.strict")"#;
         assert_eq!(predicate(&metadata_strings(c)).unwrap(), FPPredicate::ULT);
         assert!(matches!(result_scalar("i32.f64"), Some(Scalar::Int(32))));

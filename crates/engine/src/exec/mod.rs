@@ -84,10 +84,11 @@ pub enum Decision {
     Unknown(String),
 }
 
-/// A branch condition whose side could not be decided in time: the side's
-/// state went on as if feasible; the engine finds it by its condition in
-/// the path at the end of the step and keeps it aside, to be asked again
-/// with a longer timeout.
+/// A branch condition whose side could not be decided in time (or not at
+/// all, after a solver fault): the side's state went on as if feasible;
+/// the engine finds it by its condition in the path at the end of the step
+/// and keeps it aside, to be asked again with a longer timeout (or dropped
+/// with an event when the run stops).
 #[derive(Clone, Debug)]
 pub struct Undecided {
     /// The condition the side added to its path.
@@ -96,6 +97,8 @@ pub struct Undecided {
     pub timeout: std::time::Duration,
     /// Where the branch is.
     pub loc: Option<Loc>,
+    /// Why it is undecided (`timeout`, or the solver fault).
+    pub reason: String,
 }
 
 /// The undecided condition on `st`'s path with the longest timeout, if any.
@@ -222,8 +225,10 @@ impl<'e, 'p> Exec<'e, 'p> {
     /// not), each present when feasible. A side whose query timed out (with
     /// a per-query timeout set) is returned as if feasible and recorded in
     /// [`Exec::undecided`]: the engine keeps it aside and asks again later
-    /// with a longer timeout. Sides undecided for another reason are
-    /// dropped with an event (the verdict becomes incomplete).
+    /// with a longer timeout. So is a side left undecided by a solver fault
+    /// (the run stops; the side is then dropped with an event). Sides
+    /// undecided for another reason are dropped with an event at once (the
+    /// verdict becomes incomplete).
     pub fn fork(&mut self, st: State, cond: Term, loc: Option<Loc>) -> (Option<State>, Option<State>) {
         match as_bool(&cond) {
             Some(true) => return (Some(st), None),
@@ -235,6 +240,22 @@ impl<'e, 'p> Exec<'e, 'p> {
         let yes = self.decide(&st, std::slice::from_ref(&cond), timeout);
         let no = self.decide(&st, std::slice::from_ref(&neg), timeout);
         let side = |d: Decision, c: Term, st: State, this: &mut Self| -> Option<State> {
+            let kept = match (&d, this.fault.as_ref()) {
+                (Decision::Unknown(_), Some(_)) => Some("solver fault".to_string()),
+                (Decision::Timeout, None) if timeout.is_some() => Some("timeout".to_string()),
+                _ => None,
+            };
+            if let Some(reason) = kept {
+                this.undecided.push(Undecided {
+                    cond: c.clone(),
+                    timeout: timeout.unwrap_or_default(),
+                    loc: loc.clone(),
+                    reason,
+                });
+                let mut s = st;
+                s.constrain(c);
+                return Some(s);
+            }
             match d {
                 Decision::Yes(_) => {
                     let mut s = st;
@@ -242,16 +263,6 @@ impl<'e, 'p> Exec<'e, 'p> {
                     Some(s)
                 }
                 Decision::No => None,
-                Decision::Timeout if timeout.is_some() && this.fault.is_none() => {
-                    this.undecided.push(Undecided {
-                        cond: c.clone(),
-                        timeout: timeout.unwrap_or_default(),
-                        loc: loc.clone(),
-                    });
-                    let mut s = st;
-                    s.constrain(c);
-                    Some(s)
-                }
                 Decision::Timeout => {
                     this.events.push(crate::report::Event::BranchDropped {
                         loc: loc.clone(),
@@ -326,13 +337,35 @@ impl<'e, 'p> Exec<'e, 'p> {
         let loc = instr_loc(inst);
         // Checkers: each condition that would be a bug here is split off
         // as a finding; the path goes on where none holds.
-        let terms: Vec<Option<Term>> = vals
+        // A vector operation is checked lane by lane (a division of
+        // vectors divides each lane).
+        let vector_result = inst.try_get_result().is_some()
+            && matches!(self.prog.module.types.type_of(inst).as_ref(), Type::VectorType { .. });
+        let lanes = vals
             .iter()
-            .map(|v| v.as_ref().and_then(|v| v.term().cloned()))
-            .collect();
+            .filter_map(|v| match v {
+                Some(Val::Agg(xs)) if vector_result => Some(xs.len()),
+                _ => None,
+            })
+            .min();
+        let lane_terms = |k: Option<usize>| -> Vec<Option<Term>> {
+            vals.iter()
+                .map(|v| match (v, k) {
+                    (Some(Val::Agg(xs)), Some(k)) => xs.get(k).and_then(|x| x.term().cloned()),
+                    (v, _) => v.as_ref().and_then(|v| v.term().cloned()),
+                })
+                .collect()
+        };
         let mut conds = Vec::new();
-        for c in self.checkers.iter_mut() {
-            conds.extend(c.check(inst, &terms));
+        let per_lane: Vec<Option<usize>> = match lanes {
+            Some(n) => (0..n).map(Some).collect(),
+            None => vec![None],
+        };
+        for k in per_lane {
+            let terms = lane_terms(k);
+            for c in self.checkers.iter_mut() {
+                conds.extend(c.check(inst, &terms));
+            }
         }
         for (kind, bad, msg) in conds {
             let v = Violation::new(kind, loc.clone(), st).with_message(msg);

@@ -7,7 +7,8 @@
 //! a 176-byte register save area (six 8-byte integer registers, then eight
 //! 16-byte SSE registers) with the variadic arguments in the registers left
 //! after the fixed parameters, the rest in an overflow area (8-byte slots;
-//! `long double` in 16-byte slots aligned to 16), and the `va_list` pointing
+//! `long double` in 16-byte slots aligned to 16, structs passed `byval` by
+//! their bytes), and the `va_list` pointing
 //! at both. Both areas live as long as the function's frame.
 
 use super::{Exec, ExecError, Outcome};
@@ -32,6 +33,9 @@ enum Class {
     Sse,
     /// Always in memory, 16 bytes aligned to 16 (x87 long double).
     Memory16,
+    /// In memory, its bytes rounded up to 8 and aligned to its alignment
+    /// (structs clang passes `byval`).
+    Memory { size: u64, align: u64 },
 }
 
 impl Exec<'_, '_> {
@@ -44,8 +48,48 @@ impl Exec<'_, '_> {
                 x if x == Format::X86_FP80 => Some(Class::Memory16),
                 _ => None,
             },
+            Type::StructType { .. } | Type::ArrayType { .. } => Some(Class::Memory {
+                size: self.prog.layout.alloc_size(t).div_ceil(8) * 8,
+                align: self.prog.layout.align(t).max(8),
+            }),
             _ => None,
         }
+    }
+
+    /// The arguments of a call beyond the callee's `fixed` parameters, with
+    /// their types; a struct passed `byval` is copied (the callee gets its
+    /// bytes, not the pointer).
+    pub(crate) fn variadic_arguments(
+        &mut self,
+        st: &mut State,
+        c: &llvm_ir::instruction::Call,
+        extra: &[Val],
+        fixed: usize,
+        loc: &Option<Loc>,
+    ) -> Result<Vec<(Val, llvm_ir::TypeRef)>, ExecError> {
+        let mut out = Vec::with_capacity(extra.len());
+        for (k, v) in extra.iter().enumerate() {
+            let (op, attrs) = &c.arguments[fixed + k];
+            let byval = attrs.iter().find_map(|a| match a {
+                llvm_ir::function::ParameterAttribute::ByVal(t) => Some(t.clone()),
+                _ => None,
+            });
+            let Some(t) = byval else {
+                out.push((v.clone(), self.prog.module.types.type_of(op)));
+                continue;
+            };
+            let n = self.prog.layout.store_size(&t);
+            let copied = match self.resolve(st, v.bv(), n, loc, false)? {
+                super::Access::At(base, off) => self.read_at(st, base, &off, n, &t, loc)?,
+                _ => {
+                    return Err(ExecError::Unsupported(
+                        "a byval variadic argument at an invalid or ambiguous address".into(),
+                    ))
+                }
+            };
+            out.push((copied, t));
+        }
+        Ok(out)
     }
 
     /// `llvm.va_start(ap)` in the current frame.
@@ -57,10 +101,17 @@ impl Exec<'_, '_> {
         // Registers taken by the fixed parameters.
         let (mut gp, mut fp) = (0u64, GP_AREA);
         for p in &func.parameters {
+            let byval = p
+                .attributes
+                .iter()
+                .any(|a| matches!(a, llvm_ir::function::ParameterAttribute::ByVal(_)));
+            if byval {
+                continue; // on the stack, no register taken
+            }
             match self.class_of(&p.ty) {
                 Some(Class::Integer) => gp = (gp + 8).min(GP_AREA),
                 Some(Class::Sse) => fp = (fp + 16).min(FP_AREA_END),
-                Some(Class::Memory16) => {}
+                Some(Class::Memory16 | Class::Memory { .. }) => {}
                 None => {
                     return Err(ExecError::Unsupported(format!(
                         "va_start after a fixed parameter of type {}",
@@ -99,6 +150,11 @@ impl Exec<'_, '_> {
                     overflow.resize(at + 16, Cell::byte(bv(8, 0)));
                     overflow[at..at + cells.len()].clone_from_slice(&cells);
                 }
+                Class::Memory { size, align } => {
+                    let at = overflow.len().div_ceil(align as usize) * align as usize;
+                    overflow.resize(at + size as usize, Cell::byte(bv(8, 0)));
+                    overflow[at..at + cells.len()].clone_from_slice(&cells);
+                }
             }
         }
         let size = (overflow.len() as u64).max(8);
@@ -106,7 +162,7 @@ impl Exec<'_, '_> {
             .mem
             .allocate(size, 16, MemKind::Stack, "va_overflow_arg_area", None, Cell::byte(bv(8, 0)));
         st.mem.write(area, 0, &overflow);
-        st.frame_mut().allocas.extend([save, area]);
+        st.frame_mut().va_areas.extend([save, area]);
         // The va_list itself: four fields, written as one struct value.
         let types = &self.prog.module.types;
         let ptr = types.pointer_to(types.i8());

@@ -192,15 +192,20 @@ fn decide(query: &Query, budget: &Budget) -> Result<SolveResult, SolverError> {
                 .ok_or_else(|| backend_error("isSubnormal is not Boolean"))?,
         );
     }
+    // `ctrl_c` off: by default Z3 installs its own SIGINT handler for the
+    // duration of `check`, which takes Ctrl-C away from the program
+    // embedding it (the run's interrupt flag would never be raised). The
+    // budget's cancellation flag is how a caller stops Z3.
+    let mut p = ::z3::Params::new();
+    p.set_bool("ctrl_c", false);
     if let Some(left) = budget.remaining() {
         if left.is_zero() {
             return Ok(SolveResult::Unknown(Reason::Timeout));
         }
         let ms = u32::try_from(left.as_millis().max(1)).unwrap_or(u32::MAX);
-        let mut p = ::z3::Params::new();
         p.set_u32("timeout", ms);
-        solver.set_params(&p);
     }
+    solver.set_params(&p);
     let (verdict, interrupted) = with_watchdog(b.raw(), budget, || solver.check());
     match verdict {
         ::z3::SatResult::Unsat if rem_restricted => Ok(SolveResult::Unknown(Reason::Incomplete(
