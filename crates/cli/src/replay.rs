@@ -253,15 +253,30 @@ fn harness(f: &str, entry: &serde_json::Value) -> Option<String> {
         .map(|p| p.as_str())
         .collect::<Option<_>>()?;
     let ret = entry["ret"].as_str().unwrap_or("void");
+    // Struct types (for byval parameters) are named once, so that the
+    // prototype and the local are the same type.
+    let mut s = String::from("\n#undef main\n");
+    let params: Vec<String> = params
+        .iter()
+        .enumerate()
+        .map(|(k, t)| {
+            if t.starts_with("struct {") {
+                s.push_str(&format!("typedef {t} fpsym_arg{k};\n"));
+                format!("fpsym_arg{k}")
+            } else {
+                t.to_string()
+            }
+        })
+        .collect();
     let list = if params.is_empty() {
         "void".to_string()
     } else {
         params.join(", ")
     };
-    let mut s = format!("\n#undef main\n{ret} {f}({list});\nint main(void) {{\n");
+    s.push_str(&format!("{ret} {f}({list});\nint main(void) {{\n"));
     let mut args = Vec::new();
     for (k, t) in params.iter().enumerate() {
-        if *t == "void *" {
+        if t == "void *" {
             s.push_str(&format!(
                 "  size_t n{k}; const unsigned char *d{k} = fpsym_next(&n{k});\n  void *a{k} = malloc(n{k} ? n{k} : 1); memcpy(a{k}, d{k}, n{k});\n"
             ));

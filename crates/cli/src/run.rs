@@ -503,6 +503,42 @@ fn c_type(t: &llvm_ir::Type) -> Option<String> {
     })
 }
 
+/// The C type the replay driver declares a parameter with: one passed
+/// the same way by the x86-64 ABI. A `byval` struct becomes a struct of
+/// that many bytes and that alignment (passed in memory alike: over 16
+/// bytes, or 16 bytes holding a `long double`); a small vector (clang's
+/// `<2 x float>` for a struct of two floats) a GNU vector type.
+fn c_param_type(p: &llvm_ir::function::Parameter, layout: &fpsym_engine::layout::Layout) -> Option<String> {
+    use llvm_ir::function::ParameterAttribute;
+    use llvm_ir::Type;
+    if let Some(t) = p.attributes.iter().find_map(|a| match a {
+        ParameterAttribute::ByVal(t) => Some(t),
+        _ => None,
+    }) {
+        let size = layout.alloc_size(t);
+        let align = layout.align(t).max(8);
+        return match size {
+            s if s > 16 => Some(format!(
+                "struct {{ unsigned char b[{s}]; }} __attribute__((aligned({align})))"
+            )),
+            16 => Some("struct { long double x; }".to_string()),
+            _ => None,
+        };
+    }
+    match layout.resolve(&p.ty)? {
+        Type::VectorType {
+            element_type,
+            num_elements,
+            scalable: false,
+        } => {
+            let e = c_type(element_type)?;
+            let bytes = layout.store_size(element_type) * *num_elements as u64;
+            (bytes.is_power_of_two() && bytes <= 16).then(|| format!("{e} __attribute__((vector_size({bytes})))"))
+        }
+        t => c_type(t),
+    }
+}
+
 /// `DIR/run.json`: what `fpsym replay` needs to rebuild the program natively
 /// (sources, flags, and for `--function` runs the function's C prototype).
 fn write_run_record(
@@ -521,8 +557,14 @@ fn write_run_record(
         Entry::Main => serde_json::json!({"main": true}),
         Entry::Function { name, array_len, .. } => {
             let f = program.module.functions.iter().find(|f| &f.name == name);
+            let layout = fpsym_engine::layout::Layout::new(&program.module.types);
             let params: Option<Vec<String>> = f
-                .map(|f| f.parameters.iter().map(|p| c_type(&p.ty)).collect::<Option<_>>())
+                .map(|f| {
+                    f.parameters
+                        .iter()
+                        .map(|p| c_param_type(p, &layout))
+                        .collect::<Option<_>>()
+                })
                 .flatten();
             let ret = f.and_then(|f| c_type(&f.return_type));
             serde_json::json!({"function": name, "array_len": array_len.unwrap_or(1), "params": params, "ret": ret})

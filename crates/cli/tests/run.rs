@@ -327,6 +327,21 @@ fn function_harness_with_ranges_and_arrays() {
 }
 
 #[test]
+fn struct_parameters_of_a_function_replay_natively() {
+    let (code, out, got, _) = run_with(
+        "struct_params.c",
+        "structs",
+        &["--function", "f", "--solver", "z3", "--replay"],
+    );
+    assert_eq!(code, Some(1), "{out}");
+    assert_eq!(got, BTreeSet::from([("reach-error".to_string(), 10)]), "{out}");
+    assert!(
+        out.contains("1 confirmed, 0 unconfirmed, 0 tests behaving otherwise"),
+        "{out}"
+    );
+}
+
+#[test]
 fn budgets_stop_gracefully_and_keep_results() {
     // An endless symbolic loop: --max-time stops it within a second of the
     // limit, the tests already written stay, and the verdict says why.

@@ -918,7 +918,10 @@ impl<'e, 'p> Engine<'e, 'p> {
     /// Gives up on a pending branch side: a `BranchDropped` event, and the
     /// verdict is incomplete.
     fn drop_pending(&mut self, p: Pending, why: String) -> Result<(), EngineError> {
-        let e = Event::BranchDropped { loc: p.loc, reason: why };
+        let e = Event::BranchDropped {
+            loc: p.loc,
+            reason: why,
+        };
         self.sink.event(&e)?;
         self.incomplete.get_or_insert_with(|| describe(&e));
         self.stats.dropped += 1;
