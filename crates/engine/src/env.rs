@@ -118,16 +118,9 @@ impl Exec<'_, '_> {
         dest: Option<&Name>,
         loc: &Option<Loc>,
     ) -> Result<Outcome, ExecError> {
-        let set = |st: &mut State, v: Val| {
-            if let Some(d) = dest {
-                st.frame_mut().regs.insert(d.clone(), v);
-            }
-        };
-        let arg = |k: usize| {
-            args.get(k)
-                .map(|a| a.bv().clone())
-                .ok_or_else(|| ExecError::Unsupported(format!("{name}: missing argument {k}")))
-        };
+        use crate::hooks::{int_arg, set_result};
+        let set = |st: &mut State, v: Val| set_result(st, dest, v);
+        let arg = |k: usize| int_arg(name, args, k);
         match name {
             "getenv" | "secure_getenv" => {
                 let var = self
@@ -288,19 +281,7 @@ impl Exec<'_, '_> {
         let crate::prog::Callee::Defined(i) = callee else {
             return Err(ExecError::Unsupported("an atexit handler without a body".into()));
         };
-        st.frames.push(crate::state::Frame {
-            func: i,
-            bb: 0,
-            ip: 0,
-            prev_bb: None,
-            regs: Default::default(),
-            allocas: Vec::new(),
-            ret_dest: None,
-            call_site: None,
-            stack_marks: Vec::new(),
-            varargs: Vec::new(),
-            va_areas: Vec::new(),
-        });
+        st.frames.push(crate::state::Frame::new(i, Default::default()));
         Ok(Outcome::Continue)
     }
 }

@@ -61,6 +61,26 @@ pub fn is_c_library_function(name: &str) -> bool {
             .any(|b| libm_suffix(name, b).is_some())
 }
 
+/// Writes a modelled call's result into its destination register (if the
+/// call has one).
+pub(crate) fn set_result(st: &mut State, dest: Option<&Name>, v: Val) {
+    if let Some(d) = dest {
+        st.frame_mut().regs.insert(d.clone(), v);
+    }
+}
+
+/// Argument `k` of a call to `name` as an integer or pointer term (an
+/// error, not a panic, when the program passes something else).
+pub(crate) fn int_arg(name: &str, args: &[Val], k: usize) -> Result<Term, ExecError> {
+    match args.get(k) {
+        Some(Val::Bv(t)) => Ok(t.clone()),
+        Some(_) => Err(ExecError::Unsupported(format!(
+            "{name}: argument {k} is not an integer or a pointer"
+        ))),
+        None => Err(ExecError::Unsupported(format!("{name}: missing argument {k}"))),
+    }
+}
+
 const TRANSCENDENTAL: &[&str] = &[
     "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "exp",
     "exp2", "expm1", "log", "log2", "log10", "log1p", "pow", "cbrt", "hypot", "erf", "erfc", "tgamma", "lgamma",
@@ -76,16 +96,8 @@ impl Exec<'_, '_> {
         dest: Option<&Name>,
         loc: &Option<Loc>,
     ) -> Result<Option<Outcome>, ExecError> {
-        let set = |st: &mut State, v: Val| {
-            if let Some(d) = dest {
-                st.frame_mut().regs.insert(d.clone(), v);
-            }
-        };
-        let arg_bv = |k: usize| {
-            args.get(k)
-                .map(|a| a.bv().clone())
-                .ok_or_else(|| ExecError::Unsupported(format!("{name}: missing argument {k}")))
-        };
+        let set = |st: &mut State, v: Val| set_result(st, dest, v);
+        let arg_bv = |k: usize| int_arg(name, args, k);
         // Intrinsics.
         if let Some(intr) = name.strip_prefix("llvm.") {
             return self.intrinsic(st, intr, args, dest, loc).map(Some);

@@ -851,19 +851,7 @@ impl<'e, 'p> Engine<'e, 'p> {
                 }
             }
         }
-        st.frames.push(Frame {
-            func: fidx,
-            bb: 0,
-            ip: 0,
-            prev_bb: None,
-            regs,
-            allocas: Vec::new(),
-            ret_dest: None,
-            call_site: None,
-            stack_marks: Vec::new(),
-            varargs: Vec::new(),
-            va_areas: Vec::new(),
-        });
+        st.frames.push(Frame::new(fidx, regs));
         Ok(())
     }
 

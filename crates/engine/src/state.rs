@@ -69,6 +69,27 @@ pub struct Frame {
     pub va_areas: Vec<u64>,
 }
 
+impl Frame {
+    /// A new activation of function `func` (an index into
+    /// [`crate::prog::Prog::funcs`]) with its parameters in `regs`, at the
+    /// start of its entry block.
+    pub fn new(func: usize, regs: HashMap<Name, Val>) -> Frame {
+        Frame {
+            func,
+            bb: 0,
+            ip: 0,
+            prev_bb: None,
+            regs,
+            allocas: Vec::new(),
+            ret_dest: None,
+            call_site: None,
+            stack_marks: Vec::new(),
+            varargs: Vec::new(),
+            va_areas: Vec::new(),
+        }
+    }
+}
+
 /// An input the program received: a symbolic object or a nondet value.
 #[derive(Clone, Debug)]
 pub struct Symbolic {

@@ -10,31 +10,9 @@ use fpsym_smtlib::{parse_script, print_script};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-/// The QF_FP corpus directory (see the module doc); panics naming the
-/// places it looked when there is none.
-fn corpus_dir() -> PathBuf {
-    if let Some(d) = std::env::var_os("FPSYM_CORPUS") {
-        let d = PathBuf::from(d);
-        assert!(d.is_dir(), "FPSYM_CORPUS={}: not a directory", d.display());
-        return d;
-    }
-    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let places = [
-        workspace.join("../shared/bench/smtlib/qf_fp"),
-        PathBuf::from("/work/shared/bench/smtlib/qf_fp"),
-    ];
-    match places.iter().find(|d| d.is_dir()) {
-        Some(d) => d.clone(),
-        None => panic!(
-            "the QF_FP corpus is missing: looked in {}; set FPSYM_CORPUS to its directory",
-            places
-                .iter()
-                .map(|d| d.display().to_string())
-                .collect::<Vec<_>>()
-                .join(" and ")
-        ),
-    }
-}
+#[path = "../../../tests/support/corpus.rs"]
+mod corpus;
+use corpus::corpus_dir;
 
 fn smt2_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));

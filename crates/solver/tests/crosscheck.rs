@@ -402,31 +402,9 @@ const FAST_CORPUS_FILES: &[&str] = &[
     "schanda/spark/zeros_count_1.smt2",
 ];
 
-/// The QF_FP corpus directory (see the module doc); panics naming the
-/// places it looked when there is none.
-fn corpus_dir() -> PathBuf {
-    if let Some(d) = std::env::var_os("FPSYM_CORPUS") {
-        let d = PathBuf::from(d);
-        assert!(d.is_dir(), "FPSYM_CORPUS={}: not a directory", d.display());
-        return d;
-    }
-    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let places = [
-        workspace.join("../shared/bench/smtlib/qf_fp"),
-        PathBuf::from("/work/shared/bench/smtlib/qf_fp"),
-    ];
-    match places.iter().find(|d| d.is_dir()) {
-        Some(d) => d.clone(),
-        None => panic!(
-            "the QF_FP corpus is missing: looked in {}; set FPSYM_CORPUS to its directory",
-            places
-                .iter()
-                .map(|d| d.display().to_string())
-                .collect::<Vec<_>>()
-                .join(" and ")
-        ),
-    }
-}
+#[path = "../../../tests/support/corpus.rs"]
+mod corpus;
+use corpus::corpus_dir;
 
 /// `expected_sat` of each benchmark in the labels file (keys relative to the
 /// corpus directory): `- benchmark: QF_FP/<path>` then `expected_sat: …`.

@@ -367,17 +367,10 @@ impl Exec<'_, '_> {
                 let varargs = self.variadic_arguments(st, c, &args[fixed..], fixed, &loc)?;
                 let regs = f.parameters.iter().map(|p| p.name.clone()).zip(args).collect();
                 st.frames.push(Frame {
-                    func: i,
-                    bb: 0,
-                    ip: 0,
-                    prev_bb: None,
-                    regs,
-                    allocas: Vec::new(),
                     ret_dest: c.dest.clone(),
                     call_site: loc,
-                    stack_marks: Vec::new(),
                     varargs,
-                    va_areas: Vec::new(),
+                    ..Frame::new(i, regs)
                 });
                 if st.frames.len() > self.config.max_call_depth {
                     return Ok(Outcome::End(End::Partial(format!(
