@@ -74,8 +74,9 @@ pub struct RunArgs {
     /// refused unless --force is given.
     #[arg(short = 'o', long = "output", value_name = "DIR")]
     pub output: Option<std::path::PathBuf>,
-    /// Empty the -o directory first if it is not empty (results of two runs
-    /// are never mixed).
+    /// Empty the -o directory first if it holds an earlier run's results
+    /// (only what a run writes is removed; a directory with other files is
+    /// refused). Results of two runs are never mixed.
     #[arg(long)]
     pub force: bool,
     /// What counts as a finding: `unreach-call` (SV-COMP: only calls to
@@ -91,7 +92,8 @@ pub struct RunArgs {
     /// Stop after this many seconds (graceful: everything found is kept).
     #[arg(long, value_name = "SECS")]
     pub max_time: Option<f64>,
-    /// Stop when states hold more than this many MiB of memory contents.
+    /// Stop when the process (solver included) holds more than this many MiB
+    /// of resident memory.
     #[arg(long, value_name = "MIB")]
     pub max_memory: Option<u64>,
     /// Stop when more than this many states are alive.

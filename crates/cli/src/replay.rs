@@ -97,6 +97,11 @@ pub struct Observed {
     pub line: Option<u32>,
     /// Exit status (for `exit`) or signal number.
     pub code: Option<i32>,
+    /// For `--function` runs with an integer result: `(int)` of the
+    /// function's result as the driver printed it (compared exactly; the
+    /// exit status only keeps its low 8 bits).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result: Option<i64>,
 }
 
 #[derive(Serialize)]
@@ -289,7 +294,10 @@ fn harness(f: &str, entry: &serde_json::Value) -> Option<String> {
     }
     let call = format!("{f}({})", args.join(", "));
     if integer_result(ret) {
-        s.push_str(&format!("  return (int){call};\n}}\n"));
+        // The whole `(int)` result, not only the exit status's low 8 bits.
+        s.push_str(&format!(
+            "  int fpsym_r = (int){call};\n  fprintf(stderr, \"FPSYM-RESULT: %d\\n\", fpsym_r);\n  return fpsym_r;\n}}\n"
+        ));
     } else {
         s.push_str(&format!("  {call};\n  return 0;\n}}\n"));
     }
@@ -302,8 +310,10 @@ fn harness(f: &str, entry: &serde_json::Value) -> Option<String> {
 /// `division-by-zero` (SIGFPE) or `trap` (SIGILL).
 fn ends_as(detail: &str, o: &Observed) -> bool {
     if let Some(c) = detail.strip_prefix("exit ") {
-        let code = c.parse::<i64>().ok().map(|c| (c & 0xff) as i32);
-        return o.kind == "exit" && code.is_some() && o.code == code;
+        let Ok(want) = c.parse::<i64>() else { return false };
+        return o.kind == "exit"
+            && o.code == Some((want & 0xff) as i32)
+            && o.result.is_none_or(|r| r == want);
     }
     match detail {
         "trap" => o.kind == "signal" && o.code == Some(4),
@@ -315,7 +325,10 @@ fn ends_as(detail: &str, o: &Observed) -> bool {
 /// Whether a `--function` result of C type `ret` is the exit status of the
 /// driver (and of the run's `exit N`).
 fn integer_result(ret: &str) -> bool {
-    matches!(ret, "_Bool" | "signed char" | "short" | "int" | "long long")
+    matches!(
+        ret,
+        "_Bool" | "signed char" | "unsigned char" | "short" | "unsigned short" | "int" | "long long"
+    )
 }
 
 /// Input records of a test file.
@@ -426,6 +439,7 @@ fn observe(
         file: loc.as_ref().map(|l| l.0.clone()),
         line: loc.map(|l| l.1),
         code,
+        result: None,
     };
     let Some(status) = status else {
         return Ok(obs("timeout", None, None));
@@ -445,6 +459,7 @@ fn observe(
             file: Some(why),
             line: None,
             code: status.code(),
+            result: None,
         });
     }
     if let Some(l) = err
@@ -491,7 +506,13 @@ fn observe(
     if let Some(sig) = status.signal() {
         return Ok(obs("signal", None, Some(sig)));
     }
-    Ok(obs("exit", None, status.code()))
+    Ok(Observed {
+        result: err
+            .lines()
+            .find_map(|l| l.strip_prefix("FPSYM-RESULT: "))
+            .and_then(|r| r.trim().parse().ok()),
+        ..obs("exit", None, status.code())
+    })
 }
 
 /// An LLVM 14 tool replay needs could not be started: an input error
@@ -649,6 +670,7 @@ pub fn replay(dir: &Path, opts: &ReplayOptions) -> anyhow::Result<ExitCode> {
                 file: None,
                 line: None,
                 code: None,
+                result: None,
             });
             let located = matches!(kind.as_str(), "abort" | "unreachable")
                 || (o.line == Some(line) && o.file.as_deref() == Some(basename(&file).as_str()))

@@ -99,6 +99,9 @@ impl RunOptions {
         engine.search = a.search.clone();
         engine.max_time = seconds("--max-time", a.max_time)?;
         if let Some(m) = a.max_memory {
+            if m == 0 {
+                return Err(Failure::Input("--max-memory: expected a positive number of MiB, got 0".into()));
+            }
             engine.max_memory = m.saturating_mul(1 << 20);
         }
         if let Some(n) = a.max_states {
@@ -171,10 +174,24 @@ fn fresh_output() -> std::io::Result<PathBuf> {
 /// Entries of a directory that show an earlier `fpsym run` wrote there.
 const RUN_MARKERS: [&str; 4] = ["run.json", "stats.json", "tests", "findings"];
 
+/// Everything a run (and its replay) writes into its directory: what
+/// `--force` may remove.
+const RUN_ENTRIES: [&str; 8] = [
+    "run.json",
+    "stats.json",
+    "tests",
+    "findings",
+    "events.jsonl",
+    "build",
+    "replay",
+    "replay.json",
+];
+
 /// Makes `dir` ready for a run: created if missing; if it is not empty
 /// (an earlier run, or anything else), refused unless `force`, which
-/// empties it. A directory holding an input or the current directory is
-/// never emptied.
+/// empties it. `--force` only removes an earlier run's results: a
+/// directory holding anything else (a header, a property file, a script,
+/// an input) or the current directory is never emptied.
 fn prepare_output(dir: &Path, force: bool, inputs: &[PathBuf]) -> Result<(), Failure> {
     let shown = dir.display();
     if dir.exists() && !dir.is_dir() {
@@ -196,9 +213,13 @@ fn prepare_output(dir: &Path, force: bool, inputs: &[PathBuf]) -> Result<(), Fai
             "is not empty"
         };
         if !force {
+            let how = if earlier {
+                format!("write to another directory (-o NEW_DIR), or add --force to empty {shown} first")
+            } else {
+                "write to another directory (-o NEW_DIR); --force only removes an earlier run's results".to_string()
+            };
             return Err(Failure::Input(format!(
-                "-o {shown} {what}; results of two runs are never mixed: write to another \
-                 directory (-o NEW_DIR), or add --force to empty {shown} first"
+                "-o {shown} {what}; results of two runs are never mixed: {how}"
             )));
         }
         let canon = std::fs::canonicalize(dir).map_err(|e| Failure::Input(format!("-o {shown}: {e}")))?;
@@ -212,6 +233,18 @@ fn prepare_output(dir: &Path, force: bool, inputs: &[PathBuf]) -> Result<(), Fai
             return Err(Failure::Input(format!(
                 "-o {shown}: --force would empty a directory that holds an input or the current \
                  directory; choose another output directory"
+            )));
+        }
+        let foreign: Vec<String> = entries
+            .iter()
+            .filter_map(|e| e.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .filter(|n| !RUN_ENTRIES.contains(&n.as_str()))
+            .collect();
+        if !foreign.is_empty() {
+            return Err(Failure::Input(format!(
+                "-o {shown}: --force only removes an earlier run's results, and {shown} also holds {}; \
+                 choose another output directory",
+                foreign.join(", ")
             )));
         }
         for e in entries {
@@ -539,6 +572,19 @@ fn c_param_type(p: &llvm_ir::function::Parameter, layout: &fpsym_engine::layout:
     }
 }
 
+/// The C type of a function's result for the replay driver's prototype:
+/// as `c_type`, with 8- and 16-bit results unsigned when the function
+/// zero-extends them (`zeroext`), as C's `unsigned char`/`short` do.
+fn c_return_type(f: &llvm_ir::Function) -> Option<String> {
+    use llvm_ir::function::ParameterAttribute;
+    let zext = f.return_attributes.iter().any(|a| matches!(a, ParameterAttribute::ZeroExt));
+    match f.return_type.as_ref() {
+        llvm_ir::Type::IntegerType { bits: 8 } if zext => Some("unsigned char".into()),
+        llvm_ir::Type::IntegerType { bits: 16 } if zext => Some("unsigned short".into()),
+        t => c_type(t),
+    }
+}
+
 /// `DIR/run.json`: what `fpsym replay` needs to rebuild the program natively
 /// (sources, flags, and for `--function` runs the function's C prototype).
 fn write_run_record(
@@ -566,7 +612,7 @@ fn write_run_record(
                         .collect::<Option<_>>()
                 })
                 .flatten();
-            let ret = f.and_then(|f| c_type(&f.return_type));
+            let ret = f.and_then(c_return_type);
             serde_json::json!({"function": name, "array_len": array_len.unwrap_or(1), "params": params, "ret": ret})
         }
     };

@@ -324,9 +324,15 @@ fn a_non_empty_directory_is_refused_and_an_empty_one_is_used() {
     let o = fpsym(&["run", s(&one), "-o", s(&other)]);
     let t = text(&o);
     assert_eq!(o.status.code(), Some(2), "{t}");
-    assert!(t.contains("is not empty") && t.contains("--force"), "{t}");
+    assert!(t.contains("is not empty") && t.contains("another directory"), "{t}");
     assert!(other.join("notes.txt").exists());
     assert!(!other.join("tests").exists());
+    // --force removes only an earlier run's results, never the user's files.
+    let o = fpsym(&["run", s(&one), "-o", s(&other), "--force"]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{t}");
+    assert!(t.contains("also holds notes.txt"), "{t}");
+    assert!(other.join("notes.txt").exists());
     let empty = dir.join("empty");
     std::fs::create_dir_all(&empty).unwrap();
     let o = fpsym(&["run", s(&one), "-o", s(&empty)]);

@@ -396,3 +396,36 @@ fn max_memory_holds_the_resident_set() {
     assert!(peak_mib < 200 + 150, "peak {peak_mib} MiB: {s}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_timed_out_process_solver_leaves_no_process_behind() {
+    let _g = serial();
+    let dir = scratch("pgroup");
+    std::fs::create_dir_all(&dir).unwrap();
+    // A wrapper script whose own child does the (endless) work.
+    let marker = format!("{}.{}", 900 + std::process::id() % 99, std::process::id());
+    let script = dir.join("slow.sh");
+    std::fs::write(&script, format!("#!/bin/sh\nq=$(cat)\nsleep {marker}\n")).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = dir.join("out");
+    let solver = format!("process:{}", script.display());
+    let o = fpsym_run(
+        "limit_hard.c",
+        &out,
+        &["--solver", &solver, "--solver-timeout", "0.5", "--max-time", "3"],
+    )
+    .output()
+    .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    std::thread::sleep(Duration::from_millis(200));
+    let left: Vec<String> = std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok())
+        .map(|c| String::from_utf8_lossy(&c).replace('\0', " "))
+        .filter(|c| c.contains(&marker))
+        .collect();
+    assert!(left.is_empty(), "the solver's children survived: {left:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

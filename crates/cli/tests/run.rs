@@ -342,6 +342,59 @@ fn struct_parameters_of_a_function_replay_natively() {
 }
 
 #[test]
+fn parameter_ranges_follow_the_c_type_and_results_replay_exactly() {
+    let (code, out, got, _) = run_with(
+        "params.c",
+        "ranges",
+        &[
+            "--function",
+            "h",
+            "--range",
+            "u=[4000000001,4294967295]",
+            "--range",
+            "b=[0,1]",
+            "--range",
+            "c=[-128,127]",
+            "--solver",
+            "z3",
+            "--replay",
+        ],
+    );
+    assert_eq!(code, Some(1), "{out}");
+    assert_eq!(got, BTreeSet::from([("reach-error".to_string(), 9)]), "{out}");
+    assert!(out.contains("0 unconfirmed, 0 tests behaving otherwise"), "{out}");
+    for bad in ["c=[128,128]", "c=[-200,-100]", "u=[-1,3]"] {
+        let (code, out, _, _) = run_with("params.c", "badrange", &["--function", "h", "--range", bad]);
+        assert_eq!(code, Some(2), "{bad}: {out}");
+        assert!(out.contains("outside the values of its type"), "{bad}: {out}");
+    }
+    // r returns -5 or 3 as a signed char: the tests say so, and a test
+    // claiming 251 (-5 modulo 256) behaves otherwise natively.
+    let (code, out, _, _, dir) = run_in("params.c", "result", &["--function", "r", "--solver", "z3"]);
+    assert_eq!(code, Some(0), "{out}");
+    let mut details = Vec::new();
+    for t in std::fs::read_dir(dir.join("tests")).unwrap() {
+        let p = t.unwrap().path();
+        let text = std::fs::read_to_string(&p).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        details.push(v["detail"].as_str().unwrap().to_string());
+        if v["detail"] == "exit -5" {
+            std::fs::write(&p, text.replace("exit -5", "exit 251")).unwrap();
+        }
+    }
+    details.sort();
+    assert_eq!(details, ["exit -5", "exit 3"]);
+    let o = Command::new(env!("CARGO_BIN_EXE_fpsym"))
+        .args(["replay", dir.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(3), "{stdout}");
+    assert!(stdout.contains("1 tests behaving otherwise"), "{stdout}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn budgets_stop_gracefully_and_keep_results() {
     // An endless symbolic loop: --max-time stops it within a second of the
     // limit, the tests already written stay, and the verdict says why.

@@ -204,7 +204,17 @@ impl Exec<'_, '_> {
             Type::PointerType { pointee_type, .. } => {
                 let n = if view.byval { 1 } else { array_len.unwrap_or(1) };
                 let elem = self.prog.layout.alloc_size(pointee_type).max(1);
-                let size = elem * n;
+                // Every byte of an input object is a term: keep it to what
+                // a harness needs.
+                const LIMIT: u64 = 16 << 20;
+                let size = elem
+                    .checked_mul(n)
+                    .filter(|s| *s <= LIMIT)
+                    .ok_or_else(|| {
+                        ExecError::Unsupported(format!(
+                            "{n} elements of {elem} bytes behind parameter {name}: more than the 16 MiB an input object may have"
+                        ))
+                    })?;
                 let arr_ty = self.prog.module.types.array_of(pointee_type.clone(), n as usize);
                 let base = st
                     .mem
@@ -295,8 +305,19 @@ impl Exec<'_, '_> {
         })
     }
 
-    /// Constrains an input to `[lo, hi]` (numeric comparison in its type).
-    pub fn range(&mut self, st: &mut State, v: &Val, lo: f64, hi: f64) -> Result<(), String> {
+    /// Constrains input `name` to `[lo, hi]` (numeric comparison in its
+    /// type). An integer compares as signed or unsigned as its C type says
+    /// (`signed`; without debug information: signed when `lo` is
+    /// negative; `_Bool`, an `i1`, is unsigned); bounds outside the type's
+    /// values are an error, never wrapped.
+    pub fn range(
+        &mut self,
+        st: &mut State,
+        name: &str,
+        v: &Val,
+        (lo, hi): (f64, f64),
+        signed: Option<bool>,
+    ) -> Result<(), String> {
         match v {
             Val::Fp(t) => {
                 let fmt = term::format_of(t);
@@ -317,10 +338,32 @@ impl Exec<'_, '_> {
                         "--range for an integer parameter needs integer bounds, got [{lo}, {hi}]"
                     ));
                 }
-                st.constrain(mk(Op::BvSge, vec![t.clone(), bv(w, lo as i128 as u128)]));
-                st.constrain(mk(Op::BvSle, vec![t.clone(), bv(w, hi as i128 as u128)]));
+                let signed = w > 1 && signed.unwrap_or(lo < 0.0);
+                let (min, max): (i128, i128) = match (signed, w) {
+                    (_, 127..) => (i128::MIN, i128::MAX), // beyond what an f64 bound says
+                    (true, _) => (-(1i128 << (w - 1)), (1i128 << (w - 1)) - 1),
+                    (false, _) => (0, (1i128 << w) - 1),
+                };
+                let (l, h) = (lo as i128, hi as i128);
+                if l < min || h > max {
+                    return Err(format!(
+                        "--range {name}=[{lo}, {hi}]: outside the values of its type ({} {w}-bit: [{min}, {max}])",
+                        if signed { "signed" } else { "unsigned" }
+                    ));
+                }
+                let (ge, le) = if signed {
+                    (Op::BvSge, Op::BvSle)
+                } else {
+                    (Op::BvUge, Op::BvUle)
+                };
+                st.constrain(mk(ge, vec![t.clone(), bv(w, l as u128)]));
+                st.constrain(mk(le, vec![t.clone(), bv(w, h as u128)]));
             }
-            Val::Agg(_) => return Err("--range applies to scalar parameters".into()),
+            Val::Agg(_) => {
+                return Err(format!(
+                    "--range {name}: not a scalar (a struct passed as one register; give a range to a scalar parameter)"
+                ))
+            }
         }
         Ok(())
     }

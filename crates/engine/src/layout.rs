@@ -60,7 +60,10 @@ impl<'m> Layout<'m> {
                 num_elements,
                 ..
             }) => self.store_size(element_type) * *num_elements as u64,
-            _ => self.alloc_size(t),
+            Some(Type::ArrayType { .. } | Type::StructType { .. }) => self.alloc_size(t),
+            // Functions, void, labels, metadata, opaque structs: no bytes
+            // (a function pointer's pointee is not data).
+            _ => 0,
         }
     }
 

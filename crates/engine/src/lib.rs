@@ -829,7 +829,12 @@ impl<'e, 'p> Engine<'e, 'p> {
                         .map_err(|e| EngineError::Entry(e.to_string()))?;
                     // `--range` names the IR parameter or the C name tests show.
                     if let Some((_, lo, hi)) = ranges.iter().find(|(n, _, _)| *n == pname || *n == view.name) {
-                        ex.range(st, &v, *lo, *hi).map_err(EngineError::Entry)?;
+                        let signed = match &view.shape {
+                            Some(crate::shape::Shape::Int { signed, .. }) => Some(*signed),
+                            _ => None,
+                        };
+                        ex.range(st, &view.name, &v, (*lo, *hi), signed)
+                            .map_err(EngineError::Entry)?;
                     }
                     v
                 }

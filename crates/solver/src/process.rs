@@ -85,8 +85,12 @@ impl ProcessSolver {
     }
 
     fn spawn(&self) -> Result<Child, SolverError> {
+        use std::os::unix::process::CommandExt;
         std::process::Command::new(&self.config.program)
             .args(&self.config.args)
+            // Its own process group, so that a timeout kills whatever the
+            // solver started too (a wrapper script's children).
+            .process_group(0)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -147,7 +151,7 @@ impl ProcessSolver {
         let Some(out) = out else {
             // Out of time: kill and reap the child; its pipes close, so the
             // helper threads end.
-            let _ = child.kill();
+            kill_group(&mut child);
             let _ = child.wait();
             let _ = writer.join();
             self.stats.killed += 1;
@@ -231,4 +235,17 @@ impl Solver for ProcessSolver {
             ("process.seconds".to_string(), s.seconds),
         ])
     }
+}
+
+/// Kills the child's whole process group (it leads one, see `spawn`), then
+/// the child itself in case the group is gone.
+fn kill_group(child: &mut Child) {
+    if let Ok(pid) = i32::try_from(child.id()) {
+        // SAFETY: kill(2) with a negative pid signals that process group;
+        // the group is the child's own, made at spawn.
+        unsafe {
+            libc::kill(-pid, libc::SIGKILL);
+        }
+    }
+    let _ = child.kill();
 }

@@ -445,8 +445,17 @@ impl Exec<'_, '_> {
             st.mem.kill(*a);
         }
         if st.frames.is_empty() {
+            // The entry's result as C's `(int)`: narrower results extended
+            // as the function's `signext`/`zeroext` says, wider ones
+            // truncated (what `main`'s status and the --function replay
+            // driver's `return (int)f(...)` give).
+            let f = self.prog.funcs[frame.func];
+            let signed = f
+                .return_attributes
+                .iter()
+                .any(|a| matches!(a, llvm_ir::function::ParameterAttribute::SignExt));
             let code = match v.as_ref().and_then(|v| v.term()) {
-                Some(t) if matches!(t.sort(), fpsym_expr::Sort::BitVec(_)) => t.clone(),
+                Some(t) if matches!(t.sort(), fpsym_expr::Sort::BitVec(_)) => super::resize(t, 32, signed),
                 _ => bv(32, 0),
             };
             return self.exit_with(st, code, false);
