@@ -496,9 +496,13 @@ fn a_missing_sanitizer_runtime_names_its_package() {
 #[test]
 fn no_test_skips_when_its_input_is_missing() {
     let mut offenders = Vec::new();
-    let mut corpus_locators = 0;
-    for krate in std::fs::read_dir(workspace().join("crates")).unwrap() {
-        let tests = krate.unwrap().path().join("tests");
+    let (mut corpus_locators, mut corpus_users) = (0, 0);
+    // Every crate's tests, and the support files they share (tests/support).
+    let roots = std::fs::read_dir(workspace().join("crates"))
+        .unwrap()
+        .map(|k| k.unwrap().path().join("tests"))
+        .chain([workspace().join("tests")]);
+    for tests in roots {
         let Ok(rd) = std::fs::read_dir(&tests) else {
             continue;
         };
@@ -523,6 +527,9 @@ fn no_test_skips_when_its_input_is_missing() {
                     offenders.push(format!("{}:{}: {}", f.display(), n + 1, l.trim()));
                 }
             }
+            if src.contains("corpus_dir()") && !src.contains("fn corpus_dir()") {
+                corpus_users += 1;
+            }
             if src.contains("fn corpus_dir()") {
                 corpus_locators += 1;
                 for needed in [
@@ -539,5 +546,8 @@ fn no_test_skips_when_its_input_is_missing() {
         }
     }
     assert!(offenders.is_empty(), "{}", offenders.join("\n"));
-    assert!(corpus_locators >= 2, "the corpus tests were not found");
+    assert!(
+        corpus_locators >= 1 && corpus_users >= 2,
+        "the corpus tests were not found ({corpus_locators} locators, {corpus_users} users)"
+    );
 }
