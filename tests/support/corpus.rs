@@ -30,4 +30,3 @@ pub fn corpus_dir() -> PathBuf {
         ),
     }
 }
-

@@ -311,9 +311,7 @@ fn harness(f: &str, entry: &serde_json::Value) -> Option<String> {
 fn ends_as(detail: &str, o: &Observed) -> bool {
     if let Some(c) = detail.strip_prefix("exit ") {
         let Ok(want) = c.parse::<i64>() else { return false };
-        return o.kind == "exit"
-            && o.code == Some((want & 0xff) as i32)
-            && o.result.is_none_or(|r| r == want);
+        return o.kind == "exit" && o.code == Some((want & 0xff) as i32) && o.result.is_none_or(|r| r == want);
     }
     match detail {
         "trap" => o.kind == "signal" && o.code == Some(4),

@@ -100,7 +100,9 @@ impl RunOptions {
         engine.max_time = seconds("--max-time", a.max_time)?;
         if let Some(m) = a.max_memory {
             if m == 0 {
-                return Err(Failure::Input("--max-memory: expected a positive number of MiB, got 0".into()));
+                return Err(Failure::Input(
+                    "--max-memory: expected a positive number of MiB, got 0".into(),
+                ));
             }
             engine.max_memory = m.saturating_mul(1 << 20);
         }
@@ -577,7 +579,10 @@ fn c_param_type(p: &llvm_ir::function::Parameter, layout: &fpsym_engine::layout:
 /// zero-extends them (`zeroext`), as C's `unsigned char`/`short` do.
 fn c_return_type(f: &llvm_ir::Function) -> Option<String> {
     use llvm_ir::function::ParameterAttribute;
-    let zext = f.return_attributes.iter().any(|a| matches!(a, ParameterAttribute::ZeroExt));
+    let zext = f
+        .return_attributes
+        .iter()
+        .any(|a| matches!(a, ParameterAttribute::ZeroExt));
     match f.return_type.as_ref() {
         llvm_ir::Type::IntegerType { bits: 8 } if zext => Some("unsigned char".into()),
         llvm_ir::Type::IntegerType { bits: 16 } if zext => Some("unsigned short".into()),

@@ -7,6 +7,9 @@
 //! The SV-COMP fixtures are `tests/c/svcomp_*`; each states its expected
 //! verdict in its first comment lines.
 
+mod common;
+
+use common::replay_confirms;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -70,13 +73,6 @@ fn set(items: &[(&str, u64)]) -> BTreeSet<(String, u64)> {
 
 /// `fpsym replay DIR` exits 0 with every finding confirmed and no test
 /// behaving otherwise.
-fn replay_agrees(out: &Path) -> String {
-    let o = fpsym(&["replay", s(out)]);
-    let t = text(&o);
-    assert_eq!(o.status.code(), Some(0), "replay\n{t}");
-    assert!(t.contains(" 0 unconfirmed, 0 tests behaving otherwise"), "{t}");
-    t
-}
 
 // ---------------------------------------------------------------- SV-COMP
 
@@ -112,7 +108,7 @@ fn unreach_call_reachable_error_is_false_and_abort_assert_and_division_end_paths
     }
     // Natively: SIGABRT, glibc's assertion message, SIGFPE, and the
     // reach_error call at line 11.
-    let r = replay_agrees(&out);
+    let r = replay_confirms(&out);
     assert!(r.contains("finding reach-error at svcomp_unreach_false.c:11"), "{r}");
     let rj = json(&out.join("replay.json"));
     let observed: BTreeSet<&str> = rj["tests"]
@@ -183,7 +179,7 @@ fn unreach_call_unreachable_error_in_a_preprocessed_file_is_true() {
     );
     // Natively (the .i compiled with its reach_error renamed): every test
     // ends as recorded, the aborting ones by SIGABRT.
-    replay_agrees(&out);
+    replay_confirms(&out);
     let _ = std::fs::remove_dir_all(&out);
 }
 
@@ -247,7 +243,7 @@ fn under_unreach_call_undefined_behaviour_makes_the_verdict_unknown() {
             .any(|t| t["end"] == "partial" && t["detail"].as_str().unwrap().starts_with("undefined behaviour")),
         "{t}"
     );
-    replay_agrees(&out);
+    replay_confirms(&out);
     // Without the property it is a finding.
     let o = fpsym(&["run", s(&src), "-o", s(&dir.join("out2")), "--solver", "z3"]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
@@ -381,7 +377,7 @@ fn function_results_are_replayed_and_a_disagreeing_test_counts() {
     );
     // Natively every test ends the same way (the driver returns the
     // function's integer result).
-    let r = replay_agrees(&out);
+    let r = replay_confirms(&out);
     assert!(!r.contains(" NO\n"), "{r}");
     // A test that behaves otherwise (it claims exit 5 where the program
     // returns 2) counts in the summary and fails the replay.

@@ -4,6 +4,9 @@
 //! the struct parameters of a `--function` entry that clang splits into
 //! registers. Fixture: `tests/c/records.c`; native replay still confirms.
 
+mod common;
+
+use common::replay_confirms;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -173,25 +176,6 @@ fn pairs(v: &[(&str, &str)]) -> Vec<(String, String)> {
 
 fn value_f64(v: &Value) -> f64 {
     v["value"].as_str().unwrap().parse().unwrap()
-}
-
-fn replay_confirms(out: &Path) {
-    let o = Command::new(env!("CARGO_BIN_EXE_fpsym"))
-        .args(["replay", out.to_str().unwrap()])
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&o.stdout);
-    let stderr = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(0), "replay\n{stdout}\n{stderr}");
-    assert!(
-        stdout.contains(" 0 unconfirmed, 0 tests behaving otherwise"),
-        "{stdout}"
-    );
-    let r = read(&out.join("replay.json"));
-    assert!(
-        r["findings"].as_array().unwrap().iter().all(|f| f["confirmed"] == true),
-        "{r}"
-    );
 }
 
 #[test]

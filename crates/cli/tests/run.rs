@@ -7,6 +7,9 @@
 //! once per backend (z3, cp), and every test file written must be a
 //! well-formed input record.
 
+mod common;
+
+use common::replay_confirms;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -101,31 +104,9 @@ fn check(name: &str, backend: &str) {
         }
     }
     if backend == "z3" {
-        replay_confirms(&out, name);
+        replay_confirms(&out);
     }
     let _ = std::fs::remove_dir_all(&out);
-}
-
-/// `fpsym replay DIR` builds natively, re-runs every test and confirms
-/// every finding; no test may behave otherwise than the run said.
-fn replay_confirms(out: &Path, name: &str) {
-    let o = Command::new(env!("CARGO_BIN_EXE_fpsym"))
-        .args(["replay", out.to_str().unwrap()])
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&o.stdout);
-    let stderr = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(0), "{name}: replay\n{stdout}\n{stderr}");
-    assert!(
-        stdout.contains(" 0 unconfirmed, 0 tests behaving otherwise"),
-        "{name}: replay\n{stdout}"
-    );
-    let r: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("replay.json")).unwrap()).unwrap();
-    assert!(
-        r["findings"].as_array().unwrap().iter().all(|f| f["confirmed"] == true),
-        "{name}: {r}"
-    );
 }
 
 #[test]
@@ -218,7 +199,10 @@ fn a_path_reaching_unsupported_code_names_it() {
     let (code, out, _, stats) = run_with("lazy_unsupported.c", "lazy", &["--solver", "z3"]);
     assert_eq!(code, Some(0), "{out}");
     assert_eq!(stats["stats"]["paths_partial"], 1, "{out}");
-    assert!(out.contains("lazy_unsupported.c:10:10: in function `bump`: unsupported atomic read-modify-write"), "{out}");
+    assert!(
+        out.contains("lazy_unsupported.c:10:10: in function `bump`: unsupported atomic read-modify-write"),
+        "{out}"
+    );
     assert!(out.contains("atomicrmw add"), "{out}");
 }
 

@@ -45,8 +45,24 @@ fn libm_suffix(name: &str, base: &str) -> Option<Format> {
 
 /// The libm functions modelled exactly (with `f`/`l` forms).
 const EXACT_LIBM: &[&str] = &[
-    "fabs", "sqrt", "floor", "ceil", "trunc", "round", "rint", "nearbyint", "fmin", "fmax", "copysign", "fmod",
-    "remainder", "fma", "ldexp", "scalbn", "modf", "frexp",
+    "fabs",
+    "sqrt",
+    "floor",
+    "ceil",
+    "trunc",
+    "round",
+    "rint",
+    "nearbyint",
+    "fmin",
+    "fmax",
+    "copysign",
+    "fmod",
+    "remainder",
+    "fma",
+    "ldexp",
+    "scalbn",
+    "modf",
+    "frexp",
 ];
 
 /// True for the C library functions modelled here that a program may
@@ -707,7 +723,10 @@ impl Exec<'_, '_> {
         );
         let out = mk(
             Op::Or,
-            vec![mk(Op::FpIsInfinite, vec![res.clone()]), mk(Op::FpIsZero, vec![res.clone()])],
+            vec![
+                mk(Op::FpIsInfinite, vec![res.clone()]),
+                mk(Op::FpIsZero, vec![res.clone()]),
+            ],
         );
         self.set_errno(st, Some(mk(Op::And, vec![finite_nonzero, out])), crate::env::ERANGE);
         if let Some(d) = dest {
@@ -855,7 +874,10 @@ impl Exec<'_, '_> {
         dest: Option<&Name>,
         loc: &Option<Loc>,
     ) -> Result<Outcome, ExecError> {
-        if args.iter().any(|a| matches!(a, Val::Fp(t) if format_of(t) == Format::X86_FP80)) {
+        if args
+            .iter()
+            .any(|a| matches!(a, Val::Fp(t) if format_of(t) == Format::X86_FP80))
+        {
             // glibc's x87 versions cannot be called from here; a double
             // stand-in would give wrong findings.
             return Ok(Outcome::End(End::Partial(format!(
@@ -941,12 +963,7 @@ impl Exec<'_, '_> {
             "va_end" => {}
             "va_copy" => {
                 // The va_list is 24 bytes; its areas belong to the frame.
-                let copy = [
-                    args[0].clone(),
-                    args[1].clone(),
-                    Val::Bv(bv(64, 24)),
-                    Val::Bv(bv(1, 0)),
-                ];
+                let copy = [args[0].clone(), args[1].clone(), Val::Bv(bv(64, 24)), Val::Bv(bv(1, 0))];
                 return self.intrinsic(st, "memcpy.p0i8.p0i8.i64", &copy, None, loc);
             }
             "dbg" | "lifetime" | "experimental" | "assume" | "donothing" | "var" | "annotation" => {}

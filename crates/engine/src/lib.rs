@@ -402,13 +402,9 @@ pub fn run(
             let due = engine.retry_seconds + next <= RETRY_SHARE * start.elapsed().as_secs_f64();
             if searcher.is_empty() || due {
                 let p = pending.pop_front().expect("a pending side");
-                if let Some(mut s) = engine.retry(p, &mut pending)? {
-                    s.id = next_id;
-                    next_id += 1;
-                    engine.stats.states += 1;
-                    let prio = engine.priority(&s);
-                    searcher.update(&[(s.id, prio)], &[]);
-                    states.insert(s.id, s);
+                if let Some(s) = engine.retry(p, &mut pending)? {
+                    let entry = engine.admit(&mut states, &mut next_id, s);
+                    searcher.update(&[entry], &[]);
                 }
                 continue;
             }
@@ -444,36 +440,21 @@ pub fn run(
                 }
             }
             for (s, e) in ends {
-                match Pending::of(&undecided, s, Some(e)) {
-                    Ok(p) => pending.push_back(p),
-                    Err((s, e)) => engine.finish(s, e.expect("an ending"))?,
-                }
+                engine.end_or_defer(&mut pending, &undecided, s, e)?;
             }
             ran += 1;
             match outcome {
                 Ok(Outcome::Continue) => {}
                 Ok(Outcome::Fork(others)) => {
                     for o in others {
-                        let mut o = match Pending::of(&undecided, o, None) {
-                            Ok(p) => {
-                                pending.push_back(p);
-                                continue;
-                            }
-                            Err((o, _)) => o,
-                        };
-                        o.id = next_id;
-                        next_id += 1;
-                        engine.stats.states += 1;
-                        let p = engine.priority(&o);
-                        added.push((o.id, p));
-                        states.insert(o.id, o);
+                        match Pending::of(&undecided, o, None) {
+                            Ok(p) => pending.push_back(p),
+                            Err((o, _)) => added.push(engine.admit(&mut states, &mut next_id, o)),
+                        }
                     }
                 }
                 Ok(Outcome::End(end)) => {
-                    match Pending::of(&undecided, st, Some(end)) {
-                        Ok(p) => pending.push_back(p),
-                        Err((st, end)) => engine.finish(st, end.expect("an ending"))?,
-                    }
+                    engine.end_or_defer(&mut pending, &undecided, st, end)?;
                     removed.push(id);
                     break;
                 }
@@ -918,6 +899,33 @@ impl<'e, 'p> Engine<'e, 'p> {
         self.sink.event(&e)?;
         self.incomplete.get_or_insert_with(|| describe(&e));
         self.stats.dropped += 1;
+        Ok(())
+    }
+
+    /// Gives a new state its id, counts it and files it with the live
+    /// ones; its entry for the searcher.
+    fn admit(&mut self, states: &mut BTreeMap<u64, State>, next_id: &mut u64, mut s: State) -> (u64, i64) {
+        s.id = *next_id;
+        *next_id += 1;
+        self.stats.states += 1;
+        let entry = (s.id, self.priority(&s));
+        states.insert(s.id, s);
+        entry
+    }
+
+    /// A path ended with `end`: it is finished, or set aside when it went
+    /// through a branch side that was not decided in time (`undecided`).
+    fn end_or_defer(
+        &mut self,
+        pending: &mut std::collections::VecDeque<Pending>,
+        undecided: &[exec::Undecided],
+        st: State,
+        end: End,
+    ) -> Result<(), EngineError> {
+        match Pending::of(undecided, st, Some(end)) {
+            Ok(p) => pending.push_back(p),
+            Err((st, end)) => self.finish(st, end.expect("an ending was given"))?,
+        }
         Ok(())
     }
 

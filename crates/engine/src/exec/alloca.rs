@@ -47,7 +47,9 @@ impl Exec<'_, '_> {
                 return Ok(Outcome::End(too_big(elem, n as u64)));
             };
             let base = self.new_stack_object(st, size, align, &name, x);
-            st.frame_mut().regs.insert(x.dest.clone(), Val::Bv(bv(64, base as u128)));
+            st.frame_mut()
+                .regs
+                .insert(x.dest.clone(), Val::Bv(bv(64, base as u128)));
             return Ok(Outcome::Continue);
         }
         // size = count · elem, as 64-bit unsigned (counts are unsigned).
@@ -57,7 +59,10 @@ impl Exec<'_, '_> {
         let no_wrap = if width(count) <= 32 {
             None
         } else {
-            Some(mk(Op::BvUle, vec![count.clone(), bv(width(count), (u64::MAX / elem.max(1)) as u128)]))
+            Some(mk(
+                Op::BvUle,
+                vec![count.clone(), bv(width(count), (u64::MAX / elem.max(1)) as u128)],
+            ))
         };
         let mut small = mk(Op::BvUle, vec![size.clone(), bv(64, SYMBOLIC_SIZE_CAPACITY as u128)]);
         if let Some(c) = no_wrap {

@@ -76,9 +76,9 @@ impl Exec<'_, '_> {
                 let Some(y) = yes else {
                     // Cannot be inside after all: the model's address is
                     // still possible; check the access there.
-                    *st = others
-                        .pop()
-                        .ok_or_else(|| ExecError::Unsupported("cannot decide where a symbolic pointer points".into()))?;
+                    *st = others.pop().ok_or_else(|| {
+                        ExecError::Unsupported("cannot decide where a symbolic pointer points".into())
+                    })?;
                     st.frame_mut().ip += 1;
                     st.constrain(mk(Op::Eq, vec![addr.clone(), bv(64, v as u128)]));
                     return self.concrete_access(st, v, n, loc, write);

@@ -35,7 +35,11 @@ fn rounding(meta: &[&str], current: RoundingMode) -> Result<RoundingMode, ExecEr
     match meta.iter().find(|m| m.starts_with("round.")).copied() {
         None
         | Some(
-            "round.dynamic" | "round.tonearest" | "round.tonearestaway" | "round.downward" | "round.upward"
+            "round.dynamic"
+            | "round.tonearest"
+            | "round.tonearestaway"
+            | "round.downward"
+            | "round.upward"
             | "round.towardzero",
         ) => Ok(current),
         Some(other) => Err(ExecError::Unsupported(format!("rounding metadata \"{other}\""))),
@@ -67,7 +71,11 @@ fn predicate(meta: &[&str]) -> Result<FPPredicate, ExecError> {
         "ule" => P::ULE,
         "une" => P::UNE,
         "true" => P::True,
-        other => return Err(ExecError::Unsupported(format!("constrained fcmp predicate \"{other}\""))),
+        other => {
+            return Err(ExecError::Unsupported(format!(
+                "constrained fcmp predicate \"{other}\""
+            )))
+        }
     })
 }
 
@@ -132,9 +140,8 @@ impl Exec<'_, '_> {
             Some(Scalar::Int(w)) => Ok(w),
             _ => Err(unsupported()),
         };
-        let fixed = |m: RoundingMode| {
-            move |a: &[Val]| Val::Fp(mk(Op::FpRoundToIntegral, vec![rm(m), a[0].fp().clone()]))
-        };
+        let fixed =
+            |m: RoundingMode| move |a: &[Val]| Val::Fp(mk(Op::FpRoundToIntegral, vec![rm(m), a[0].fp().clone()]));
         let res: Val = match op {
             "fadd" | "fsub" | "fmul" | "fdiv" | "frem" => {
                 map_lanes(args, &mut |a| Val::Fp(arith::fp_binop(op, r, a[0].fp(), a[1].fp())))
@@ -177,7 +184,9 @@ impl Exec<'_, '_> {
             "rint" | "nearbyint" => map_lanes(args, &mut fixed(r)),
             "maxnum" | "minnum" => {
                 let o = if op == "maxnum" { Op::FpMax } else { Op::FpMin };
-                map_lanes(args, &mut |a| Val::Fp(mk(o.clone(), vec![a[0].fp().clone(), a[1].fp().clone()])))
+                map_lanes(args, &mut |a| {
+                    Val::Fp(mk(o.clone(), vec![a[0].fp().clone(), a[1].fp().clone()]))
+                })
             }
             "lrint" | "llrint" | "lround" | "llround" => {
                 let w = int_to()?;
@@ -200,11 +209,7 @@ impl Exec<'_, '_> {
                 };
                 // Only the float operands (the metadata operands evaluate
                 // to placeholders).
-                let floats: Vec<Val> = args
-                    .iter()
-                    .filter(|a| !matches!(a, Val::Bv(_)))
-                    .cloned()
-                    .collect();
+                let floats: Vec<Val> = args.iter().filter(|a| !matches!(a, Val::Bv(_))).cloned().collect();
                 return self.hook(st, &libm, &floats, dest, loc)?.ok_or_else(unsupported);
             }
             _ => return Err(unsupported()),

@@ -5,9 +5,9 @@ mod alloca;
 pub mod arith;
 mod calls;
 mod constrained;
-mod varargs;
 mod memops;
 pub mod operand;
+mod varargs;
 
 pub use alloca::SYMBOLIC_SIZE_CAPACITY;
 pub use calls::Access;
@@ -339,15 +339,19 @@ impl<'e, 'p> Exec<'e, 'p> {
         // as a finding; the path goes on where none holds.
         // A vector operation is checked lane by lane (a division of
         // vectors divides each lane).
-        let vector_result = inst.try_get_result().is_some()
-            && matches!(self.prog.module.types.type_of(inst).as_ref(), Type::VectorType { .. });
+        // (The result's type is looked at only when an operand is an
+        // aggregate: scalar code, the common case, pays nothing.)
         let lanes = vals
             .iter()
             .filter_map(|v| match v {
-                Some(Val::Agg(xs)) if vector_result => Some(xs.len()),
+                Some(Val::Agg(xs)) => Some(xs.len()),
                 _ => None,
             })
-            .min();
+            .min()
+            .filter(|_| {
+                inst.try_get_result().is_some()
+                    && matches!(self.prog.module.types.type_of(inst).as_ref(), Type::VectorType { .. })
+            });
         let lane_terms = |k: Option<usize>| -> Vec<Option<Term>> {
             vals.iter()
                 .map(|v| match (v, k) {
@@ -402,19 +406,26 @@ impl<'e, 'p> Exec<'e, 'p> {
             I::Store(_) => 1..2,
             _ => 0..0,
         };
-        if address_ops.into_iter().any(|k| matches!(vals.get(k), Some(Some(Val::Agg(_))))) {
+        if address_ops
+            .into_iter()
+            .any(|k| matches!(vals.get(k), Some(Some(Val::Agg(_)))))
+        {
             return Err(ExecError::Unsupported(format!("vector operand in `{inst}`")));
         }
         // Scalars, or vectors lane by lane.
         macro_rules! int2 {
             ($x:expr, $name:expr) => {{
-                let r = lift2(&v(0), &v(1), &mut |a, b| Val::Bv(arith::int_binop($name, a.bv(), b.bv())));
+                let r = lift2(&v(0), &v(1), &mut |a, b| {
+                    Val::Bv(arith::int_binop($name, a.bv(), b.bv()))
+                });
                 set(st, &$x.dest, r);
             }};
         }
         macro_rules! fp2 {
             ($x:expr, $name:expr) => {{
-                let r = lift2(&v(0), &v(1), &mut |a, b| Val::Fp(arith::fp_binop($name, rmode, a.fp(), b.fp())));
+                let r = lift2(&v(0), &v(1), &mut |a, b| {
+                    Val::Fp(arith::fp_binop($name, rmode, a.fp(), b.fp()))
+                });
                 set(st, &$x.dest, r);
             }};
         }
@@ -562,9 +573,9 @@ impl<'e, 'p> Exec<'e, 'p> {
                             if k < a.len() {
                                 a[k].clone()
                             } else {
-                                b.get(k - a.len()).cloned().ok_or_else(|| {
-                                    ExecError::Unsupported("shufflevector mask out of range".into())
-                                })?
+                                b.get(k - a.len())
+                                    .cloned()
+                                    .ok_or_else(|| ExecError::Unsupported("shufflevector mask out of range".into()))?
                             }
                         }
                         // An undefined lane: any value is right; take lane 0's.
@@ -676,9 +687,7 @@ impl<'e, 'p> Exec<'e, 'p> {
     /// vectors of lanes narrower than a byte (`<8 x i1>` is bit-packed).
     fn memory_type(&self, t: &Type) -> Result<(), ExecError> {
         match self.prog.layout.resolve(t) {
-            Some(Type::VectorType { element_type, .. })
-                if matches!(element_type.as_ref(), Type::IntegerType { bits } if bits % 8 != 0) =>
-            {
+            Some(Type::VectorType { element_type, .. }) if matches!(element_type.as_ref(), Type::IntegerType { bits } if bits % 8 != 0) => {
                 Err(ExecError::Unsupported(format!(
                     "memory image of the bit-packed vector type {t}"
                 )))

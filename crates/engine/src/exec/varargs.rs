@@ -96,7 +96,9 @@ impl Exec<'_, '_> {
     pub(crate) fn va_start(&mut self, st: &mut State, ap: &Val, loc: &Option<Loc>) -> Result<Outcome, ExecError> {
         let func = self.prog.funcs[st.frame().func];
         if !func.is_var_arg {
-            return Err(ExecError::Unsupported("va_start in a function that is not variadic".into()));
+            return Err(ExecError::Unsupported(
+                "va_start in a function that is not variadic".into(),
+            ));
         }
         // Registers taken by the fixed parameters.
         let (mut gp, mut fp) = (0u64, GP_AREA);
@@ -121,9 +123,14 @@ impl Exec<'_, '_> {
             }
         }
         let (gp_start, fp_start) = (gp, fp);
-        let save = st
-            .mem
-            .allocate(FP_AREA_END, 16, MemKind::Stack, "va_reg_save_area", None, Cell::byte(bv(8, 0)));
+        let save = st.mem.allocate(
+            FP_AREA_END,
+            16,
+            MemKind::Stack,
+            "va_reg_save_area",
+            None,
+            Cell::byte(bv(8, 0)),
+        );
         let mut overflow: Vec<Cell> = Vec::new();
         let varargs = st.frame().varargs.clone();
         for (v, ty) in &varargs {
@@ -158,9 +165,14 @@ impl Exec<'_, '_> {
             }
         }
         let size = (overflow.len() as u64).max(8);
-        let area = st
-            .mem
-            .allocate(size, 16, MemKind::Stack, "va_overflow_arg_area", None, Cell::byte(bv(8, 0)));
+        let area = st.mem.allocate(
+            size,
+            16,
+            MemKind::Stack,
+            "va_overflow_arg_area",
+            None,
+            Cell::byte(bv(8, 0)),
+        );
         st.mem.write(area, 0, &overflow);
         st.frame_mut().va_areas.extend([save, area]);
         // The va_list itself: four fields, written as one struct value.

@@ -1,0 +1,29 @@
+//! Helpers shared by the CLI's test binaries (`mod common;`).
+#![allow(dead_code)]
+
+use std::path::Path;
+use std::process::Command;
+
+/// `fpsym replay DIR` builds natively, re-runs every test and confirms
+/// every finding: exit 0, every finding `confirmed` in replay.json, no test
+/// behaving otherwise than the run said. Returns replay's output.
+pub fn replay_confirms(out: &Path) -> String {
+    let o = Command::new(env!("CARGO_BIN_EXE_fpsym"))
+        .args(["replay", out.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{}: replay\n{text}", out.display());
+    assert!(
+        text.contains(" 0 unconfirmed, 0 tests behaving otherwise"),
+        "{}: replay\n{text}",
+        out.display()
+    );
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("replay.json")).unwrap()).unwrap();
+    assert!(
+        r["findings"].as_array().unwrap().iter().all(|f| f["confirmed"] == true),
+        "{r}"
+    );
+    text
+}
