@@ -54,16 +54,24 @@ fn main() -> ExitCode {
     leave(code)
 }
 
+/// The solver threads of every chain this process builds: `run` and `solve`
+/// build theirs with [`fpsym_solver::build_with_workers`] counting into it,
+/// and [`leave`] waits for them. Process-wide on purpose, and only here: the
+/// binary may hold global state, the library crates do not.
+pub(crate) static WORKERS: std::sync::LazyLock<fpsym_solver::Workers> =
+    std::sync::LazyLock::new(fpsym_solver::Workers::new);
+
 /// Exits with `code`. A solver thread that ignored its cancellation may
 /// still be inside libz3; running C++ static destructors under it can crash
 /// the process after the answers were printed (seen as SIGFPE). So: give
-/// such threads a moment, and if any is still running, flush and `_exit`.
+/// such threads (counted in [`WORKERS`]) a moment, and if any is still
+/// running, flush and `_exit`.
 fn leave(code: ExitCode) -> ExitCode {
     let until = std::time::Instant::now() + std::time::Duration::from_millis(300);
-    while fpsym_solver::busy_workers() > 0 && std::time::Instant::now() < until {
+    while WORKERS.busy() > 0 && std::time::Instant::now() < until {
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
-    if fpsym_solver::busy_workers() == 0 {
+    if WORKERS.busy() == 0 {
         return code;
     }
     use std::io::Write;

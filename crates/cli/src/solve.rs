@@ -6,7 +6,7 @@ use crate::Failure;
 use anyhow::Context;
 use fpsym_expr::{eval, Model, Term};
 use fpsym_smtlib::{parse_script, print_model, print_term, Command, Script};
-use fpsym_solver::{build, Budget, Query, SolveResult, SolverConfig, SolverError};
+use fpsym_solver::{Budget, Query, SolveResult, SolverConfig, SolverError};
 use std::io::{Read, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -59,7 +59,7 @@ fn read_input(file: &str) -> Result<(String, String), Failure> {
 pub fn run(opts: &SolveOptions) -> anyhow::Result<ExitCode> {
     let (src, name) = read_input(&opts.file)?;
     let script = parse_script(&src, &name).map_err(|e| Failure::Input(e.to_string()))?;
-    let mut solver = build(&opts.solver);
+    let mut solver = fpsym_solver::build_with_workers(&opts.solver, &crate::WORKERS);
     let out = std::io::stdout();
     let mut out = out.lock();
     let started = Instant::now();

@@ -386,6 +386,7 @@ fn function_results_are_replayed_and_a_disagreeing_test_counts() {
         .join("tests")
         .join(format!("{:06}.json", tampered["id"].as_u64().unwrap()));
     let mut t = tampered.clone();
+    t["status"] = 5.into();
     t["detail"] = "exit 5".into();
     std::fs::write(&path, t.to_string()).unwrap();
     let o = fpsym(&["replay", s(&out)]);

@@ -6,51 +6,16 @@
 //! use-after-free at every access, invalid free at `free`, and the
 //! program's own failure points (assert, reach_error, abort, unreachable).
 //! [`Checker`] is the extension point for checks on values (e.g. floating-
-//! point exceptions): it sees every executed instruction with its operand
-//! values and returns conditions that would be bugs.
+//! point exceptions): it sees every executed instruction, terminator and
+//! call result with the state and operand values, and returns conditions
+//! that would be bugs. The set of checkers is [`crate::Config::checkers`].
 
 use crate::state::{Loc, State};
 use fpsym_expr::Term;
 
-/// What went wrong.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Kind {
-    /// `assert` failed (`__assert_fail`).
-    AssertionFailure,
-    /// `reach_error()` or `__VERIFIER_error()` was called.
-    ReachError,
-    /// `abort()` was called (or `llvm.trap`).
-    Abort,
-    /// Integer division or remainder by zero, or INT_MIN / -1.
-    DivisionByZero,
-    /// Access outside every live object, or past the end of one.
-    OutOfBounds,
-    /// Access to a freed heap object or a popped stack object.
-    UseAfterFree,
-    /// `free` of something that is not the start of a live heap object.
-    InvalidFree,
-    /// `unreachable` was executed.
-    Unreachable,
-    /// A [`Checker`]'s own kind.
-    Custom(&'static str),
-}
-
-impl Kind {
-    /// The name used in findings (`assertion-failure`, ...).
-    pub fn name(&self) -> &'static str {
-        match self {
-            Kind::AssertionFailure => "assertion-failure",
-            Kind::ReachError => "reach-error",
-            Kind::Abort => "abort",
-            Kind::DivisionByZero => "division-by-zero",
-            Kind::OutOfBounds => "out-of-bounds",
-            Kind::UseAfterFree => "use-after-free",
-            Kind::InvalidFree => "invalid-free",
-            Kind::Unreachable => "unreachable",
-            Kind::Custom(s) => s,
-        }
-    }
-}
+/// What went wrong: the finding kinds, one table shared with the records
+/// and replay (`fpsym-report`).
+pub use fpsym_report::FindingKind as Kind;
 
 /// A bug on a path.
 #[derive(Clone, Debug)]
@@ -88,17 +53,107 @@ impl Violation {
     }
 }
 
-/// A check on executed instructions. Why this shape: a checker only states
-/// a condition (a Boolean term over the path's inputs); the engine asks the
-/// solver whether the path allows it, forks off a finding with a test when
-/// it does, and continues the path under its negation, so checkers never
-/// touch states or solvers.
+/// Where a checker looks: before an instruction (calls included) or a
+/// terminator executes, or after a call returned with its result.
+#[derive(Clone, Copy, Debug)]
+pub enum Point<'a> {
+    /// Before this instruction; operands are its evaluated operands (for a
+    /// call: the callee, unless inline assembly, then the arguments).
+    Instruction(&'a llvm_ir::Instruction),
+    /// Before this terminator; operands are its evaluated operands (the
+    /// condition of `br`, the value of `switch` and `ret`).
+    Terminator(&'a llvm_ir::Terminator),
+    /// A call to `callee` returned (a modelled call at once, a defined
+    /// function at its `ret`); the operand is its result, if any.
+    Returned {
+        /// The function called.
+        callee: &'a str,
+    },
+}
+
+/// What happens to a path on which a violation can happen.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OnViolation {
+    /// The violation ends its path (a trap, undefined behaviour): the
+    /// path splits into one that violates (a finding, with its test) and
+    /// one that goes on under the negated condition. Two queries.
+    #[default]
+    EndPath,
+    /// The program goes on after it (an IEEE exception gives inf, NaN or a
+    /// subnormal): one query; if the condition can hold, a finding with a
+    /// test that reaches it, and the path goes on unconstrained.
+    Continue,
+}
+
+/// A condition that would be a bug at a point.
+#[derive(Clone, Debug)]
+pub struct Check {
+    /// The finding's kind.
+    pub kind: Kind,
+    /// The condition (a Boolean term over the path's values).
+    pub cond: Term,
+    /// What the finding says.
+    pub message: String,
+    /// What happens to the path if the condition can hold.
+    pub then: OnViolation,
+}
+
+impl Check {
+    /// A check whose violation ends the path.
+    pub fn ending(kind: Kind, cond: Term, message: impl Into<String>) -> Check {
+        Check {
+            kind,
+            cond,
+            message: message.into(),
+            then: OnViolation::EndPath,
+        }
+    }
+    /// A check after whose violation the path goes on.
+    pub fn continuing(kind: Kind, cond: Term, message: impl Into<String>) -> Check {
+        Check {
+            then: OnViolation::Continue,
+            ..Check::ending(kind, cond, message)
+        }
+    }
+}
+
+/// A check on executed code. Why this shape: a checker only states
+/// conditions (Boolean terms over the path's values) and how a violation
+/// affects the path; the engine asks the solver whether the path allows
+/// each, makes the finding and its test, and forks or goes on as the
+/// check says. So checkers never touch solvers or the set of states, and
+/// a mode adds one through [`crate::Config::checkers`] without changing
+/// the executor. They see the whole state (path condition, rounding mode
+/// `st.rm`, frames, extension data) read-only.
 pub trait Checker: Send {
     /// A short name.
-    fn name(&self) -> &'static str;
-    /// Conditions under which executing `inst` with `operands` (the
-    /// evaluated operand terms, None for aggregates) is a bug.
-    fn check(&mut self, inst: &llvm_ir::Instruction, operands: &[Option<Term>]) -> Vec<(Kind, Term, String)>;
+    fn name(&self) -> &str;
+    /// Conditions under which executing `at` on `st` with `operands`
+    /// (evaluated operand terms, None for aggregates; a vector operation
+    /// is checked lane by lane) is a bug.
+    fn check(&mut self, st: &State, at: Point<'_>, operands: &[Option<Term>]) -> Vec<Check>;
+}
+
+/// Makes a fresh checker for each run (a run's checkers keep state of
+/// their own; [`crate::Config`] is cloneable and shared).
+#[derive(Clone)]
+pub struct CheckerFactory(std::sync::Arc<dyn Fn() -> Box<dyn Checker> + Send + Sync>);
+
+impl CheckerFactory {
+    /// A factory calling `make`.
+    pub fn new(make: impl Fn() -> Box<dyn Checker> + Send + Sync + 'static) -> CheckerFactory {
+        CheckerFactory(std::sync::Arc::new(make))
+    }
+    /// A new checker.
+    pub fn make(&self) -> Box<dyn Checker> {
+        (self.0)()
+    }
+}
+
+impl std::fmt::Debug for CheckerFactory {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "CheckerFactory({})", self.make().name())
+    }
 }
 
 /// Integer division and remainder by zero, and INT_MIN / -1 (which traps
@@ -106,13 +161,16 @@ pub trait Checker: Send {
 pub struct DivisionChecker;
 
 impl Checker for DivisionChecker {
-    fn name(&self) -> &'static str {
+    fn name(&self) -> &str {
         "division"
     }
-    fn check(&mut self, inst: &llvm_ir::Instruction, operands: &[Option<Term>]) -> Vec<(Kind, Term, String)> {
+    fn check(&mut self, _st: &State, at: Point<'_>, operands: &[Option<Term>]) -> Vec<Check> {
         use crate::term::{bv, mk, width};
         use fpsym_expr::Op;
         use llvm_ir::Instruction as I;
+        let Point::Instruction(inst) = at else {
+            return vec![];
+        };
         let signed = match inst {
             I::UDiv(_) | I::URem(_) => false,
             I::SDiv(_) | I::SRem(_) => true,
@@ -122,25 +180,26 @@ impl Checker for DivisionChecker {
             return vec![];
         };
         let w = width(b);
-        let mut out = vec![(
+        let mut out = vec![Check::ending(
             Kind::DivisionByZero,
             mk(Op::Eq, vec![b.clone(), bv(w, 0)]),
-            "division by zero".to_string(),
+            "division by zero",
         )];
         if signed {
             let min = mk(Op::Eq, vec![a.clone(), bv(w, 1u128 << (w - 1))]);
             let m1 = mk(Op::Eq, vec![b.clone(), bv(w, u128::MAX)]);
-            out.push((
+            out.push(Check::ending(
                 Kind::DivisionByZero,
                 mk(Op::And, vec![min, m1]),
-                "signed division overflow (INT_MIN / -1)".to_string(),
+                "signed division overflow (INT_MIN / -1)",
             ));
         }
         out
     }
 }
 
-/// The checkers every run uses.
-pub fn default_checkers() -> Vec<Box<dyn Checker>> {
-    vec![Box::new(DivisionChecker)]
+/// The checkers a run uses unless its [`crate::Config`] says otherwise:
+/// integer division.
+pub fn default_checkers() -> Vec<CheckerFactory> {
+    vec![CheckerFactory::new(|| Box::new(DivisionChecker))]
 }

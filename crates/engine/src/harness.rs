@@ -305,7 +305,7 @@ impl Exec<'_, '_> {
         })
     }
 
-    /// Constrains input `name` to `[lo, hi]` (numeric comparison in its
+    /// Constrains input `v` to `[lo, hi]` (numeric comparison in its
     /// type). An integer compares as signed or unsigned as its C type says
     /// (`signed`; without debug information: signed when `lo` is
     /// negative; `_Bool`, an `i1`, is unsigned); bounds outside the type's
@@ -313,7 +313,6 @@ impl Exec<'_, '_> {
     pub fn range(
         &mut self,
         st: &mut State,
-        name: &str,
         v: &Val,
         (lo, hi): (f64, f64),
         signed: Option<bool>,
@@ -335,7 +334,7 @@ impl Exec<'_, '_> {
                 let w = term::width(t);
                 if lo.fract() != 0.0 || hi.fract() != 0.0 {
                     return Err(format!(
-                        "--range for an integer parameter needs integer bounds, got [{lo}, {hi}]"
+                        "an integer parameter needs integer bounds, got [{lo}, {hi}]"
                     ));
                 }
                 let signed = w > 1 && signed.unwrap_or(lo < 0.0);
@@ -347,7 +346,7 @@ impl Exec<'_, '_> {
                 let (l, h) = (lo as i128, hi as i128);
                 if l < min || h > max {
                     return Err(format!(
-                        "--range {name}=[{lo}, {hi}]: outside the values of its type ({} {w}-bit: [{min}, {max}])",
+                        "[{lo}, {hi}] is outside the values of its type ({} {w}-bit: [{min}, {max}])",
                         if signed { "signed" } else { "unsigned" }
                     ));
                 }
@@ -361,10 +360,96 @@ impl Exec<'_, '_> {
             }
             Val::Agg(_) => {
                 return Err(format!(
-                    "--range {name}: not a scalar (a struct passed as one register; give a range to a scalar parameter)"
+                    "not a scalar (a struct passed as one register; give a range to a scalar parameter)"
                 ))
             }
         }
         Ok(())
     }
 }
+
+/// The C prototype the native replay driver declares the `--function`
+/// entry `name` with: each parameter's C type (passed as the x86-64 ABI
+/// passes the IR's; None when some parameter has none) and the result's.
+pub fn driver_prototype(program: &fpsym_frontend::Program, name: &str) -> (Option<Vec<String>>, Option<String>) {
+    let Some(f) = program.module.functions.iter().find(|f| f.name == name) else {
+        return (None, None);
+    };
+    let layout = crate::layout::Layout::new(&program.module.types);
+    let params = f.parameters.iter().map(|p| c_param_type(p, &layout)).collect();
+    (params, c_return_type(f))
+}
+
+/// The C type of an IR type, for the replay driver's prototype (None:
+/// not expressible simply).
+fn c_type(t: &llvm_ir::Type) -> Option<String> {
+    use llvm_ir::types::FPType;
+    use llvm_ir::Type;
+    Some(match t {
+        Type::VoidType => "void".into(),
+        Type::IntegerType { bits: 1 } => "_Bool".into(),
+        Type::IntegerType { bits: 8 } => "signed char".into(),
+        Type::IntegerType { bits: 16 } => "short".into(),
+        Type::IntegerType { bits: 32 } => "int".into(),
+        Type::IntegerType { bits: 64 } => "long long".into(),
+        Type::FPType(FPType::Single) => "float".into(),
+        Type::FPType(FPType::Double) => "double".into(),
+        Type::FPType(FPType::X86_FP80) => "long double".into(),
+        Type::FPType(FPType::FP128) => "__float128".into(),
+        Type::PointerType { .. } => "void *".into(),
+        _ => return None,
+    })
+}
+
+/// The C type the replay driver declares a parameter with: one passed
+/// the same way by the x86-64 ABI. A `byval` struct becomes a struct of
+/// that many bytes and that alignment (passed in memory alike: over 16
+/// bytes, or 16 bytes holding a `long double`); a small vector (clang's
+/// `<2 x float>` for a struct of two floats) a GNU vector type.
+fn c_param_type(p: &llvm_ir::function::Parameter, layout: &crate::layout::Layout) -> Option<String> {
+    use llvm_ir::function::ParameterAttribute;
+    use llvm_ir::Type;
+    if let Some(t) = p.attributes.iter().find_map(|a| match a {
+        ParameterAttribute::ByVal(t) => Some(t),
+        _ => None,
+    }) {
+        let size = layout.alloc_size(t);
+        let align = layout.align(t).max(8);
+        return match size {
+            s if s > 16 => Some(format!(
+                "struct {{ unsigned char b[{s}]; }} __attribute__((aligned({align})))"
+            )),
+            16 => Some("struct { long double x; }".to_string()),
+            _ => None,
+        };
+    }
+    match layout.resolve(&p.ty)? {
+        Type::VectorType {
+            element_type,
+            num_elements,
+            scalable: false,
+        } => {
+            let e = c_type(element_type)?;
+            let bytes = layout.store_size(element_type) * *num_elements as u64;
+            (bytes.is_power_of_two() && bytes <= 16).then(|| format!("{e} __attribute__((vector_size({bytes})))"))
+        }
+        t => c_type(t),
+    }
+}
+
+/// The C type of a function's result for the replay driver's prototype:
+/// as `c_type`, with 8- and 16-bit results unsigned when the function
+/// zero-extends them (`zeroext`), as C's `unsigned char`/`short` do.
+fn c_return_type(f: &llvm_ir::Function) -> Option<String> {
+    use llvm_ir::function::ParameterAttribute;
+    let zext = f
+        .return_attributes
+        .iter()
+        .any(|a| matches!(a, ParameterAttribute::ZeroExt));
+    match f.return_type.as_ref() {
+        llvm_ir::Type::IntegerType { bits: 8 } if zext => Some("unsigned char".into()),
+        llvm_ir::Type::IntegerType { bits: 16 } if zext => Some("unsigned short".into()),
+        t => c_type(t),
+    }
+}
+

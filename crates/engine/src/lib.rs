@@ -11,15 +11,17 @@
 #![deny(missing_docs)]
 
 pub mod checkers;
-pub mod env;
+/// The run's records and sinks (the `fpsym-report` crate).
+pub use fpsym_report as report;
+/// The process environment's models (`hooks/env.rs`).
+pub use hooks::env;
 pub mod exec;
 pub mod harness;
 pub mod hooks;
 pub mod layout;
 pub mod memory;
-pub mod native_libm;
+pub mod plugin;
 pub mod prog;
-pub mod report;
 pub mod searcher;
 pub mod shape;
 pub mod state;
@@ -58,29 +60,14 @@ pub enum Entry {
     },
 }
 
-/// Which path endings are findings.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Property {
-    /// Every violation the engine detects is a finding (assertion failures,
-    /// `reach_error`, `abort`, division by zero, memory errors, ...).
-    #[default]
-    AllFindings,
-    /// SV-COMP `unreach-call`: only `reach_error()`/`__VERIFIER_error()`
-    /// are findings. `abort`, failed assertions and integer division by
-    /// zero end a path normally (the test says how); other violations
-    /// (memory errors, `unreachable`) are undefined behaviour: the path
-    /// stops without a finding and the verdict is incomplete.
-    UnreachCall,
-}
-
 /// Options of a run.
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub struct Config {
     /// Entry point. Default: main.
     pub entry: Entry,
-    /// Search policy (`dfs`, `bfs`, `random-path`, `coverage-new`, `A+B`). Default: dfs.
-    pub search: String,
+    /// Search policy. Default: depth-first.
+    pub search: searcher::Search,
     /// Stop after this long. Default: none.
     pub max_time: Option<Duration>,
     /// Stop when the process's resident set (everything: states, term
@@ -116,15 +103,23 @@ pub struct Config {
     /// The environment `getenv` sees (`NAME`, `VALUE`); nothing else is
     /// set. Default: empty.
     pub env: Vec<(String, String)>,
+    /// The user's function models ([`hooks::Hook`]), by name: a call to a
+    /// hooked function runs its hook, before fpsym's own model and the
+    /// program's body (see [`hooks`] for the precedence). Default: none.
+    pub hooks: hooks::UserHooks,
     /// Which path endings are findings. Default: all findings.
     pub property: Property,
+    /// The checks run on every instruction, terminator and call result
+    /// (each run makes its own from these factories). Default: integer
+    /// division ([`checkers::default_checkers`]).
+    pub checkers: Vec<checkers::CheckerFactory>,
 }
 
 impl Default for Config {
     fn default() -> Self {
         Config {
             entry: Entry::Main,
-            search: "dfs".into(),
+            search: searcher::Search::One(searcher::Policy::Dfs),
             max_time: None,
             max_memory: 4 << 30,
             max_states: 100_000,
@@ -138,157 +133,14 @@ impl Default for Config {
             quantum: 10_000,
             seed: 1,
             env: Vec::new(),
+            hooks: hooks::UserHooks::default(),
             property: Property::AllFindings,
+            checkers: checkers::default_checkers(),
         }
     }
 }
 
-/// Counters of a run.
-#[derive(Clone, Debug, Default, serde::Serialize)]
-pub struct Stats {
-    /// Instructions executed (all states).
-    pub instructions: u64,
-    /// Solver queries issued.
-    pub queries: u64,
-    /// Seconds spent in the solver.
-    pub solver_seconds: f64,
-    /// Paths that ran to their end (exit or error).
-    pub paths_completed: u64,
-    /// Paths stopped early (loop bound, unsupported, budget).
-    pub paths_partial: u64,
-    /// Paths found infeasible (assumptions).
-    pub paths_infeasible: u64,
-    /// Tests written.
-    pub tests: u64,
-    /// Distinct findings.
-    pub findings: u64,
-    /// Branch sides dropped because the solver could not decide them.
-    pub dropped: u64,
-    /// Queries re-asked, with a doubled timeout, for branch sides whose
-    /// query had timed out.
-    pub retries: u64,
-    /// Branch sides that had timed out and were found feasible by a retry
-    /// (then explored).
-    pub recovered: u64,
-    /// Branch sides that had timed out and were found infeasible by a retry.
-    pub recovered_infeasible: u64,
-    /// Largest resident set of the process seen by the memory limit's
-    /// checks, in bytes (0 where it cannot be read).
-    pub max_resident_bytes: u64,
-    /// States created.
-    pub states: u64,
-    /// Branch edges of the user's code taken / total.
-    pub branches_covered: u64,
-    /// Total branch edges of the user's code.
-    pub branches_total: u64,
-    /// Wall-clock seconds.
-    pub seconds: f64,
-}
-
-/// Why the run stopped, with the value that made it stop where there is
-/// one (egg's `StopReason`). Every budget is checked in one place,
-/// `Limits::check`.
-///
-/// Serialised (flattened into [`Summary`]) as `"stop": KIND`, the kebab-case
-/// name (`exhausted`, `max-time`, `max-memory`, `max-states`,
-/// `max-instructions`, `interrupted`, `solver-fault`), plus
-/// `"stop_value": VALUE` for the kinds that carry one.
-#[derive(Clone, Debug, PartialEq)]
-pub enum StopReason {
-    /// Every path was explored.
-    Exhausted,
-    /// `max_time` ran out: the limit, in seconds.
-    MaxTime(f64),
-    /// The resident set exceeded `max_memory`: the resident bytes seen.
-    MaxMemory(u64),
-    /// More live states than `max_states`: the number seen.
-    MaxStates(usize),
-    /// `max_instructions` reached: the instructions executed.
-    MaxInstructions(u64),
-    /// Interrupted (Ctrl-C).
-    Interrupted,
-    /// The solver failed in a way that is not an answer (a model that
-    /// does not satisfy its query, a cross-check disagreement, a backend
-    /// error): its message. A bug in fpsym or a backend; the CLI exits 3.
-    SolverFault(String),
-}
-
-impl StopReason {
-    /// The kebab-case name of the kind (`max-time`, ...).
-    pub fn kind(&self) -> &'static str {
-        match self {
-            StopReason::Exhausted => "exhausted",
-            StopReason::MaxTime(_) => "max-time",
-            StopReason::MaxMemory(_) => "max-memory",
-            StopReason::MaxStates(_) => "max-states",
-            StopReason::MaxInstructions(_) => "max-instructions",
-            StopReason::Interrupted => "interrupted",
-            StopReason::SolverFault(_) => "solver-fault",
-        }
-    }
-}
-
-impl std::fmt::Display for StopReason {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            StopReason::Exhausted => f.write_str("every path explored"),
-            StopReason::MaxTime(s) => write!(f, "time limit of {s} s reached"),
-            StopReason::MaxMemory(b) => write!(f, "memory limit: {} MiB resident", b >> 20),
-            StopReason::MaxStates(n) => write!(f, "state limit: {n} live states"),
-            StopReason::MaxInstructions(n) => write!(f, "instruction limit: {n} instructions"),
-            StopReason::Interrupted => f.write_str("interrupted"),
-            StopReason::SolverFault(m) => write!(f, "solver fault: {m}"),
-        }
-    }
-}
-
-impl serde::Serialize for StopReason {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let mut m = s.serialize_map(None)?;
-        m.serialize_entry("stop", self.kind())?;
-        match self {
-            StopReason::Exhausted | StopReason::Interrupted => {}
-            StopReason::MaxTime(x) => m.serialize_entry("stop_value", x)?,
-            StopReason::MaxMemory(x) => m.serialize_entry("stop_value", x)?,
-            StopReason::MaxStates(x) => m.serialize_entry("stop_value", x)?,
-            StopReason::MaxInstructions(x) => m.serialize_entry("stop_value", x)?,
-            StopReason::SolverFault(x) => m.serialize_entry("stop_value", x)?,
-        }
-        m.end()
-    }
-}
-
-/// The verdict of a run.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "kebab-case", tag = "verdict", content = "why")]
-pub enum Verdict {
-    /// At least one finding.
-    BugFound,
-    /// Every path explored, nothing concretized or dropped, no finding.
-    Verified,
-    /// No finding, but not everything was explored exactly.
-    Incomplete(String),
-}
-
-/// The result of [`run`].
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct Summary {
-    /// Counters.
-    pub stats: Stats,
-    /// Why the run stopped (`stop` and `stop_value` in JSON).
-    #[serde(flatten)]
-    pub stop: StopReason,
-    /// The verdict.
-    pub verdict: Verdict,
-    /// Why the exploration was not exhaustive and exact, if it was not
-    /// (also when bugs were found: "no bug elsewhere" is then not shown).
-    pub incomplete: Option<String>,
-    /// With `print`: the format strings the program printed, in execution
-    /// order over all paths.
-    #[serde(skip)]
-    pub printed: Vec<String>,
-}
+pub use fpsym_report::{Property, Stats, StopReason, Summary, Verdict};
 
 /// Why a run could not start.
 #[derive(Debug, thiserror::Error)]
@@ -296,6 +148,22 @@ pub enum EngineError {
     /// The entry function does not exist or cannot be called.
     #[error("{0}")]
     Entry(String),
+    /// A range was given for a parameter the entry function does not have.
+    #[error("`{function}` has no parameter `{param}`")]
+    NoParameter {
+        /// The entry function.
+        function: String,
+        /// The name given.
+        param: String,
+    },
+    /// A range cannot apply to its parameter.
+    #[error("range of `{param}`: {message}")]
+    Range {
+        /// The parameter.
+        param: String,
+        /// Why.
+        message: String,
+    },
     /// The output could not be written.
     #[error("cannot write results: {0}")]
     Io(#[from] std::io::Error),
@@ -304,20 +172,46 @@ pub enum EngineError {
     Global(String, String),
 }
 
-/// Runs `program` per `config`, pushing results into `sink`. `interrupt`
-/// stops the run gracefully when raised; `is_user` tells which functions
-/// count for coverage.
+/// What a caller gives a run besides the program, the solver, the options
+/// and the sink: the cancellation flag, which code is the user's, a
+/// progress callback, and the mode's plug-ins (read back after the run).
+pub struct RunContext<'a> {
+    /// Raised (by Ctrl-C, a batch supervisor) to stop the run gracefully.
+    pub interrupt: Arc<AtomicBool>,
+    /// Which functions are the user's (for coverage). Default: those with
+    /// a body in a `.c`/`.i` source (every function with debug info).
+    pub user: fpsym_frontend::UserCode,
+    /// Called every 200 ms or so with the counters and the live states.
+    pub progress: Option<&'a mut dyn FnMut(&Stats, usize)>,
+    /// Observers and the branch oracle.
+    pub plugins: plugin::Plugins,
+}
+
+impl Default for RunContext<'_> {
+    fn default() -> Self {
+        RunContext {
+            interrupt: Arc::new(AtomicBool::new(false)),
+            user: fpsym_frontend::UserCode::default(),
+            progress: None,
+            plugins: plugin::Plugins::default(),
+        }
+    }
+}
+
+/// Runs `program` per `config`, pushing results into `sink` (the caller
+/// calls the sink's `finish` with the summary when it has added what it
+/// knows). Stops gracefully when `cx.interrupt` is raised or a budget of
+/// `config` runs out, keeping everything found.
 pub fn run(
     program: &Program,
     solver: &mut dyn Solver,
     config: &Config,
     sink: &mut dyn ReportSink,
-    interrupt: Arc<AtomicBool>,
-    is_user: impl Fn(&llvm_ir::Function) -> bool,
-    progress: &mut dyn FnMut(&Stats, usize),
+    cx: &mut RunContext<'_>,
 ) -> Result<Summary, EngineError> {
     let start = Instant::now();
-    let prog = Prog::new(program, is_user);
+    let interrupt = cx.interrupt.clone();
+    let prog = Prog::new(program, |f| cx.user.is_user_function(f));
     let mut stats = Stats {
         branches_total: prog.branch_edges as u64,
         ..Default::default()
@@ -341,7 +235,7 @@ pub fn run(
         );
         globals.insert(name, base);
     }
-    let mut searcher = searcher::from_spec(&config.search, config.seed).map_err(EngineError::Entry)?;
+    let mut searcher = config.search.build(config.seed);
     let mut engine = Engine {
         prog: &prog,
         solver,
@@ -355,7 +249,8 @@ pub fn run(
         tests: 0,
         incomplete: None,
         printed: Vec::new(),
-        checkers: checkers::default_checkers(),
+        checkers: config.checkers.iter().map(|c| c.make()).collect(),
+        plugins: &mut cx.plugins,
         cancel: Some(interrupt.clone()),
         fault: None,
         retry_seconds: 0.0,
@@ -391,7 +286,9 @@ pub fn run(
             break;
         }
         if last_progress.elapsed() > Duration::from_millis(200) {
-            progress(engine.stats, states.len());
+            if let Some(p) = cx.progress.as_mut() {
+                p(engine.stats, states.len());
+            }
             last_progress = Instant::now();
         }
         // Branch sides whose query timed out are asked again when nothing
@@ -432,11 +329,8 @@ pub fn run(
             engine.printed.extend(printed);
             for e in events {
                 engine.sink.event(&e)?;
-                if matches!(
-                    e,
-                    Event::Concretized { .. } | Event::BranchDropped { .. } | Event::ExternalCall { .. }
-                ) {
-                    engine.incomplete.get_or_insert_with(|| describe(&e));
+                if e.makes_incomplete() {
+                    engine.incomplete.get_or_insert_with(|| e.describe());
                 }
             }
             for (s, e) in ends {
@@ -552,13 +446,29 @@ pub fn run(
     };
     let stats = engine.stats.clone();
     let printed = std::mem::take(&mut engine.printed);
-    Ok(Summary {
+    let mut summary = Summary {
         stats,
         stop,
         verdict,
         incomplete,
+        solver: engine.solver.stats(),
+        property: None,
+        sv_comp: None,
         printed,
-    })
+    };
+    if config.property == Property::UnreachCall {
+        summary.property = Some(Property::UnreachCall);
+        summary.sv_comp = Some(summary.sv_comp_verdict().to_string());
+    }
+    Ok(summary)
+}
+
+/// How a test's path ends, before its model is known.
+enum TestEnd {
+    /// An exit with this status term (evaluated in the test's model).
+    Exit(Term),
+    /// Known already.
+    Known(report::PathEnd),
 }
 
 /// The type a global variable holds (its IR type is a pointer to it).
@@ -569,14 +479,6 @@ fn pointee(g: &llvm_ir::module::GlobalVariable) -> llvm_ir::TypeRef {
     }
 }
 
-fn describe(e: &Event) -> String {
-    match e {
-        Event::Concretized { reason, .. } => format!("concretized: {reason}"),
-        Event::BranchDropped { reason, .. } => format!("a branch was dropped: {reason}"),
-        Event::ExternalCall { function, .. } => format!("call to unmodelled function {function}"),
-        Event::PathStopped { reason, .. } => reason.clone(),
-    }
-}
 
 /// How often the memory limit reads the process's resident set.
 pub const MEMORY_CHECK_INTERVAL: Duration = Duration::from_millis(200);
@@ -717,12 +619,13 @@ struct Engine<'e, 'p> {
     globals: &'e HashMap<String, u64>,
     deadline: Option<Instant>,
     sink: &'e mut dyn ReportSink,
-    finding_keys: HashSet<(String, Option<Loc>)>,
+    finding_keys: HashSet<(checkers::Kind, Option<Loc>)>,
     covered: HashSet<(usize, usize, usize)>,
     tests: u64,
     incomplete: Option<String>,
     printed: Vec<String>,
     checkers: Vec<Box<dyn checkers::Checker>>,
+    plugins: &'e mut plugin::Plugins,
     /// The run's cancellation flag, passed into every query's budget
     /// (None during the wrap-up, which has its own deadline).
     cancel: Option<Arc<AtomicBool>>,
@@ -745,6 +648,7 @@ impl<'e, 'p> Engine<'e, 'p> {
             events: Vec::new(),
             printed: Vec::new(),
             checkers: &mut self.checkers,
+            plugins: &mut *self.plugins,
             side_ends: Vec::new(),
             cancel: self.cancel.clone(),
             fault: &mut self.fault,
@@ -814,8 +718,11 @@ impl<'e, 'p> Engine<'e, 'p> {
                             Some(crate::shape::Shape::Int { signed, .. }) => Some(*signed),
                             _ => None,
                         };
-                        ex.range(st, &view.name, &v, (*lo, *hi), signed)
-                            .map_err(EngineError::Entry)?;
+                        ex.range(st, &v, (*lo, *hi), signed)
+                            .map_err(|message| EngineError::Range {
+                                param: view.name.clone(),
+                                message,
+                            })?;
                     }
                     v
                 }
@@ -831,9 +738,10 @@ impl<'e, 'p> Engine<'e, 'p> {
                     .any(|p| matches!(&p.name, llvm_ir::Name::Name(s) if s.as_str() == n))
                     || views.iter().any(|v| v.name == *n);
                 if !known {
-                    return Err(EngineError::Entry(format!(
-                        "--range {n}: `{name}` has no parameter `{n}`"
-                    )));
+                    return Err(EngineError::NoParameter {
+                        function: name.clone(),
+                        param: n.clone(),
+                    });
                 }
             }
         }
@@ -897,7 +805,7 @@ impl<'e, 'p> Engine<'e, 'p> {
             reason: why,
         };
         self.sink.event(&e)?;
-        self.incomplete.get_or_insert_with(|| describe(&e));
+        self.incomplete.get_or_insert_with(|| e.describe());
         self.stats.dropped += 1;
         Ok(())
     }
@@ -946,50 +854,56 @@ impl<'e, 'p> Engine<'e, 'p> {
             Some(i) => exec::instr_loc(i),
             None => {
                 use llvm_ir::HasDebugLoc;
-                Loc::of(b.term.get_debug_loc())
+                crate::state::loc_of(b.term.get_debug_loc())
             }
         }
     }
 
     /// A path ended: write its test, and its finding if it is a new one.
     fn finish(&mut self, st: State, end: End) -> Result<(), EngineError> {
+        for o in self.plugins.observers.iter_mut() {
+            o.at_path_end(&st, &end);
+        }
         for e in &st.trail {
             if self.prog.user[e.0] {
                 self.covered.insert(*e);
             }
         }
-        let (kind, detail, violation) = match &end {
-            End::Exit(_) => {
+        use report::{PathEnd, Termination};
+        let (record, violation) = match &end {
+            End::Exit(code) => {
                 self.stats.paths_completed += 1;
-                ("exit", String::new(), None)
+                (TestEnd::Exit(code.clone()), None)
             }
             End::Error(v) if self.config.property == Property::UnreachCall && v.kind != checkers::Kind::ReachError => {
-                match v.kind {
+                let how = match v.kind {
+                    _ if v.message == "llvm.trap" => Some(Termination::Trap),
+                    checkers::Kind::Abort => Some(Termination::Abort),
+                    checkers::Kind::AssertionFailure => Some(Termination::AssertionFailure),
+                    checkers::Kind::DivisionByZero => Some(Termination::DivisionByZero),
+                    _ => None,
+                };
+                match how {
                     // The program ends here (SIGABRT, glibc's assertion
                     // message then SIGABRT, SIGFPE, SIGILL): a normal end.
-                    checkers::Kind::Abort | checkers::Kind::AssertionFailure | checkers::Kind::DivisionByZero => {
+                    Some(how) => {
                         self.stats.paths_completed += 1;
-                        let how = if v.message == "llvm.trap" {
-                            "trap"
-                        } else {
-                            v.kind.name()
-                        };
-                        ("exit", how.to_string(), None)
+                        (TestEnd::Known(PathEnd::Terminated(how)), None)
                     }
                     // Undefined behaviour: the property cannot be judged past it.
-                    _ => {
+                    None => {
                         self.stats.paths_partial += 1;
                         let at = v.loc.as_ref().map(|l| format!(" at {l}")).unwrap_or_default();
-                        let why = format!("undefined behaviour ({}{at})", v.kind.name());
+                        let why = format!("undefined behaviour ({}{at})", v.kind);
                         self.incomplete
                             .get_or_insert_with(|| format!("{why}: the property cannot be judged past it"));
-                        ("partial", why, None)
+                        (TestEnd::Known(PathEnd::Partial(why)), None)
                     }
                 }
             }
             End::Error(v) => {
                 self.stats.paths_completed += 1;
-                ("error", v.kind.name().to_string(), Some(v.clone()))
+                (TestEnd::Known(PathEnd::Error(v.kind.clone())), Some(v.clone()))
             }
             End::Infeasible => {
                 self.stats.paths_infeasible += 1;
@@ -997,26 +911,20 @@ impl<'e, 'p> Engine<'e, 'p> {
             }
             End::Partial(why) => {
                 self.stats.paths_partial += 1;
-                ("partial", why.clone(), None)
+                (TestEnd::Known(PathEnd::Partial(why.clone())), None)
             }
         };
         if let Some(v) = &violation {
-            let key = (v.kind.name().to_string(), v.loc.clone());
-            if self.finding_keys.contains(&key) {
+            if self.finding_keys.contains(&(v.kind.clone(), v.loc.clone())) {
                 // Same bug already reported with a test: count the path only.
                 return Ok(());
             }
         }
-        let exit = match &end {
-            End::Exit(t) => Some(t.clone()),
-            _ => None,
-        };
-        let Some(test) = self.make_test(&st, kind, detail, exit)? else {
+        let Some(test) = self.make_test(&st, record)? else {
             return Ok(());
         };
         if let Some(v) = violation {
-            let key = (v.kind.name().to_string(), v.loc.clone());
-            self.finding_keys.insert(key);
+            self.finding_keys.insert((v.kind.clone(), v.loc.clone()));
             self.stats.findings += 1;
             let loc = v.loc.clone().unwrap_or(Loc {
                 file: "?".into(),
@@ -1035,7 +943,7 @@ impl<'e, 'p> Engine<'e, 'p> {
                 })
                 .collect();
             self.sink.finding(&Finding {
-                kind: v.kind.name().into(),
+                kind: v.kind,
                 file: loc.file,
                 line: loc.line,
                 column: loc.column,
@@ -1049,13 +957,7 @@ impl<'e, 'p> Engine<'e, 'p> {
 
     /// Solves the path and writes its test (None if the path turned out
     /// infeasible or undecidable).
-    fn make_test(
-        &mut self,
-        st: &State,
-        end: &str,
-        detail: String,
-        exit: Option<Term>,
-    ) -> Result<Option<Test>, EngineError> {
+    fn make_test(&mut self, st: &State, end: TestEnd) -> Result<Option<Test>, EngineError> {
         let model = {
             let mut ex = self.exec();
             match ex.feasible(st, &[]) {
@@ -1102,26 +1004,25 @@ impl<'e, 'p> Engine<'e, 'p> {
                 elements,
             });
         }
-        let detail = match exit {
+        let end = match end {
             // The exit status as the program's `int`: sign-extended low 32 bits.
-            Some(code) => {
+            TestEnd::Exit(code) => {
                 let mut m = model.clone();
                 m.complete(&code.vars());
                 let c = match eval(&code, &m) {
                     Ok(Value::Bv(b)) => b.bits() as u32 as i32 as i64,
                     _ => 0,
                 };
-                format!("exit {c}")
+                report::PathEnd::Exit(c)
             }
-            None => detail,
+            TestEnd::Known(e) => e,
         };
         self.tests += 1;
         self.stats.tests += 1;
         let t = Test {
             id: self.tests,
             objects,
-            end: end.into(),
-            detail,
+            end,
         };
         self.sink.test(&t)?;
         Ok(Some(t))

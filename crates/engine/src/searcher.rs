@@ -17,7 +17,7 @@ pub trait Searcher {
     fn is_empty(&self) -> bool;
 }
 
-/// Search policies (`--search`).
+/// Search policies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Policy {
     /// Depth-first: the newest state.
@@ -41,7 +41,7 @@ impl std::str::FromStr for Policy {
             "coverage-new" => Policy::CoverageNew,
             _ => {
                 return Err(format!(
-                    "unknown search `{s}` (dfs, bfs, random-path, coverage-new, or A+B to interleave)"
+                    "unknown search policy `{s}` (expected dfs, bfs, random-path or coverage-new)"
                 ))
             }
         })
@@ -108,7 +108,7 @@ impl Searcher for Simple {
     }
 }
 
-/// Two searchers taking turns (`--search A+B`).
+/// Two searchers taking turns.
 pub struct Interleaved {
     parts: [Box<dyn Searcher>; 2],
     turn: usize,
@@ -138,14 +138,32 @@ impl Searcher for Interleaved {
     }
 }
 
-/// Builds a searcher from `--search` text (`dfs`, `bfs`, `random-path`,
-/// `coverage-new`, or `A+B` for two interleaved).
-pub fn from_spec(spec: &str, seed: u64) -> Result<Box<dyn Searcher>, String> {
-    if let Some((a, b)) = spec.split_once('+') {
-        return Ok(Box::new(Interleaved::new(
-            from_spec(a, seed)?,
-            from_spec(b, seed ^ 0x9e37)?,
-        )));
+/// Which searcher a run uses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Search {
+    /// One policy.
+    One(Policy),
+    /// Policies taking turns, one selection each (KLEE's interleaved
+    /// searchers).
+    Interleaved(Vec<Policy>),
+}
+
+impl Search {
+    /// The searcher (random choices from `seed`).
+    pub fn build(&self, seed: u64) -> Box<dyn Searcher> {
+        fn chain(ps: &[Policy], seed: u64) -> Box<dyn Searcher> {
+            match ps {
+                [] => Box::new(Simple::new(Policy::Dfs, seed)),
+                [p] => Box::new(Simple::new(*p, seed)),
+                [p, rest @ ..] => Box::new(Interleaved::new(
+                    Box::new(Simple::new(*p, seed)),
+                    chain(rest, seed ^ 0x9e37),
+                )),
+            }
+        }
+        match self {
+            Search::One(p) => chain(std::slice::from_ref(p), seed),
+            Search::Interleaved(ps) => chain(ps, seed),
+        }
     }
-    Ok(Box::new(Simple::new(spec.parse()?, seed)))
 }

@@ -8,35 +8,18 @@ use llvm_ir::Name;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-/// A source location.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
-pub struct Loc {
-    /// Source file as recorded in the debug information.
-    pub file: String,
-    /// 1-based line (0: unknown).
-    pub line: u32,
-    /// 1-based column (0: unknown).
-    pub column: u32,
-}
+pub use fpsym_report::Loc;
 
-impl Loc {
-    /// From llvm-ir's debug location.
-    pub fn of(d: &Option<llvm_ir::DebugLoc>) -> Option<Loc> {
-        d.as_ref().map(|d| Loc {
-            file: match &d.directory {
-                Some(dir) if !d.filename.starts_with('/') && !dir.is_empty() => format!("{dir}/{}", d.filename),
-                _ => d.filename.clone(),
-            },
-            line: d.line,
-            column: d.col.unwrap_or(0),
-        })
-    }
-}
-
-impl std::fmt::Display for Loc {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}:{}:{}", self.file, self.line, self.column)
-    }
+/// The source location of llvm-ir's debug location.
+pub fn loc_of(d: &Option<llvm_ir::DebugLoc>) -> Option<Loc> {
+    d.as_ref().map(|d| Loc {
+        file: match &d.directory {
+            Some(dir) if !d.filename.starts_with('/') && !dir.is_empty() => format!("{dir}/{}", d.filename),
+            _ => d.filename.clone(),
+        },
+        line: d.line,
+        column: d.col.unwrap_or(0),
+    })
 }
 
 /// One activation record.
@@ -139,6 +122,8 @@ pub struct State {
     pub trail: Vec<(usize, usize, usize)>,
     /// Process state the C library keeps (rand, atexit, errno).
     pub env: crate::env::ProcessEnv,
+    /// The modes' data on this path ([`State::ext`]), forked with it.
+    pub ext: crate::plugin::Extensions,
 }
 
 impl State {

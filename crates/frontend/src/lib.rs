@@ -32,6 +32,7 @@ mod program;
 mod special;
 mod text;
 mod tools;
+mod user;
 mod validate;
 
 use std::fmt;
@@ -43,7 +44,15 @@ pub use debuginfo::{CType, Field, FloatKind, ParamInfo, Variable};
 pub use llvm_ir;
 pub use program::{Loc, Program};
 pub use special::{instruction_operands, SpecialConst, SpecialFloat};
+pub use user::UserCode;
 pub use validate::UnsupportedSite;
+
+/// The code-generation flags of every build of the program, for analysis
+/// and for native replay alike (fixed in ARCHITECTURE.md): debug
+/// information, no optimisation, no contraction of `a*b+c` into an fma.
+/// The analysis build adds what makes IR for fpsym (`-Xclang
+/// -disable-O0-optnone -emit-llvm`); the replay build adds sanitizers.
+pub const NATIVE_FLAGS: &[&str] = &["-g", "-O0", "-ffp-contract=off"];
 
 /// How to compile the C inputs of [`build`].
 #[derive(Debug, Clone)]

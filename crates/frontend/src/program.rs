@@ -18,18 +18,16 @@ use crate::validate::{self, UnsupportedSite};
 use crate::{CompileOptions, FrontendError};
 
 /// The flags every C source (the program's and the runtime's) is compiled
-/// with, fixed in ARCHITECTURE.md, plus `-fno-discard-value-names` (names
-/// only: `--range x=...` finds parameter `x` by its IR name).
-const FIXED_FLAGS: &[&str] = &[
-    "-fno-discard-value-names",
-    "-g",
-    "-O0",
-    "-Xclang",
-    "-disable-O0-optnone",
-    "-ffp-contract=off",
-    "-emit-llvm",
-    "-c",
-];
+/// with for analysis: the code-generation flags shared with the native
+/// replay build ([`crate::NATIVE_FLAGS`]), then `-disable-O0-optnone` (so
+/// that `opt -mem2reg` runs), IR output, and `-fno-discard-value-names`
+/// (names only: a range for parameter `x` finds it by its IR name).
+fn fixed_flags() -> Vec<&'static str> {
+    let mut f = vec!["-fno-discard-value-names"];
+    f.extend(crate::NATIVE_FLAGS);
+    f.extend(["-Xclang", "-disable-O0-optnone", "-emit-llvm", "-c"]);
+    f
+}
 
 /// A source location from the module's debug information.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -249,7 +247,7 @@ fn absolute(path: &Path) -> Result<PathBuf, FrontendError> {
 
 /// Compiles one C file; clang's warnings are appended to `diagnostics`.
 fn compile(input: &Path, output: &Path, extra: &[OsString], diagnostics: &mut String) -> Result<(), FrontendError> {
-    let mut args: Vec<OsString> = FIXED_FLAGS.iter().map(OsString::from).collect();
+    let mut args: Vec<OsString> = fixed_flags().iter().map(OsString::from).collect();
     args.extend(extra.iter().cloned());
     args.push(input.into());
     args.push("-o".into());
@@ -273,7 +271,7 @@ fn runtime_bitcode(dir: &Path) -> Result<PathBuf, FrontendError> {
     embedded::write_files(dir, RUNTIME)?;
     let runtime = dir.join("runtime.bc");
     let key_path = dir.join("runtime.key");
-    let mut key = format!("{}\n{FIXED_FLAGS:?}\n", Tool::Clang.find()?.display());
+    let mut key = format!("{}\n{:?}\n", Tool::Clang.find()?.display(), fixed_flags());
     for (name, contents) in RUNTIME {
         key.push_str(&format!("{name}\n{contents}\n"));
     }

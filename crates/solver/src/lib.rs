@@ -12,12 +12,30 @@
 //! place. Every chain [`build`] returns ends in
 //! [`Validated`]: a `Sat` model that does not satisfy its query under the
 //! exact semantics of `fpsym-expr` is an internal error, never an answer.
+//!
+//! Detached backends and portfolios run on threads of their own; they are
+//! counted in a [`Workers`] handle per chain ([`build_with_workers`]), not
+//! in process-wide state, so that several chains in one process do not see
+//! each other's threads.
+//!
+//! # Cargo features
+//!
+//! - `z3` (default): the in-process Z3 backend ([`z3`] module, linking
+//!   libz3 through the `z3` and `z3-sys` crates). Without it the crate
+//!   builds with no libz3 at all (the engine depends on it that way: on the
+//!   [`Solver`] trait only); [`Backend::Z3`] still parses and builds, but
+//!   as a solver that answers every query
+//!   `Unknown(Reason::Unsupported("fpsym-solver was built without the z3 feature"))`
+//!   (chosen over an error so that [`build`] stays infallible and a chain
+//!   naming z3, e.g. as cross-check, still runs), and
+//!   [`Backend::Portfolio`] runs cp alone.
 #![deny(missing_docs)]
 
 pub mod chain;
 pub mod cp;
 pub mod process;
 mod validate;
+#[cfg(feature = "z3")]
 pub mod z3;
 
 use std::collections::BTreeMap;
@@ -28,7 +46,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 pub use chain::{
-    busy_workers, Cached, CexReuse, CrossChecked, Detached, Dumping, Independent, Portfolio, PortfolioMode, OVERSTAY,
+    Cached, CexReuse, CrossChecked, Detached, Dumping, Independent, Portfolio, PortfolioMode, Workers, OVERSTAY,
 };
 pub use fpsym_expr::{Model, Term};
 pub use validate::Validated;
@@ -227,13 +245,16 @@ pub trait Solver: Send {
 #[derive(Clone, Debug, PartialEq, Default)]
 #[non_exhaustive]
 pub enum Backend {
-    /// Z3 in process (libz3).
+    /// Z3 in process (libz3). Without the `z3` feature: a solver answering
+    /// `Unknown(Unsupported)` to every query.
     Z3,
     /// fpsym's native constraint solver over floats (`cp`).
     Cp(cp::CpConfig),
     /// An external solver binary speaking SMT-LIB 2 on a pipe.
     Process(process::ProcessConfig),
-    /// Several backends on one query. Default: cp and z3 in parallel.
+    /// Several backends on one query: cp and z3, combined as
+    /// [`SolverConfig::portfolio`] says (cp alone without the `z3`
+    /// feature).
     #[default]
     Portfolio,
 }
@@ -320,23 +341,63 @@ const CEX_CAPACITY: usize = 512;
 /// Earlier models evaluated per query by counterexample reuse.
 const CEX_TRIES: usize = 32;
 
-/// One backend, validated and detached (its answer arrives by the deadline).
-fn backend(b: &Backend, config: &SolverConfig) -> Box<dyn Solver> {
+/// The in-process Z3 backend.
+#[cfg(feature = "z3")]
+fn z3_backend() -> Box<dyn Solver> {
+    Box::new(z3::Z3Solver::new())
+}
+
+/// Without the `z3` feature: a stand-in answering `Unknown(Unsupported)`.
+#[cfg(not(feature = "z3"))]
+fn z3_backend() -> Box<dyn Solver> {
+    Box::new(NoZ3)
+}
+
+/// What [`Backend::Z3`] builds without the `z3` feature.
+#[cfg(not(feature = "z3"))]
+struct NoZ3;
+
+#[cfg(not(feature = "z3"))]
+impl Solver for NoZ3 {
+    fn name(&self) -> String {
+        "z3".into()
+    }
+
+    /// Decides nothing: `Unknown(Unsupported)` for every query.
+    fn check(&mut self, _query: &Query, _budget: &Budget) -> Result<SolveResult, SolverError> {
+        Ok(SolveResult::Unknown(Reason::Unsupported(
+            "fpsym-solver was built without the z3 feature".into(),
+        )))
+    }
+}
+
+/// The members of [`Backend::Portfolio`], each validated: cp, then z3 (when
+/// built with the `z3` feature).
+fn portfolio_members(config: &SolverConfig) -> Vec<Box<dyn Solver>> {
+    let mut members: Vec<Box<dyn Solver>> =
+        vec![Box::new(Validated::new(Box::new(cp::CpSolver::new(config.cp.clone()))))];
+    if cfg!(feature = "z3") {
+        members.push(Box::new(Validated::new(z3_backend())));
+    }
+    members
+}
+
+/// One backend, validated and detached (its answer arrives by the deadline),
+/// its threads counted in `workers`.
+fn backend(b: &Backend, config: &SolverConfig, workers: &Workers) -> Box<dyn Solver> {
     let inner: Box<dyn Solver> = match b {
-        Backend::Z3 => Box::new(Validated::new(Box::new(z3::Z3Solver::new()))),
+        Backend::Z3 => Box::new(Validated::new(z3_backend())),
         Backend::Cp(c) => Box::new(Validated::new(Box::new(cp::CpSolver::new(c.clone())))),
         Backend::Process(p) => Box::new(Validated::new(Box::new(process::ProcessSolver::new(p.clone())))),
         Backend::Portfolio => {
-            return Box::new(Portfolio::new(
-                vec![
-                    Box::new(Validated::new(Box::new(cp::CpSolver::new(config.cp.clone())))),
-                    Box::new(Validated::new(Box::new(z3::Z3Solver::new()))),
-                ],
+            return Box::new(Portfolio::with_workers(
+                portfolio_members(config),
                 config.portfolio,
+                workers,
             ))
         }
     };
-    Box::new(Detached::new(inner))
+    Box::new(Detached::with_workers(inner, workers))
 }
 
 /// Builds the solver chain for `config`, outermost first:
@@ -345,14 +406,24 @@ fn backend(b: &Backend, config: &SolverConfig) -> Box<dyn Solver> {
 /// validated where they are produced, and again at the top (merged models of
 /// independent groups included); every backend runs detached, so an answer
 /// comes by the deadline even from a backend that overstays it.
+///
+/// Its threads are counted in a [`Workers`] of its own that the caller
+/// cannot see; use [`build_with_workers`] to ask whether any is still busy.
 pub fn build(config: &SolverConfig) -> Box<dyn Solver> {
-    let mut s = backend(&config.backend, config);
+    build_with_workers(config, &Workers::new())
+}
+
+/// [`build`], counting the threads of every detached backend and portfolio
+/// of the chain in `workers` (which the caller may share between chains or
+/// give each its own).
+pub fn build_with_workers(config: &SolverConfig, workers: &Workers) -> Box<dyn Solver> {
+    let mut s = backend(&config.backend, config, workers);
     if let Some(other) = &config.cross_check {
         let dir = config
             .dump_queries
             .clone()
             .unwrap_or_else(|| std::env::temp_dir().join(format!("fpsym-disagreements-{}", std::process::id())));
-        s = Box::new(CrossChecked::new(s, backend(other, config), dir));
+        s = Box::new(CrossChecked::new(s, backend(other, config, workers), dir));
     }
     if let Some(dir) = &config.dump_queries {
         s = Box::new(Dumping::new(s, dir.clone()));
@@ -365,4 +436,33 @@ pub fn build(config: &SolverConfig) -> Box<dyn Solver> {
         s = Box::new(Independent::new(s));
     }
     Box::new(Validated::new(s))
+}
+
+/// Tests of what the crate does without the `z3` feature (with it, the
+/// integration tests in `tests/` cover every backend).
+#[cfg(all(test, not(feature = "z3")))]
+mod tests {
+    use super::*;
+
+    /// Without libz3, `z3` still parses and builds, and answers unsupported
+    /// rather than panicking; the portfolio runs cp alone.
+    #[test]
+    fn without_the_z3_feature_z3_is_unsupported_and_the_portfolio_is_cp() {
+        use fpsym_expr::{Float, Format, Op, Sort};
+        let x = Term::var("x", Sort::Float(Format::BINARY32));
+        let q = Query::new(vec![
+            Term::app(Op::FpLt, vec![x, Term::fp(Float::from_f32(1.0))]).unwrap()
+        ]);
+        let budget = Budget::timeout(Duration::from_secs(5));
+        let mut z3 = build(&SolverConfig::bare(Backend::parse("z3").unwrap()));
+        assert_eq!(
+            z3.check(&q, &budget).unwrap(),
+            SolveResult::Unknown(Reason::Unsupported(
+                "fpsym-solver was built without the z3 feature".into()
+            ))
+        );
+        let mut p = build(&SolverConfig::bare(Backend::Portfolio));
+        assert_eq!(p.name(), "portfolio(cp)");
+        assert!(matches!(p.check(&q, &budget).unwrap(), SolveResult::Sat(_)));
+    }
 }

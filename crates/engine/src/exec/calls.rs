@@ -319,7 +319,43 @@ impl Exec<'_, '_> {
             },
             Either::Right(_) => self.callee_at(st, &c.function, &loc, &mut others)?,
         };
-        let out = self.call_resolved(st, c, callee, args, loc)?;
+        let prog = self.prog;
+        let name: std::borrow::Cow<'_, str> = match &callee {
+            Callee::Defined(i) => prog.funcs[*i].name.as_str().into(),
+            Callee::Declared(n) => n.clone().into(),
+        };
+        // Debug-information intrinsics describe the code; they are not calls.
+        let observed = !name.starts_with("llvm.dbg.");
+        if observed {
+            for o in self.plugins.observers.iter_mut() {
+                o.at_call(st, &name, &args);
+            }
+        }
+        let depth = st.frames.len();
+        let mut out = self.call_resolved(st, c, callee, args, loc.clone())?;
+        // A modelled call has returned already (a defined function returns
+        // at its `ret`).
+        if observed && st.frames.len() == depth && !matches!(out, Outcome::End(_)) {
+            let result = |s: &State| c.dest.as_ref().and_then(|d| s.frame().regs.get(d).cloned());
+            if let Outcome::Fork(forks) = &mut out {
+                let mut kept = Vec::new();
+                for mut f in std::mem::take(forks) {
+                    let r = result(&f);
+                    if self.returned(&mut f, &name, r.as_ref(), &loc).is_ok() {
+                        kept.push(f);
+                    }
+                }
+                *forks = kept;
+            }
+            let r = result(st);
+            if let Err(end) = self.returned(st, &name, r.as_ref(), &loc) {
+                let forks = match out {
+                    Outcome::Fork(f) => f,
+                    _ => Vec::new(),
+                };
+                out = self.end_keeping(st, end, forks);
+            }
+        }
         Ok(match (out, others.is_empty()) {
             (o, true) => o,
             (Outcome::Continue, false) => Outcome::Fork(others),
@@ -332,6 +368,8 @@ impl Exec<'_, '_> {
         })
     }
 
+    /// Runs a call of `callee` by the hook precedence (user hook > built-in
+    /// model > IR body > external), decided in [`crate::hooks::resolve`].
     fn call_resolved(
         &mut self,
         st: &mut State,
@@ -340,56 +378,67 @@ impl Exec<'_, '_> {
         args: Vec<Val>,
         loc: Option<Loc>,
     ) -> Result<Outcome, ExecError> {
+        use crate::hooks::{self, Hook, HookCall, Resolution};
         let name = match &callee {
             Callee::Defined(i) => self.prog.funcs[*i].name.clone(),
             Callee::Declared(n) => n.clone(),
         };
-        // A program's own `rand`, `sin`, `getenv`, ... is its own function:
-        // the C library's model gives way to it.
-        let own = matches!(callee, Callee::Defined(_))
-            && !self.prog.program.is_runtime_function(&name)
-            && crate::hooks::is_c_library_function(&name);
-        if !own {
-            if let Some(r) = self.hook(st, &name, &args, c.dest.as_ref(), &loc)? {
-                return Ok(r);
-            }
-        }
-        match callee {
-            Callee::Defined(i) => {
-                let f = self.prog.funcs[i];
-                if f.parameters.len() != args.len() && !f.is_var_arg {
-                    return Err(ExecError::Unsupported(format!(
-                        "call of {name} with {} arguments",
-                        args.len()
-                    )));
-                }
-                let fixed = f.parameters.len().min(args.len());
-                let varargs = self.variadic_arguments(st, c, &args[fixed..], fixed, &loc)?;
-                let regs = f.parameters.iter().map(|p| p.name.clone()).zip(args).collect();
-                st.frames.push(Frame {
-                    ret_dest: c.dest.clone(),
-                    call_site: loc,
-                    varargs,
-                    ..Frame::new(i, regs)
-                });
-                if st.frames.len() > self.config.max_call_depth {
-                    return Ok(Outcome::End(End::Partial(format!(
-                        "call depth above {}",
-                        self.config.max_call_depth
-                    ))));
-                }
-                Ok(Outcome::Continue)
-            }
-            Callee::Declared(n) => {
+        let call = HookCall {
+            name: &name,
+            args: &args,
+            dest: c.dest.as_ref(),
+            loc: &loc,
+        };
+        match hooks::resolve(&self.config.hooks, self.prog, &callee, &name, args.len()) {
+            Resolution::User(hook) => hook.call(self, st, &call),
+            Resolution::BuiltIn(family) => family.call(self, st, &call),
+            Resolution::Body(i) => self.enter_body(st, c, i, args, loc),
+            Resolution::External => {
                 self.events.push(crate::report::Event::ExternalCall {
                     loc: loc.clone(),
-                    function: n.clone(),
+                    function: name.clone(),
                 });
                 Ok(Outcome::End(End::Partial(format!(
-                    "call to external function `{n}`, which fpsym does not model"
+                    "call to external function `{name}`, which fpsym does not model"
                 ))))
             }
         }
+    }
+
+    /// Enters the body of function `i` (called by `c` with `args`): a new
+    /// frame.
+    fn enter_body(
+        &mut self,
+        st: &mut State,
+        c: &Call,
+        i: usize,
+        args: Vec<Val>,
+        loc: Option<Loc>,
+    ) -> Result<Outcome, ExecError> {
+        let f = self.prog.funcs[i];
+        let name = &f.name;
+        if f.parameters.len() != args.len() && !f.is_var_arg {
+            return Err(ExecError::Unsupported(format!(
+                "call of {name} with {} arguments",
+                args.len()
+            )));
+        }
+        let fixed = f.parameters.len().min(args.len());
+        let varargs = self.variadic_arguments(st, c, &args[fixed..], fixed, &loc)?;
+        let regs = f.parameters.iter().map(|p| p.name.clone()).zip(args).collect();
+        st.frames.push(Frame {
+            ret_dest: c.dest.clone(),
+            call_site: loc,
+            varargs,
+            ..Frame::new(i, regs)
+        });
+        if st.frames.len() > self.config.max_call_depth {
+            return Ok(Outcome::End(End::Partial(format!(
+                "call depth above {}",
+                self.config.max_call_depth
+            ))));
+        }
+        Ok(Outcome::Continue)
     }
 
     /// The function a pointer designates. A symbolic pointer is resolved
@@ -459,6 +508,11 @@ impl Exec<'_, '_> {
                 _ => bv(32, 0),
             };
             return self.exit_with(st, code, false);
+        }
+        let prog = self.prog;
+        let callee = prog.funcs[frame.func].name.as_str();
+        if let Err(end) = self.returned(st, callee, v.as_ref(), &frame.call_site) {
+            return Ok(Outcome::End(end));
         }
         if let (Some(d), Some(v)) = (frame.ret_dest, v) {
             st.frame_mut().regs.insert(d, v);

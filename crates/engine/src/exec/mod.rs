@@ -13,7 +13,8 @@ pub use alloca::SYMBOLIC_SIZE_CAPACITY;
 pub use calls::Access;
 pub use memops::float_from_bits;
 
-use crate::checkers::Violation;
+use crate::checkers::{Check, OnViolation, Point, Violation};
+use crate::plugin::{Branch, Follow};
 use crate::prog::Prog;
 use crate::state::{Loc, State};
 use crate::term::{as_bool, as_bv, bv, bv1_to_bool, mk, width};
@@ -131,6 +132,8 @@ pub struct Exec<'e, 'p> {
     pub printed: Vec<String>,
     /// Checks run on every instruction.
     pub checkers: &'e mut Vec<Box<dyn crate::checkers::Checker>>,
+    /// The mode's observers and branch oracle.
+    pub plugins: &'e mut crate::plugin::Plugins,
     /// States that ended while the executing state went on in another.
     pub side_ends: Vec<(State, End)>,
     /// Raised to stop the run (Ctrl-C): passed into every query's budget,
@@ -168,7 +171,7 @@ pub fn const_type(m: &Module, c: &Constant) -> TypeRef {
 /// The debug location of an instruction.
 pub fn instr_loc(i: &Instruction) -> Option<Loc> {
     use llvm_ir::HasDebugLoc;
-    Loc::of(i.get_debug_loc())
+    crate::state::loc_of(i.get_debug_loc())
 }
 
 impl<'e, 'p> Exec<'e, 'p> {
@@ -230,15 +233,41 @@ impl<'e, 'p> Exec<'e, 'p> {
     /// undecided for another reason are dropped with an event at once (the
     /// verdict becomes incomplete).
     pub fn fork(&mut self, st: State, cond: Term, loc: Option<Loc>) -> (Option<State>, Option<State>) {
+        self.fork_sides(st, cond, loc, Follow::Both)
+    }
+
+    /// [`Exec::fork`] restricted to the sides `follow` names: a side not
+    /// followed is not asked about and not returned.
+    pub fn fork_sides(
+        &mut self,
+        st: State,
+        cond: Term,
+        loc: Option<Loc>,
+        follow: Follow,
+    ) -> (Option<State>, Option<State>) {
+        let (want_yes, want_no) = match follow {
+            Follow::Both => (true, true),
+            Follow::Then => (true, false),
+            Follow::Else => (false, true),
+            Follow::Neither => (false, false),
+        };
         match as_bool(&cond) {
-            Some(true) => return (Some(st), None),
-            Some(false) => return (None, Some(st)),
+            Some(true) => return (Some(st).filter(|_| want_yes), None),
+            Some(false) => return (None, Some(st).filter(|_| want_no)),
             None => {}
         }
         let neg = mk(Op::Not, vec![cond.clone()]);
         let timeout = self.config.solver_timeout;
-        let yes = self.decide(&st, std::slice::from_ref(&cond), timeout);
-        let no = self.decide(&st, std::slice::from_ref(&neg), timeout);
+        let yes = if want_yes {
+            self.decide(&st, std::slice::from_ref(&cond), timeout)
+        } else {
+            Decision::No
+        };
+        let no = if want_no {
+            self.decide(&st, std::slice::from_ref(&neg), timeout)
+        } else {
+            Decision::No
+        };
         let side = |d: Decision, c: Term, st: State, this: &mut Self| -> Option<State> {
             let kept = match (&d, this.fault.as_ref()) {
                 (Decision::Unknown(_), Some(_)) => Some("solver fault".to_string()),
@@ -304,6 +333,72 @@ impl<'e, 'p> Exec<'e, 'p> {
         good
     }
 
+    /// Records a finding if `bad` can hold on `st` (one query: a copy of
+    /// `st` constrained to `bad` ends with the finding); `st` goes on as
+    /// it is. An undecided query records nothing (and no event: the path
+    /// itself is unaffected).
+    pub fn check_continuing(&mut self, st: &State, bad: Term, v: Violation) {
+        if crate::term::as_bool(&bad) == Some(false) {
+            return;
+        }
+        if let Decision::Yes(_) = self.decide(st, std::slice::from_ref(&bad), self.config.solver_timeout) {
+            let mut b = st.clone();
+            b.constrain(bad);
+            self.side_findings.push((b, v));
+        }
+    }
+
+    /// Runs the checkers at `at` on `st` (operand values `vals`; a vector
+    /// operation lane by lane when `vector` says the result is a vector):
+    /// each violation that can happen is split off or recorded as its
+    /// check says. None when the path cannot avoid a violation that ends
+    /// it (the path ends, infeasible past it).
+    fn run_checkers(&mut self, st: &mut State, at: Point<'_>, vals: &[Option<Val>], vector: bool, loc: &Option<Loc>) -> Option<()> {
+        if self.checkers.is_empty() {
+            return Some(());
+        }
+        // A vector operation is checked lane by lane (a division of
+        // vectors divides each lane).
+        let lanes = vals
+            .iter()
+            .filter_map(|v| match v {
+                Some(Val::Agg(xs)) => Some(xs.len()),
+                _ => None,
+            })
+            .min()
+            .filter(|_| vector);
+        let lane_terms = |k: Option<usize>| -> Vec<Option<Term>> {
+            vals.iter()
+                .map(|v| match (v, k) {
+                    (Some(Val::Agg(xs)), Some(k)) => xs.get(k).and_then(|x| x.term().cloned()),
+                    (v, _) => v.as_ref().and_then(|v| v.term().cloned()),
+                })
+                .collect()
+        };
+        let per_lane: Vec<Option<usize>> = match lanes {
+            Some(n) => (0..n).map(Some).collect(),
+            None => vec![None],
+        };
+        let mut conds: Vec<Check> = Vec::new();
+        for k in per_lane {
+            let terms = lane_terms(k);
+            for c in self.checkers.iter_mut() {
+                conds.extend(c.check(st, at, &terms));
+            }
+        }
+        for c in conds {
+            let v = Violation::new(c.kind, loc.clone(), st).with_message(c.message);
+            match c.then {
+                OnViolation::Continue => self.check_continuing(st, c.cond, v),
+                OnViolation::EndPath => {
+                    let taken = std::mem::replace(st, placeholder());
+                    *st = self.check(taken, c.cond, v)?;
+                }
+            }
+        }
+        Some(())
+    }
+
     /// Executes the next instruction of `st`.
     pub fn step(&mut self, st: &mut State) -> Result<Outcome, ExecError> {
         let (fidx, bb, ip) = {
@@ -318,10 +413,35 @@ impl<'e, 'p> Exec<'e, 'p> {
             if self.prog.unsupported.contains_key(&(fidx, bb, ip)) {
                 return Err(self.unsupported_here(fidx, bb, ip));
             }
+            if !self.checkers.is_empty() {
+                use llvm_ir::HasDebugLoc;
+                let ops: Vec<&Operand> = match &block.term {
+                    Terminator::CondBr(c) => vec![&c.condition],
+                    Terminator::Switch(x) => vec![&x.operand],
+                    Terminator::Ret(r) => r.return_operand.iter().collect(),
+                    _ => vec![],
+                };
+                let vals = ops
+                    .into_iter()
+                    .map(|o| self.operand(st, o).map(Some))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let loc = crate::state::loc_of(block.term.get_debug_loc());
+                if self.run_checkers(st, Point::Terminator(&block.term), &vals, false, &loc).is_none() {
+                    return Ok(Outcome::End(End::Infeasible));
+                }
+            }
             return self.terminator(st, fidx, bb, &block.term);
         }
         if ip == 0 && matches!(block.instrs.first(), Some(Instruction::Phi(_))) {
-            return self.phis(st, block);
+            let out = self.phis(st, block)?;
+            if !self.plugins.observers.is_empty() {
+                for inst in block.instrs.iter().take_while(|i| matches!(i, Instruction::Phi(_))) {
+                    for o in self.plugins.observers.iter_mut() {
+                        o.after_instruction(st, inst);
+                    }
+                }
+            }
+            return Ok(out);
         }
         let inst = &block.instrs[ip];
         if self.prog.unsupported.contains_key(&(fidx, bb, ip)) {
@@ -336,51 +456,30 @@ impl<'e, 'p> Exec<'e, 'p> {
         }
         let loc = instr_loc(inst);
         // Checkers: each condition that would be a bug here is split off
-        // as a finding; the path goes on where none holds.
-        // A vector operation is checked lane by lane (a division of
-        // vectors divides each lane).
+        // as a finding (or recorded); the path goes on where none holds.
         // (The result's type is looked at only when an operand is an
         // aggregate: scalar code, the common case, pays nothing.)
-        let lanes = vals
-            .iter()
-            .filter_map(|v| match v {
-                Some(Val::Agg(xs)) => Some(xs.len()),
-                _ => None,
-            })
-            .min()
-            .filter(|_| {
-                inst.try_get_result().is_some()
-                    && matches!(self.prog.module.types.type_of(inst).as_ref(), Type::VectorType { .. })
-            });
-        let lane_terms = |k: Option<usize>| -> Vec<Option<Term>> {
-            vals.iter()
-                .map(|v| match (v, k) {
-                    (Some(Val::Agg(xs)), Some(k)) => xs.get(k).and_then(|x| x.term().cloned()),
-                    (v, _) => v.as_ref().and_then(|v| v.term().cloned()),
-                })
-                .collect()
-        };
-        let mut conds = Vec::new();
-        let per_lane: Vec<Option<usize>> = match lanes {
-            Some(n) => (0..n).map(Some).collect(),
-            None => vec![None],
-        };
-        for k in per_lane {
-            let terms = lane_terms(k);
-            for c in self.checkers.iter_mut() {
-                conds.extend(c.check(inst, &terms));
-            }
-        }
-        for (kind, bad, msg) in conds {
-            let v = Violation::new(kind, loc.clone(), st).with_message(msg);
-            let taken = std::mem::replace(st, placeholder());
-            match self.check(taken, bad, v) {
-                Some(good) => *st = good,
-                None => return Ok(Outcome::End(End::Infeasible)),
-            }
+        let vector = vals.iter().any(|v| matches!(v, Some(Val::Agg(_))))
+            && inst.try_get_result().is_some()
+            && matches!(self.prog.module.types.type_of(inst).as_ref(), Type::VectorType { .. });
+        if self.run_checkers(st, Point::Instruction(inst), &vals, vector, &loc).is_none() {
+            return Ok(Outcome::End(End::Infeasible));
         }
         st.frame_mut().ip += 1;
-        self.instruction(st, inst, vals, &ops, loc)
+        let mut out = self.instruction(st, inst, vals, &ops, loc)?;
+        if !self.plugins.observers.is_empty() {
+            let mut going_on: Vec<&mut State> = match &mut out {
+                Outcome::Continue => vec![st],
+                Outcome::Fork(others) => std::iter::once(st).chain(others.iter_mut()).collect(),
+                Outcome::End(_) => vec![],
+            };
+            for s in going_on.iter_mut() {
+                for o in self.plugins.observers.iter_mut() {
+                    o.after_instruction(s, inst);
+                }
+            }
+        }
+        Ok(out)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -755,7 +854,7 @@ impl<'e, 'p> Exec<'e, 'p> {
 
     fn terminator(&mut self, st: &mut State, fidx: usize, bb: usize, t: &Terminator) -> Result<Outcome, ExecError> {
         use llvm_ir::HasDebugLoc;
-        let loc = Loc::of(t.get_debug_loc());
+        let loc = crate::state::loc_of(t.get_debug_loc());
         match t {
             Terminator::Br(b) => {
                 self.goto(st, &b.dest)?;
@@ -765,7 +864,7 @@ impl<'e, 'p> Exec<'e, 'p> {
                 let cv = self.operand(st, &c.condition)?;
                 let cond = bv1_to_bool(cv.bv());
                 let taken = std::mem::replace(st, placeholder());
-                let (t, f) = self.fork(taken, cond, loc);
+                let (t, f) = self.branch(taken, cond, loc, fidx, bb, 0);
                 let mut out = Vec::new();
                 for (s, dest, k) in [(t, &c.true_dest, 0), (f, &c.false_dest, 1)] {
                     if let Some(mut s) = s {
@@ -786,7 +885,7 @@ impl<'e, 'p> Exec<'e, 'p> {
                     let Some(cur) = rest.take() else { break };
                     let cv = self.constant(&mut cur.clone(), c)?;
                     let eq = mk(Op::Eq, vec![x.clone(), cv.bv().clone()]);
-                    let (yes, no) = self.fork(cur, eq, loc.clone());
+                    let (yes, no) = self.branch(cur, eq, loc.clone(), fidx, bb, k);
                     if let Some(mut y) = yes {
                         y.trail.push((fidx, bb, k));
                         self.goto(&mut y, dest)?;
@@ -814,6 +913,72 @@ impl<'e, 'p> Exec<'e, 'p> {
                 st,
             )))),
             other => Err(ExecError::Unsupported(format!("terminator {other}"))),
+        }
+    }
+
+    /// A branch of the program: the oracle (if any) says which sides to
+    /// follow, [`Exec::fork_sides`] splits `st`, observers see each side.
+    fn branch(
+        &mut self,
+        st: State,
+        cond: Term,
+        loc: Option<Loc>,
+        fidx: usize,
+        bb: usize,
+        successor: usize,
+    ) -> (Option<State>, Option<State>) {
+        let prog = self.prog;
+        let function = &prog.funcs[fidx].name;
+        let site = Branch {
+            function,
+            block: bb,
+            loc: loc.as_ref(),
+            cond: &cond,
+            successor,
+        };
+        let follow = match self.plugins.oracle.as_mut() {
+            Some(o) => o.decide(&st, &site),
+            None => Follow::Both,
+        };
+        let (mut t, mut f) = self.fork_sides(st, cond.clone(), loc.clone(), follow);
+        if !self.plugins.observers.is_empty() {
+            let site = Branch {
+                function,
+                block: bb,
+                loc: loc.as_ref(),
+                cond: &cond,
+                successor,
+            };
+            for o in self.plugins.observers.iter_mut() {
+                if let Some(s) = t.as_mut() {
+                    o.at_branch(s, &site, true);
+                }
+                if let Some(s) = f.as_mut() {
+                    o.at_branch(s, &site, false);
+                }
+            }
+        }
+        (t, f)
+    }
+
+    /// A call to `callee` returned on `st` with `result`: observers see it,
+    /// checkers check it (at [`Point::Returned`], the result as operand).
+    /// Err(End) when a checker's violation cannot be avoided.
+    pub(crate) fn returned(
+        &mut self,
+        st: &mut State,
+        callee: &str,
+        result: Option<&Val>,
+        loc: &Option<Loc>,
+    ) -> Result<(), End> {
+        for o in self.plugins.observers.iter_mut() {
+            o.at_return(st, callee, result);
+        }
+        let vals = [result.cloned()];
+        let vector = matches!(result, Some(Val::Agg(_)));
+        match self.run_checkers(st, Point::Returned { callee }, &vals, vector, loc) {
+            Some(()) => Ok(()),
+            None => Err(End::Infeasible),
         }
     }
 
@@ -864,6 +1029,7 @@ pub fn placeholder() -> State {
         concretized: false,
         trail: Vec::new(),
         env: Default::default(),
+        ext: Default::default(),
     }
 }
 

@@ -5,20 +5,24 @@
 use crate::{Budget, Query, SolveResult, Solver, SolverError};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-/// Writes `query` to a new file `DIR/PREFIX-NNNNNN.smt2` (the first free
-/// number) as a standalone script with `status` in `(set-info :status …)`
-/// and `comments` as leading `;` lines. Returns the path.
+/// Writes `query` to a new file `DIR/PREFIX-NNNNNN.smt2` as a standalone
+/// script with `status` in `(set-info :status …)` and `comments` as leading
+/// `;` lines. Returns the path.
+///
+/// `NNNNNN` is the first number from `*next` on whose file does not exist
+/// yet (an existing file is never overwritten); `*next` is left one past
+/// it. The caller owns the counter, so each writer numbers its own files
+/// (start it at 1).
 pub fn dump_query(
     dir: &Path,
     prefix: &str,
+    next: &mut u64,
     query: &Query,
     status: Option<&str>,
     comments: &[String],
 ) -> std::io::Result<PathBuf> {
-    static NEXT: AtomicU64 = AtomicU64::new(1);
     std::fs::create_dir_all(dir)?;
     let mut text = String::new();
     for c in comments {
@@ -33,7 +37,8 @@ pub fn dump_query(
     let specified: Vec<fpsym_expr::Term> = query.assertions.iter().map(fpsym_expr::specify).collect();
     text.push_str(&fpsym_smtlib::print_query(&specified, status));
     loop {
-        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let n = *next;
+        *next += 1;
         let path = dir.join(format!("{prefix}-{n:06}.smt2"));
         match std::fs::OpenOptions::new().write(true).create_new(true).open(&path) {
             Ok(mut f) => {
@@ -49,9 +54,14 @@ pub fn dump_query(
 /// Logs every query that reaches the wrapped solver as a standalone
 /// SMT-LIB file in a directory, with the answer in `(set-info :status …)`
 /// (omitted for unknown) and the solver, time and reason in comments.
+///
+/// Files are numbered per instance from `query-000001.smt2`, skipping
+/// numbers whose file exists.
 pub struct Dumping {
     inner: Box<dyn Solver>,
     dir: PathBuf,
+    /// The number the next file tries first.
+    next: u64,
     written: u64,
     failed: u64,
 }
@@ -62,6 +72,7 @@ impl Dumping {
         Dumping {
             inner,
             dir,
+            next: 1,
             written: 0,
             failed: 0,
         }
@@ -85,7 +96,7 @@ impl Solver for Dumping {
             Err(e) => ("unknown", format!("error: {e}")),
         };
         let comments = [format!("{}: {detail} in {secs:.3} s", self.inner.name())];
-        match dump_query(&self.dir, "query", query, Some(status), &comments) {
+        match dump_query(&self.dir, "query", &mut self.next, query, Some(status), &comments) {
             Ok(_) => self.written += 1,
             Err(_) => self.failed += 1,
         }
@@ -103,11 +114,15 @@ impl Solver for Dumping {
 
 /// Asks every query of two solvers. A sat/unsat disagreement is a
 /// [`SolverError::Disagreement`] (the query is written to `dir` first); an
-/// `unknown` from one side takes the other's answer.
+/// `unknown` from one side takes the other's answer. Disagreement files are
+/// numbered per instance from `disagreement-000001.smt2`, skipping numbers
+/// whose file exists.
 pub struct CrossChecked {
     primary: Box<dyn Solver>,
     secondary: Box<dyn Solver>,
     dir: PathBuf,
+    /// The number the next disagreement file tries first.
+    next: u64,
     agreed: u64,
     one_sided: u64,
 }
@@ -119,6 +134,7 @@ impl CrossChecked {
             primary,
             secondary,
             dir,
+            next: 1,
             agreed: 0,
             one_sided: 0,
         }
@@ -137,7 +153,7 @@ impl Solver for CrossChecked {
             (SolveResult::Sat(_), SolveResult::Unsat) | (SolveResult::Unsat, SolveResult::Sat(_)) => {
                 let (p, s) = (self.primary.name(), self.secondary.name());
                 let comments = [format!("disagreement: {p} says {}, {s} says {}", a.label(), b.label())];
-                let file = match dump_query(&self.dir, "disagreement", query, None, &comments) {
+                let file = match dump_query(&self.dir, "disagreement", &mut self.next, query, None, &comments) {
                     Ok(path) => path.display().to_string(),
                     Err(e) => format!("(could not write the query to {}: {e})", self.dir.display()),
                 };

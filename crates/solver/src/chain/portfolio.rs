@@ -6,6 +6,10 @@
 //! phase before it looks at its interrupt flag) keeps running on its thread
 //! after the caller has moved on with `unknown`; its next query waits for it
 //! (within that query's own budget).
+//!
+//! Every thread started here is counted in a [`Workers`] handle owned by
+//! the chain it belongs to (no process-wide counter): a program about to
+//! exit asks the handles of the chains it built whether any is still busy.
 
 use crate::{Budget, Query, Reason, SolveResult, Solver, SolverError};
 use std::collections::BTreeMap;
@@ -22,16 +26,32 @@ const TICK: Duration = Duration::from_millis(20);
 
 type Answer = Result<SolveResult, SolverError>;
 
-/// Solver threads still running (including abandoned ones that overstayed
-/// their deadline).
-static BUSY: AtomicUsize = AtomicUsize::new(0);
+/// Counts the solver threads still running (abandoned ones that overstayed
+/// their deadline included) of the [`Detached`] backends and [`Portfolio`]s
+/// sharing it. Clones share one count; [`crate::build_with_workers`] gives
+/// every detached part of a chain the caller's handle.
+///
+/// Why a handle rather than a global: a program about to exit while some
+/// thread is busy (a backend that ignored its cancellation) should leave
+/// without running C++ static destructors under it (`_exit`), since libz3
+/// may crash otherwise; a process that runs many analyses must be able to
+/// ask that of the chains it built without one analysis seeing another's
+/// threads.
+#[derive(Clone, Debug, Default)]
+pub struct Workers {
+    busy: Arc<AtomicUsize>,
+}
 
-/// How many solver threads are still running. A program about to exit
-/// while some are (a backend that ignored its cancellation) should leave
-/// without running C++ static destructors under them (`_exit`): libz3 may
-/// crash otherwise.
-pub fn busy_workers() -> usize {
-    BUSY.load(Ordering::SeqCst)
+impl Workers {
+    /// A fresh count at zero.
+    pub fn new() -> Workers {
+        Workers::default()
+    }
+
+    /// How many threads counted here are still running.
+    pub fn busy(&self) -> usize {
+        self.busy.load(Ordering::SeqCst)
+    }
 }
 
 /// A backend behind a lock, run on a thread per query.
@@ -40,14 +60,17 @@ struct Member {
     solver: Arc<Mutex<Box<dyn Solver>>>,
     /// Statistics as of the member's last completed query.
     stats: Arc<Mutex<BTreeMap<String, f64>>>,
+    /// Where its running threads are counted.
+    workers: Workers,
 }
 
 impl Member {
-    fn new(solver: Box<dyn Solver>) -> Member {
+    fn new(solver: Box<dyn Solver>, workers: Workers) -> Member {
         Member {
             name: solver.name(),
             stats: Arc::new(Mutex::new(solver.stats())),
             solver: Arc::new(Mutex::new(solver)),
+            workers,
         }
     }
 
@@ -56,7 +79,8 @@ impl Member {
         let solver = self.solver.clone();
         let stats = self.stats.clone();
         let query = query.clone();
-        BUSY.fetch_add(1, Ordering::SeqCst);
+        let busy = self.workers.busy.clone();
+        busy.fetch_add(1, Ordering::SeqCst);
         std::thread::spawn(move || {
             let mut s = solver.lock().unwrap_or_else(|e| e.into_inner());
             let r = if budget.expired() {
@@ -66,7 +90,7 @@ impl Member {
             };
             *stats.lock().unwrap_or_else(|e| e.into_inner()) = s.stats();
             drop(s);
-            BUSY.fetch_sub(1, Ordering::SeqCst);
+            busy.fetch_sub(1, Ordering::SeqCst);
             let _ = tx.send((i, r));
         });
     }
@@ -154,16 +178,28 @@ pub struct Portfolio {
 }
 
 impl Portfolio {
-    /// A portfolio over `members` (at least one).
+    /// A portfolio over `members` (at least one), its threads counted in a
+    /// fresh [`Workers`] (see [`Portfolio::workers`]).
     pub fn new(members: Vec<Box<dyn Solver>>, mode: PortfolioMode) -> Portfolio {
+        Portfolio::with_workers(members, mode, &Workers::new())
+    }
+
+    /// A portfolio over `members` (at least one), its threads counted in
+    /// `workers`.
+    pub fn with_workers(members: Vec<Box<dyn Solver>>, mode: PortfolioMode, workers: &Workers) -> Portfolio {
         assert!(!members.is_empty(), "a portfolio needs a member");
         let n = members.len();
         Portfolio {
-            members: members.into_iter().map(Member::new).collect(),
+            members: members.into_iter().map(|m| Member::new(m, workers.clone())).collect(),
             mode,
             wins: vec![0; n],
             timeouts: 0,
         }
+    }
+
+    /// The count its threads are kept in.
+    pub fn workers(&self) -> Workers {
+        self.members[0].workers.clone()
     }
 }
 
@@ -238,11 +274,22 @@ pub struct Detached {
 }
 
 impl Detached {
-    /// Wraps `inner`.
+    /// Wraps `inner`, its threads counted in a fresh [`Workers`] (see
+    /// [`Detached::workers`]).
     pub fn new(inner: Box<dyn Solver>) -> Detached {
+        Detached::with_workers(inner, &Workers::new())
+    }
+
+    /// Wraps `inner`, its threads counted in `workers`.
+    pub fn with_workers(inner: Box<dyn Solver>, workers: &Workers) -> Detached {
         Detached {
-            member: [Member::new(inner)],
+            member: [Member::new(inner, workers.clone())],
         }
+    }
+
+    /// The count its threads are kept in.
+    pub fn workers(&self) -> Workers {
+        self.member[0].workers.clone()
     }
 }
 

@@ -118,7 +118,7 @@ impl Exec<'_, '_> {
         dest: Option<&Name>,
         loc: &Option<Loc>,
     ) -> Result<Outcome, ExecError> {
-        use crate::hooks::{int_arg, set_result};
+        use super::{int_arg, set_result};
         let set = |st: &mut State, v: Val| set_result(st, dest, v);
         let arg = |k: usize| int_arg(name, args, k);
         match name {

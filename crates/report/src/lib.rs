@@ -1,0 +1,315 @@
+//! fpsym's records, read and written in one place: tests, findings and
+//! events (pushed by the engine as they are found), the run's summary
+//! (`stats.json`), what it ran (`run.json`) and what replay saw
+//! (`replay.json`). Every record is a serde type; readers (replay, and
+//! later show, merge, batch) read the same types the writers wrote, so no
+//! text is parsed back.
+//!
+//! [`ReportSink`] is where results go; [`DirSink`] writes today's output
+//! directory layout, [`Collect`] keeps them in memory. A sink's
+//! [`ReportSink::finish`] receives the run's [`Summary`]: SARIF, JUnit and
+//! HTML writers plug in there.
+#![deny(missing_docs)]
+
+mod records;
+mod replay_record;
+mod run_record;
+mod summary;
+pub mod values;
+
+pub use records::{Event, Finding, FindingKind, Loc, PathEnd, Termination, Test, TestElement, TestObject};
+pub use replay_record::{
+    Coverage, CoverageCount, FindingResult, Observation, Observed, ReplayReport, TestResult,
+};
+pub use run_record::{EntryRecord, RunRecord};
+pub use summary::{Property, Stats, StopReason, Summary, Verdict};
+pub use values::{c_type_name, decimal, hex_float};
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Why a record could not be read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    /// A file could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// A file is not the record it should be.
+    #[error("{path}: {message}")]
+    Format {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+    /// An output directory cannot be used.
+    #[error("{0}")]
+    Output(String),
+}
+
+/// `DIR/run.json`.
+pub const RUN_RECORD: &str = "run.json";
+/// `DIR/stats.json`.
+pub const STATS: &str = "stats.json";
+/// `DIR/replay.json`.
+pub const REPLAY: &str = "replay.json";
+/// `DIR/events.jsonl`.
+pub const EVENTS: &str = "events.jsonl";
+
+/// Reads a JSON record.
+pub fn read_json<T: DeserializeOwned>(path: &Path) -> Result<T, ReportError> {
+    let text = std::fs::read_to_string(path).map_err(|source| ReportError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    serde_json::from_str(&text).map_err(|e| ReportError::Format {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    })
+}
+
+/// Writes a JSON record (pretty, with a final newline).
+pub fn write_json(path: &Path, v: &impl Serialize) -> Result<(), ReportError> {
+    let io = |source| ReportError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let text = serde_json::to_string_pretty(v).map_err(|e| io(std::io::Error::other(e)))?;
+    std::fs::write(path, text + "\n").map_err(io)
+}
+
+/// The tests of an output directory, by id.
+pub fn read_tests(dir: &Path) -> Result<Vec<Test>, ReportError> {
+    let mut tests: Vec<Test> = read_all(&dir.join("tests"))?;
+    tests.sort_by_key(|t| t.id);
+    Ok(tests)
+}
+
+/// The findings of an output directory, in the order they were found.
+pub fn read_findings(dir: &Path) -> Result<Vec<Finding>, ReportError> {
+    read_all(&dir.join("findings"))
+}
+
+/// Every `.json` record of `dir` in file-name order (none if `dir` does
+/// not exist).
+fn read_all<T: DeserializeOwned>(dir: &Path) -> Result<Vec<T>, ReportError> {
+    let rd = match std::fs::read_dir(dir) {
+        Ok(rd) => rd,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(source) => {
+            return Err(ReportError::Io {
+                path: dir.to_path_buf(),
+                source,
+            })
+        }
+    };
+    let mut paths: Vec<PathBuf> = rd
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    paths.sort();
+    paths.iter().map(|p| read_json(p)).collect()
+}
+
+/// Receives results as they are found. Why this shape: the engine pushes
+/// and never reads back, so files, JSON lines and in-memory collection are
+/// interchangeable and a killed run keeps everything already pushed; the
+/// driver calls [`ReportSink::finish`] once with the summary, where
+/// whole-run reports (stats, SARIF, JUnit, HTML) are written.
+pub trait ReportSink {
+    /// A new test.
+    fn test(&mut self, t: &Test) -> std::io::Result<()>;
+    /// A new distinct finding.
+    fn finding(&mut self, f: &Finding) -> std::io::Result<()>;
+    /// An event.
+    fn event(&mut self, e: &Event) -> std::io::Result<()>;
+    /// The run is over. Default: nothing to write.
+    fn finish(&mut self, _summary: &Summary) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Keeps everything in memory (tests, library users).
+#[derive(Default, Debug)]
+pub struct Collect {
+    /// Tests.
+    pub tests: Vec<Test>,
+    /// Findings.
+    pub findings: Vec<Finding>,
+    /// Events.
+    pub events: Vec<Event>,
+    /// The summary, once finished.
+    pub summary: Option<Summary>,
+}
+
+impl ReportSink for Collect {
+    fn test(&mut self, t: &Test) -> std::io::Result<()> {
+        self.tests.push(t.clone());
+        Ok(())
+    }
+    fn finding(&mut self, f: &Finding) -> std::io::Result<()> {
+        self.findings.push(f.clone());
+        Ok(())
+    }
+    fn event(&mut self, e: &Event) -> std::io::Result<()> {
+        self.events.push(e.clone());
+        Ok(())
+    }
+    fn finish(&mut self, summary: &Summary) -> std::io::Result<()> {
+        self.summary = Some(summary.clone());
+        Ok(())
+    }
+}
+
+/// Writes `DIR/tests/NNNNNN.json`, `DIR/findings/NNN-KIND.json` and
+/// `DIR/events.jsonl`, each as soon as it is pushed, and `DIR/stats.json`
+/// when the run finishes. Keeps the findings for the driver's summary.
+pub struct DirSink {
+    dir: PathBuf,
+    events: std::fs::File,
+    findings: Vec<Finding>,
+}
+
+impl DirSink {
+    /// Creates the directory layout under `dir`.
+    pub fn create(dir: &Path) -> std::io::Result<DirSink> {
+        std::fs::create_dir_all(dir.join("tests"))?;
+        std::fs::create_dir_all(dir.join("findings"))?;
+        let events = std::fs::File::create(dir.join(EVENTS))?;
+        Ok(DirSink {
+            dir: dir.to_path_buf(),
+            events,
+            findings: Vec::new(),
+        })
+    }
+    /// The findings written so far.
+    pub fn findings(&self) -> &[Finding] {
+        &self.findings
+    }
+}
+
+fn io_error(e: ReportError) -> std::io::Error {
+    match e {
+        ReportError::Io { source, .. } => source,
+        e => std::io::Error::other(e.to_string()),
+    }
+}
+
+impl ReportSink for DirSink {
+    fn test(&mut self, t: &Test) -> std::io::Result<()> {
+        write_json(&self.dir.join("tests").join(format!("{:06}.json", t.id)), t).map_err(io_error)
+    }
+    fn finding(&mut self, f: &Finding) -> std::io::Result<()> {
+        self.findings.push(f.clone());
+        let name = format!("{:03}-{}.json", self.findings.len(), f.kind);
+        write_json(&self.dir.join("findings").join(name), f).map_err(io_error)
+    }
+    fn event(&mut self, e: &Event) -> std::io::Result<()> {
+        let line = serde_json::to_string(e).map_err(std::io::Error::other)?;
+        writeln!(self.events, "{line}")
+    }
+    fn finish(&mut self, summary: &Summary) -> std::io::Result<()> {
+        write_json(&self.dir.join(STATS), summary).map_err(io_error)
+    }
+}
+
+/// Entries of a directory that show an earlier run wrote there.
+const RUN_MARKERS: [&str; 4] = [RUN_RECORD, STATS, "tests", "findings"];
+
+/// Everything a run (and its replay) writes into its directory: what
+/// `--force` may remove.
+pub const RUN_ENTRIES: [&str; 8] = [RUN_RECORD, STATS, "tests", "findings", EVENTS, "build", "replay", REPLAY];
+
+/// Makes `dir` ready for a run: created if missing; if it is not empty
+/// (an earlier run, or anything else), refused unless `force`, which
+/// empties it. `force` only removes an earlier run's results: a directory
+/// holding anything else (a header, a property file, a script, an input)
+/// or the current directory is never emptied. Messages name the flags of
+/// the CLI (`-o`, `--force`).
+pub fn prepare_output(dir: &Path, force: bool, inputs: &[PathBuf]) -> Result<(), ReportError> {
+    let shown = dir.display();
+    let fail = |m: String| ReportError::Output(m);
+    if dir.exists() && !dir.is_dir() {
+        return Err(fail(format!("-o {shown}: exists and is not a directory")));
+    }
+    let entries: Vec<PathBuf> = match std::fs::read_dir(dir) {
+        Ok(rd) => rd
+            .map(|e| e.map(|e| e.path()))
+            .collect::<Result<_, _>>()
+            .map_err(|e| fail(format!("-o {shown}: {e}")))?,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+        Err(e) => return Err(fail(format!("-o {shown}: {e}"))),
+    };
+    if !entries.is_empty() {
+        let earlier = RUN_MARKERS.iter().any(|m| dir.join(m).exists());
+        let what = if earlier {
+            "holds the results of an earlier run"
+        } else {
+            "is not empty"
+        };
+        if !force {
+            let how = if earlier {
+                format!("write to another directory (-o NEW_DIR), or add --force to empty {shown} first")
+            } else {
+                "write to another directory (-o NEW_DIR); --force only removes an earlier run's results".to_string()
+            };
+            return Err(fail(format!(
+                "-o {shown} {what}; results of two runs are never mixed: {how}"
+            )));
+        }
+        let canon = std::fs::canonicalize(dir).map_err(|e| fail(format!("-o {shown}: {e}")))?;
+        let cwd = std::env::current_dir().ok().and_then(|c| std::fs::canonicalize(c).ok());
+        let holds_input = inputs
+            .iter()
+            .filter_map(|f| std::fs::canonicalize(f).ok())
+            .chain(cwd)
+            .any(|p| p.starts_with(&canon));
+        if holds_input {
+            return Err(fail(format!(
+                "-o {shown}: --force would empty a directory that holds an input or the current \
+                 directory; choose another output directory"
+            )));
+        }
+        let foreign: Vec<String> = entries
+            .iter()
+            .filter_map(|e| e.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .filter(|n| !RUN_ENTRIES.contains(&n.as_str()))
+            .collect();
+        if !foreign.is_empty() {
+            return Err(fail(format!(
+                "-o {shown}: --force only removes an earlier run's results, and {shown} also holds {}; \
+                 choose another output directory",
+                foreign.join(", ")
+            )));
+        }
+        for e in entries {
+            let removed = if e.is_dir() && !e.is_symlink() {
+                std::fs::remove_dir_all(&e)
+            } else {
+                std::fs::remove_file(&e)
+            };
+            removed.map_err(|err| fail(format!("--force: cannot remove {}: {err}", e.display())))?;
+        }
+    }
+    std::fs::create_dir_all(dir).map_err(|e| fail(format!("{shown}: cannot create: {e}")))
+}
+
+/// A fresh `fpsym-out-N` in the current directory.
+pub fn fresh_output() -> std::io::Result<PathBuf> {
+    for n in 0.. {
+        let p = PathBuf::from(format!("fpsym-out-{n}"));
+        match std::fs::create_dir(&p) {
+            Ok(()) => return Ok(p),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    unreachable!("some fpsym-out-N is free")
+}

@@ -1,0 +1,435 @@
+//! What a path produces: tests (inputs and how the path ended), findings,
+//! events; with the source locations and finding kinds they name.
+
+use serde::{Deserialize, Serialize};
+
+/// A source location.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Loc {
+    /// Source file as recorded in the debug information.
+    pub file: String,
+    /// 1-based line (0: unknown).
+    pub line: u32,
+    /// 1-based column (0: unknown).
+    pub column: u32,
+}
+
+impl std::fmt::Display for Loc {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}:{}", self.file, self.line, self.column)
+    }
+}
+
+/// What went wrong: the kind of a finding, one table for the engine that
+/// raises it, the records that store it and replay that confirms it.
+/// Written in records by its kebab-case [`FindingKind::name`].
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FindingKind {
+    /// `assert` failed (`__assert_fail`).
+    AssertionFailure,
+    /// `reach_error()` or `__VERIFIER_error()` was called.
+    ReachError,
+    /// `abort()` was called (or `llvm.trap`).
+    Abort,
+    /// Integer division or remainder by zero, or INT_MIN / -1.
+    DivisionByZero,
+    /// Access outside every live object, or past the end of one.
+    OutOfBounds,
+    /// Access to a freed heap object or a popped stack object.
+    UseAfterFree,
+    /// `free` of something that is not the start of a live heap object.
+    InvalidFree,
+    /// `unreachable` was executed.
+    Unreachable,
+    /// A kind raised by a checker from outside this table (its name).
+    Custom(String),
+}
+
+impl FindingKind {
+    /// Every built-in kind (not [`FindingKind::Custom`]).
+    pub const BUILT_IN: [FindingKind; 8] = [
+        FindingKind::AssertionFailure,
+        FindingKind::ReachError,
+        FindingKind::Abort,
+        FindingKind::DivisionByZero,
+        FindingKind::OutOfBounds,
+        FindingKind::UseAfterFree,
+        FindingKind::InvalidFree,
+        FindingKind::Unreachable,
+    ];
+
+    /// The name used in findings and file names (`assertion-failure`, ...).
+    pub fn name(&self) -> &str {
+        match self {
+            FindingKind::AssertionFailure => "assertion-failure",
+            FindingKind::ReachError => "reach-error",
+            FindingKind::Abort => "abort",
+            FindingKind::DivisionByZero => "division-by-zero",
+            FindingKind::OutOfBounds => "out-of-bounds",
+            FindingKind::UseAfterFree => "use-after-free",
+            FindingKind::InvalidFree => "invalid-free",
+            FindingKind::Unreachable => "unreachable",
+            FindingKind::Custom(s) => s,
+        }
+    }
+
+    /// The kind named `s` (a name not in the table is a custom kind).
+    pub fn from_name(s: &str) -> FindingKind {
+        FindingKind::BUILT_IN
+            .iter()
+            .find(|k| k.name() == s)
+            .cloned()
+            .unwrap_or_else(|| FindingKind::Custom(s.to_string()))
+    }
+}
+
+impl std::fmt::Display for FindingKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl Serialize for FindingKind {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for FindingKind {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        Ok(FindingKind::from_name(&s))
+    }
+}
+
+/// How a program ended normally without an exit status: under
+/// `--property unreach-call` these are ordinary ends, not findings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Termination {
+    /// `abort()`: SIGABRT.
+    Abort,
+    /// A failed `assert`: glibc's message, then SIGABRT.
+    AssertionFailure,
+    /// Integer division by zero: SIGFPE.
+    DivisionByZero,
+    /// `llvm.trap`: SIGILL.
+    Trap,
+}
+
+impl Termination {
+    /// The kebab-case name (`abort`, `trap`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            Termination::Abort => "abort",
+            Termination::AssertionFailure => "assertion-failure",
+            Termination::DivisionByZero => "division-by-zero",
+            Termination::Trap => "trap",
+        }
+    }
+}
+
+/// How a path ended (KLEE's termination classes, as one table).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PathEnd {
+    /// The program exited (main returned, `exit`), or the `--function`
+    /// entry returned: C's `int` of the status or result.
+    Exit(i64),
+    /// The program ended by a signal that the property does not count as
+    /// a finding (`--property unreach-call`).
+    Terminated(Termination),
+    /// The path ends in a bug of this kind (a finding names the test).
+    Error(FindingKind),
+    /// The path stopped early (loop bound, budget, unsupported construct):
+    /// why.
+    Partial(String),
+}
+
+impl PathEnd {
+    /// The class: `exit` (for exits and terminations), `error`, `partial`.
+    pub fn class(&self) -> &'static str {
+        match self {
+            PathEnd::Exit(_) | PathEnd::Terminated(_) => "exit",
+            PathEnd::Error(_) => "error",
+            PathEnd::Partial(_) => "partial",
+        }
+    }
+}
+
+impl std::fmt::Display for PathEnd {
+    /// What the test's `detail` says: `exit N`, `abort`, the finding kind,
+    /// or the reason a partial path stopped.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PathEnd::Exit(n) => write!(f, "exit {n}"),
+            PathEnd::Terminated(t) => f.write_str(t.name()),
+            PathEnd::Error(k) => f.write_str(k.name()),
+            PathEnd::Partial(why) => f.write_str(why),
+        }
+    }
+}
+
+/// One input of a test.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TestObject {
+    /// The name the program gave it (`klee_make_symbolic`'s name, a
+    /// `--function` parameter's C name, `p.x` for the part of a struct
+    /// parameter passed in one register).
+    pub name: String,
+    /// Its type: C's name when the debug information gives it (`double`,
+    /// `unsigned int`, `struct pt`, `double[3]`), else fpsym's (`i32`,
+    /// `u64`, `u8[16]` for bytes of no known type).
+    #[serde(rename = "type")]
+    pub ty: String,
+    /// Its bytes, little-endian, in hex (what replay feeds the program).
+    pub bytes: String,
+    /// For a scalar: its value (integers in decimal, signed or unsigned as
+    /// the type says; floats in decimal, shortest round-trip for float and
+    /// double, 21 significant digits for long double and binary128;
+    /// pointers in hex).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+    /// For a float scalar: the value as a C hexadecimal-float literal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hex: Option<String>,
+    /// For an array or struct: its scalar elements in memory order, each
+    /// read from `bytes` (a union shows every member).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub elements: Vec<TestElement>,
+}
+
+impl TestObject {
+    /// The object's bytes (from the hex of [`TestObject::bytes`]); None if
+    /// the hex is malformed.
+    pub fn byte_values(&self) -> Option<Vec<u8>> {
+        let h = self.bytes.as_bytes();
+        if h.len() % 2 != 0 {
+            return None;
+        }
+        h.chunks(2)
+            .map(|c| u8::from_str_radix(std::str::from_utf8(c).ok()?, 16).ok())
+            .collect()
+    }
+}
+
+/// One scalar element of an array or struct input.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TestElement {
+    /// A C expression naming it (`a[1]`, `p.x`, `m2[1][0]`, `p[0].next`).
+    pub name: String,
+    /// Its C type (`double`, `int`, `struct node *`).
+    #[serde(rename = "type")]
+    pub ty: String,
+    /// Its value, as [`TestObject::value`].
+    pub value: String,
+    /// For floats: the value as a C hexadecimal-float literal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hex: Option<String>,
+}
+
+/// A test: concrete inputs for one path, and how the path ends.
+///
+/// In JSON (`tests/NNNNNN.json`): `id`, `objects`, `end` (`exit`, `error`,
+/// `partial`), the typed end (`status` for an exit, `how` for a
+/// termination, `kind` for an error), and `detail`, the end as text for
+/// people (`exit 3`, `abort`, `reach-error`, the reason of a partial
+/// path). Readers use the typed fields; `detail` is the reason of a
+/// partial path and otherwise only shown.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(into = "TestRepr", try_from = "TestRepr")]
+pub struct Test {
+    /// Sequence number (file `tests/NNNNNN.json`).
+    pub id: u64,
+    /// The inputs, in the order the program read them.
+    pub objects: Vec<TestObject>,
+    /// How the path ended.
+    pub end: PathEnd,
+}
+
+/// A test as written in JSON.
+#[derive(Serialize, Deserialize)]
+struct TestRepr {
+    id: u64,
+    objects: Vec<TestObject>,
+    end: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    status: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    how: Option<Termination>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    kind: Option<FindingKind>,
+    #[serde(default)]
+    detail: String,
+}
+
+impl From<Test> for TestRepr {
+    fn from(t: Test) -> TestRepr {
+        let detail = t.end.to_string();
+        let (status, how, kind) = match &t.end {
+            PathEnd::Exit(n) => (Some(*n), None, None),
+            PathEnd::Terminated(h) => (None, Some(*h), None),
+            PathEnd::Error(k) => (None, None, Some(k.clone())),
+            PathEnd::Partial(_) => (None, None, None),
+        };
+        TestRepr {
+            id: t.id,
+            objects: t.objects,
+            end: t.end.class().to_string(),
+            status,
+            how,
+            kind,
+            detail,
+        }
+    }
+}
+
+impl TryFrom<TestRepr> for Test {
+    type Error = String;
+    fn try_from(r: TestRepr) -> Result<Test, String> {
+        let end = match (r.end.as_str(), r.status, r.how, r.kind) {
+            ("exit", Some(n), None, None) => PathEnd::Exit(n),
+            ("exit", None, Some(h), None) => PathEnd::Terminated(h),
+            ("error", None, None, Some(k)) => PathEnd::Error(k),
+            ("partial", None, None, None) => PathEnd::Partial(r.detail),
+            (e, ..) => {
+                return Err(format!(
+                    "test {}: end `{e}` needs exactly one of `status` or `how` (exit), `kind` (error), \
+                     none (partial)",
+                    r.id
+                ))
+            }
+        };
+        Ok(Test {
+            id: r.id,
+            objects: r.objects,
+            end,
+        })
+    }
+}
+
+/// A distinct bug with the test that triggers it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Finding {
+    /// What kind of bug.
+    pub kind: FindingKind,
+    /// Source file.
+    pub file: String,
+    /// Line.
+    pub line: u32,
+    /// Column.
+    pub column: u32,
+    /// Call stack, innermost first (`function (called at file:line:column)`).
+    pub stack: Vec<String>,
+    /// The test's id.
+    pub test: u64,
+    /// Details.
+    pub message: String,
+}
+
+/// Something the user should know about a run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "kebab-case")]
+pub enum Event {
+    /// A value was made concrete; verdicts depending on it are incomplete.
+    Concretized {
+        /// Where.
+        loc: Option<Loc>,
+        /// Why.
+        reason: String,
+    },
+    /// A call to a function fpsym does not model ended the path.
+    ExternalCall {
+        /// Where.
+        loc: Option<Loc>,
+        /// The function.
+        function: String,
+    },
+    /// The solver could not decide a branch side, which was dropped.
+    BranchDropped {
+        /// Where.
+        loc: Option<Loc>,
+        /// Why.
+        reason: String,
+    },
+    /// A path stopped early.
+    PathStopped {
+        /// Where.
+        loc: Option<Loc>,
+        /// Why.
+        reason: String,
+    },
+}
+
+impl Event {
+    /// Whether the event makes a "verified" verdict impossible (something
+    /// was concretized, dropped, or not modelled).
+    pub fn makes_incomplete(&self) -> bool {
+        matches!(
+            self,
+            Event::Concretized { .. } | Event::BranchDropped { .. } | Event::ExternalCall { .. }
+        )
+    }
+
+    /// The event in a few words, for a verdict's "why".
+    pub fn describe(&self) -> String {
+        match self {
+            Event::Concretized { reason, .. } => format!("concretized: {reason}"),
+            Event::BranchDropped { reason, .. } => format!("a branch was dropped: {reason}"),
+            Event::ExternalCall { function, .. } => format!("call to unmodelled function {function}"),
+            Event::PathStopped { reason, .. } => reason.clone(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn test(end: PathEnd) -> Test {
+        Test {
+            id: 7,
+            objects: vec![],
+            end,
+        }
+    }
+
+    #[test]
+    fn tests_round_trip_with_typed_ends() {
+        for end in [
+            PathEnd::Exit(-5),
+            PathEnd::Terminated(Termination::Trap),
+            PathEnd::Error(FindingKind::ReachError),
+            PathEnd::Error(FindingKind::Custom("fp-overflow".into())),
+            PathEnd::Partial("loop bound 3 reached".into()),
+        ] {
+            let t = test(end);
+            let text = serde_json::to_string(&t).unwrap();
+            let back: Test = serde_json::from_str(&text).unwrap();
+            assert_eq!(back, t, "{text}");
+        }
+        let v = serde_json::to_value(test(PathEnd::Exit(3))).unwrap();
+        assert_eq!(v["end"], "exit");
+        assert_eq!(v["status"], 3);
+        assert_eq!(v["detail"], "exit 3");
+        let v = serde_json::to_value(test(PathEnd::Terminated(Termination::Abort))).unwrap();
+        assert_eq!((v["end"].as_str(), v["detail"].as_str()), (Some("exit"), Some("abort")));
+    }
+
+    #[test]
+    fn inconsistent_tests_are_refused() {
+        let bad = r#"{"id":1,"objects":[],"end":"exit","detail":"exit 3"}"#;
+        let e = serde_json::from_str::<Test>(bad).unwrap_err().to_string();
+        assert!(e.contains("needs exactly one of"), "{e}");
+    }
+
+    #[test]
+    fn finding_kinds_by_name() {
+        for k in FindingKind::BUILT_IN {
+            assert_eq!(FindingKind::from_name(k.name()), k);
+        }
+        assert_eq!(
+            FindingKind::from_name("fp-invalid"),
+            FindingKind::Custom("fp-invalid".into())
+        );
+    }
+}

@@ -1,0 +1,79 @@
+//! `run.json`: what a run analysed and how, so that `replay` (and later
+//! `show`, `merge`) can rebuild the program natively and read its tests.
+
+use crate::Property;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The record of a run's input (`DIR/run.json`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunRecord {
+    /// The input files, absolute.
+    pub files: Vec<String>,
+    /// `-I` directories, absolute.
+    #[serde(default)]
+    pub include: Vec<String>,
+    /// `-D` definitions (`NAME` or `NAME=VALUE`).
+    #[serde(default)]
+    pub defines: Vec<String>,
+    /// Extra compiler flags.
+    #[serde(default)]
+    pub cflags: Vec<String>,
+    /// The environment the program saw (`--env`).
+    #[serde(default)]
+    pub env: BTreeMap<String, String>,
+    /// What ran.
+    pub entry: EntryRecord,
+    /// The property checked (None: every finding counts).
+    #[serde(default)]
+    pub property: Option<Property>,
+}
+
+/// The entry point of a run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum EntryRecord {
+    /// A `--function` run.
+    Function {
+        /// The function.
+        function: String,
+        /// Elements of each pointer parameter's object.
+        array_len: u64,
+        /// The C types the replay driver declares the parameters with
+        /// (passed as the x86-64 ABI passes the IR's); None when some
+        /// parameter has no such type.
+        params: Option<Vec<String>>,
+        /// The C type of the result (None: not expressible simply).
+        ret: Option<String>,
+    },
+    /// `main`.
+    Main {
+        /// Always true.
+        main: bool,
+    },
+}
+
+impl EntryRecord {
+    /// The `--function` name, if the run had one.
+    pub fn function(&self) -> Option<&str> {
+        match self {
+            EntryRecord::Function { function, .. } => Some(function),
+            EntryRecord::Main { .. } => None,
+        }
+    }
+}
+
+impl RunRecord {
+    /// The sources among the inputs (`.c` and `.i`), absolute.
+    pub fn sources(&self) -> Vec<String> {
+        self.files
+            .iter()
+            .filter(|f| f.ends_with(".c") || f.ends_with(".i"))
+            .cloned()
+            .collect()
+    }
+    /// The environment as (name, value) pairs.
+    pub fn env_pairs(&self) -> Vec<(String, String)> {
+        self.env.iter().map(|(k, v)| (k.clone(), v.clone())).collect()
+    }
+}

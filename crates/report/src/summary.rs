@@ -1,0 +1,261 @@
+//! The outcome of a run: counters, why it stopped, the verdict
+//! (`stats.json`).
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Which path endings are findings.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Property {
+    /// Every violation the engine detects is a finding (assertion failures,
+    /// `reach_error`, `abort`, division by zero, memory errors, ...).
+    #[default]
+    AllFindings,
+    /// SV-COMP `unreach-call`: only `reach_error()`/`__VERIFIER_error()`
+    /// are findings. `abort`, failed assertions and integer division by
+    /// zero end a path normally (the test says how); other violations
+    /// (memory errors, `unreachable`) are undefined behaviour: the path
+    /// stops without a finding and the verdict is incomplete.
+    UnreachCall,
+}
+
+/// Counters of a run.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Stats {
+    /// Instructions executed (all states).
+    pub instructions: u64,
+    /// Solver queries issued.
+    pub queries: u64,
+    /// Seconds spent in the solver.
+    pub solver_seconds: f64,
+    /// Paths that ran to their end (exit or error).
+    pub paths_completed: u64,
+    /// Paths stopped early (loop bound, unsupported, budget).
+    pub paths_partial: u64,
+    /// Paths found infeasible (assumptions, a branch oracle).
+    pub paths_infeasible: u64,
+    /// Tests written.
+    pub tests: u64,
+    /// Distinct findings.
+    pub findings: u64,
+    /// Branch sides dropped because the solver could not decide them.
+    pub dropped: u64,
+    /// Queries re-asked, with a doubled timeout, for branch sides whose
+    /// query had timed out.
+    pub retries: u64,
+    /// Branch sides that had timed out and were found feasible by a retry
+    /// (then explored).
+    pub recovered: u64,
+    /// Branch sides that had timed out and were found infeasible by a retry.
+    pub recovered_infeasible: u64,
+    /// Largest resident set of the process seen by the memory limit's
+    /// checks, in bytes (0 where it cannot be read).
+    pub max_resident_bytes: u64,
+    /// States created.
+    pub states: u64,
+    /// Branch edges of the user's code taken / total.
+    pub branches_covered: u64,
+    /// Total branch edges of the user's code.
+    pub branches_total: u64,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+/// Why the run stopped, with the value that made it stop where there is
+/// one (egg's `StopReason`).
+///
+/// Serialised (flattened into [`Summary`]) as `"stop": KIND`, the kebab-case
+/// name (`exhausted`, `max-time`, `max-memory`, `max-states`,
+/// `max-instructions`, `interrupted`, `solver-fault`), plus
+/// `"stop_value": VALUE` for the kinds that carry one.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StopReason {
+    /// Every path was explored.
+    Exhausted,
+    /// `max_time` ran out: the limit, in seconds.
+    MaxTime(f64),
+    /// The resident set exceeded `max_memory`: the resident bytes seen.
+    MaxMemory(u64),
+    /// More live states than `max_states`: the number seen.
+    MaxStates(usize),
+    /// `max_instructions` reached: the instructions executed.
+    MaxInstructions(u64),
+    /// Interrupted (Ctrl-C).
+    Interrupted,
+    /// The solver failed in a way that is not an answer (a model that
+    /// does not satisfy its query, a cross-check disagreement, a backend
+    /// error): its message. A bug in fpsym or a backend; the CLI exits 3.
+    SolverFault(String),
+}
+
+impl StopReason {
+    /// The kebab-case name of the kind (`max-time`, ...).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            StopReason::Exhausted => "exhausted",
+            StopReason::MaxTime(_) => "max-time",
+            StopReason::MaxMemory(_) => "max-memory",
+            StopReason::MaxStates(_) => "max-states",
+            StopReason::MaxInstructions(_) => "max-instructions",
+            StopReason::Interrupted => "interrupted",
+            StopReason::SolverFault(_) => "solver-fault",
+        }
+    }
+}
+
+impl std::fmt::Display for StopReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StopReason::Exhausted => f.write_str("every path explored"),
+            StopReason::MaxTime(s) => write!(f, "time limit of {s} s reached"),
+            StopReason::MaxMemory(b) => write!(f, "memory limit: {} MiB resident", b >> 20),
+            StopReason::MaxStates(n) => write!(f, "state limit: {n} live states"),
+            StopReason::MaxInstructions(n) => write!(f, "instruction limit: {n} instructions"),
+            StopReason::Interrupted => f.write_str("interrupted"),
+            StopReason::SolverFault(m) => write!(f, "solver fault: {m}"),
+        }
+    }
+}
+
+/// A stop reason as written in JSON.
+#[derive(Serialize, Deserialize)]
+struct StopRepr {
+    stop: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    stop_value: Option<serde_json::Value>,
+}
+
+impl Serialize for StopReason {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let value = match self {
+            StopReason::Exhausted | StopReason::Interrupted => None,
+            StopReason::MaxTime(x) => Some(serde_json::json!(x)),
+            StopReason::MaxMemory(x) => Some(serde_json::json!(x)),
+            StopReason::MaxStates(x) => Some(serde_json::json!(x)),
+            StopReason::MaxInstructions(x) => Some(serde_json::json!(x)),
+            StopReason::SolverFault(x) => Some(serde_json::json!(x)),
+        };
+        StopRepr {
+            stop: self.kind().to_string(),
+            stop_value: value,
+        }
+        .serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for StopReason {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let r = StopRepr::deserialize(d)?;
+        let v = r.stop_value.unwrap_or(serde_json::Value::Null);
+        let bad = || D::Error::custom(format!("stop `{}`: bad or missing stop_value {v}", r.stop));
+        Ok(match r.stop.as_str() {
+            "exhausted" => StopReason::Exhausted,
+            "interrupted" => StopReason::Interrupted,
+            "max-time" => StopReason::MaxTime(v.as_f64().ok_or_else(bad)?),
+            "max-memory" => StopReason::MaxMemory(v.as_u64().ok_or_else(bad)?),
+            "max-states" => StopReason::MaxStates(v.as_u64().ok_or_else(bad)? as usize),
+            "max-instructions" => StopReason::MaxInstructions(v.as_u64().ok_or_else(bad)?),
+            "solver-fault" => StopReason::SolverFault(v.as_str().ok_or_else(bad)?.to_string()),
+            other => return Err(D::Error::custom(format!("unknown stop reason `{other}`"))),
+        })
+    }
+}
+
+/// The verdict of a run or of one question a mode asks.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "verdict", content = "why")]
+pub enum Verdict {
+    /// At least one finding.
+    BugFound,
+    /// Every path explored, nothing concretized or dropped, no finding.
+    Verified,
+    /// No finding, but not everything was explored exactly: why.
+    Incomplete(String),
+    /// What was asked for (a path, a line) cannot happen under exact IEEE
+    /// semantics: why (the proof's summary).
+    Infeasible(String),
+    /// Neither found nor refuted: why (a timeout, an unsupported
+    /// construct on the way).
+    Unknown(String),
+}
+
+/// The result of a run (`stats.json`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    /// Counters.
+    pub stats: Stats,
+    /// Why the run stopped (`stop` and `stop_value` in JSON).
+    #[serde(flatten)]
+    pub stop: StopReason,
+    /// The verdict.
+    pub verdict: Verdict,
+    /// Why the exploration was not exhaustive and exact, if it was not
+    /// (also when bugs were found: "no bug elsewhere" is then not shown).
+    pub incomplete: Option<String>,
+    /// The solver chain's counters and timings (name → value).
+    #[serde(default)]
+    pub solver: BTreeMap<String, f64>,
+    /// The property checked, when not every finding counts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub property: Option<Property>,
+    /// With `--property unreach-call`: the SV-COMP verdict
+    /// (`false(unreach-call)`, `true`, `unknown`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sv_comp: Option<String>,
+    /// With `print`: the format strings the program printed, in execution
+    /// order over all paths.
+    #[serde(skip)]
+    pub printed: Vec<String>,
+}
+
+impl Summary {
+    /// The SV-COMP verdict of an unreach-call run: `false(unreach-call)`
+    /// when a reach_error call was found, `true` only when the run verified
+    /// the program (every path explored exactly), `unknown` otherwise.
+    pub fn sv_comp_verdict(&self) -> &'static str {
+        if self.stats.findings > 0 {
+            "false(unreach-call)"
+        } else if self.verdict == Verdict::Verified {
+            "true"
+        } else {
+            "unknown"
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn summaries_round_trip() {
+        for stop in [
+            StopReason::Exhausted,
+            StopReason::MaxTime(2.5),
+            StopReason::MaxStates(12),
+            StopReason::SolverFault("disagreement".into()),
+        ] {
+            let s = Summary {
+                stats: Stats {
+                    tests: 3,
+                    ..Stats::default()
+                },
+                stop,
+                verdict: Verdict::Incomplete("loop bound 2 reached".into()),
+                incomplete: Some("loop bound 2 reached".into()),
+                solver: [("cp.queries".to_string(), 4.0)].into_iter().collect(),
+                property: Some(Property::UnreachCall),
+                sv_comp: Some("unknown".into()),
+                printed: vec![],
+            };
+            let text = serde_json::to_string(&s).unwrap();
+            let back: Summary = serde_json::from_str(&text).unwrap();
+            assert_eq!(back, s, "{text}");
+        }
+        let v = serde_json::to_value(Verdict::BugFound).unwrap();
+        assert_eq!(v, serde_json::json!({"verdict": "bug-found"}));
+    }
+}
