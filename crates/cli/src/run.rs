@@ -173,6 +173,36 @@ impl RunOptions {
     }
 }
 
+/// The message for an output directory `-o DIR` that cannot be used.
+fn output_error(e: fpsym_engine::report::OutputError) -> Failure {
+    use fpsym_engine::report::OutputError as E;
+    Failure::Input(match e {
+        E::NotADirectory(d) => format!("-o {}: exists and is not a directory", d.display()),
+        E::EarlierRun(d) => format!(
+            "-o {0} holds the results of an earlier run; results of two runs are never mixed: \
+             write to another directory (-o NEW_DIR), or add --force to empty {0} first",
+            d.display()
+        ),
+        E::NotEmpty(d) => format!(
+            "-o {} is not empty; results of two runs are never mixed: write to another directory \
+             (-o NEW_DIR); --force only removes an earlier run's results",
+            d.display()
+        ),
+        E::HoldsInput(d) => format!(
+            "-o {}: --force would empty a directory that holds an input or the current \
+             directory; choose another output directory",
+            d.display()
+        ),
+        E::Foreign { dir, foreign } => format!(
+            "-o {0}: --force only removes an earlier run's results, and {0} also holds {1}; \
+             choose another output directory",
+            dir.display(),
+            foreign.join(", ")
+        ),
+        E::Io { path, source } => format!("-o {}: {source}", path.display()),
+    })
+}
+
 /// Runs the program; exit 1 when there are findings.
 pub fn run(opts: &RunOptions) -> anyhow::Result<ExitCode> {
     for f in &opts.files {
@@ -187,8 +217,7 @@ pub fn run(opts: &RunOptions) -> anyhow::Result<ExitCode> {
     };
     let out = match &opts.output {
         Some(d) => {
-            fpsym_engine::report::prepare_output(d, opts.force, &opts.files)
-                .map_err(|e| Failure::Input(e.to_string()))?;
+            fpsym_engine::report::prepare_output(d, opts.force, &opts.files).map_err(output_error)?;
             d.clone()
         }
         None => fpsym_engine::report::fresh_output()

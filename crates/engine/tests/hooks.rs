@@ -32,8 +32,14 @@ fn run_c(name: &str, source: &str, hooks: UserHooks) -> (Summary, Collect) {
     let mut config = Config::default();
     config.hooks = hooks;
     let mut sink = Collect::default();
-    let summary = fpsym_engine::run(&program, solver.as_mut(), &config, &mut sink, &mut RunContext::default())
-        .expect("the run starts");
+    let summary = fpsym_engine::run(
+        &program,
+        solver.as_mut(),
+        &config,
+        &mut sink,
+        &mut RunContext::default(),
+    )
+    .expect("the run starts");
     (summary, sink)
 }
 
@@ -103,7 +109,11 @@ fn declared_function_without_a_hook_is_external() {
         "{:?}",
         out.events
     );
-    assert!(matches!(summary.verdict, Verdict::Incomplete(_)), "{:?}", summary.verdict);
+    assert!(
+        matches!(summary.verdict, Verdict::Incomplete(_)),
+        "{:?}",
+        summary.verdict
+    );
 }
 
 /// Rank 1 for a function the program only declares: the hook's result is
@@ -116,8 +126,17 @@ fn user_hook_models_a_declared_function() {
     let f = &out.findings[0];
     assert_eq!(f.kind, FindingKind::Abort);
     let test = out.tests.iter().find(|t| t.id == f.test).expect("the finding's test");
-    let sensor = test.objects.iter().find(|o| o.name == "sensor").expect("sensor is an input");
-    let v: f64 = sensor.value.as_deref().expect("a scalar value").parse().expect("a number");
+    let sensor = test
+        .objects
+        .iter()
+        .find(|o| o.name == "sensor")
+        .expect("sensor is an input");
+    let v: f64 = sensor
+        .value
+        .as_deref()
+        .expect("a scalar value")
+        .parse()
+        .expect("a number");
     assert_eq!(v, 3.0);
     // The other path exits normally; nothing was external.
     assert!(out.tests.iter().any(|t| t.end == PathEnd::Exit(0)));

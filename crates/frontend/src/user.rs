@@ -52,7 +52,7 @@ impl UserCode {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        names.iter().any(|u| *u == base)
+        names.contains(&base)
     }
 
     /// Whether `f` is defined in one of the user's files (functions without

@@ -131,10 +131,7 @@ fn asan_kind(what: &str) -> FindingKind {
         FindingKind::Abort
     } else if what.starts_with("FPE") {
         FindingKind::DivisionByZero
-    } else if what.contains("use-after-free")
-        || what.contains("use-after-return")
-        || what.contains("use-after-scope")
-    {
+    } else if what.contains("use-after-free") || what.contains("use-after-return") || what.contains("use-after-scope") {
         FindingKind::UseAfterFree
     } else if what.contains("double-free")
         || what.contains("free on address")
@@ -266,7 +263,10 @@ READ of size 4 at 0x602000000014 thread T0
         let r = run("noise\nFPSYM-REPLAY: out of inputs\n", Some(87), None, &u);
         let o = builtin(&r);
         assert_eq!(o.kind, Observation::ReplayError);
-        assert_eq!((o.file.as_deref(), o.code), (Some("FPSYM-REPLAY: out of inputs"), Some(87)));
+        assert_eq!(
+            (o.file.as_deref(), o.code),
+            (Some("FPSYM-REPLAY: out of inputs"), Some(87))
+        );
     }
 
     #[test]
@@ -275,7 +275,10 @@ READ of size 4 at 0x602000000014 thread T0
         let o = builtin(&run("", None, Some(6), &u));
         assert_eq!((o.kind, o.code), (Observation::Finding(FindingKind::Abort), Some(6)));
         let o = builtin(&run("", None, Some(8), &u));
-        assert_eq!((o.kind, o.code), (Observation::Finding(FindingKind::DivisionByZero), Some(8)));
+        assert_eq!(
+            (o.kind, o.code),
+            (Observation::Finding(FindingKind::DivisionByZero), Some(8))
+        );
         let o = builtin(&run("", None, Some(4), &u));
         assert_eq!((o.kind, o.code), (Observation::Signal, Some(4)));
         let o = builtin(&run("FPSYM-RESULT: -300\n", Some(212), None, &u));

@@ -87,8 +87,7 @@ impl Confirmation for SameKind {
     }
 
     fn confirms(&self, finding: &Finding, o: &Observed) -> bool {
-        let at_line =
-            o.line == Some(finding.line) && o.file.as_deref() == Some(basename(&finding.file).as_str());
+        let at_line = o.line == Some(finding.line) && o.file.as_deref() == Some(basename(&finding.file).as_str());
         let placed = match self.place {
             Place::Line => at_line,
             Place::Anywhere => true,
@@ -196,9 +195,7 @@ pub fn ends_as(end: &PathEnd, o: &Observed, pointer_result: bool) -> bool {
     match end {
         PathEnd::Exit(_) if pointer_result => o.kind == Observation::Exit,
         PathEnd::Exit(n) => {
-            o.kind == Observation::Exit
-                && o.code == Some((n & 0xff) as i32)
-                && o.result.is_none_or(|r| r == *n)
+            o.kind == Observation::Exit && o.code == Some((n & 0xff) as i32) && o.result.is_none_or(|r| r == *n)
         }
         PathEnd::Terminated(Termination::Trap) => o.kind == Observation::Signal && o.code == Some(4),
         PathEnd::Terminated(Termination::Abort) => failed(FindingKind::Abort),
@@ -293,7 +290,11 @@ mod tests {
         let o = obs(Observation::Finding(custom.clone()), None, None, None);
         assert!(ends_as(&PathEnd::Error(custom), &o, false));
         assert!(ends_as(&PathEnd::Partial("loop bound".into()), &segv, false));
-        assert!(!ends_as(&PathEnd::Exit(0), &obs(Observation::Timeout, None, None, None), false));
+        assert!(!ends_as(
+            &PathEnd::Exit(0),
+            &obs(Observation::Timeout, None, None, None),
+            false
+        ));
     }
 
     #[test]
@@ -314,7 +315,12 @@ mod tests {
         assert!(!c.confirms(&f, &oob(Some("prog.c"), Some(8))));
         assert!(!c.confirms(&f, &oob(Some("other.c"), Some(7))));
         assert!(!c.confirms(&f, &oob(None, None)));
-        let uaf = obs(Observation::Finding(FindingKind::UseAfterFree), Some("prog.c"), Some(7), None);
+        let uaf = obs(
+            Observation::Finding(FindingKind::UseAfterFree),
+            Some("prog.c"),
+            Some(7),
+            None,
+        );
         assert!(!c.confirms(&f, &uaf));
         // abort: anywhere.
         let f = finding(FindingKind::Abort, "/src/prog.c", 9);
@@ -328,7 +334,12 @@ mod tests {
         assert!(!c.confirms(&f, &div(Some("prog.c"), Some(5))));
         // reach-error at the call's line.
         let f = finding(FindingKind::ReachError, "dir/task.c", 20);
-        let reach = obs(Observation::Finding(FindingKind::ReachError), Some("task.c"), Some(20), None);
+        let reach = obs(
+            Observation::Finding(FindingKind::ReachError),
+            Some("task.c"),
+            Some(20),
+            None,
+        );
         assert!(c.confirms(&f, &reach));
         assert_eq!(c.missing_rule(&FindingKind::ReachError), None);
     }
@@ -360,7 +371,10 @@ mod tests {
         let c = Confirmations::default();
         assert!(!c.confirms(&f, &o));
         let why = c.missing_rule(&kind).unwrap();
-        assert!(why.contains("no native confirmation") && why.contains("fp-overflow"), "{why}");
+        assert!(
+            why.contains("no native confirmation") && why.contains("fp-overflow"),
+            "{why}"
+        );
         let c = c.with(Box::new(FpOverflow));
         assert!(c.confirms(&f, &o));
         assert_eq!(c.missing_rule(&kind), None);

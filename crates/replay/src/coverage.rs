@@ -52,10 +52,7 @@ pub(crate) fn coverage(dir: &Path, exe: &Path, files: &[String], html: Option<&P
     }
     let cov = totals(&out.stdout)?;
     if let Some(h) = html {
-        let out = llvm_cov(
-            &["show", "-format=html"],
-            Some(format!("-output-dir={}", h.display())),
-        )?;
+        let out = llvm_cov(&["show", "-format=html"], Some(format!("-output-dir={}", h.display())))?;
         if !out.status.success() {
             return Err(failed("llvm-cov-14 show", &out));
         }

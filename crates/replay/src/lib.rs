@@ -21,9 +21,7 @@ mod native;
 
 pub use classify::NativeRun;
 pub use confirm::{ends_as, expected, Confirmation, Confirmations, Place, SameKind};
-pub use fpsym_report::{
-    Coverage, CoverageCount, FindingResult, Observation, Observed, ReplayReport, TestResult,
-};
+pub use fpsym_report::{Coverage, CoverageCount, FindingResult, Observation, Observed, ReplayReport, TestResult};
 pub use native::{COVERAGE_FLAGS, REPLAY_FLAGS, TEST_TIMEOUT};
 
 use classify::{classify_rest, driver_markers, observed, Classified};
@@ -157,13 +155,12 @@ pub struct ReplayOptions {
 /// errors. Scratch files go to `DIR/replay/`.
 pub fn replay(dir: &Path, opts: &ReplayOptions, confirmations: &Confirmations) -> Result<ReplayReport, ReplayError> {
     let coverage_on = opts.coverage || opts.coverage_html.is_some();
-    let record: RunRecord =
-        fpsym_report::read_json(&dir.join(fpsym_report::RUN_RECORD)).map_err(|source| {
-            ReplayError::NotARunDirectory {
-                dir: dir.to_path_buf(),
-                source,
-            }
-        })?;
+    let record: RunRecord = fpsym_report::read_json(&dir.join(fpsym_report::RUN_RECORD)).map_err(|source| {
+        ReplayError::NotARunDirectory {
+            dir: dir.to_path_buf(),
+            source,
+        }
+    })?;
     let tests = fpsym_report::read_tests(dir)?;
     let findings = fpsym_report::read_findings(dir)?;
     // The confirmations of the kinds this run has take part in the build

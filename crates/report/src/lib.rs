@@ -49,9 +49,6 @@ pub enum ReportError {
         /// What is wrong.
         message: String,
     },
-    /// An output directory cannot be used.
-    #[error("{0}")]
-    Output(String),
 }
 
 /// `DIR/run.json`.
@@ -227,44 +224,69 @@ const RUN_MARKERS: [&str; 4] = [RUN_RECORD, STATS, "tests", "findings"];
 /// `--force` may remove.
 pub const RUN_ENTRIES: [&str; 8] = [RUN_RECORD, STATS, "tests", "findings", EVENTS, "build", "replay", REPLAY];
 
+/// Why an output directory cannot be used for a run.
+#[derive(Debug, thiserror::Error)]
+pub enum OutputError {
+    /// The path exists and is not a directory.
+    #[error("{0}: exists and is not a directory")]
+    NotADirectory(PathBuf),
+    /// It holds an earlier run's results, and emptying was not asked for.
+    #[error("{0} holds the results of an earlier run")]
+    EarlierRun(PathBuf),
+    /// It holds files that are not a run's results.
+    #[error("{0} is not empty")]
+    NotEmpty(PathBuf),
+    /// Emptying it would remove an input or the current directory.
+    #[error("{0}: emptying it would remove an input or the current directory")]
+    HoldsInput(PathBuf),
+    /// Emptying was asked for, but it also holds these files that are not
+    /// a run's results.
+    #[error("{dir} also holds {}", .foreign.join(", "))]
+    Foreign {
+        /// The directory.
+        dir: PathBuf,
+        /// What else it holds (names).
+        foreign: Vec<String>,
+    },
+    /// A file system error.
+    #[error("{path}: {source}")]
+    Io {
+        /// Where.
+        path: PathBuf,
+        /// What.
+        source: std::io::Error,
+    },
+}
+
 /// Makes `dir` ready for a run: created if missing; if it is not empty
-/// (an earlier run, or anything else), refused unless `force`, which
-/// empties it. `force` only removes an earlier run's results: a directory
-/// holding anything else (a header, a property file, a script, an input)
-/// or the current directory is never emptied. Messages name the flags of
-/// the CLI (`-o`, `--force`).
-pub fn prepare_output(dir: &Path, force: bool, inputs: &[PathBuf]) -> Result<(), ReportError> {
-    let shown = dir.display();
-    let fail = |m: String| ReportError::Output(m);
+/// (an earlier run, or anything else), refused unless `empty_earlier_run`,
+/// which empties it. Emptying only removes an earlier run's results
+/// ([`RUN_ENTRIES`]): a directory holding anything else (a header, a
+/// property file, a script, an input) or the current directory is never
+/// emptied.
+pub fn prepare_output(dir: &Path, empty_earlier_run: bool, inputs: &[PathBuf]) -> Result<(), OutputError> {
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| OutputError::Io { path, source }
+    };
     if dir.exists() && !dir.is_dir() {
-        return Err(fail(format!("-o {shown}: exists and is not a directory")));
+        return Err(OutputError::NotADirectory(dir.to_path_buf()));
     }
     let entries: Vec<PathBuf> = match std::fs::read_dir(dir) {
-        Ok(rd) => rd
-            .map(|e| e.map(|e| e.path()))
-            .collect::<Result<_, _>>()
-            .map_err(|e| fail(format!("-o {shown}: {e}")))?,
+        Ok(rd) => rd.map(|e| e.map(|e| e.path())).collect::<Result<_, _>>().map_err(io(dir))?,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
-        Err(e) => return Err(fail(format!("-o {shown}: {e}"))),
+        Err(e) => return Err(io(dir)(e)),
     };
     if !entries.is_empty() {
         let earlier = RUN_MARKERS.iter().any(|m| dir.join(m).exists());
-        let what = if earlier {
-            "holds the results of an earlier run"
-        } else {
-            "is not empty"
-        };
-        if !force {
-            let how = if earlier {
-                format!("write to another directory (-o NEW_DIR), or add --force to empty {shown} first")
+        if !empty_earlier_run {
+            return Err(if earlier {
+                OutputError::EarlierRun(dir.to_path_buf())
             } else {
-                "write to another directory (-o NEW_DIR); --force only removes an earlier run's results".to_string()
-            };
-            return Err(fail(format!(
-                "-o {shown} {what}; results of two runs are never mixed: {how}"
-            )));
+                OutputError::NotEmpty(dir.to_path_buf())
+            });
         }
-        let canon = std::fs::canonicalize(dir).map_err(|e| fail(format!("-o {shown}: {e}")))?;
+        let canon = std::fs::canonicalize(dir).map_err(io(dir))?;
         let cwd = std::env::current_dir().ok().and_then(|c| std::fs::canonicalize(c).ok());
         let holds_input = inputs
             .iter()
@@ -272,10 +294,7 @@ pub fn prepare_output(dir: &Path, force: bool, inputs: &[PathBuf]) -> Result<(),
             .chain(cwd)
             .any(|p| p.starts_with(&canon));
         if holds_input {
-            return Err(fail(format!(
-                "-o {shown}: --force would empty a directory that holds an input or the current \
-                 directory; choose another output directory"
-            )));
+            return Err(OutputError::HoldsInput(dir.to_path_buf()));
         }
         let foreign: Vec<String> = entries
             .iter()
@@ -283,11 +302,10 @@ pub fn prepare_output(dir: &Path, force: bool, inputs: &[PathBuf]) -> Result<(),
             .filter(|n| !RUN_ENTRIES.contains(&n.as_str()))
             .collect();
         if !foreign.is_empty() {
-            return Err(fail(format!(
-                "-o {shown}: --force only removes an earlier run's results, and {shown} also holds {}; \
-                 choose another output directory",
-                foreign.join(", ")
-            )));
+            return Err(OutputError::Foreign {
+                dir: dir.to_path_buf(),
+                foreign,
+            });
         }
         for e in entries {
             let removed = if e.is_dir() && !e.is_symlink() {
@@ -295,10 +313,10 @@ pub fn prepare_output(dir: &Path, force: bool, inputs: &[PathBuf]) -> Result<(),
             } else {
                 std::fs::remove_file(&e)
             };
-            removed.map_err(|err| fail(format!("--force: cannot remove {}: {err}", e.display())))?;
+            removed.map_err(io(&e))?;
         }
     }
-    std::fs::create_dir_all(dir).map_err(|e| fail(format!("{shown}: cannot create: {e}")))
+    std::fs::create_dir_all(dir).map_err(io(dir))
 }
 
 /// A fresh `fpsym-out-N` in the current directory.

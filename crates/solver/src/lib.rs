@@ -20,7 +20,7 @@
 //!
 //! # Cargo features
 //!
-//! - `z3` (default): the in-process Z3 backend ([`z3`] module, linking
+//! - `z3` (default): the in-process Z3 backend (module `z3`, linking
 //!   libz3 through the `z3` and `z3-sys` crates). Without it the crate
 //!   builds with no libz3 at all (the engine depends on it that way: on the
 //!   [`Solver`] trait only); [`Backend::Z3`] still parses and builds, but

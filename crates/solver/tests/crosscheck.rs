@@ -25,7 +25,7 @@ use fpsym_solver::cp::CpConfig;
 use fpsym_solver::process::ProcessConfig;
 use fpsym_solver::{build, Backend, Budget, CrossChecked, Query, SolveResult, Solver, SolverConfig, SolverError};
 use std::collections::{BTreeMap, HashMap};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};

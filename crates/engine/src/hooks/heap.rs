@@ -31,6 +31,13 @@ impl Exec<'_, '_> {
                 None => this.concretize(st, t, loc, "allocation of a symbolic size") as u64,
             }
         };
+        let needed = if matches!(name, "calloc" | "realloc") { 2 } else { 1 };
+        if args.len() < needed || args[..needed].iter().any(|a| !matches!(a, Val::Bv(_))) {
+            return Err(ExecError::Unsupported(format!(
+                "call of {name} with {} argument(s) that are not {needed} integer(s)",
+                args.len()
+            )));
+        }
         let ret = |st: &mut State, v: u64| {
             if let Some(d) = dest {
                 st.frame_mut().regs.insert(d.clone(), Val::Bv(bv(64, v as u128)));

@@ -12,7 +12,7 @@
 //! The built-in models come in families, one file each: KLEE's and
 //! SV-COMP's inputs and assumptions (`klee`), failure points (`failure`),
 //! the `printf` family (`stdio`), rounding-mode control (`fenv`), the heap
-//! (`heap`), the process environment ([`env`]), the libm functions IEEE
+//! (`heap`), the process environment ([`mod@env`]), the libm functions IEEE
 //! 754 defines exactly (`libm`), transcendental functions, concretized and
 //! computed by the host's glibc (`transcendental`: an event; the run is
 //! then never "verified"), and LLVM intrinsics (`intrinsics`). A model the
