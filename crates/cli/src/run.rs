@@ -38,24 +38,10 @@ enum PropertySpec {
     File(PathBuf),
 }
 
-/// The text of SV-COMP's unreach-call property files, without whitespace.
-const UNREACH_CALL_PRP: [&str; 2] = [
-    "CHECK(init(main()),LTL(G!call(reach_error())))",
-    "CHECK(init(main()),LTL(G!call(__VERIFIER_error())))",
-];
-
-/// The property an SV-COMP `.prp` file states, if fpsym checks it.
-fn prp_property(text: &str) -> Option<Property> {
-    let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
-    UNREACH_CALL_PRP
-        .contains(&compact.as_str())
-        .then_some(Property::UnreachCall)
-}
-
 /// Reads a `.prp` file; a property other than unreach-call is an input error naming it.
 fn read_prp(path: &Path) -> Result<Property, Failure> {
     let text = std::fs::read_to_string(path).map_err(|e| Failure::Input(format!("{}: {e}", path.display())))?;
-    prp_property(&text).ok_or_else(|| {
+    Property::from_prp(&text).ok_or_else(|| {
         Failure::Input(format!(
             "{}: property `{}` is not supported; fpsym checks unreach-call, \
              `CHECK( init(main()), LTL(G ! call(reach_error())) )`",

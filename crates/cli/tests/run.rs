@@ -364,8 +364,14 @@ fn parameter_ranges_follow_the_c_type_and_results_replay_exactly() {
         details.push(v["detail"].as_str().unwrap().to_string());
         if v["detail"] == "exit -5" {
             // The typed status is what replay compares; `detail` is for people.
-            let tampered = text.replace("exit -5", "exit 251").replace("\"status\": -5", "\"status\": 251");
-            assert_ne!(tampered, text.replace("exit -5", "exit 251"), "a typed status in {text}");
+            let tampered = text
+                .replace("exit -5", "exit 251")
+                .replace("\"status\": -5", "\"status\": 251");
+            assert_ne!(
+                tampered,
+                text.replace("exit -5", "exit 251"),
+                "a typed status in {text}"
+            );
             std::fs::write(&p, tampered).unwrap();
         }
     }

@@ -310,13 +310,7 @@ impl Exec<'_, '_> {
     /// (`signed`; without debug information: signed when `lo` is
     /// negative; `_Bool`, an `i1`, is unsigned); bounds outside the type's
     /// values are an error, never wrapped.
-    pub fn range(
-        &mut self,
-        st: &mut State,
-        v: &Val,
-        (lo, hi): (f64, f64),
-        signed: Option<bool>,
-    ) -> Result<(), String> {
+    pub fn range(&mut self, st: &mut State, v: &Val, (lo, hi): (f64, f64), signed: Option<bool>) -> Result<(), String> {
         match v {
             Val::Fp(t) => {
                 let fmt = term::format_of(t);
@@ -333,9 +327,7 @@ impl Exec<'_, '_> {
             Val::Bv(t) => {
                 let w = term::width(t);
                 if lo.fract() != 0.0 || hi.fract() != 0.0 {
-                    return Err(format!(
-                        "an integer parameter needs integer bounds, got [{lo}, {hi}]"
-                    ));
+                    return Err(format!("an integer parameter needs integer bounds, got [{lo}, {hi}]"));
                 }
                 let signed = w > 1 && signed.unwrap_or(lo < 0.0);
                 let (min, max): (i128, i128) = match (signed, w) {
@@ -452,4 +444,3 @@ fn c_return_type(f: &llvm_ir::Function) -> Option<String> {
         t => c_type(t),
     }
 }
-

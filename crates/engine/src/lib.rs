@@ -479,7 +479,6 @@ fn pointee(g: &llvm_ir::module::GlobalVariable) -> llvm_ir::TypeRef {
     }
 }
 
-
 /// How often the memory limit reads the process's resident set.
 pub const MEMORY_CHECK_INTERVAL: Duration = Duration::from_millis(200);
 

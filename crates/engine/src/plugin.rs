@@ -93,7 +93,9 @@ pub struct Plugins {
 impl Plugins {
     /// The observer of type `T`, if one was plugged in.
     pub fn observer<T: Observer>(&self) -> Option<&T> {
-        self.observers.iter().find_map(|o| (o.as_ref() as &dyn Any).downcast_ref())
+        self.observers
+            .iter()
+            .find_map(|o| (o.as_ref() as &dyn Any).downcast_ref())
     }
     /// The oracle, as type `T`.
     pub fn oracle<T: BranchOracle>(&self) -> Option<&T> {

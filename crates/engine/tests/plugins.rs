@@ -127,7 +127,11 @@ fn an_outside_checker_finds_and_the_path_goes_on() {
     config.checkers.push(CheckerFactory::new(|| Box::new(FdivByZero)));
     let mut cx = RunContext::default();
     let out = run(&p, &config, &mut cx);
-    let f: Vec<_> = out.findings.iter().filter(|f| f.kind.name() == "fp-divide-by-zero").collect();
+    let f: Vec<_> = out
+        .findings
+        .iter()
+        .filter(|f| f.kind.name() == "fp-divide-by-zero")
+        .collect();
     assert_eq!(f.len(), 1, "{:?}", out.findings);
     assert_eq!(f[0].line, 3);
     // Its test divides by zero: y is ±0.

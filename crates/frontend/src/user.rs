@@ -88,7 +88,11 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("fpsym-user-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let i = dir.join("task.i");
-        std::fs::write(&i, "# 1 \"<built-in>\"\n# 1 \"src/task_orig.c\"\nint main(void){return 0;}\n").unwrap();
+        std::fs::write(
+            &i,
+            "# 1 \"<built-in>\"\n# 1 \"src/task_orig.c\"\nint main(void){return 0;}\n",
+        )
+        .unwrap();
         let u = UserCode::from_inputs(&[PathBuf::from("a/prog.c"), i, PathBuf::from("lib.bc")]);
         assert_eq!(u.names(), ["prog.c", "task.i", "task_orig.c"]);
         assert!(u.is_user_file("/abs/a/prog.c"));

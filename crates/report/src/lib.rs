@@ -18,9 +18,7 @@ mod summary;
 pub mod values;
 
 pub use records::{Event, Finding, FindingKind, Loc, PathEnd, Termination, Test, TestElement, TestObject};
-pub use replay_record::{
-    Coverage, CoverageCount, FindingResult, Observation, Observed, ReplayReport, TestResult,
-};
+pub use replay_record::{Coverage, CoverageCount, FindingResult, Observation, Observed, ReplayReport, TestResult};
 pub use run_record::{EntryRecord, RunRecord};
 pub use summary::{Property, Stats, StopReason, Summary, Verdict};
 pub use values::{c_type_name, decimal, hex_float};
@@ -222,7 +220,9 @@ const RUN_MARKERS: [&str; 4] = [RUN_RECORD, STATS, "tests", "findings"];
 
 /// Everything a run (and its replay) writes into its directory: what
 /// `--force` may remove.
-pub const RUN_ENTRIES: [&str; 8] = [RUN_RECORD, STATS, "tests", "findings", EVENTS, "build", "replay", REPLAY];
+pub const RUN_ENTRIES: [&str; 8] = [
+    RUN_RECORD, STATS, "tests", "findings", EVENTS, "build", "replay", REPLAY,
+];
 
 /// Why an output directory cannot be used for a run.
 #[derive(Debug, thiserror::Error)]
@@ -273,7 +273,10 @@ pub fn prepare_output(dir: &Path, empty_earlier_run: bool, inputs: &[PathBuf]) -
         return Err(OutputError::NotADirectory(dir.to_path_buf()));
     }
     let entries: Vec<PathBuf> = match std::fs::read_dir(dir) {
-        Ok(rd) => rd.map(|e| e.map(|e| e.path())).collect::<Result<_, _>>().map_err(io(dir))?,
+        Ok(rd) => rd
+            .map(|e| e.map(|e| e.path()))
+            .collect::<Result<_, _>>()
+            .map_err(io(dir))?,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
         Err(e) => return Err(io(dir)(e)),
     };

@@ -20,6 +20,22 @@ pub enum Property {
     UnreachCall,
 }
 
+impl Property {
+    /// The property an SV-COMP property file (`.prp`) states, if fpsym
+    /// checks it: unreach-call, `CHECK( init(main()), LTL(G !
+    /// call(reach_error())) )` (or `__VERIFIER_error`), whitespace aside.
+    pub fn from_prp(text: &str) -> Option<Property> {
+        const UNREACH_CALL: [&str; 2] = [
+            "CHECK(init(main()),LTL(G!call(reach_error())))",
+            "CHECK(init(main()),LTL(G!call(__VERIFIER_error())))",
+        ];
+        let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+        UNREACH_CALL
+            .contains(&compact.as_str())
+            .then_some(Property::UnreachCall)
+    }
+}
+
 /// Counters of a run.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -229,6 +245,13 @@ impl Summary {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn property_files() {
+        let prp = "CHECK( init(main()), LTL(G ! call(reach_error())) )\n";
+        assert_eq!(Property::from_prp(prp), Some(Property::UnreachCall));
+        assert_eq!(Property::from_prp("CHECK( init(main()), LTL(G valid-free) )"), None);
+    }
 
     #[test]
     fn summaries_round_trip() {

@@ -34,6 +34,7 @@
 pub mod chain;
 pub mod cp;
 pub mod process;
+pub mod script;
 mod validate;
 #[cfg(feature = "z3")]
 pub mod z3;

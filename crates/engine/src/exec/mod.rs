@@ -353,7 +353,14 @@ impl<'e, 'p> Exec<'e, 'p> {
     /// each violation that can happen is split off or recorded as its
     /// check says. None when the path cannot avoid a violation that ends
     /// it (the path ends, infeasible past it).
-    fn run_checkers(&mut self, st: &mut State, at: Point<'_>, vals: &[Option<Val>], vector: bool, loc: &Option<Loc>) -> Option<()> {
+    fn run_checkers(
+        &mut self,
+        st: &mut State,
+        at: Point<'_>,
+        vals: &[Option<Val>],
+        vector: bool,
+        loc: &Option<Loc>,
+    ) -> Option<()> {
         if self.checkers.is_empty() {
             return Some(());
         }
@@ -426,7 +433,10 @@ impl<'e, 'p> Exec<'e, 'p> {
                     .map(|o| self.operand(st, o).map(Some))
                     .collect::<Result<Vec<_>, _>>()?;
                 let loc = crate::state::loc_of(block.term.get_debug_loc());
-                if self.run_checkers(st, Point::Terminator(&block.term), &vals, false, &loc).is_none() {
+                if self
+                    .run_checkers(st, Point::Terminator(&block.term), &vals, false, &loc)
+                    .is_none()
+                {
                     return Ok(Outcome::End(End::Infeasible));
                 }
             }
@@ -462,7 +472,10 @@ impl<'e, 'p> Exec<'e, 'p> {
         let vector = vals.iter().any(|v| matches!(v, Some(Val::Agg(_))))
             && inst.try_get_result().is_some()
             && matches!(self.prog.module.types.type_of(inst).as_ref(), Type::VectorType { .. });
-        if self.run_checkers(st, Point::Instruction(inst), &vals, vector, &loc).is_none() {
+        if self
+            .run_checkers(st, Point::Instruction(inst), &vals, vector, &loc)
+            .is_none()
+        {
             return Ok(Outcome::End(End::Infeasible));
         }
         st.frame_mut().ip += 1;
