@@ -18,7 +18,7 @@ pub use fpsym_replay::ReplayOptions;
 pub fn replay(dir: &Path, opts: &ReplayOptions) -> anyhow::Result<ExitCode> {
     let confirmations = Confirmations::default();
     let report = fpsym_replay::replay(dir, opts, &confirmations).map_err(failure)?;
-    print(&report, opts, &confirmations)?;
+    print(&report, opts)?;
     let (unconfirmed, mismatched) = (report.unconfirmed(), report.mismatched());
     if unconfirmed > 0 || mismatched > 0 {
         let mut what = Vec::new();
@@ -64,7 +64,7 @@ fn basename(s: &str) -> String {
 }
 
 /// The table of tests, the findings, the summary line and the coverage.
-fn print(report: &ReplayReport, opts: &ReplayOptions, confirmations: &Confirmations) -> std::io::Result<()> {
+fn print(report: &ReplayReport, opts: &ReplayOptions) -> std::io::Result<()> {
     let out = std::io::stdout();
     let mut out = out.lock();
     writeln!(
@@ -93,7 +93,7 @@ fn print(report: &ReplayReport, opts: &ReplayOptions, confirmations: &Confirmati
         let verdict = if f.confirmed {
             "confirmed".to_string()
         } else {
-            match confirmations.missing_rule(&f.kind) {
+            match &f.reason {
                 Some(why) => format!("NOT CONFIRMED ({why})"),
                 None => "NOT CONFIRMED".to_string(),
             }

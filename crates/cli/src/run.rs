@@ -220,7 +220,7 @@ pub fn run(opts: &RunOptions) -> anyhow::Result<ExitCode> {
         Err(e) => return Err(Failure::Input(e.to_string()).into()),
     };
     write_run_record(opts, engine.property, &out, &program)?;
-    let mut solver = fpsym_solver::build(&opts.solver);
+    let mut solver = fpsym_solver::build_with_workers(&opts.solver, &crate::WORKERS);
     let interrupt = Arc::new(AtomicBool::new(false));
     {
         let flag = interrupt.clone();

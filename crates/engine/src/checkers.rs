@@ -29,6 +29,10 @@ pub struct Violation {
     pub stack: Vec<(usize, Option<Loc>)>,
     /// Details.
     pub message: String,
+    /// How the program ends at a native run: by this signal rather than
+    /// the one its kind implies (`llvm.trap` aborts with SIGILL, not
+    /// SIGABRT). Default: None.
+    pub signal: Option<fpsym_report::Termination>,
 }
 
 impl Violation {
@@ -39,12 +43,18 @@ impl Violation {
             loc,
             stack: Vec::new(),
             message: String::new(),
+            signal: None,
         }
         .with_stack(st)
     }
     /// Sets the message.
     pub fn with_message(mut self, m: impl Into<String>) -> Violation {
         self.message = m.into();
+        self
+    }
+    /// Sets how the program ends natively.
+    pub fn with_signal(mut self, t: fpsym_report::Termination) -> Violation {
+        self.signal = Some(t);
         self
     }
     fn with_stack(mut self, st: &State) -> Violation {
@@ -58,7 +68,8 @@ impl Violation {
 #[derive(Clone, Copy, Debug)]
 pub enum Point<'a> {
     /// Before this instruction; operands are its evaluated operands (for a
-    /// call: the callee, unless inline assembly, then the arguments).
+    /// call: the callee operand, absent for inline assembly, followed by
+    /// the arguments).
     Instruction(&'a llvm_ir::Instruction),
     /// Before this terminator; operands are its evaluated operands (the
     /// condition of `br`, the value of `switch` and `ret`).
@@ -152,7 +163,7 @@ impl CheckerFactory {
 
 impl std::fmt::Debug for CheckerFactory {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "CheckerFactory({})", self.make().name())
+        f.write_str("CheckerFactory")
     }
 }
 

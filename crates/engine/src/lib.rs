@@ -178,8 +178,9 @@ pub enum EngineError {
 pub struct RunContext<'a> {
     /// Raised (by Ctrl-C, a batch supervisor) to stop the run gracefully.
     pub interrupt: Arc<AtomicBool>,
-    /// Which functions are the user's (for coverage). Default: those with
-    /// a body in a `.c`/`.i` source (every function with debug info).
+    /// Which functions are the user's (for coverage). Default: every
+    /// function with debug information (fpsym's C runtime included); a
+    /// driver passes `UserCode::from_inputs` of its inputs.
     pub user: fpsym_frontend::UserCode,
     /// Called every 200 ms or so with the counters and the live states.
     pub progress: Option<&'a mut dyn FnMut(&Stats, usize)>,
@@ -312,12 +313,13 @@ pub fn run(
         let mut removed = Vec::new();
         let mut ran = 0;
         loop {
-            let (outcome, side, events, printed, side_ends, undecided) = {
+            let (outcome, side, continued, events, printed, side_ends, undecided) = {
                 let mut ex = engine.exec();
                 let o = ex.step(&mut st);
                 (
                     o,
                     std::mem::take(&mut ex.side_findings),
+                    std::mem::take(&mut ex.continued),
                     std::mem::take(&mut ex.events),
                     std::mem::take(&mut ex.printed),
                     std::mem::take(&mut ex.side_ends),
@@ -335,6 +337,9 @@ pub fn run(
             }
             for (s, e) in ends {
                 engine.end_or_defer(&mut pending, &undecided, s, e)?;
+            }
+            for (s, v) in continued {
+                engine.report_continued(&s, v)?;
             }
             ran += 1;
             match outcome {
@@ -422,6 +427,10 @@ pub fn run(
     for st in left {
         if engine.fault.is_some() || Instant::now() >= solve_until {
             engine.stats.paths_partial += 1;
+            let end = End::Partial(format!("stopped: {stop}"));
+            for o in engine.plugins.observers.iter_mut() {
+                o.at_path_end(&st, &end);
+            }
             continue;
         }
         engine.finish(st, End::Partial(format!("stopped: {stop}")))?;
@@ -429,7 +438,13 @@ pub fn run(
     engine.stats.branches_covered = engine.covered.len() as u64;
     engine.stats.seconds = start.elapsed().as_secs_f64();
     let stopped = (stop != StopReason::Exhausted || left_n > 0).then(|| format!("stopped early ({stop})"));
-    let why: Vec<String> = stopped.into_iter().chain(engine.incomplete.clone()).collect();
+    let excluded = engine.stats.excluded;
+    let directed = (excluded > 0).then(|| format!("a branch oracle excluded {excluded} branch side(s)"));
+    let why: Vec<String> = stopped
+        .into_iter()
+        .chain(engine.incomplete.clone())
+        .chain(directed)
+        .collect();
     let incomplete = if !why.is_empty() {
         Some(why.join("; "))
     } else if engine.stats.paths_partial > 0 {
@@ -644,6 +659,8 @@ impl<'e, 'p> Engine<'e, 'p> {
             globals: self.globals,
             deadline: self.deadline,
             side_findings: Vec::new(),
+            continued: Vec::new(),
+            found: &self.finding_keys,
             events: Vec::new(),
             printed: Vec::new(),
             checkers: &mut self.checkers,
@@ -799,6 +816,10 @@ impl<'e, 'p> Engine<'e, 'p> {
     /// Gives up on a pending branch side: a `BranchDropped` event, and the
     /// verdict is incomplete.
     fn drop_pending(&mut self, p: Pending, why: String) -> Result<(), EngineError> {
+        let end = End::Partial(format!("dropped: {why}"));
+        for o in self.plugins.observers.iter_mut() {
+            o.at_path_end(&p.state, &end);
+        }
         let e = Event::BranchDropped {
             loc: p.loc,
             reason: why,
@@ -876,7 +897,7 @@ impl<'e, 'p> Engine<'e, 'p> {
             }
             End::Error(v) if self.config.property == Property::UnreachCall && v.kind != checkers::Kind::ReachError => {
                 let how = match v.kind {
-                    _ if v.message == "llvm.trap" => Some(Termination::Trap),
+                    _ if v.signal.is_some() => v.signal,
                     checkers::Kind::Abort => Some(Termination::Abort),
                     checkers::Kind::AssertionFailure => Some(Termination::AssertionFailure),
                     checkers::Kind::DivisionByZero => Some(Termination::DivisionByZero),
@@ -923,34 +944,53 @@ impl<'e, 'p> Engine<'e, 'p> {
             return Ok(());
         };
         if let Some(v) = violation {
-            self.finding_keys.insert((v.kind.clone(), v.loc.clone()));
-            self.stats.findings += 1;
-            let loc = v.loc.clone().unwrap_or(Loc {
-                file: "?".into(),
-                line: 0,
-                column: 0,
-            });
-            let stack = v
-                .stack
-                .iter()
-                .map(|(f, site)| {
-                    let name = &self.prog.funcs[*f].name;
-                    match site {
-                        Some(l) => format!("{name} (called at {l})"),
-                        None => name.clone(),
-                    }
-                })
-                .collect();
-            self.sink.finding(&Finding {
-                kind: v.kind,
-                file: loc.file,
-                line: loc.line,
-                column: loc.column,
-                stack,
-                test: test.id,
-                message: v.message,
-            })?;
+            self.report_finding(v, test.id)?;
         }
+        Ok(())
+    }
+
+    /// A finding after which its path went on: its test (from `st`,
+    /// constrained to the violation) and the finding, if new. No path
+    /// ends: nothing is counted as a path, no observer sees an end.
+    fn report_continued(&mut self, st: &State, v: checkers::Violation) -> Result<(), EngineError> {
+        if self.finding_keys.contains(&(v.kind.clone(), v.loc.clone())) {
+            return Ok(());
+        }
+        if let Some(test) = self.make_test(st, TestEnd::Known(report::PathEnd::Error(v.kind.clone())))? {
+            self.report_finding(v, test.id)?;
+        }
+        Ok(())
+    }
+
+    /// Writes a new finding triggered by test `test`.
+    fn report_finding(&mut self, v: checkers::Violation, test: u64) -> Result<(), EngineError> {
+        self.finding_keys.insert((v.kind.clone(), v.loc.clone()));
+        self.stats.findings += 1;
+        let loc = v.loc.clone().unwrap_or(Loc {
+            file: "?".into(),
+            line: 0,
+            column: 0,
+        });
+        let stack = v
+            .stack
+            .iter()
+            .map(|(f, site)| {
+                let name = &self.prog.funcs[*f].name;
+                match site {
+                    Some(l) => format!("{name} (called at {l})"),
+                    None => name.clone(),
+                }
+            })
+            .collect();
+        self.sink.finding(&Finding {
+            kind: v.kind,
+            file: loc.file,
+            line: loc.line,
+            column: loc.column,
+            stack,
+            test,
+            message: v.message,
+        })?;
         Ok(())
     }
 

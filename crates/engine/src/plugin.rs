@@ -54,15 +54,21 @@ pub enum Follow {
 /// an empty default.
 pub trait Observer: Any + Send {
     /// `inst` executed on `st` and the path goes on (also called for each
-    /// state a fork split off; phis of a block are reported one by one
-    /// after all of them were written; a call to a defined function is
-    /// reported once the callee's frame is pushed, its result comes with
-    /// [`Observer::at_return`]).
+    /// state a fork split off that executed it, not for one split off to
+    /// execute it again, e.g. for another target of a symbolic pointer;
+    /// phis of a block are reported one by one after all of them were
+    /// written; a call to a defined function is reported once the
+    /// callee's frame is pushed, its result comes with
+    /// [`Observer::at_return`]). Terminators are reported through
+    /// [`Observer::at_branch`] and [`Observer::at_return`].
     fn after_instruction(&mut self, _st: &mut State, _inst: &llvm_ir::Instruction) {}
     /// `st` took one side of `branch`: `taken` says whether its condition
     /// holds on this side.
     fn at_branch(&mut self, _st: &mut State, _branch: &Branch<'_>, _taken: bool) {}
-    /// `st` is about to call `callee` with `args`.
+    /// `st` calls `callee` with `args`: told once the call was made (the
+    /// callee's frame pushed, or a modelled function's result set, then
+    /// [`Observer::at_return`] follows at once), never for a state split
+    /// off to make the call again.
     fn at_call(&mut self, _st: &mut State, _callee: &str, _args: &[Val]) {}
     /// A call to `callee` returned on `st` with `result`.
     fn at_return(&mut self, _st: &mut State, _callee: &str, _result: Option<&Val>) {}

@@ -126,6 +126,7 @@ fn an_outside_checker_finds_and_the_path_goes_on() {
     let mut config = config();
     config.checkers.push(CheckerFactory::new(|| Box::new(FdivByZero)));
     let mut cx = RunContext::default();
+    cx.plugins.observers.push(Box::new(Recorder::default()));
     let out = run(&p, &config, &mut cx);
     let f: Vec<_> = out
         .findings
@@ -143,7 +144,11 @@ fn an_outside_checker_finds_and_the_path_goes_on() {
     // The path went on: the three exits of `ratio` are still tests.
     let exits = out.tests.iter().filter(|t| matches!(t.end, PathEnd::Exit(_))).count();
     assert_eq!(exits, 3, "{:?}", out.tests);
-    assert_eq!(out.summary.unwrap().verdict, Verdict::BugFound);
+    let summary = out.summary.unwrap();
+    assert_eq!(summary.verdict, Verdict::BugFound);
+    // A finding after which the path goes on ends no path.
+    assert_eq!(summary.stats.paths_completed, 3);
+    assert_eq!(cx.plugins.observer::<Recorder>().unwrap().ends.len(), 3);
     // Without it, the same run finds nothing.
     let out = run(&p, &self::config(), &mut RunContext::default());
     assert!(out.findings.is_empty());
@@ -218,4 +223,61 @@ fn an_outside_oracle_directs_the_search() {
     assert!(out.tests.is_empty());
     let s = out.summary.unwrap();
     assert_eq!(s.stats.paths_infeasible, 1);
+    // Sides excluded unasked: the run proves nothing about them.
+    assert_eq!(s.stats.excluded, 2);
+    assert!(
+        matches!(&s.verdict, Verdict::Incomplete(why) if why.contains("branch oracle excluded 2")),
+        "{:?}",
+        s.verdict
+    );
+}
+
+const TWO_TARGETS: &str = r#"
+double pick(int c, double x, double y) {
+    double *p = (double *)((char *)&x + (c != 0) * ((char *)&y - (char *)&x));
+    return *p;
+}
+"#;
+
+/// Loads at line 4 on this path.
+#[derive(Clone, Default)]
+struct Loads(u32);
+
+#[derive(Default)]
+struct LoadCounter {
+    per_path: Vec<u32>,
+}
+
+impl Observer for LoadCounter {
+    fn after_instruction(&mut self, st: &mut State, inst: &llvm_ir::Instruction) {
+        use llvm_ir::HasDebugLoc;
+        if matches!(inst, llvm_ir::Instruction::Load(_)) && inst.get_debug_loc().as_ref().map(|d| d.line) == Some(4) {
+            st.ext_mut::<Loads>().0 += 1;
+        }
+    }
+    fn at_path_end(&mut self, st: &State, _end: &End) {
+        self.per_path.push(st.ext::<Loads>().map_or(0, |l| l.0));
+    }
+}
+
+#[test]
+fn a_state_split_off_to_execute_again_is_not_reported_twice() {
+    let dir = std::env::temp_dir().join(format!("fpsym-plugins-{}-targets", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = dir.join("pick.c");
+    std::fs::write(&src, TWO_TARGETS).unwrap();
+    let p = fpsym_frontend::build(&[src], &CompileOptions::default(), &dir.join("build")).unwrap();
+    let mut config = Config::default();
+    config.entry = Entry::Function {
+        name: "pick".into(),
+        ranges: vec![],
+        array_len: None,
+    };
+    let mut cx = RunContext::default();
+    cx.plugins.observers.push(Box::new(LoadCounter::default()));
+    let out = run(&p, &config, &mut cx);
+    assert_eq!(out.tests.len(), 2, "{:?}", out.tests);
+    // `*p` points into x or into y: two paths, each loading once.
+    assert_eq!(cx.plugins.observer::<LoadCounter>().unwrap().per_path, [1, 1]);
 }

@@ -56,7 +56,8 @@ impl UserCode {
     }
 
     /// Whether `f` is defined in one of the user's files (functions without
-    /// debug information, fpsym's runtime included, are not).
+    /// debug information never are; with the default, every file, fpsym's
+    /// runtime is).
     pub fn is_user_function(&self, f: &llvm_ir::Function) -> bool {
         f.debugloc.as_ref().is_some_and(|d| self.is_user_file(&d.filename))
     }

@@ -215,6 +215,7 @@ pub fn replay(dir: &Path, opts: &ReplayOptions, confirmations: &Confirmations) -
             line: f.line,
             test: f.test,
             confirmed: confirmations.confirms(f, &o),
+            reason: confirmations.missing_rule(&f.kind),
             observed: o,
         });
     }

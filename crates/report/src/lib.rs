@@ -203,7 +203,14 @@ impl ReportSink for DirSink {
     }
     fn finding(&mut self, f: &Finding) -> std::io::Result<()> {
         self.findings.push(f.clone());
-        let name = format!("{:03}-{}.json", self.findings.len(), f.kind);
+        // The kind names the file: anything but kebab-case is replaced.
+        let kind: String = f
+            .kind
+            .name()
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' })
+            .collect();
+        let name = format!("{:03}-{kind}.json", self.findings.len());
         write_json(&self.dir.join("findings").join(name), f).map_err(io_error)
     }
     fn event(&mut self, e: &Event) -> std::io::Result<()> {

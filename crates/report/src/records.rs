@@ -41,7 +41,8 @@ pub enum FindingKind {
     InvalidFree,
     /// `unreachable` was executed.
     Unreachable,
-    /// A kind raised by a checker from outside this table (its name).
+    /// A kind raised by a checker from outside this table: its name,
+    /// kebab-case and not a built-in one ([`FindingKind::custom`] checks).
     Custom(String),
 }
 
@@ -70,6 +71,23 @@ impl FindingKind {
             FindingKind::InvalidFree => "invalid-free",
             FindingKind::Unreachable => "unreachable",
             FindingKind::Custom(s) => s,
+        }
+    }
+
+    /// A custom kind named `name`: kebab-case (lower-case letters, digits,
+    /// `-`), not a built-in name (it names files: `findings/NNN-NAME.json`).
+    pub fn custom(name: &str) -> Result<FindingKind, String> {
+        let ok = !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+            && !name.starts_with('-');
+        if !ok {
+            return Err(format!("finding kind `{name}`: expected kebab-case, e.g. fp-overflow"));
+        }
+        match FindingKind::from_name(name) {
+            FindingKind::Custom(_) => Ok(FindingKind::Custom(name.to_string())),
+            _ => Err(format!("finding kind `{name}` is built in")),
         }
     }
 
@@ -286,21 +304,29 @@ impl From<Test> for TestRepr {
 impl TryFrom<TestRepr> for Test {
     type Error = String;
     fn try_from(r: TestRepr) -> Result<Test, String> {
+        let id = r.id;
         let end = match (r.end.as_str(), r.status, r.how, r.kind) {
             ("exit", Some(n), None, None) => PathEnd::Exit(n),
             ("exit", None, Some(h), None) => PathEnd::Terminated(h),
             ("error", None, None, Some(k)) => PathEnd::Error(k),
-            ("partial", None, None, None) => PathEnd::Partial(r.detail),
+            ("partial", None, None, None) => PathEnd::Partial(r.detail.clone()),
             (e, ..) => {
                 return Err(format!(
-                    "test {}: end `{e}` needs exactly one of `status` or `how` (exit), `kind` (error), \
-                     none (partial)",
-                    r.id
+                    "test {id}: end `{e}` needs exactly one of `status` or `how` (exit), `kind` (error), \
+                     none (partial); a record written by an older fpsym must be made again"
                 ))
             }
         };
+        // `detail` is the typed end for people: a record where they differ
+        // was edited by hand, and is refused rather than half believed.
+        if !matches!(end, PathEnd::Partial(_)) && end.to_string() != r.detail {
+            return Err(format!(
+                "test {id}: `detail` says `{}` but the end is `{end}` (edit both, or neither)",
+                r.detail
+            ));
+        }
         Ok(Test {
-            id: r.id,
+            id,
             objects: r.objects,
             end,
         })
@@ -351,6 +377,16 @@ pub enum Event {
         /// Why.
         reason: String,
     },
+    /// The solver could not decide whether a check's violation can
+    /// happen here (the path went on; the violation was not ruled out).
+    CheckUndecided {
+        /// Where.
+        loc: Option<Loc>,
+        /// The violation's kind.
+        kind: FindingKind,
+        /// Why.
+        reason: String,
+    },
     /// A path stopped early.
     PathStopped {
         /// Where.
@@ -366,7 +402,10 @@ impl Event {
     pub fn makes_incomplete(&self) -> bool {
         matches!(
             self,
-            Event::Concretized { .. } | Event::BranchDropped { .. } | Event::ExternalCall { .. }
+            Event::Concretized { .. }
+                | Event::BranchDropped { .. }
+                | Event::ExternalCall { .. }
+                | Event::CheckUndecided { .. }
         )
     }
 
@@ -376,6 +415,7 @@ impl Event {
             Event::Concretized { reason, .. } => format!("concretized: {reason}"),
             Event::BranchDropped { reason, .. } => format!("a branch was dropped: {reason}"),
             Event::ExternalCall { function, .. } => format!("call to unmodelled function {function}"),
+            Event::CheckUndecided { kind, reason, .. } => format!("a {kind} check was undecided: {reason}"),
             Event::PathStopped { reason, .. } => reason.clone(),
         }
     }
@@ -420,6 +460,24 @@ mod tests {
         let bad = r#"{"id":1,"objects":[],"end":"exit","detail":"exit 3"}"#;
         let e = serde_json::from_str::<Test>(bad).unwrap_err().to_string();
         assert!(e.contains("needs exactly one of"), "{e}");
+    }
+
+    #[test]
+    fn hand_edited_details_are_refused() {
+        let bad = r#"{"id":1,"objects":[],"end":"exit","status":2,"detail":"exit 5"}"#;
+        let e = serde_json::from_str::<Test>(bad).unwrap_err().to_string();
+        assert!(e.contains("`detail` says `exit 5` but the end is `exit 2`"), "{e}");
+    }
+
+    #[test]
+    fn custom_kinds_are_kebab_case_and_new() {
+        assert_eq!(
+            FindingKind::custom("fp-overflow"),
+            Ok(FindingKind::Custom("fp-overflow".into()))
+        );
+        assert!(FindingKind::custom("abort").is_err());
+        assert!(FindingKind::custom("a/b").is_err());
+        assert!(FindingKind::custom("").is_err());
     }
 
     #[test]

@@ -121,6 +121,9 @@ pub struct FindingResult {
     pub observed: Observed,
     /// Whether the native run showed the same kind at the same place.
     pub confirmed: bool,
+    /// Why it could not be confirmed, when no rule for its kind exists.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
 /// Covered and total counts of one kind of coverage (llvm-cov's totals).

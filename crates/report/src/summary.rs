@@ -66,6 +66,9 @@ pub struct Stats {
     pub recovered: u64,
     /// Branch sides that had timed out and were found infeasible by a retry.
     pub recovered_infeasible: u64,
+    /// Branch sides a branch oracle excluded (not asked about, not
+    /// explored): a run with any is never "verified".
+    pub excluded: u64,
     /// Largest resident set of the process seen by the memory limit's
     /// checks, in bytes (0 where it cannot be read).
     pub max_resident_bytes: u64,
@@ -211,8 +214,9 @@ pub struct Summary {
     /// Why the exploration was not exhaustive and exact, if it was not
     /// (also when bugs were found: "no bug elsewhere" is then not shown).
     pub incomplete: Option<String>,
-    /// The solver chain's counters and timings (name → value).
-    #[serde(default)]
+    /// The solver chain's counters and timings (name → value; a value
+    /// that is not a finite number is written as `null`).
+    #[serde(default, deserialize_with = "finite_or_null")]
     pub solver: BTreeMap<String, f64>,
     /// The property checked, when not every finding counts.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -225,6 +229,12 @@ pub struct Summary {
     /// order over all paths.
     #[serde(skip)]
     pub printed: Vec<String>,
+}
+
+/// Reads a map whose `null` values stand for numbers JSON cannot hold (NaN).
+fn finite_or_null<'de, D: serde::Deserializer<'de>>(d: D) -> Result<BTreeMap<String, f64>, D::Error> {
+    let m = BTreeMap::<String, Option<f64>>::deserialize(d)?;
+    Ok(m.into_iter().map(|(k, v)| (k, v.unwrap_or(f64::NAN))).collect())
 }
 
 impl Summary {
@@ -277,6 +287,10 @@ mod tests {
             let text = serde_json::to_string(&s).unwrap();
             let back: Summary = serde_json::from_str(&text).unwrap();
             assert_eq!(back, s, "{text}");
+            let mut odd = s.clone();
+            odd.solver.insert("cp.ratio".into(), f64::NAN);
+            let back: Summary = serde_json::from_str(&serde_json::to_string(&odd).unwrap()).unwrap();
+            assert!(back.solver["cp.ratio"].is_nan());
         }
         let v = serde_json::to_value(Verdict::BugFound).unwrap();
         assert_eq!(v, serde_json::json!({"verdict": "bug-found"}));

@@ -326,29 +326,48 @@ impl Exec<'_, '_> {
         };
         // Debug-information intrinsics describe the code; they are not calls.
         let observed = !name.starts_with("llvm.dbg.");
-        if observed {
-            for o in self.plugins.observers.iter_mut() {
-                o.at_call(st, &name, &args);
-            }
-        }
         let depth = st.frames.len();
+        let (bb, after) = (st.frame().bb, st.frame().ip);
+        let args_seen = (observed && !self.plugins.observers.is_empty()).then(|| args.clone());
+        let vector = matches!(self.prog.module.types.type_of(c).as_ref(), Type::VectorType { .. });
         let mut out = self.call_resolved(st, c, callee, args, loc.clone())?;
-        // A modelled call has returned already (a defined function returns
-        // at its `ret`).
-        if observed && st.frames.len() == depth && !matches!(out, Outcome::End(_)) {
+        if observed {
+            // What a state did with the call: entered the callee's body (a
+            // frame above the caller's, which stands after the call),
+            // returned from a model (the caller stands after the call), or
+            // neither (split off to execute the call again, or gone
+            // elsewhere, as `exit` into an atexit handler).
+            let after_call = |s: &State, d: usize| {
+                s.frames.len() == d && s.frames.get(depth - 1).is_some_and(|f| f.bb == bb && f.ip == after)
+            };
             let result = |s: &State| c.dest.as_ref().and_then(|d| s.frame().regs.get(d).cloned());
+            let notify = |this: &mut Self, s: &mut State, ended: bool| -> Result<(), End> {
+                let entered = after_call(s, depth + 1);
+                let returned = !ended && after_call(s, depth);
+                if entered || returned || (ended && s.frames.len() == depth) {
+                    if let Some(args) = &args_seen {
+                        for o in this.plugins.observers.iter_mut() {
+                            o.at_call(s, &name, args);
+                        }
+                    }
+                }
+                if returned {
+                    let r = result(s);
+                    this.returned(s, &name, r.as_ref(), vector, &loc)?;
+                }
+                Ok(())
+            };
             if let Outcome::Fork(forks) = &mut out {
                 let mut kept = Vec::new();
                 for mut f in std::mem::take(forks) {
-                    let r = result(&f);
-                    if self.returned(&mut f, &name, r.as_ref(), &loc).is_ok() {
+                    if notify(self, &mut f, false).is_ok() {
                         kept.push(f);
                     }
                 }
                 *forks = kept;
             }
-            let r = result(st);
-            if let Err(end) = self.returned(st, &name, r.as_ref(), &loc) {
+            let ended = matches!(out, Outcome::End(_));
+            if let Err(end) = notify(self, st, ended) {
                 let forks = match out {
                     Outcome::Fork(f) => f,
                     _ => Vec::new(),
@@ -510,8 +529,9 @@ impl Exec<'_, '_> {
             return self.exit_with(st, code, false);
         }
         let prog = self.prog;
-        let callee = prog.funcs[frame.func].name.as_str();
-        if let Err(end) = self.returned(st, callee, v.as_ref(), &frame.call_site) {
+        let f = prog.funcs[frame.func];
+        let vector = matches!(prog.layout.resolve(&f.return_type), Some(Type::VectorType { .. }));
+        if let Err(end) = self.returned(st, &f.name, v.as_ref(), vector, &frame.call_site) {
             return Ok(Outcome::End(end));
         }
         if let (Some(d), Some(v)) = (frame.ret_dest, v) {

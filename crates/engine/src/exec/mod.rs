@@ -126,6 +126,13 @@ pub struct Exec<'e, 'p> {
     pub deadline: Option<Instant>,
     /// Findings raised on states that go on (checkers fork them off).
     pub side_findings: Vec<(State, Violation)>,
+    /// Findings after which the path goes on ([`OnViolation::Continue`]):
+    /// a copy of the state constrained to the violation, for its test.
+    /// They end no path.
+    pub continued: Vec<(State, Violation)>,
+    /// Findings already reported (kind, location): a continuing check
+    /// of one of them asks no query.
+    pub found: &'e std::collections::HashSet<(crate::checkers::Kind, Option<Loc>)>,
     /// Events to report (concretizations, dropped branches, ...).
     pub events: Vec<crate::report::Event>,
     /// What the program printed (with `--print`).
@@ -333,18 +340,36 @@ impl<'e, 'p> Exec<'e, 'p> {
         good
     }
 
-    /// Records a finding if `bad` can hold on `st` (one query: a copy of
-    /// `st` constrained to `bad` ends with the finding); `st` goes on as
-    /// it is. An undecided query records nothing (and no event: the path
-    /// itself is unaffected).
+    /// Records a finding if `bad` can hold on `st` (one query; a copy of
+    /// `st` constrained to `bad` gives its test); `st` goes on as it is.
+    /// A finding already reported at the same place asks nothing; under
+    /// the unreach-call property only `reach_error` counts, so nothing is
+    /// asked either. An undecided query is a `CheckUndecided` event: the
+    /// verdict cannot be "verified" then.
     pub fn check_continuing(&mut self, st: &State, bad: Term, v: Violation) {
-        if crate::term::as_bool(&bad) == Some(false) {
+        if crate::term::as_bool(&bad) == Some(false)
+            || self.found.contains(&(v.kind.clone(), v.loc.clone()))
+            || (self.config.property == crate::Property::UnreachCall && v.kind != crate::checkers::Kind::ReachError)
+        {
             return;
         }
-        if let Decision::Yes(_) = self.decide(st, std::slice::from_ref(&bad), self.config.solver_timeout) {
-            let mut b = st.clone();
-            b.constrain(bad);
-            self.side_findings.push((b, v));
+        match self.decide(st, std::slice::from_ref(&bad), self.config.solver_timeout) {
+            Decision::Yes(_) => {
+                let mut b = st.clone();
+                b.constrain(bad);
+                self.continued.push((b, v));
+            }
+            Decision::No => {}
+            Decision::Timeout => self.events.push(crate::report::Event::CheckUndecided {
+                loc: v.loc.clone(),
+                kind: v.kind.clone(),
+                reason: "timeout".into(),
+            }),
+            Decision::Unknown(reason) => self.events.push(crate::report::Event::CheckUndecided {
+                loc: v.loc.clone(),
+                kind: v.kind.clone(),
+                reason,
+            }),
         }
     }
 
@@ -479,6 +504,7 @@ impl<'e, 'p> Exec<'e, 'p> {
             return Ok(Outcome::End(End::Infeasible));
         }
         st.frame_mut().ip += 1;
+        let depth = st.frames.len();
         let mut out = self.instruction(st, inst, vals, &ops, loc)?;
         if !self.plugins.observers.is_empty() {
             let mut going_on: Vec<&mut State> = match &mut out {
@@ -486,6 +512,9 @@ impl<'e, 'p> Exec<'e, 'p> {
                 Outcome::Fork(others) => std::iter::once(st).chain(others.iter_mut()).collect(),
                 Outcome::End(_) => vec![],
             };
+            // A state split off to execute this instruction again (another
+            // target of a symbolic pointer) has not executed it.
+            going_on.retain(|s| !reexecutes(s, depth, bb, ip));
             for s in going_on.iter_mut() {
                 for o in self.plugins.observers.iter_mut() {
                     o.after_instruction(s, inst);
@@ -953,6 +982,11 @@ impl<'e, 'p> Exec<'e, 'p> {
             Some(o) => o.decide(&st, &site),
             None => Follow::Both,
         };
+        self.stats.excluded += match follow {
+            Follow::Both => 0,
+            Follow::Then | Follow::Else => 1,
+            Follow::Neither => 2,
+        };
         let (mut t, mut f) = self.fork_sides(st, cond.clone(), loc.clone(), follow);
         if !self.plugins.observers.is_empty() {
             let site = Branch {
@@ -977,18 +1011,20 @@ impl<'e, 'p> Exec<'e, 'p> {
     /// A call to `callee` returned on `st` with `result`: observers see it,
     /// checkers check it (at [`Point::Returned`], the result as operand).
     /// Err(End) when a checker's violation cannot be avoided.
+    /// `vector` says whether the result is a vector (checked lane by
+    /// lane), not a struct.
     pub(crate) fn returned(
         &mut self,
         st: &mut State,
         callee: &str,
         result: Option<&Val>,
+        vector: bool,
         loc: &Option<Loc>,
     ) -> Result<(), End> {
         for o in self.plugins.observers.iter_mut() {
             o.at_return(st, callee, result);
         }
         let vals = [result.cloned()];
-        let vector = matches!(result, Some(Val::Agg(_)));
         match self.run_checkers(st, Point::Returned { callee }, &vals, vector, loc) {
             Some(()) => Ok(()),
             None => Err(End::Infeasible),
@@ -1024,6 +1060,12 @@ impl<'e, 'p> Exec<'e, 'p> {
         }
         Ok(())
     }
+}
+
+/// Whether `st` stands before instruction `ip` of block `bb` in its frame
+/// at depth `depth`: split off to execute that instruction again.
+pub(crate) fn reexecutes(st: &State, depth: usize, bb: usize, ip: usize) -> bool {
+    st.frames.len() == depth && st.frames.last().is_some_and(|f| f.bb == bb && f.ip == ip)
 }
 
 /// A state-shaped placeholder while the real one is being forked.

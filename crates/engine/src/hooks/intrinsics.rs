@@ -127,7 +127,9 @@ impl Exec<'_, '_> {
             }
             "trap" | "debugtrap" => {
                 return Ok(Outcome::End(End::Error(
-                    Violation::new(Kind::Abort, loc.clone(), st).with_message("llvm.trap"),
+                    Violation::new(Kind::Abort, loc.clone(), st)
+                        .with_message("llvm.trap")
+                        .with_signal(fpsym_report::Termination::Trap),
                 )))
             }
             "flt" => set(
