@@ -82,6 +82,28 @@ pub enum Point<'a> {
     },
 }
 
+/// The kinds of [`Point`], for [`Checker::looks_at`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PointKind {
+    /// [`Point::Instruction`].
+    Instruction,
+    /// [`Point::Terminator`].
+    Terminator,
+    /// [`Point::Returned`].
+    Returned,
+}
+
+impl Point<'_> {
+    /// The point's kind.
+    pub fn kind(&self) -> PointKind {
+        match self {
+            Point::Instruction(_) => PointKind::Instruction,
+            Point::Terminator(_) => PointKind::Terminator,
+            Point::Returned { .. } => PointKind::Returned,
+        }
+    }
+}
+
 /// What happens to a path on which a violation can happen.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum OnViolation {
@@ -139,6 +161,11 @@ impl Check {
 pub trait Checker: Send {
     /// A short name.
     fn name(&self) -> &str;
+    /// Whether the checker looks at points of this kind (the engine does
+    /// not evaluate operands for points no checker looks at). Default: all.
+    fn looks_at(&self, _kind: PointKind) -> bool {
+        true
+    }
     /// Conditions under which executing `at` on `st` with `operands`
     /// (evaluated operand terms, None for aggregates; a vector operation
     /// is checked lane by lane) is a bug.
@@ -174,6 +201,9 @@ pub struct DivisionChecker;
 impl Checker for DivisionChecker {
     fn name(&self) -> &str {
         "division"
+    }
+    fn looks_at(&self, kind: PointKind) -> bool {
+        kind == PointKind::Instruction
     }
     fn check(&mut self, _st: &State, at: Point<'_>, operands: &[Option<Term>]) -> Vec<Check> {
         use crate::term::{bv, mk, width};

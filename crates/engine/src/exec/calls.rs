@@ -325,7 +325,8 @@ impl Exec<'_, '_> {
             Callee::Declared(n) => n.clone().into(),
         };
         // Debug-information intrinsics describe the code; they are not calls.
-        let observed = !name.starts_with("llvm.dbg.");
+        let observed = !name.starts_with("llvm.dbg.")
+            && (!self.plugins.observers.is_empty() || self.checks(super::PointKind::Returned));
         let depth = st.frames.len();
         let (bb, after) = (st.frame().bb, st.frame().ip);
         let args_seen = (observed && !self.plugins.observers.is_empty()).then(|| args.clone());

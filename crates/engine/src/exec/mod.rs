@@ -13,7 +13,7 @@ pub use alloca::SYMBOLIC_SIZE_CAPACITY;
 pub use calls::Access;
 pub use memops::float_from_bits;
 
-use crate::checkers::{Check, OnViolation, Point, Violation};
+use crate::checkers::{Check, OnViolation, Point, PointKind, Violation};
 use crate::plugin::{Branch, Follow};
 use crate::prog::Prog;
 use crate::state::{Loc, State};
@@ -373,6 +373,11 @@ impl<'e, 'p> Exec<'e, 'p> {
         }
     }
 
+    /// Whether some checker looks at points of `kind`.
+    fn checks(&self, kind: PointKind) -> bool {
+        self.checkers.iter().any(|c| c.looks_at(kind))
+    }
+
     /// Runs the checkers at `at` on `st` (operand values `vals`; a vector
     /// operation lane by lane when `vector` says the result is a vector):
     /// each violation that can happen is split off or recorded as its
@@ -386,7 +391,7 @@ impl<'e, 'p> Exec<'e, 'p> {
         vector: bool,
         loc: &Option<Loc>,
     ) -> Option<()> {
-        if self.checkers.is_empty() {
+        if !self.checks(at.kind()) {
             return Some(());
         }
         // A vector operation is checked lane by lane (a division of
@@ -414,7 +419,7 @@ impl<'e, 'p> Exec<'e, 'p> {
         let mut conds: Vec<Check> = Vec::new();
         for k in per_lane {
             let terms = lane_terms(k);
-            for c in self.checkers.iter_mut() {
+            for c in self.checkers.iter_mut().filter(|c| c.looks_at(at.kind())) {
                 conds.extend(c.check(st, at, &terms));
             }
         }
@@ -445,7 +450,7 @@ impl<'e, 'p> Exec<'e, 'p> {
             if self.prog.unsupported.contains_key(&(fidx, bb, ip)) {
                 return Err(self.unsupported_here(fidx, bb, ip));
             }
-            if !self.checkers.is_empty() {
+            if self.checks(PointKind::Terminator) {
                 use llvm_ir::HasDebugLoc;
                 let ops: Vec<&Operand> = match &block.term {
                     Terminator::CondBr(c) => vec![&c.condition],
@@ -1023,6 +1028,9 @@ impl<'e, 'p> Exec<'e, 'p> {
     ) -> Result<(), End> {
         for o in self.plugins.observers.iter_mut() {
             o.at_return(st, callee, result);
+        }
+        if !self.checks(PointKind::Returned) {
+            return Ok(());
         }
         let vals = [result.cloned()];
         match self.run_checkers(st, Point::Returned { callee }, &vals, vector, loc) {
