@@ -994,13 +994,6 @@ impl<'e, 'p> Exec<'e, 'p> {
         };
         let (mut t, mut f) = self.fork_sides(st, cond.clone(), loc.clone(), follow);
         if !self.plugins.observers.is_empty() {
-            let site = Branch {
-                function,
-                block: bb,
-                loc: loc.as_ref(),
-                cond: &cond,
-                successor,
-            };
             for o in self.plugins.observers.iter_mut() {
                 if let Some(s) = t.as_mut() {
                     o.at_branch(s, &site, true);

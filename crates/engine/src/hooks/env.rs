@@ -15,12 +15,12 @@
 //!   NULL for other locales (only the C locale exists here).
 
 use crate::exec::{End, Exec, ExecError, Outcome};
+use crate::hooks::HookCall;
 use crate::memory::{Cell, Kind as MemKind};
-use crate::state::{Loc, State};
+use crate::state::State;
 use crate::term::{as_bv, bv};
 use crate::value::Val;
 use fpsym_expr::Sort;
-use llvm_ir::Name;
 
 /// The functions modelled here.
 pub const MODELLED: &[&str] = &[
@@ -110,14 +110,8 @@ impl GlibcRand {
 
 impl Exec<'_, '_> {
     /// Runs the model of an environment function (`name` in [`MODELLED`]).
-    pub(crate) fn env_call(
-        &mut self,
-        st: &mut State,
-        name: &str,
-        args: &[Val],
-        dest: Option<&Name>,
-        loc: &Option<Loc>,
-    ) -> Result<Outcome, ExecError> {
+    pub(crate) fn env_call(&mut self, st: &mut State, call: &HookCall<'_>) -> Result<Outcome, ExecError> {
+        let HookCall { name, args, dest, loc } = *call;
         use super::{int_arg, set_result};
         let set = |st: &mut State, v: Val| set_result(st, dest, v);
         let arg = |k: usize| int_arg(name, args, k);

@@ -3,11 +3,10 @@
 //! finding; `exit` runs the `atexit` handlers first, `_exit`/`_Exit` do not.
 
 use super::int_arg;
+use super::HookCall;
 use crate::checkers::{Kind, Violation};
 use crate::exec::{End, Exec, ExecError, Outcome};
-use crate::state::{Loc, State};
-use crate::value::Val;
-use llvm_ir::Name;
+use crate::state::State;
 
 /// The functions modelled here.
 pub(super) const NAMES: &[&str] = &[
@@ -24,14 +23,8 @@ pub(super) const NAMES: &[&str] = &[
 
 impl Exec<'_, '_> {
     /// Runs the model of a failure point or exit function.
-    pub(super) fn failure(
-        &mut self,
-        st: &mut State,
-        name: &str,
-        args: &[Val],
-        dest: Option<&Name>,
-        loc: &Option<Loc>,
-    ) -> Result<Outcome, ExecError> {
+    pub(super) fn failure(&mut self, st: &mut State, call: &HookCall<'_>) -> Result<Outcome, ExecError> {
+        let HookCall { name, args, dest, loc } = *call;
         let arg_bv = |k: usize| int_arg(name, args, k);
         let _ = dest;
         let out = match name {

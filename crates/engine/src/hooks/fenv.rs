@@ -2,14 +2,14 @@
 //! `fesetround` sets it (forking over the valid modes when the argument is
 //! symbolic).
 
+use super::HookCall;
 use super::{int_arg, set_result};
 use crate::exec::{End, Exec, ExecError, Outcome};
-use crate::state::{Loc, State};
+use crate::state::State;
 use crate::term::{bv, mk, width};
 use crate::value::Val;
 use fpsym_expr::Op;
 use fpsym_float::RoundingMode;
-use llvm_ir::Name;
 
 /// The functions modelled here.
 pub(super) const NAMES: &[&str] = &["fegetround", "fesetround"];
@@ -31,14 +31,8 @@ fn fe_of(r: RoundingMode) -> u128 {
 
 impl Exec<'_, '_> {
     /// Runs the model of a rounding-mode function.
-    pub(super) fn fenv(
-        &mut self,
-        st: &mut State,
-        name: &str,
-        args: &[Val],
-        dest: Option<&Name>,
-        loc: &Option<Loc>,
-    ) -> Result<Outcome, ExecError> {
+    pub(super) fn fenv(&mut self, st: &mut State, call: &HookCall<'_>) -> Result<Outcome, ExecError> {
+        let HookCall { name, args, dest, loc } = *call;
         let set = |st: &mut State, v: Val| set_result(st, dest, v);
         let arg_bv = |k: usize| int_arg(name, args, k);
         let out = match name {

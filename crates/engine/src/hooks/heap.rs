@@ -5,26 +5,20 @@
 
 use crate::checkers::{Kind, Violation};
 use crate::exec::{End, Exec, ExecError, Outcome};
+use crate::hooks::HookCall;
 use crate::memory::{Cell, Kind as MemKind};
-use crate::state::{Loc, State};
+use crate::state::State;
 use crate::term::{as_bv, bv};
 use crate::value::Val;
 use fpsym_expr::Term;
-use llvm_ir::Name;
 
 /// The functions modelled here.
 pub(super) const NAMES: &[&str] = &["malloc", "calloc", "realloc", "free"];
 
 impl Exec<'_, '_> {
     /// Runs the model of a heap function.
-    pub(super) fn heap(
-        &mut self,
-        st: &mut State,
-        name: &str,
-        args: &[Val],
-        dest: Option<&Name>,
-        loc: &Option<Loc>,
-    ) -> Result<Outcome, ExecError> {
+    pub(super) fn heap(&mut self, st: &mut State, call: &HookCall<'_>) -> Result<Outcome, ExecError> {
+        let HookCall { name, args, dest, loc } = *call;
         let size_of = |this: &mut Self, st: &mut State, t: &Term| -> u64 {
             match as_bv(t) {
                 Some(c) => c as u64,

@@ -3,6 +3,7 @@
 //! `__VERIFIER_assume`, `klee_silent_exit`, `__VERIFIER_nondet_*`; and the
 //! input variables they (and harnesses, `time`, `clock`) create.
 
+use super::HookCall;
 use super::{int_arg, set_result};
 use crate::checkers::{Kind, Violation};
 use crate::exec::{End, Exec, ExecError, Feasible, Outcome};
@@ -12,7 +13,7 @@ use crate::term::{as_bv, bv, mk, width};
 use crate::value::Val;
 use fpsym_expr::{Op, Sort, Term};
 use fpsym_float::Format;
-use llvm_ir::{Name, Type};
+use llvm_ir::Type;
 
 /// The functions modelled here, besides `__VERIFIER_nondet_*`.
 const NAMES: &[&str] = &[
@@ -53,14 +54,8 @@ fn nondet_sort(suffix: &str) -> Option<(Sort, &'static str)> {
 
 impl Exec<'_, '_> {
     /// Runs the model of a KLEE/SV-COMP input or assumption function.
-    pub(super) fn klee(
-        &mut self,
-        st: &mut State,
-        name: &str,
-        args: &[Val],
-        dest: Option<&Name>,
-        loc: &Option<Loc>,
-    ) -> Result<Outcome, ExecError> {
+    pub(super) fn klee(&mut self, st: &mut State, call: &HookCall<'_>) -> Result<Outcome, ExecError> {
+        let HookCall { name, args, dest, loc } = *call;
         let set = |st: &mut State, v: Val| set_result(st, dest, v);
         let arg_bv = |k: usize| int_arg(name, args, k);
         let out = match name {

@@ -7,6 +7,7 @@
 
 use super::env::{EDOM, ERANGE};
 use super::libm_suffix;
+use super::HookCall;
 use crate::exec::arith;
 use crate::exec::{Exec, ExecError, Outcome};
 use crate::state::{Loc, State};
@@ -61,14 +62,8 @@ pub(super) fn models(name: &str, arity: usize) -> bool {
 
 impl Exec<'_, '_> {
     /// Runs the model of an exact libm function (one [`models`] accepts).
-    pub(super) fn libm(
-        &mut self,
-        st: &mut State,
-        name: &str,
-        args: &[Val],
-        dest: Option<&Name>,
-        loc: &Option<Loc>,
-    ) -> Result<Outcome, ExecError> {
+    pub(super) fn libm(&mut self, st: &mut State, call: &HookCall<'_>) -> Result<Outcome, ExecError> {
+        let HookCall { name, args, dest, loc } = *call;
         let r = st.rm;
         let f = |k: usize| args[k].fp().clone();
         let one_arg = |base: &str| libm_suffix(name, base).is_some() && args.len() == 1;

@@ -228,14 +228,14 @@ impl Hook for Family {
     fn call(&self, ex: &mut Exec<'_, '_>, st: &mut State, call: &HookCall<'_>) -> Result<Outcome, ExecError> {
         let HookCall { name, args, dest, loc } = *call;
         match self {
-            Family::Klee => ex.klee(st, name, args, dest, loc),
-            Family::Failure => ex.failure(st, name, args, dest, loc),
-            Family::Stdio => ex.stdio(st, name, args, dest, loc),
-            Family::Fenv => ex.fenv(st, name, args, dest, loc),
-            Family::Heap => ex.heap(st, name, args, dest, loc),
-            Family::Env => ex.env_call(st, name, args, dest, loc),
-            Family::Libm => ex.libm(st, name, args, dest, loc),
-            Family::Transcendental => ex.concretized_libm(st, name, args, dest, loc),
+            Family::Klee => ex.klee(st, call),
+            Family::Failure => ex.failure(st, call),
+            Family::Stdio => ex.stdio(st, call),
+            Family::Fenv => ex.fenv(st, call),
+            Family::Heap => ex.heap(st, call),
+            Family::Env => ex.env_call(st, call),
+            Family::Libm => ex.libm(st, call),
+            Family::Transcendental => ex.concretized_libm(st, call),
             Family::Intrinsics => {
                 let intr = name.strip_prefix("llvm.").ok_or_else(|| unmodelled(name))?;
                 ex.intrinsic(st, intr, args, dest, loc)

@@ -3,11 +3,11 @@
 //! every call returns 0.
 
 use super::set_result;
+use super::HookCall;
 use crate::exec::{Exec, ExecError, Outcome};
-use crate::state::{Loc, State};
+use crate::state::State;
 use crate::term::bv;
 use crate::value::Val;
-use llvm_ir::Name;
 
 /// The functions modelled here.
 pub(super) const NAMES: &[&str] = &[
@@ -16,14 +16,8 @@ pub(super) const NAMES: &[&str] = &[
 
 impl Exec<'_, '_> {
     /// Runs the model of a `printf`-family function.
-    pub(super) fn stdio(
-        &mut self,
-        st: &mut State,
-        name: &str,
-        args: &[Val],
-        dest: Option<&Name>,
-        loc: &Option<Loc>,
-    ) -> Result<Outcome, ExecError> {
+    pub(super) fn stdio(&mut self, st: &mut State, call: &HookCall<'_>) -> Result<Outcome, ExecError> {
+        let HookCall { name, args, dest, loc } = *call;
         let _ = loc;
         let set = |st: &mut State, v: Val| set_result(st, dest, v);
         if self.config.print {

@@ -7,13 +7,13 @@
 
 use super::libm_suffix;
 use super::native_libm;
+use super::HookCall;
 use crate::exec::{End, Exec, ExecError, Outcome};
-use crate::state::{Loc, State};
+use crate::state::State;
 use crate::term::{as_bv, format_of};
 use crate::value::Val;
 use fpsym_expr::Term;
 use fpsym_float::{Float, Format, RoundingMode};
-use llvm_ir::Name;
 
 /// The functions concretized here (with `f`/`l` forms).
 pub(super) const NAMES: &[&str] = &[
@@ -29,14 +29,8 @@ pub(super) fn models(name: &str) -> bool {
 impl Exec<'_, '_> {
     /// A transcendental function: the arguments are made concrete (model
     /// values, constrained on the path) and the host's libm computes.
-    pub(super) fn concretized_libm(
-        &mut self,
-        st: &mut State,
-        name: &str,
-        args: &[Val],
-        dest: Option<&Name>,
-        loc: &Option<Loc>,
-    ) -> Result<Outcome, ExecError> {
+    pub(super) fn concretized_libm(&mut self, st: &mut State, call: &HookCall<'_>) -> Result<Outcome, ExecError> {
+        let HookCall { name, args, dest, loc } = *call;
         if args
             .iter()
             .any(|a| matches!(a, Val::Fp(t) if format_of(t) == Format::X86_FP80))
