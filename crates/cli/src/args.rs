@@ -29,6 +29,41 @@ pub enum Command {
     ///
     /// Example: fpsym replay fpsym-out-0
     Replay(ReplayArgs),
+    /// Find inputs that raise floating-point exceptions (overflow,
+    /// underflow, divide-by-zero, invalid; inexact on request) or convert a
+    /// float into an integer type that cannot hold it: every FP operation
+    /// in every rounding mode, bit-precise; the path goes on after each.
+    /// Takes every option of `run`.
+    ///
+    /// Example: fpsym exceptions examples/c/exceptions.c --function energy --replay
+    Exceptions(ExceptionsArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct ExceptionsArgs {
+    /// The exceptions to report, comma-separated. Default: overflow,
+    /// underflow, divide-by-zero, invalid, float-cast-overflow.
+    #[arg(long, value_delimiter = ',', value_name = "KIND,...")]
+    pub kinds: Vec<ExceptionKind>,
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExceptionKind {
+    /// A result too large for its format.
+    Overflow,
+    /// A tiny and inexact result (tininess after rounding, as x86 SSE).
+    Underflow,
+    /// A finite non-zero value divided by zero, or a pole (log(0), ...).
+    DivideByZero,
+    /// No meaningful result: 0/0, inf-inf, 0*inf, sqrt(-1), log(-1), a
+    /// signalling NaN operand.
+    Invalid,
+    /// A float converted to an integer type that cannot hold it.
+    FloatCastOverflow,
+    /// A rounded result (almost every operation: off by default).
+    Inexact,
 }
 
 #[derive(Args, Debug)]

@@ -4,6 +4,7 @@
 //! so, 2 usage or input error, 3 internal error.
 
 mod args;
+mod exceptions;
 mod replay;
 mod run;
 mod solve;
@@ -106,6 +107,7 @@ fn run() -> anyhow::Result<ExitCode> {
             let opts = run::RunOptions::from_args(raw)?;
             run::run(&opts)
         }
+        args::Command::Exceptions(raw) => exceptions::run(raw),
         args::Command::Replay(raw) => replay::replay(
             &raw.dir,
             &replay::ReplayOptions {

@@ -83,6 +83,11 @@ fn parse_search(s: &str) -> Result<Search, Failure> {
 }
 
 impl RunOptions {
+    /// The engine's options, for a mode built on `run`.
+    pub fn engine_mut(&mut self) -> &mut Config {
+        &mut self.engine
+    }
+
     /// Validates raw flags (no filesystem access).
     pub fn from_args(a: RunArgs) -> Result<RunOptions, Failure> {
         let mut engine = Config::default();
@@ -191,6 +196,12 @@ fn output_error(e: fpsym_engine::report::OutputError) -> Failure {
 
 /// Runs the program; exit 1 when there are findings.
 pub fn run(opts: &RunOptions) -> anyhow::Result<ExitCode> {
+    run_then(opts, |_, _| {})
+}
+
+/// Runs the program, then calls `report` with the summary and the findings
+/// (after the common summary is printed, before replay).
+pub fn run_then(opts: &RunOptions, report: impl FnOnce(&Summary, &[Finding])) -> anyhow::Result<ExitCode> {
     for f in &opts.files {
         if !f.exists() {
             return Err(Failure::Input(format!("{}: no such file", f.display())).into());
@@ -269,6 +280,7 @@ pub fn run(opts: &RunOptions) -> anyhow::Result<ExitCode> {
         println!();
     }
     print_summary(&summary, sink.findings(), &out);
+    report(&summary, sink.findings());
     if opts.replay {
         println!();
         let r = crate::replay::ReplayOptions {

@@ -65,7 +65,7 @@ impl Checker for FdivByZero {
         assert!(!st.frames.is_empty(), "checkers see the state");
         match (at, operands) {
             (Point::Instruction(llvm_ir::Instruction::FDiv(_)), [_, Some(y)]) => vec![Check::continuing(
-                Kind::Custom("fp-divide-by-zero".into()),
+                Kind::Custom("fdiv-by-zero".into()),
                 mk(Op::FpIsZero, vec![y.clone()]),
                 "division by zero",
             )],
@@ -131,13 +131,13 @@ fn an_outside_checker_finds_and_the_path_goes_on() {
     let f: Vec<_> = out
         .findings
         .iter()
-        .filter(|f| f.kind.name() == "fp-divide-by-zero")
+        .filter(|f| f.kind.name() == "fdiv-by-zero")
         .collect();
     assert_eq!(f.len(), 1, "{:?}", out.findings);
     assert_eq!(f[0].line, 3);
     // Its test divides by zero: y is ±0.
     let t = out.tests.iter().find(|t| t.id == f[0].test).unwrap();
-    assert_eq!(t.end, PathEnd::Error(Kind::Custom("fp-divide-by-zero".into())));
+    assert_eq!(t.end, PathEnd::Error(Kind::Custom("fdiv-by-zero".into())));
     let y = t.objects.iter().find(|o| o.name == "y").unwrap();
     let bits = u64::from_le_bytes(y.byte_values().unwrap().try_into().unwrap());
     assert_eq!(bits << 1, 0, "y = {:?}", y.value);

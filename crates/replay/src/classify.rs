@@ -50,6 +50,7 @@ pub(crate) fn observed(kind: Observation, loc: Option<(String, u32)>, code: Opti
         line: loc.map(|l| l.1),
         code,
         result: None,
+        raised: Vec::new(),
     }
 }
 
@@ -78,6 +79,7 @@ pub(crate) fn driver_markers(run: &NativeRun) -> Option<Classified> {
         line: None,
         code: run.code,
         result: None,
+        raised: Vec::new(),
     }))
 }
 

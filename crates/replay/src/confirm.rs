@@ -3,7 +3,7 @@
 //! test the typed path end against the observation ([`ends_as`]).
 
 use crate::classify::{basename, NativeRun};
-use fpsym_report::{Finding, FindingKind, Observation, Observed, PathEnd, Termination};
+use fpsym_report::{Finding, FindingKind, Observation, Observed, PathEnd, Raised, Termination};
 use std::collections::BTreeSet;
 
 /// How findings of one kind are confirmed by native replay.
@@ -45,6 +45,14 @@ pub trait Confirmation: Send + Sync {
     /// did. Default: None (the built-in classification decides).
     fn classify(&self, _run: &NativeRun) -> Option<Observed> {
         None
+    }
+
+    /// What the run raised and went on after (e.g. a trapped
+    /// floating-point exception), located with `symbolize` (a code address
+    /// of the program, as printed, to the user's basename and line).
+    /// Default: nothing.
+    fn raised(&self, _run: &NativeRun, _symbolize: &dyn Fn(&str) -> Option<(String, u32)>) -> Vec<Raised> {
+        Vec::new()
     }
 
     /// Whether `observed`, the native run of the finding's test, shows the
@@ -119,7 +127,11 @@ impl Default for Confirmations {
         Confirmations {
             rules: FindingKind::BUILT_IN
                 .iter()
-                .map(|k| Box::new(SameKind::new(k.clone(), place(k))) as Box<dyn Confirmation>)
+                .map(|k| match (crate::fp::FpTrap::new(k.clone()), k) {
+                    (Some(trap), _) => Box::new(trap) as Box<dyn Confirmation>,
+                    (None, FindingKind::FloatCastOverflow) => Box::new(crate::fp::FloatCast),
+                    (None, k) => Box::new(SameKind::new(k.clone(), place(k))),
+                })
                 .collect(),
         }
     }
@@ -201,7 +213,9 @@ pub fn ends_as(end: &PathEnd, o: &Observed, pointer_result: bool) -> bool {
         PathEnd::Terminated(Termination::Abort) => failed(FindingKind::Abort),
         PathEnd::Terminated(Termination::AssertionFailure) => failed(FindingKind::AssertionFailure),
         PathEnd::Terminated(Termination::DivisionByZero) => failed(FindingKind::DivisionByZero),
-        PathEnd::Error(k) => failed(k.clone()),
+        // An error the program goes on after (an FP exception) is raised,
+        // wherever the run then ends.
+        PathEnd::Error(k) => failed(k.clone()) || o.raised.iter().any(|r| r.kind == *k),
         PathEnd::Partial(_) => true,
     }
 }
@@ -228,6 +242,7 @@ mod tests {
             line,
             code,
             result: None,
+            raised: Vec::new(),
         }
     }
 

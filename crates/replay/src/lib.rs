@@ -10,6 +10,7 @@
 //! (the clang build, running a test under a time limit, the symbolizer),
 //! `classify` (a run's stderr and status → [`Observed`]), `confirm` (the
 //! confirmation trait, its registry, typed ends against observations),
+//! `fp` (FP exceptions trapped natively, float-cast overflows sanitized),
 //! `coverage` (llvm-profdata and llvm-cov).
 #![deny(missing_docs)]
 
@@ -17,10 +18,12 @@ mod classify;
 mod confirm;
 mod coverage;
 mod driver;
+mod fp;
 mod native;
 
 pub use classify::NativeRun;
 pub use confirm::{ends_as, expected, Confirmation, Confirmations, Place, SameKind};
+pub use fp::{FloatCast, FpTrap};
 pub use fpsym_report::{Coverage, CoverageCount, FindingResult, Observation, Observed, ReplayReport, TestResult};
 pub use native::{COVERAGE_FLAGS, REPLAY_FLAGS, TEST_TIMEOUT};
 
@@ -238,16 +241,19 @@ fn observe(exe: &Path, run: Option<NativeRun>, taking_part: &[&dyn Confirmation]
     let Some(run) = run else {
         return Ok(Observed::bare(Observation::Timeout));
     };
-    match driver_markers(&run) {
-        Some(Classified::Done(o)) => return Ok(o),
+    let mut o = match driver_markers(&run) {
+        Some(Classified::Done(o)) => o,
         Some(Classified::ReachError(addr)) => {
             let loc = native::symbolize(exe, &addr)?;
-            return Ok(observed(Observation::Finding(FindingKind::ReachError), loc, None));
+            observed(Observation::Finding(FindingKind::ReachError), loc, None)
         }
-        None => {}
-    }
-    if let Some(o) = taking_part.iter().find_map(|c| c.classify(&run)) {
-        return Ok(o);
-    }
-    Ok(classify_rest(&run))
+        None => match taking_part.iter().find_map(|c| c.classify(&run)) {
+            Some(o) => o,
+            None => classify_rest(&run),
+        },
+    };
+    // What the run raised on the way, whatever its end.
+    let symbolize = |addr: &str| native::symbolize(exe, addr).ok().flatten();
+    o.raised = taking_part.iter().flat_map(|c| c.raised(&run, &symbolize)).collect();
+    Ok(o)
 }

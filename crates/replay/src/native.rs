@@ -71,8 +71,14 @@ pub(crate) fn build(
     std::fs::create_dir_all(&rdir).map_err(io(&rdir))?;
     let driver = rdir.join("driver.c");
     let mut text = DRIVER.to_string();
+    // Rules of one family share their code (a trap handler): once each.
+    let mut pieces: Vec<String> = Vec::new();
     for c in confirmations {
-        text.push_str(&c.driver_code());
+        let code = c.driver_code();
+        if !pieces.contains(&code) {
+            text.push_str(&code);
+            pieces.push(code);
+        }
     }
     if let EntryRecord::Function {
         function, params, ret, ..
@@ -87,7 +93,12 @@ pub(crate) fn build(
     std::fs::write(&driver, text).map_err(io(&driver))?;
     let exe = rdir.join("program");
     let renames = renames(record.entry.function().is_some());
-    let extra: Vec<String> = confirmations.iter().flat_map(|c| c.extra_cflags()).collect();
+    let mut extra: Vec<String> = Vec::new();
+    for f in confirmations.iter().flat_map(|c| c.extra_cflags()) {
+        if !extra.contains(&f) {
+            extra.push(f);
+        }
+    }
     let clang = || {
         let mut cmd = Command::new("clang-14");
         cmd.args(fpsym_frontend::NATIVE_FLAGS)

@@ -18,7 +18,9 @@ mod summary;
 pub mod values;
 
 pub use records::{Event, Finding, FindingKind, Loc, PathEnd, Termination, Test, TestElement, TestObject};
-pub use replay_record::{Coverage, CoverageCount, FindingResult, Observation, Observed, ReplayReport, TestResult};
+pub use replay_record::{
+    Coverage, CoverageCount, FindingResult, Observation, Observed, Raised, ReplayReport, TestResult,
+};
 pub use run_record::{EntryRecord, RunRecord};
 pub use summary::{Property, Stats, StopReason, Summary, Verdict};
 pub use values::{c_type_name, decimal, hex_float};

@@ -41,6 +41,21 @@ pub enum FindingKind {
     InvalidFree,
     /// `unreachable` was executed.
     Unreachable,
+    /// IEEE overflow: a result too large for its format.
+    FpOverflow,
+    /// IEEE underflow: a tiny, inexact result (x86: tininess after rounding).
+    FpUnderflow,
+    /// IEEE divide-by-zero: a finite non-zero value divided by zero, or a
+    /// pole of a libm function.
+    FpDivideByZero,
+    /// IEEE invalid operation: no meaningful result (0/0, ∞−∞, √−1, a
+    /// signalling NaN operand).
+    FpInvalid,
+    /// IEEE inexact: the result was rounded.
+    FpInexact,
+    /// A float converted to an integer type that cannot hold its value
+    /// (C's undefined behaviour).
+    FloatCastOverflow,
     /// A kind raised by a checker from outside this table: its name,
     /// kebab-case and not a built-in one ([`FindingKind::custom`] checks).
     Custom(String),
@@ -48,7 +63,7 @@ pub enum FindingKind {
 
 impl FindingKind {
     /// Every built-in kind (not [`FindingKind::Custom`]).
-    pub const BUILT_IN: [FindingKind; 8] = [
+    pub const BUILT_IN: [FindingKind; 14] = [
         FindingKind::AssertionFailure,
         FindingKind::ReachError,
         FindingKind::Abort,
@@ -57,6 +72,12 @@ impl FindingKind {
         FindingKind::UseAfterFree,
         FindingKind::InvalidFree,
         FindingKind::Unreachable,
+        FindingKind::FpOverflow,
+        FindingKind::FpUnderflow,
+        FindingKind::FpDivideByZero,
+        FindingKind::FpInvalid,
+        FindingKind::FpInexact,
+        FindingKind::FloatCastOverflow,
     ];
 
     /// The name used in findings and file names (`assertion-failure`, ...).
@@ -70,6 +91,12 @@ impl FindingKind {
             FindingKind::UseAfterFree => "use-after-free",
             FindingKind::InvalidFree => "invalid-free",
             FindingKind::Unreachable => "unreachable",
+            FindingKind::FpOverflow => "fp-overflow",
+            FindingKind::FpUnderflow => "fp-underflow",
+            FindingKind::FpDivideByZero => "fp-divide-by-zero",
+            FindingKind::FpInvalid => "fp-invalid",
+            FindingKind::FpInexact => "fp-inexact",
+            FindingKind::FloatCastOverflow => "float-cast-overflow",
             FindingKind::Custom(s) => s,
         }
     }
@@ -439,7 +466,8 @@ mod tests {
             PathEnd::Exit(-5),
             PathEnd::Terminated(Termination::Trap),
             PathEnd::Error(FindingKind::ReachError),
-            PathEnd::Error(FindingKind::Custom("fp-overflow".into())),
+            PathEnd::Error(FindingKind::Custom("fdiv-by-zero".into())),
+            PathEnd::Error(FindingKind::FpOverflow),
             PathEnd::Partial("loop bound 3 reached".into()),
         ] {
             let t = test(end);
@@ -485,9 +513,10 @@ mod tests {
         for k in FindingKind::BUILT_IN {
             assert_eq!(FindingKind::from_name(k.name()), k);
         }
+        assert_eq!(FindingKind::from_name("fp-invalid"), FindingKind::FpInvalid);
         assert_eq!(
-            FindingKind::from_name("fp-invalid"),
-            FindingKind::Custom("fp-invalid".into())
+            FindingKind::from_name("my-check"),
+            FindingKind::Custom("my-check".into())
         );
     }
 }

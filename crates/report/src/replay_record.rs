@@ -78,6 +78,22 @@ pub struct Observed {
     /// exit status only keeps its low 8 bits).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<i64>,
+    /// What the run raised without ending there (floating-point
+    /// exceptions caught by a trap, sanitizer reports it recovers from),
+    /// in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub raised: Vec<Raised>,
+}
+
+/// Something a native run raised and went on after.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Raised {
+    /// Its kind.
+    pub kind: FindingKind,
+    /// The user's file it was raised in (basename), if located.
+    pub file: Option<String>,
+    /// The line, if located.
+    pub line: Option<u32>,
 }
 
 impl Observed {
@@ -89,6 +105,7 @@ impl Observed {
             line: None,
             code: None,
             result: None,
+            raised: Vec::new(),
         }
     }
 }

@@ -10,6 +10,8 @@
 //! call result with the state and operand values, and returns conditions
 //! that would be bugs. The set of checkers is [`crate::Config::checkers`].
 
+pub mod fp;
+
 use crate::state::{Loc, State};
 use fpsym_expr::Term;
 

@@ -1,0 +1,8 @@
+#include <math.h>
+double ratio(double x, double y) { return x / y; }
+double root(double x) { return sqrt(x); }
+double lg(double x) { return log(x); }
+short to_short(double x) { return (short)x; }
+double square(double x) { return x * x; }
+double in_range(unsigned long long u) { double x; __builtin_memcpy(&x, &u, 8); if (x > 1.0 && x < 2.0) return x + 1.0; return 0.0; }
+double half(float x) { return x / 2.0f; }

@@ -1,0 +1,113 @@
+//! `fpsym exceptions`: every IEEE exception kind and float-cast overflow
+//! found where the fixture (`tests/c/exceptions.c`) has it, nothing
+//! elsewhere, and every finding confirmed by native replay (the exception
+//! trapped at its line, the cast reported by clang's sanitizer).
+
+mod common;
+
+use common::replay_confirms;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c").join(name)
+}
+
+/// `fpsym exceptions exceptions.c --function F` with `extra`: exit code,
+/// output, and the findings as (kind, line).
+fn exceptions(function: &str, extra: &[&str]) -> (Option<i32>, String, BTreeSet<(String, u64)>, PathBuf) {
+    let out = std::env::temp_dir().join(format!("fpsym-exceptions-{}-{function}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let o = Command::new(env!("CARGO_BIN_EXE_fpsym"))
+        .arg("exceptions")
+        .arg(fixture("exceptions.c"))
+        .args(["--function", function, "-o", out.to_str().unwrap(), "--max-time", "120"])
+        .args(extra)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
+    let mut found = BTreeSet::new();
+    for f in std::fs::read_dir(out.join("findings")).unwrap() {
+        let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(f.unwrap().path()).unwrap()).unwrap();
+        found.insert((v["kind"].as_str().unwrap().to_string(), v["line"].as_u64().unwrap()));
+    }
+    (o.status.code(), text, found, out)
+}
+
+fn set(items: &[(&str, u64)]) -> BTreeSet<(String, u64)> {
+    items.iter().map(|(k, l)| (k.to_string(), *l)).collect()
+}
+
+#[test]
+fn division_raises_every_kind_and_each_is_trapped_natively() {
+    let (code, text, found, out) = exceptions("ratio", &[]);
+    assert_eq!(code, Some(1), "{text}");
+    assert_eq!(
+        found,
+        set(&[
+            ("fp-divide-by-zero", 2),
+            ("fp-invalid", 2),
+            ("fp-overflow", 2),
+            ("fp-underflow", 2)
+        ]),
+        "{text}"
+    );
+    assert!(text.contains("fp-overflow: 1 location(s): exceptions.c:2"), "{text}");
+    replay_confirms(&out);
+}
+
+#[test]
+fn libm_domain_errors_are_trapped_at_the_users_call() {
+    let (code, text, found, out) = exceptions("root", &[]);
+    assert_eq!((code, &found), (Some(1), &set(&[("fp-invalid", 3)])), "{text}");
+    replay_confirms(&out);
+    let (code, text, found, out) = exceptions("lg", &[]);
+    assert_eq!(
+        (code, &found),
+        (Some(1), &set(&[("fp-divide-by-zero", 4), ("fp-invalid", 4)])),
+        "{text}"
+    );
+    replay_confirms(&out);
+}
+
+#[test]
+fn a_cast_out_of_range_is_found_and_sanitized_natively() {
+    let (code, text, found, out) = exceptions("to_short", &[]);
+    assert_eq!((code, &found), (Some(1), &set(&[("float-cast-overflow", 5)])), "{text}");
+    replay_confirms(&out);
+}
+
+#[test]
+fn multiplication_overflows_and_underflows() {
+    let (code, text, found, out) = exceptions("square", &[]);
+    assert_eq!(
+        (code, &found),
+        (Some(1), &set(&[("fp-overflow", 6), ("fp-underflow", 6)])),
+        "{text}"
+    );
+    replay_confirms(&out);
+}
+
+#[test]
+fn only_a_signalling_nan_makes_comparisons_and_sums_invalid() {
+    // x + 1 on (1, 2) raises nothing; `x > 1.0` is a quiet comparison,
+    // invalid only for a signalling NaN (x is made of an integer's bits;
+    // float parameters and typed inputs range over quiet NaNs).
+    let (code, text, found, out) = exceptions("in_range", &[]);
+    assert_eq!((code, &found), (Some(1), &set(&[("fp-invalid", 7)])), "{text}");
+    replay_confirms(&out);
+    // Asking only for overflow: verified (no overflow is possible).
+    let (code, text, found, _) = exceptions("in_range", &["--kinds", "overflow"]);
+    assert_eq!((code, found.len()), (Some(0), 0), "{text}");
+    assert!(text.contains("verdict: verified"), "{text}");
+}
+
+#[test]
+fn halving_a_float_only_underflows() {
+    // x / 2 in float: never overflows nor divides by zero; underflows
+    // when x is tiny and odd in its last place.
+    let (code, text, found, out) = exceptions("half", &["--kinds", "overflow,underflow,divide-by-zero"]);
+    assert_eq!((code, &found), (Some(1), &set(&[("fp-underflow", 8)])), "{text}");
+    replay_confirms(&out);
+}

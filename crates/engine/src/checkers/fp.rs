@@ -1,0 +1,573 @@
+//! IEEE-754 exceptions (seed 003's Table 1, bit-precise) and C's
+//! float-to-integer conversions out of range, as continuing checks: the
+//! program goes on after an exception (with the infinity, NaN or
+//! subnormal IEEE gives), so each is one query and a finding with a test,
+//! and the path goes on.
+//!
+//! Conditions, for an operation in the state's rounding mode `rm` on
+//! operands `a`, `b` (`fin` = neither NaN nor infinite):
+//! - invalid: the result is NaN while no operand is (0/0, ∞−∞, 0·∞,
+//!   √(−x), fmod(x, 0), ...), or an operand is a signalling NaN (known
+//!   where its bits are: an input; every NaN an operation makes is quiet);
+//!   comparisons signal only on signalling NaNs (clang lowers `fcmp` to the
+//!   quiet `ucomis*`).
+//! - divide-by-zero: `a / ±0` with `a` finite and non-zero (and the poles
+//!   of libm functions: log(0), pow(0, y<0), ...).
+//! - overflow: the rounded result is infinite while the operands are finite.
+//! - underflow (x86 SSE: tininess after rounding, and inexact): the result
+//!   rounded in the same precision with two more exponent bits is non-zero
+//!   and below the smallest normal, and the result is inexact.
+//! - inexact: rounding up and rounding down give different results (the
+//!   exact value is not representable).
+//! - float-cast-overflow: `fptosi`/`fptoui` of a value whose truncation is
+//!   outside the target type (or NaN, or infinite): C's undefined behaviour.
+
+use super::{Check, Checker, Kind, Point, PointKind};
+use crate::state::State;
+use crate::term::{format_of, mk, rm};
+use fpsym_expr::{Op, Term};
+use fpsym_float::{Float, Format, RoundingMode};
+use llvm_ir::Instruction as I;
+
+/// Which exceptions a [`FpExceptions`] checker reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FpKinds {
+    /// The result is too large for the format.
+    pub overflow: bool,
+    /// The result is tiny and inexact.
+    pub underflow: bool,
+    /// A finite non-zero value divided by zero (or a pole).
+    pub divide_by_zero: bool,
+    /// No meaningful result (NaN from non-NaN operands, signalling NaNs).
+    pub invalid: bool,
+    /// The result was rounded. Off unless asked: almost every operation
+    /// is inexact.
+    pub inexact: bool,
+    /// A float converted to an integer type that cannot hold it.
+    pub float_cast_overflow: bool,
+}
+
+impl Default for FpKinds {
+    fn default() -> Self {
+        FpKinds {
+            overflow: true,
+            underflow: true,
+            divide_by_zero: true,
+            invalid: true,
+            inexact: false,
+            float_cast_overflow: true,
+        }
+    }
+}
+
+impl FpKinds {
+    /// None of them.
+    pub fn none() -> FpKinds {
+        FpKinds {
+            overflow: false,
+            underflow: false,
+            divide_by_zero: false,
+            invalid: false,
+            inexact: false,
+            float_cast_overflow: false,
+        }
+    }
+}
+
+/// Reports floating-point exceptions and float-cast overflows where they
+/// can happen (see the module documentation for the conditions).
+#[derive(Clone, Debug, Default)]
+pub struct FpExceptions {
+    kinds: FpKinds,
+}
+
+impl FpExceptions {
+    /// A checker for `kinds`.
+    pub fn new(kinds: FpKinds) -> FpExceptions {
+        FpExceptions { kinds }
+    }
+}
+
+fn not(t: Term) -> Term {
+    mk(Op::Not, vec![t])
+}
+fn and(mut ts: Vec<Term>) -> Term {
+    match ts.len() {
+        0 => Term::bool(true),
+        1 => ts.pop().expect("one term"),
+        _ => mk(Op::And, ts),
+    }
+}
+fn or(mut ts: Vec<Term>) -> Term {
+    match ts.len() {
+        0 => Term::bool(false),
+        1 => ts.pop().expect("one term"),
+        _ => mk(Op::Or, ts),
+    }
+}
+fn is_nan(x: &Term) -> Term {
+    mk(Op::FpIsNaN, vec![x.clone()])
+}
+fn is_inf(x: &Term) -> Term {
+    mk(Op::FpIsInfinite, vec![x.clone()])
+}
+fn is_zero(x: &Term) -> Term {
+    mk(Op::FpIsZero, vec![x.clone()])
+}
+/// Neither NaN nor infinite.
+fn fin(x: &Term) -> Term {
+    and(vec![not(is_nan(x)), not(is_inf(x))])
+}
+fn lt(a: &Term, b: &Term) -> Term {
+    mk(Op::FpLt, vec![a.clone(), b.clone()])
+}
+fn fpc(f: Float) -> Term {
+    Term::fp(f)
+}
+
+/// Whether `x` is a signalling NaN, where its bits are known (a float made
+/// from a bit pattern: an input, a bitcast); false elsewhere (every NaN an
+/// operation produces is quiet).
+fn signalling(x: &Term) -> Term {
+    if let (Op::ToFpFromBits(fmt), [b]) = (x.op(), x.args()) {
+        if !fmt.has_explicit_int_bit() {
+            let fb = fmt.frac_bits();
+            let w = fmt.width();
+            let e = mk(Op::BvExtract(w - 2, fb), vec![b.clone()]);
+            let quiet = mk(Op::BvExtract(fb - 1, fb - 1), vec![b.clone()]);
+            let frac = mk(Op::BvExtract(fb - 1, 0), vec![b.clone()]);
+            let ones = Term::bv(fmt.eb(), (1u128 << fmt.eb()) - 1);
+            return and(vec![
+                mk(Op::Eq, vec![e, ones]),
+                mk(Op::Eq, vec![quiet, Term::bv(1, 0)]),
+                not(mk(Op::Eq, vec![frac, Term::bv(fb, 0)])),
+            ]);
+        }
+    }
+    Term::bool(false)
+}
+
+/// An operation of the IEEE family this checker knows, applied in a given
+/// rounding mode to operands (of `fmt`) converted to `to`.
+#[derive(Clone, Copy)]
+enum Arith {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Fma,
+    Sqrt,
+    /// Conversion to another float format.
+    Convert,
+}
+
+impl Arith {
+    /// The operation in mode `r` on `args` (already in format `to`; a
+    /// conversion converts to `to`).
+    fn apply(self, r: RoundingMode, args: &[Term], to: Format) -> Term {
+        let mut v = vec![rm(r)];
+        v.extend(args.iter().cloned());
+        let op = match self {
+            Arith::Add => Op::FpAdd,
+            Arith::Sub => Op::FpSub,
+            Arith::Mul => Op::FpMul,
+            Arith::Div => Op::FpDiv,
+            Arith::Fma => Op::FpFma,
+            Arith::Sqrt => Op::FpSqrt,
+            Arith::Convert => Op::ToFpFromFp(to),
+        };
+        mk(op, v)
+    }
+}
+
+impl FpExceptions {
+    /// The checks for `op` on `args` (format `from`) giving a result of
+    /// format `to` in mode `r`.
+    fn arith(&self, op: Arith, r: RoundingMode, args: &[Term], to: Format) -> Vec<Check> {
+        let mut out = Vec::new();
+        let Some(first) = args.first() else { return out };
+        let from = format_of(first);
+        let result = op.apply(r, args, to);
+        let all_fin = and(args.iter().map(fin).collect());
+        let any_nan = or(args.iter().map(is_nan).collect());
+        if self.kinds.invalid {
+            let mut why = vec![and(vec![is_nan(&result), not(any_nan.clone())])];
+            why.extend(args.iter().map(signalling));
+            out.push(Check::continuing(Kind::FpInvalid, or(why), "invalid operation"));
+        }
+        if self.kinds.divide_by_zero {
+            if let (Arith::Div, [a, b]) = (op, args) {
+                out.push(Check::continuing(
+                    Kind::FpDivideByZero,
+                    and(vec![fin(a), not(is_zero(a)), is_zero(b)]),
+                    "division of a finite non-zero value by zero",
+                ));
+            }
+        }
+        let not_by_zero = match (op, args) {
+            (Arith::Div, [_, b]) => not(is_zero(b)),
+            _ => Term::bool(true),
+        };
+        // Inexact: rounding up and down disagree (the exact value is not
+        // representable). Under `fp.eq`, +0 and -0 agree.
+        let inexact = || {
+            let up = op.apply(RoundingMode::TowardPositive, args, to);
+            let down = op.apply(RoundingMode::TowardNegative, args, to);
+            and(vec![
+                all_fin.clone(),
+                not_by_zero.clone(),
+                not(mk(Op::FpEq, vec![up, down])),
+            ])
+        };
+        // The result rounded as if the exponent were unbounded: in the same
+        // precision with two more exponent bits than the wider of the two
+        // formats (enough for every product, quotient and fma of finite
+        // values, and for every value of a conversion's source). Operands
+        // of the result's format convert exactly.
+        let wide = Format::new(to.eb().max(from.eb()) + 2, to.sb()).ok();
+        let wide_result = wide.and_then(|w| match op {
+            Arith::Convert => Some(mk(Op::ToFpFromFp(w), vec![rm(r), first.clone()])),
+            _ if from == to => {
+                let conv = |x: &Term| mk(Op::ToFpFromFp(w), vec![rm(RoundingMode::NearestTiesToEven), x.clone()]);
+                let wide_args: Vec<Term> = args.iter().map(conv).collect();
+                Some(op.apply(r, &wide_args, w))
+            }
+            _ => None,
+        });
+        let in_wide = |f: Float| {
+            fpc(f
+                .convert(wide.expect("a wide format"), RoundingMode::NearestTiesToEven)
+                .value)
+        };
+        if self.kinds.overflow {
+            // IEEE overflow: that result exceeds the largest finite value
+            // (also where the mode rounds the delivered result down to it).
+            let cond = match &wide_result {
+                Some(w) => mk(
+                    Op::FpGt,
+                    vec![mk(Op::FpAbs, vec![w.clone()]), in_wide(Float::largest(to, false))],
+                ),
+                None => is_inf(&result),
+            };
+            out.push(Check::continuing(
+                Kind::FpOverflow,
+                and(vec![all_fin.clone(), not_by_zero.clone(), cond]),
+                "the result is too large for the format",
+            ));
+        }
+        // Additions, subtractions and square roots never underflow: a sum
+        // below the smallest normal is exact, a square root is never tiny.
+        let may_underflow = matches!(op, Arith::Mul | Arith::Div | Arith::Fma | Arith::Convert);
+        if let (true, true, Some(w)) = (self.kinds.underflow, may_underflow, &wide_result) {
+            // Tininess after rounding (x86 SSE), and inexact.
+            let tiny = and(vec![
+                not(is_zero(w)),
+                lt(
+                    &mk(Op::FpAbs, vec![w.clone()]),
+                    &in_wide(Float::smallest_normal(to, false)),
+                ),
+            ]);
+            out.push(Check::continuing(
+                Kind::FpUnderflow,
+                and(vec![tiny, inexact()]),
+                "the result is tiny and inexact",
+            ));
+        }
+        if self.kinds.inexact {
+            out.push(Check::continuing(Kind::FpInexact, inexact(), "the result was rounded"));
+        }
+        out
+    }
+
+    /// C's conversion of float `x` to a `w`-bit integer (`signed` or not):
+    /// undefined behaviour when the truncated value is outside the type.
+    fn cast(&self, x: &Term, w: u32, signed: bool) -> Vec<Check> {
+        if !self.kinds.float_cast_overflow || w < 2 {
+            return vec![];
+        }
+        let fmt = format_of(x);
+        let t = mk(Op::FpRoundToIntegral, vec![rm(RoundingMode::TowardZero), x.clone()]);
+        let hi_exp = if signed { w - 1 } else { w } as i64;
+        let hi = Float::pow2(fmt, hi_exp).unwrap_or(Float::infinity(fmt, false));
+        let lo = if signed {
+            Float::pow2(fmt, (w - 1) as i64)
+                .map(|f| f.neg())
+                .unwrap_or(Float::infinity(fmt, true))
+        } else {
+            Float::zero(fmt, false)
+        };
+        let inside = and(vec![fin(x), mk(Op::FpGeq, vec![t.clone(), fpc(lo)]), lt(&t, &fpc(hi))]);
+        let ty = format!("{}{w}", if signed { "i" } else { "u" });
+        vec![Check::continuing(
+            Kind::FloatCastOverflow,
+            not(inside),
+            format!("the value is outside the range of {ty}"),
+        )]
+    }
+
+    /// Domain errors of libm function `name` on `args`.
+    fn libm(&self, name: &str, args: &[Term]) -> Vec<Check> {
+        let base = name.trim_end_matches(['f', 'l']);
+        let base = if crate::hooks::is_c_library_function(name) && !crate::hooks::is_c_library_function(base) {
+            name
+        } else {
+            base
+        };
+        let Some(x) = args.first() else { return vec![] };
+        if !matches!(x.sort(), fpsym_expr::Sort::Float(_)) {
+            return vec![];
+        }
+        let fmt = format_of(x);
+        let c = |v: i64| {
+            fpc(Float::from_f64(v as f64)
+                .convert(fmt, RoundingMode::NearestTiesToEven)
+                .value)
+        };
+        let zero = c(0);
+        let neg = lt(x, &zero);
+        let mut invalid = Vec::new();
+        let mut pole = Vec::new();
+        match base {
+            "sqrt" => invalid.push(neg),
+            "log" | "log2" | "log10" => {
+                invalid.push(neg);
+                pole.push(is_zero(x));
+            }
+            "log1p" => {
+                invalid.push(lt(x, &c(-1)));
+                pole.push(mk(Op::FpEq, vec![x.clone(), c(-1)]));
+            }
+            "acos" | "asin" => invalid.push(lt(&c(1), &mk(Op::FpAbs, vec![x.clone()]))),
+            "acosh" => invalid.push(lt(x, &c(1))),
+            "atanh" => {
+                invalid.push(lt(&c(1), &mk(Op::FpAbs, vec![x.clone()])));
+                pole.push(mk(Op::FpEq, vec![mk(Op::FpAbs, vec![x.clone()]), c(1)]));
+            }
+            "pow" => {
+                if let Some(y) = args.get(1) {
+                    let y_int = mk(
+                        Op::FpEq,
+                        vec![
+                            mk(Op::FpRoundToIntegral, vec![rm(RoundingMode::TowardZero), y.clone()]),
+                            y.clone(),
+                        ],
+                    );
+                    invalid.push(and(vec![fin(x), neg, fin(y), not(y_int)]));
+                    pole.push(and(vec![is_zero(x), fin(y), lt(y, &zero)]));
+                }
+            }
+            "fmod" => {
+                if let Some(y) = args.get(1) {
+                    invalid.push(and(vec![not(is_nan(y)), is_inf(x)]));
+                    invalid.push(and(vec![not(is_nan(x)), is_zero(y)]));
+                }
+            }
+            _ => return vec![],
+        }
+        let mut out = Vec::new();
+        if self.kinds.invalid && !invalid.is_empty() {
+            out.push(Check::continuing(
+                Kind::FpInvalid,
+                or(invalid),
+                format!("{name} outside its domain"),
+            ));
+        }
+        if self.kinds.divide_by_zero && !pole.is_empty() {
+            out.push(Check::continuing(
+                Kind::FpDivideByZero,
+                or(pole),
+                format!("{name} at a pole"),
+            ));
+        }
+        out
+    }
+}
+
+/// The callee of a call instruction, by name, if it is a direct call.
+fn callee(c: &llvm_ir::instruction::Call) -> Option<String> {
+    match &c.function {
+        either::Either::Right(llvm_ir::Operand::ConstantOperand(k)) => match k.as_ref() {
+            llvm_ir::Constant::GlobalReference { name, .. } => Some(crate::exec::operand::name_str(name)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+impl Checker for FpExceptions {
+    fn name(&self) -> &str {
+        "fp-exceptions"
+    }
+    fn looks_at(&self, kind: PointKind) -> bool {
+        kind == PointKind::Instruction
+    }
+    fn check(&mut self, st: &State, at: Point<'_>, operands: &[Option<Term>]) -> Vec<Check> {
+        let Point::Instruction(inst) = at else {
+            return vec![];
+        };
+        let r = st.rm;
+        let ops: Option<Vec<Term>> = operands.iter().cloned().collect();
+        let Some(ops) = ops else { return vec![] };
+        let float = |t: &Term| matches!(t.sort(), fpsym_expr::Sort::Float(_));
+        match inst {
+            I::FAdd(_) | I::FSub(_) | I::FMul(_) | I::FDiv(_) if ops.len() == 2 && float(&ops[0]) => {
+                let op = match inst {
+                    I::FAdd(_) => Arith::Add,
+                    I::FSub(_) => Arith::Sub,
+                    I::FMul(_) => Arith::Mul,
+                    _ => Arith::Div,
+                };
+                self.arith(op, r, &ops, format_of(&ops[0]))
+            }
+            I::FRem(_) if ops.len() == 2 && float(&ops[0]) => self.libm("fmod", &ops),
+            I::FPTrunc(x) if float(&ops[0]) => match x.to_type.as_ref() {
+                llvm_ir::Type::FPType(t) => match crate::layout::fp_format(*t) {
+                    Some(to) => self.arith(Arith::Convert, r, &ops, to),
+                    None => vec![],
+                },
+                _ => vec![],
+            },
+            I::FPExt(_) if float(&ops[0]) && self.kinds.invalid => vec![Check::continuing(
+                Kind::FpInvalid,
+                signalling(&ops[0]),
+                "conversion of a signalling NaN",
+            )],
+            I::FPToSI(llvm_ir::instruction::FPToSI { to_type, .. })
+            | I::FPToUI(llvm_ir::instruction::FPToUI { to_type, .. })
+                if float(&ops[0]) =>
+            {
+                match to_type.as_ref() {
+                    llvm_ir::Type::IntegerType { bits } => self.cast(&ops[0], *bits, matches!(inst, I::FPToSI(_))),
+                    _ => vec![],
+                }
+            }
+            I::FCmp(_) if ops.len() == 2 && float(&ops[0]) && self.kinds.invalid => vec![Check::continuing(
+                Kind::FpInvalid,
+                or(vec![signalling(&ops[0]), signalling(&ops[1])]),
+                "comparison with a signalling NaN",
+            )],
+            I::Call(c) => {
+                let Some(name) = callee(c) else { return vec![] };
+                // Operands: the callee, then the arguments.
+                let args = &ops[1.min(ops.len())..];
+                let floats = args.iter().all(float) && !args.is_empty();
+                let fmt = args.first().filter(|a| float(a)).map(format_of);
+                match (name.strip_prefix("llvm."), fmt) {
+                    (Some(intr), Some(f)) if intr.starts_with("sqrt.") && floats => {
+                        let mut v = self.libm("sqrt", args);
+                        v.extend(
+                            self.arith(Arith::Sqrt, r, args, f)
+                                .into_iter()
+                                .filter(|c| c.kind != Kind::FpInvalid),
+                        );
+                        v
+                    }
+                    (Some(intr), Some(f)) if intr.starts_with("fma.") && floats && args.len() == 3 => {
+                        self.arith(Arith::Fma, r, args, f)
+                    }
+                    (Some(intr), Some(f)) if intr.starts_with("fmuladd.") && floats && args.len() == 3 => {
+                        // Unfused: a multiplication, then an addition.
+                        let mut v = self.arith(Arith::Mul, r, &args[..2], f);
+                        let p = Arith::Mul.apply(r, &args[..2], f);
+                        v.extend(self.arith(Arith::Add, r, &[p, args[2].clone()], f));
+                        v
+                    }
+                    (Some(_), _) => vec![],
+                    (None, Some(f)) if floats => {
+                        let base = name.trim_end_matches(['f', 'l']);
+                        match base {
+                            "fma" if args.len() == 3 => self.arith(Arith::Fma, r, args, f),
+                            "sqrt" => {
+                                let mut v = self.libm("sqrt", args);
+                                v.extend(
+                                    self.arith(Arith::Sqrt, r, args, f)
+                                        .into_iter()
+                                        .filter(|c| c.kind != Kind::FpInvalid),
+                                );
+                                v
+                            }
+                            _ => self.libm(&name, args),
+                        }
+                    }
+                    _ => vec![],
+                }
+            }
+            _ => vec![],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fpsym_expr::{eval, Model, Sort, Value};
+
+    /// Evaluates a check's condition with `a`, `b` bound.
+    fn holds(c: &Check, vars: &[(&Term, Float)]) -> bool {
+        let mut m = Model::default();
+        for (v, x) in vars {
+            m.insert((*v).clone(), Value::Fp(*x));
+        }
+        matches!(eval(&c.cond, &m), Ok(Value::Bool(true)))
+    }
+
+    /// Against crates/float's status flags, exhaustively on a tiny format:
+    /// every pair of values, every rounding mode, +, −, ×, ÷.
+    #[test]
+    fn conditions_agree_with_the_status_flags_on_a_tiny_format() {
+        let f = Format::new(3, 3).unwrap();
+        let a = Term::var("a", Sort::Float(f));
+        let b = Term::var("b", Sort::Float(f));
+        let mut all = FpKinds::default();
+        all.inexact = true;
+        let chk = FpExceptions::new(all);
+        let values: Vec<Float> = (0..(1u128 << f.width()))
+            .map(|bits| Float::from_bits(f, bits))
+            .collect();
+        let mut compared = 0;
+        for r in [
+            RoundingMode::NearestTiesToEven,
+            RoundingMode::TowardPositive,
+            RoundingMode::TowardNegative,
+            RoundingMode::TowardZero,
+        ] {
+            for (op, name) in [
+                (Arith::Add, "add"),
+                (Arith::Sub, "sub"),
+                (Arith::Mul, "mul"),
+                (Arith::Div, "div"),
+            ] {
+                let checks = chk.arith(op, r, &[a.clone(), b.clone()], f);
+                for x in &values {
+                    for y in &values {
+                        if x.is_nan() || y.is_nan() {
+                            continue;
+                        }
+                        let st = match op {
+                            Arith::Add => x.add(*y, r),
+                            Arith::Sub => x.sub(*y, r),
+                            Arith::Mul => x.mul(*y, r),
+                            _ => x.div(*y, r),
+                        };
+                        let flags = st.status;
+                        use fpsym_float::Status;
+                        for c in &checks {
+                            let want = match c.kind {
+                                Kind::FpInvalid => flags.contains(Status::INVALID),
+                                Kind::FpDivideByZero => flags.contains(Status::DIV_BY_ZERO),
+                                Kind::FpOverflow => flags.contains(Status::OVERFLOW),
+                                Kind::FpUnderflow => flags.contains(Status::UNDERFLOW),
+                                Kind::FpInexact => flags.contains(Status::INEXACT),
+                                _ => continue,
+                            };
+                            let got = holds(c, &[(&a, *x), (&b, *y)]);
+                            assert_eq!(got, want, "{name} {r:?} {x:?} {y:?}: {:?}", c.kind);
+                            compared += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(compared > 10_000, "{compared}");
+    }
+}
