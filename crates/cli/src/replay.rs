@@ -75,11 +75,23 @@ fn print(report: &ReplayReport, opts: &ReplayOptions) -> std::io::Result<()> {
     for r in &report.tests {
         let o = &r.observed;
         let kind = o.kind.name();
-        let seen = match (&o.file, o.line, o.code) {
+        let mut seen = match (&o.file, o.line, o.code) {
             (Some(f), Some(l), _) => format!("{kind} at {f}:{l}"),
             (_, _, Some(c)) => format!("{kind} {c}"),
             _ => kind.to_string(),
         };
+        // What it raised on the way (FP exceptions, casts): the first one.
+        if let Some(r) = o.raised.first() {
+            let at = match (&r.file, r.line) {
+                (Some(f), Some(l)) => format!(" at {f}:{l}"),
+                _ => String::new(),
+            };
+            let more = match o.raised.len() {
+                1 => String::new(),
+                n => format!(" (+{} more)", n - 1),
+            };
+            seen = format!("{seen}, raised {}{at}{more}", r.kind);
+        }
         writeln!(
             out,
             "{:>8}  {:<28} {:<40} {}",

@@ -111,3 +111,34 @@ fn halving_a_float_only_underflows() {
     assert_eq!((code, &found), (Some(1), &set(&[("fp-underflow", 8)])), "{text}");
     replay_confirms(&out);
 }
+
+#[test]
+fn sterbenz_average_is_overflow_free_and_underflows_in_three_places() {
+    // Seed 003, Fig. 1: Sterbenz proved `average` free of overflow; its
+    // three halvings underflow (tiny and inexact) for tiny inputs.
+    let out = std::env::temp_dir().join(format!("fpsym-exceptions-{}-sterbenz", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/c/sterbenz_average.c");
+    let o = Command::new(env!("CARGO_BIN_EXE_fpsym"))
+        .arg("exceptions")
+        .arg(&example)
+        .args(["--function", "average", "--kinds", "overflow,underflow", "-o"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    assert!(text.contains("fp-overflow: none"), "{text}");
+    assert!(text.contains("verdict: bug found (every path explored)"), "{text}");
+    let lines: BTreeSet<u64> = std::fs::read_dir(out.join("findings"))
+        .unwrap()
+        .map(|f| {
+            let v: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(f.unwrap().path()).unwrap()).unwrap();
+            assert_eq!(v["kind"], "fp-underflow");
+            v["line"].as_u64().unwrap()
+        })
+        .collect();
+    assert_eq!(lines, BTreeSet::from([16, 18, 19]), "{text}");
+    replay_confirms(&out);
+}
