@@ -142,3 +142,30 @@ fn sterbenz_average_is_overflow_free_and_underflows_in_three_places() {
     assert_eq!(lines, BTreeSet::from([16, 18, 19]), "{text}");
     replay_confirms(&out);
 }
+
+#[test]
+fn rounding_toward_zero_still_overflows() {
+    // x * 4 toward zero gives DBL_MAX, not infinity, for x just above
+    // DBL_MAX / 4: IEEE (and x86) still raise overflow.
+    let (code, text, found, out) = exceptions("chopped", &["--kinds", "overflow"]);
+    assert_eq!((code, &found), (Some(1), &set(&[("fp-overflow", 10)])), "{text}");
+    replay_confirms(&out);
+}
+
+#[test]
+fn narrowing_and_fused_operations() {
+    let (code, text, found, out) = exceptions("narrow", &["--kinds", "overflow,underflow,invalid"]);
+    assert_eq!(
+        (code, &found),
+        (Some(1), &set(&[("fp-overflow", 11), ("fp-underflow", 11)])),
+        "{text}"
+    );
+    replay_confirms(&out);
+    let (code, text, found, out) = exceptions("fused", &["--kinds", "overflow,invalid"]);
+    assert_eq!(
+        (code, &found),
+        (Some(1), &set(&[("fp-invalid", 12), ("fp-overflow", 12)])),
+        "{text}"
+    );
+    replay_confirms(&out);
+}

@@ -6,3 +6,7 @@ short to_short(double x) { return (short)x; }
 double square(double x) { return x * x; }
 double in_range(unsigned long long u) { double x; __builtin_memcpy(&x, &u, 8); if (x > 1.0 && x < 2.0) return x + 1.0; return 0.0; }
 double half(float x) { return x / 2.0f; }
+#include <fenv.h>
+double chopped(double x) { fesetround(FE_TOWARDZERO); double r = x * 4.0; fesetround(FE_TONEAREST); return r; }
+float narrow(double x) { return (float)x; }
+double fused(double a, double b, double c) { return fma(a, b, c); }
