@@ -45,6 +45,14 @@ pub struct ExceptionsArgs {
     /// underflow, divide-by-zero, invalid, float-cast-overflow.
     #[arg(long, value_delimiter = ',', value_name = "KIND,...")]
     pub kinds: Vec<ExceptionKind>,
+    /// Analyse every external function of your files (not main, not
+    /// variadic), each with its parameters as inputs, into OUT/FUNCTION.
+    #[arg(long, conflicts_with = "function")]
+    pub all_functions: bool,
+    /// With --all-functions: stop each function after this many seconds
+    /// (default: --max-time, else 60).
+    #[arg(long, value_name = "SECS", requires = "all_functions")]
+    pub max_time_per_function: Option<f64>,
     #[command(flatten)]
     pub run: RunArgs,
 }

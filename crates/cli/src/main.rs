@@ -31,6 +31,22 @@ impl std::fmt::Display for Failure {
 
 impl std::error::Error for Failure {}
 
+/// The process's Ctrl-C flag: raised by the handler installed on first
+/// use, shared by every run of the process (`exceptions --all-functions`
+/// runs many).
+pub(crate) fn interrupt() -> std::sync::Arc<std::sync::atomic::AtomicBool> {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::{Arc, OnceLock};
+    static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+    FLAG.get_or_init(|| {
+        let flag = Arc::new(AtomicBool::new(false));
+        let raised = flag.clone();
+        let _ = ctrlc::set_handler(move || raised.store(true, Ordering::Relaxed));
+        flag
+    })
+    .clone()
+}
+
 fn main() -> ExitCode {
     let code = match run() {
         Ok(code) => code,

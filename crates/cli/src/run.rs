@@ -11,8 +11,6 @@ use fpsym_solver::SolverConfig;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 
 /// Validated options of `fpsym run`.
 #[derive(Debug)]
@@ -83,6 +81,11 @@ fn parse_search(s: &str) -> Result<Search, Failure> {
 }
 
 impl RunOptions {
+    /// The input files.
+    pub fn files(&self) -> &[PathBuf] {
+        &self.files
+    }
+
     /// The engine's options, for a mode built on `run`.
     pub fn engine_mut(&mut self) -> &mut Config {
         &mut self.engine
@@ -202,6 +205,14 @@ pub fn run(opts: &RunOptions) -> anyhow::Result<ExitCode> {
 /// Runs the program, then calls `report` with the summary and the findings
 /// (after the common summary is printed, before replay).
 pub fn run_then(opts: &RunOptions, report: impl FnOnce(&Summary, &[Finding])) -> anyhow::Result<ExitCode> {
+    let (engine, out, program) = prepare(opts)?;
+    execute(opts, &engine, &program, &out, report)
+}
+
+/// Checks the inputs, prepares the output directory and builds the
+/// program (into `OUT/build`): the engine options (with the property
+/// read), the directory and the program.
+pub fn prepare(opts: &RunOptions) -> anyhow::Result<(Config, PathBuf, fpsym_frontend::Program)> {
     for f in &opts.files {
         if !f.exists() {
             return Err(Failure::Input(format!("{}: no such file", f.display())).into());
@@ -230,13 +241,23 @@ pub fn run_then(opts: &RunOptions, report: impl FnOnce(&Summary, &[Finding])) ->
         }
         Err(e) => return Err(Failure::Input(e.to_string()).into()),
     };
-    write_run_record(opts, engine.property, &out, &program)?;
+    Ok((engine, out, program))
+}
+
+/// Runs `program` with `engine` into `out` (whose `build` holds the
+/// program's build), prints the summary, calls `report`, replays on
+/// request; exit 1 when there are findings.
+pub fn execute(
+    opts: &RunOptions,
+    engine: &Config,
+    program: &fpsym_frontend::Program,
+    out: &Path,
+    report: impl FnOnce(&Summary, &[Finding]),
+) -> anyhow::Result<ExitCode> {
+    let out = out.to_path_buf();
+    write_run_record(opts, engine, &out, program)?;
     let mut solver = fpsym_solver::build_with_workers(&opts.solver, &crate::WORKERS);
-    let interrupt = Arc::new(AtomicBool::new(false));
-    {
-        let flag = interrupt.clone();
-        let _ = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed));
-    }
+    let interrupt = crate::interrupt();
     let mut sink = DirSink::create(&out)?;
     let bar = if std::io::stderr().is_terminal() {
         let b = indicatif::ProgressBar::new_spinner();
@@ -260,7 +281,7 @@ pub fn run_then(opts: &RunOptions, report: impl FnOnce(&Summary, &[Finding])) ->
         progress: Some(&mut progress),
         ..RunContext::default()
     };
-    let summary = fpsym_engine::run(&program, solver.as_mut(), &engine, &mut sink, &mut cx).map_err(|e| match e {
+    let summary = fpsym_engine::run(program, solver.as_mut(), engine, &mut sink, &mut cx).map_err(|e| match e {
         EngineError::Entry(m) => anyhow::Error::from(Failure::Input(m)),
         EngineError::NoParameter { function, param } => {
             Failure::Input(format!("--range {param}: `{function}` has no parameter `{param}`")).into()
@@ -363,17 +384,18 @@ fn print_summary(s: &Summary, findings: &[Finding], out: &std::path::Path) {
 /// (sources, flags, and for `--function` runs the function's C prototype).
 fn write_run_record(
     opts: &RunOptions,
-    property: Property,
+    engine: &Config,
     out: &std::path::Path,
     program: &fpsym_frontend::Program,
 ) -> anyhow::Result<()> {
+    let property = engine.property;
     let abs = |p: &PathBuf| {
         std::fs::canonicalize(p)
             .unwrap_or_else(|_| p.clone())
             .display()
             .to_string()
     };
-    let entry = match &opts.engine.entry {
+    let entry = match &engine.entry {
         Entry::Main => EntryRecord::Main { main: true },
         Entry::Function { name, array_len, .. } => {
             let (params, ret) = fpsym_engine::harness::driver_prototype(program, name);

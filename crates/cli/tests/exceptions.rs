@@ -169,3 +169,38 @@ fn narrowing_and_fused_operations() {
     );
     replay_confirms(&out);
 }
+
+#[test]
+fn all_functions_get_a_harness_and_a_directory_each() {
+    let out = std::env::temp_dir().join(format!("fpsym-exceptions-{}-all", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let o = Command::new(env!("CARGO_BIN_EXE_fpsym"))
+        .arg("exceptions")
+        .arg(fixture("exceptions.c"))
+        .args(["--all-functions", "--max-time-per-function", "60", "-o"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    assert!(text.contains("functions: 10 analysed"), "{text}");
+    for line in [
+        "  root: fp-invalid:3",
+        "  to_short: float-cast-overflow:5",
+        "  chopped: fp-overflow:10",
+    ] {
+        assert!(text.contains(line), "{line}\n{text}");
+    }
+    // Each function's directory is a run of its own that replay confirms.
+    for f in ["root", "to_short", "chopped"] {
+        replay_confirms(&out.join(f));
+    }
+    // --function and --all-functions exclude each other.
+    let o = Command::new(env!("CARGO_BIN_EXE_fpsym"))
+        .arg("exceptions")
+        .arg(fixture("exceptions.c"))
+        .args(["--all-functions", "--function", "root"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+}
