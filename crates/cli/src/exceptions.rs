@@ -4,10 +4,10 @@
 use crate::args::{ExceptionKind, ExceptionsArgs};
 use crate::run::{execute, prepare, run_then, RunOptions};
 use crate::Failure;
-use fpsym_engine::Entry;
 use fpsym_engine::checkers::fp::{FpExceptions, FpKinds};
 use fpsym_engine::checkers::CheckerFactory;
 use fpsym_engine::report::FindingKind;
+use fpsym_engine::Entry;
 use std::collections::BTreeMap;
 use std::process::ExitCode;
 
@@ -111,7 +111,11 @@ fn candidates(program: &fpsym_frontend::Program, user: &fpsym_frontend::UserCode
 }
 
 /// One run per function into OUT/FUNCTION, then a summary of all.
-fn all_functions(opts: &RunOptions, kinds: FpKinds, per_function: Option<std::time::Duration>) -> anyhow::Result<ExitCode> {
+fn all_functions(
+    opts: &RunOptions,
+    kinds: FpKinds,
+    per_function: Option<std::time::Duration>,
+) -> anyhow::Result<ExitCode> {
     let (base, out, program) = prepare(opts)?;
     let user = fpsym_frontend::UserCode::from_inputs(opts.files());
     let functions = candidates(&program, &user);
@@ -135,7 +139,9 @@ fn all_functions(opts: &RunOptions, kinds: FpKinds, per_function: Option<std::ti
                 Entry::Main => None,
             },
         };
-        engine.max_time = per_function.or(base.max_time).or(Some(std::time::Duration::from_secs(60)));
+        engine.max_time = per_function
+            .or(base.max_time)
+            .or(Some(std::time::Duration::from_secs(60)));
         let mut kinds_found = Vec::new();
         let mut verdict = String::new();
         let code = execute(opts, &engine, &program, &dir, |summary, findings| {
@@ -170,5 +176,9 @@ fn all_functions(opts: &RunOptions, kinds: FpKinds, per_function: Option<std::ti
             println!("  {f}: {}", found.join(", "));
         }
     }
-    Ok(if found_any { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(if found_any {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }

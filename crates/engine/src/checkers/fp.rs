@@ -159,6 +159,8 @@ enum Arith {
     Sqrt,
     /// Conversion to another float format.
     Convert,
+    /// Conversion of an integer (signed or not) to a float.
+    FromInt(bool),
 }
 
 impl Arith {
@@ -175,6 +177,8 @@ impl Arith {
             Arith::Fma => Op::FpFma,
             Arith::Sqrt => Op::FpSqrt,
             Arith::Convert => Op::ToFpFromFp(to),
+            Arith::FromInt(true) => Op::ToFpFromSbv(to),
+            Arith::FromInt(false) => Op::ToFpFromUbv(to),
         };
         mk(op, v)
     }
@@ -186,13 +190,14 @@ impl FpExceptions {
     fn arith(&self, op: Arith, r: RoundingMode, args: &[Term], to: Format) -> Vec<Check> {
         let mut out = Vec::new();
         let Some(first) = args.first() else { return out };
-        let from = format_of(first);
+        let float = |t: &&Term| matches!(t.sort(), fpsym_expr::Sort::Float(_));
+        let from = if float(&first) { format_of(first) } else { to };
         let result = op.apply(r, args, to);
-        let all_fin = and(args.iter().map(fin).collect());
-        let any_nan = or(args.iter().map(is_nan).collect());
-        if self.kinds.invalid {
+        let all_fin = and(args.iter().filter(float).map(fin).collect());
+        let any_nan = or(args.iter().filter(float).map(is_nan).collect());
+        if self.kinds.invalid && !matches!(op, Arith::FromInt(_)) {
             let mut why = vec![and(vec![is_nan(&result), not(any_nan.clone())])];
-            why.extend(args.iter().map(signalling));
+            why.extend(args.iter().filter(float).map(signalling));
             out.push(Check::continuing(Kind::FpInvalid, or(why), "invalid operation"));
         }
         if self.kinds.divide_by_zero {
@@ -226,7 +231,7 @@ impl FpExceptions {
         // of the result's format convert exactly.
         let wide = Format::new(to.eb().max(from.eb()) + 2, to.sb()).ok();
         let wide_result = wide.and_then(|w| match op {
-            Arith::Convert => Some(mk(Op::ToFpFromFp(w), vec![rm(r), first.clone()])),
+            Arith::Convert | Arith::FromInt(_) => Some(op.apply(r, args, w)),
             _ if from == to => {
                 let conv = |x: &Term| mk(Op::ToFpFromFp(w), vec![rm(RoundingMode::NearestTiesToEven), x.clone()]);
                 let wide_args: Vec<Term> = args.iter().map(conv).collect();
@@ -383,6 +388,59 @@ impl FpExceptions {
     }
 }
 
+/// Intrinsics on floats that raise no exception this checker reports
+/// (exact, or signalling-NaN only): `llvm.fabs.*`, `llvm.copysign.*`, ...
+const QUIET_INTRINSICS: [&str; 11] = [
+    "fabs.",
+    "copysign.",
+    "floor.",
+    "ceil.",
+    "trunc.",
+    "round.",
+    "roundeven.",
+    "nearbyint.",
+    "minnum.",
+    "maxnum.",
+    "dbg.",
+];
+
+/// libm functions with float arguments that raise none of the reported
+/// kinds (exact results; NaN in, NaN out quietly).
+const QUIET_LIBM: [&str; 13] = [
+    "fabs",
+    "copysign",
+    "floor",
+    "ceil",
+    "trunc",
+    "round",
+    "nearbyint",
+    "fmin",
+    "fmax",
+    "isnan",
+    "isinf",
+    "finite",
+    "signbit",
+];
+
+impl FpExceptions {
+    /// A call this checker does not model: every asked kind is unchecked
+    /// there (the verdict cannot be "verified").
+    fn unchecked(&self, name: &str) -> Vec<Check> {
+        let k = self.kinds;
+        [
+            (k.overflow, Kind::FpOverflow),
+            (k.underflow, Kind::FpUnderflow),
+            (k.divide_by_zero, Kind::FpDivideByZero),
+            (k.invalid, Kind::FpInvalid),
+            (k.inexact, Kind::FpInexact),
+        ]
+        .into_iter()
+        .filter(|(asked, _)| *asked)
+        .map(|(_, kind)| Check::unchecked(kind, format!("exceptions of {name} are not modelled")))
+        .collect()
+    }
+}
+
 /// The callee of a call instruction, by name, if it is a direct call.
 fn callee(c: &llvm_ir::instruction::Call) -> Option<String> {
     match &c.function {
@@ -423,6 +481,14 @@ impl Checker for FpExceptions {
             I::FPTrunc(x) if float(&ops[0]) => match x.to_type.as_ref() {
                 llvm_ir::Type::FPType(t) => match crate::layout::fp_format(*t) {
                     Some(to) => self.arith(Arith::Convert, r, &ops, to),
+                    None => vec![],
+                },
+                _ => vec![],
+            },
+            I::SIToFP(llvm_ir::instruction::SIToFP { to_type, .. })
+            | I::UIToFP(llvm_ir::instruction::UIToFP { to_type, .. }) => match to_type.as_ref() {
+                llvm_ir::Type::FPType(t) => match crate::layout::fp_format(*t) {
+                    Some(to) => self.arith(Arith::FromInt(matches!(inst, I::SIToFP(_))), r, &ops, to),
                     None => vec![],
                 },
                 _ => vec![],
@@ -472,11 +538,14 @@ impl Checker for FpExceptions {
                         v.extend(self.arith(Arith::Add, r, &[p, args[2].clone()], f));
                         v
                     }
+                    (Some(intr), Some(_)) if !QUIET_INTRINSICS.iter().any(|q| intr.starts_with(q)) => {
+                        self.unchecked(&name)
+                    }
                     (Some(_), _) => vec![],
-                    (None, Some(f)) if floats => {
+                    (None, Some(f)) => {
                         let base = name.trim_end_matches(['f', 'l']);
                         match base {
-                            "fma" if args.len() == 3 => self.arith(Arith::Fma, r, args, f),
+                            "fma" if args.len() == 3 && floats => self.arith(Arith::Fma, r, args, f),
                             "sqrt" => {
                                 let mut v = self.libm("sqrt", args);
                                 v.extend(
@@ -486,7 +555,17 @@ impl Checker for FpExceptions {
                                 );
                                 v
                             }
-                            _ => self.libm(&name, args),
+                            _ => {
+                                let v = self.libm(&name, args);
+                                if v.is_empty()
+                                    && !QUIET_LIBM.contains(&base)
+                                    && crate::hooks::is_c_library_function(&name)
+                                {
+                                    self.unchecked(&name)
+                                } else {
+                                    v
+                                }
+                            }
                         }
                     }
                     _ => vec![],

@@ -118,6 +118,10 @@ pub enum OnViolation {
     /// subnormal): one query; if the condition can hold, a finding with a
     /// test that reaches it, and the path goes on unconstrained.
     Continue,
+    /// The checker cannot state the condition here (an operation it does
+    /// not model): no query; a `CheckUndecided` event, so the run is never
+    /// "verified" for this kind.
+    Unchecked,
 }
 
 /// A condition that would be a bug at a point.
@@ -141,6 +145,13 @@ impl Check {
             cond,
             message: message.into(),
             then: OnViolation::EndPath,
+        }
+    }
+    /// The checker cannot tell whether `kind` can happen here: why.
+    pub fn unchecked(kind: Kind, why: impl Into<String>) -> Check {
+        Check {
+            then: OnViolation::Unchecked,
+            ..Check::ending(kind, fpsym_expr::Term::bool(true), why)
         }
     }
     /// A check after whose violation the path goes on.

@@ -427,6 +427,11 @@ impl<'e, 'p> Exec<'e, 'p> {
             let v = Violation::new(c.kind, loc.clone(), st).with_message(c.message);
             match c.then {
                 OnViolation::Continue => self.check_continuing(st, c.cond, v),
+                OnViolation::Unchecked => self.events.push(crate::report::Event::CheckUndecided {
+                    loc: v.loc.clone(),
+                    kind: v.kind.clone(),
+                    reason: v.message,
+                }),
                 OnViolation::EndPath => {
                     let taken = std::mem::replace(st, placeholder());
                     *st = self.check(taken, c.cond, v)?;
