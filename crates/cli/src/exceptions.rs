@@ -122,14 +122,26 @@ fn all_functions(
     if functions.is_empty() {
         return Err(Failure::Input("--all-functions: no external function with a body in your files".into()).into());
     }
+    if let Entry::Function { ranges, .. } = &base.entry {
+        if !ranges.is_empty() {
+            return Err(
+                Failure::Input("--range applies to one function (--function), not to --all-functions".into()).into(),
+            );
+        }
+    }
     let mut found_any = false;
+    let mut failed = None;
     let mut rows: Vec<(String, Vec<String>, String)> = Vec::new();
     for f in &functions {
+        if crate::interrupt().load(std::sync::atomic::Ordering::Relaxed) {
+            println!("interrupted: the functions after {f} are not analysed");
+            break;
+        }
         println!("== {f}");
-        let dir = out.join(f);
+        let dir = out.join("functions").join(f);
         std::fs::create_dir_all(&dir)?;
         // Replay rebuilds from the run's headers in DIR/build.
-        let _ = std::os::unix::fs::symlink(std::fs::canonicalize(out.join("build"))?, dir.join("build"));
+        std::os::unix::fs::symlink(std::fs::canonicalize(out.join("build"))?, dir.join("build"))?;
         let mut engine = base.clone();
         engine.entry = Entry::Function {
             name: f.clone(),
@@ -163,18 +175,27 @@ fn all_functions(
             Err(e) => {
                 println!("{f}: {e:#}");
                 verdict = "error".into();
+                // A finding replay does not confirm (exit 3) wins.
+                failed.get_or_insert(e);
             }
         }
         println!();
         rows.push((f.clone(), kinds_found, verdict));
     }
-    println!("functions: {} analysed into {}", rows.len(), out.display());
+    println!(
+        "functions: {} analysed into {}",
+        rows.len(),
+        out.join("functions").display()
+    );
     for (f, found, verdict) in &rows {
         if found.is_empty() {
             println!("  {f}: none ({verdict})");
         } else {
             println!("  {f}: {}", found.join(", "));
         }
+    }
+    if let Some(e) = failed {
+        return Err(e);
     }
     Ok(if found_any {
         ExitCode::from(1)

@@ -183,7 +183,7 @@ fn all_functions_get_a_harness_and_a_directory_each() {
         .unwrap();
     let text = String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{text}");
-    assert!(text.contains("functions: 12 analysed"), "{text}");
+    assert!(text.contains("functions: 15 analysed"), "{text}");
     for line in [
         "  root: fp-invalid:3",
         "  to_short: float-cast-overflow:5",
@@ -193,8 +193,25 @@ fn all_functions_get_a_harness_and_a_directory_each() {
     }
     // Each function's directory is a run of its own that replay confirms.
     for f in ["root", "to_short", "chopped"] {
-        replay_confirms(&out.join(f));
+        replay_confirms(&out.join("functions").join(f));
     }
+    // The directory can be analysed again with --force.
+    let o = Command::new(env!("CARGO_BIN_EXE_fpsym"))
+        .arg("exceptions")
+        .arg(fixture("exceptions.c"))
+        .args([
+            "--all-functions",
+            "--max-time-per-function",
+            "60",
+            "--force",
+            "--kinds",
+            "overflow",
+            "-o",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", String::from_utf8_lossy(&o.stdout));
     // --function and --all-functions exclude each other.
     let o = Command::new(env!("CARGO_BIN_EXE_fpsym"))
         .arg("exceptions")
@@ -215,4 +232,47 @@ fn integer_conversions_are_inexact_and_unmodelled_calls_are_not_verified() {
     let (code, text, found, _) = exceptions("grow", &["--kinds", "overflow"]);
     assert_eq!((code, found.len()), (Some(0), 0), "{text}");
     assert!(text.contains("verdict: incomplete") && text.contains("ldexp"), "{text}");
+}
+
+#[test]
+fn every_kind_an_instruction_raises_is_confirmed() {
+    // x * x overflows and is inexact at once; sqrt is inexact or invalid.
+    let (code, text, found, out) = exceptions("square", &["--kinds", "overflow,inexact"]);
+    assert_eq!(
+        (code, &found),
+        (Some(1), &set(&[("fp-inexact", 6), ("fp-overflow", 6)])),
+        "{text}"
+    );
+    replay_confirms(&out);
+    let (code, text, found, out) = exceptions("root", &["--kinds", "invalid,inexact"]);
+    assert_eq!(
+        (code, &found),
+        (Some(1), &set(&[("fp-inexact", 3), ("fp-invalid", 3)])),
+        "{text}"
+    );
+    replay_confirms(&out);
+}
+
+#[test]
+fn what_the_checker_cannot_decide_is_never_verified() {
+    // `x > 0 ? 1 : -1` may be lowered to a signalling compare: a quiet
+    // NaN input leaves invalid undecided.
+    let (code, text, found, _) = exceptions("sel", &[]);
+    assert_eq!((code, found.len()), (Some(0), 0), "{text}");
+    assert!(text.contains("verdict: incomplete"), "{text}");
+    // pow's overflow is glibc's rounding: not modelled.
+    let (code, text, found, _) = exceptions("power", &["--kinds", "overflow"]);
+    assert_eq!((code, found.len()), (Some(0), 0), "{text}");
+    assert!(text.contains("verdict: incomplete") && text.contains("pow"), "{text}");
+}
+
+#[test]
+fn integer_division_by_zero_still_dies_under_the_trap_handler() {
+    let (code, text, found, out) = exceptions("both", &["--kinds", "overflow"]);
+    assert_eq!(
+        (code, &found),
+        (Some(1), &set(&[("division-by-zero", 17), ("fp-overflow", 17)])),
+        "{text}"
+    );
+    replay_confirms(&out);
 }

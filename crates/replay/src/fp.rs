@@ -2,14 +2,16 @@
 //! the program goes on after them, so a native run shows them as raised
 //! on the way, not as how it ended.
 //!
-//! - FP exceptions: the driver unmasks the finding kinds' exceptions
-//!   (`feenableexcept`) and catches SIGFPE; the handler prints the kind
-//!   (`si_code`), the faulting address and the call stack (`backtrace`, so
-//!   an exception inside libm is located at the user's call), masks the
-//!   exceptions in MXCSR and the x87 control word, and single-steps the
-//!   faulting instruction (the trap flag); the SIGTRAP that follows unmasks
-//!   them again. Every exception of those kinds is seen, in order, and the
-//!   run ends as it would have.
+//! - FP exceptions: the driver unmasks the finding kinds' exceptions in
+//!   MXCSR (SSE; the x87 stays masked) and catches SIGFPE; the handler
+//!   keeps the faulting address and the call stack (`backtrace`, so an
+//!   exception inside libm is located at the user's call), masks every
+//!   exception and single-steps the instruction (the trap flag); in the
+//!   SIGTRAP that follows, the flags the masked instruction set (IEEE's
+//!   masked semantics: underflow only when tiny and inexact; every kind an
+//!   instruction raises) are printed with the location, and the kinds are
+//!   unmasked again. So every exception of those kinds is seen, in order,
+//!   and the run computes what it would have.
 //! - float-cast-overflow: clang's `-fsanitize=float-cast-overflow`, which
 //!   reports `FILE:LINE:COL: runtime error: … is outside the range of
 //!   representable values of type …` and goes on.
@@ -25,41 +27,53 @@ const TRAP_HANDLER: &str = r#"
 #include <fenv.h>
 #include <signal.h>
 #include <ucontext.h>
-/* Declared here: <fenv.h> has it only under _GNU_SOURCE. */
-extern int feenableexcept(int);
 #define FPSYM_REG_EFL 17 /* REG_EFL of <sys/ucontext.h> on x86-64 */
-static int fpsym_fe_enabled;
+static unsigned fpsym_fe_enabled;            /* FE_* bits unmasked in MXCSR */
+static void *fpsym_fe_where[65];             /* the faulting address, then the stack */
+static int fpsym_fe_depth;
+static unsigned fpsym_getcsr(void) { unsigned m; __asm__ volatile("stmxcsr %0" : "=m"(m)); return m; }
+static void fpsym_setcsr(unsigned m) { __asm__ volatile("ldmxcsr %0" : : "m"(m)); }
+/* The trap: remember where, mask every SSE exception, clear the flags and
+   step the instruction again (masked, it sets the flags IEEE says). */
 static void fpsym_on_fpe(int sig, siginfo_t *si, void *ctx) {
-  (void)sig;
   ucontext_t *uc = (ucontext_t *)ctx;
-  const char *k = si->si_code == FPE_FLTDIV ? "fp-divide-by-zero"
-                : si->si_code == FPE_FLTOVF ? "fp-overflow"
-                : si->si_code == FPE_FLTUND ? "fp-underflow"
-                : si->si_code == FPE_FLTINV ? "fp-invalid"
-                : si->si_code == FPE_FLTRES ? "fp-inexact" : 0;
-  if (!k) { signal(SIGFPE, SIG_DFL); return; } /* integer division: die as usual */
-  void *frames[64];
-  int n = backtrace(frames, 64);
-  fprintf(stderr, "FPSYM-FPE: %s %p", k, si->si_addr);
-  for (int i = 0; i < n; i++) fprintf(stderr, " %p", (void *)((char *)frames[i] - 1));
-  fprintf(stderr, "\n");
-  uc->uc_mcontext.fpregs->mxcsr |= 0x1f80;       /* mask every SSE exception */
-  uc->uc_mcontext.fpregs->mxcsr &= ~0x3fu;       /* and clear the flags */
-  uc->uc_mcontext.fpregs->cwd |= 0x3f;           /* likewise on the x87 */
-  uc->uc_mcontext.fpregs->swd &= ~0xffu;
-  uc->uc_mcontext.gregs[FPSYM_REG_EFL] |= 0x100;       /* step this instruction */
-}
-static void fpsym_on_step(int sig, siginfo_t *si, void *ctx) {
-  (void)sig; (void)si;
-  ucontext_t *uc = (ucontext_t *)ctx;
-  uc->uc_mcontext.gregs[FPSYM_REG_EFL] &= ~0x100;
+  if (si->si_code != FPE_FLTDIV && si->si_code != FPE_FLTOVF && si->si_code != FPE_FLTUND &&
+      si->si_code != FPE_FLTINV && si->si_code != FPE_FLTRES) {
+    signal(SIGFPE, SIG_DFL);          /* integer division: die as usual */
+    if (si->si_code <= 0) raise(sig); /* sent by a process */
+    return;
+  }
+  fpsym_fe_where[0] = si->si_addr;
+  fpsym_fe_depth = 1 + backtrace(fpsym_fe_where + 1, 64);
+  uc->uc_mcontext.fpregs->mxcsr |= 0x1f80;
   uc->uc_mcontext.fpregs->mxcsr &= ~0x3fu;
-  uc->uc_mcontext.fpregs->mxcsr &= ~(unsigned)(fpsym_fe_enabled << 7);
-  uc->uc_mcontext.fpregs->swd &= ~0xffu;
-  uc->uc_mcontext.fpregs->cwd &= ~(unsigned short)fpsym_fe_enabled;
+  uc->uc_mcontext.gregs[FPSYM_REG_EFL] |= 0x100;
 }
-static void fpsym_trap_fp(int excepts) {
+/* After the step: report each trapped kind the instruction raised, clear
+   the flags, unmask again. */
+static void fpsym_on_step(int sig, siginfo_t *si, void *ctx) {
+  ucontext_t *uc = (ucontext_t *)ctx;
+  if (si->si_code != 2 /* TRAP_TRACE */) { signal(sig, SIG_DFL); raise(sig); return; }
+  uc->uc_mcontext.gregs[FPSYM_REG_EFL] &= ~0x100;
+  unsigned flags = uc->uc_mcontext.fpregs->mxcsr & 0x3f & fpsym_fe_enabled;
+  static const struct { unsigned bit; const char *kind; } kinds[] = {
+    {FE_INVALID, "fp-invalid"}, {FE_DIVBYZERO, "fp-divide-by-zero"}, {FE_OVERFLOW, "fp-overflow"},
+    {FE_UNDERFLOW, "fp-underflow"}, {FE_INEXACT, "fp-inexact"}};
+  for (unsigned k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+    if (!(flags & kinds[k].bit)) continue;
+    fprintf(stderr, "FPSYM-FPE: %s %p", kinds[k].kind, fpsym_fe_where[0]);
+    for (int i = 1; i < fpsym_fe_depth; i++) fprintf(stderr, " %p", (void *)((char *)fpsym_fe_where[i] - 1));
+    fprintf(stderr, "\n");
+  }
+  uc->uc_mcontext.fpregs->mxcsr &= ~0x3fu;
+  uc->uc_mcontext.fpregs->mxcsr &= ~(fpsym_fe_enabled << 7);
+}
+/* Unmasks `excepts` (FE_* bits) in MXCSR only: x87 (long double) stays
+   masked, as its traps arrive late and change results. */
+static void fpsym_trap_fp(unsigned excepts) {
   if (!fpsym_fe_enabled) {
+    void *warm[1];
+    backtrace(warm, 1); /* loads the unwinder now, not inside a handler */
     struct sigaction a;
     memset(&a, 0, sizeof a);
     a.sa_sigaction = fpsym_on_fpe;
@@ -69,12 +83,11 @@ static void fpsym_trap_fp(int excepts) {
     sigaction(SIGTRAP, &a, 0);
   }
   fpsym_fe_enabled |= excepts;
-  feclearexcept(FE_ALL_EXCEPT);
-  feenableexcept(fpsym_fe_enabled);
+  fpsym_setcsr((fpsym_getcsr() & ~0x3fu) & ~(fpsym_fe_enabled << 7));
 }
 /* The kinds to trap come as -DFPSYM_TRAP_<KIND> from their rules. */
 __attribute__((constructor)) static void fpsym_trap_init(void) {
-  int e = 0;
+  unsigned e = 0;
 #ifdef FPSYM_TRAP_FE_OVERFLOW
   e |= FE_OVERFLOW;
 #endif

@@ -229,8 +229,16 @@ const RUN_MARKERS: [&str; 4] = [RUN_RECORD, STATS, "tests", "findings"];
 
 /// Everything a run (and its replay) writes into its directory: what
 /// `--force` may remove.
-pub const RUN_ENTRIES: [&str; 8] = [
-    RUN_RECORD, STATS, "tests", "findings", EVENTS, "build", "replay", REPLAY,
+pub const RUN_ENTRIES: [&str; 9] = [
+    RUN_RECORD,
+    STATS,
+    "tests",
+    "findings",
+    EVENTS,
+    "build",
+    "replay",
+    REPLAY,
+    "functions",
 ];
 
 /// Why an output directory cannot be used for a run.

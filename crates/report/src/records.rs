@@ -500,9 +500,10 @@ mod tests {
     #[test]
     fn custom_kinds_are_kebab_case_and_new() {
         assert_eq!(
-            FindingKind::custom("fp-overflow"),
-            Ok(FindingKind::Custom("fp-overflow".into()))
+            FindingKind::custom("my-check"),
+            Ok(FindingKind::Custom("my-check".into()))
         );
+        assert!(FindingKind::custom("fp-overflow").is_err());
         assert!(FindingKind::custom("abort").is_err());
         assert!(FindingKind::custom("a/b").is_err());
         assert!(FindingKind::custom("").is_err());

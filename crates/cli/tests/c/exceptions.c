@@ -12,3 +12,6 @@ float narrow(double x) { return (float)x; }
 double fused(double a, double b, double c) { return fma(a, b, c); }
 float from_long(long long n) { return (float)n; }
 double grow(double x) { return ldexp(x, 1000); }
+double sel(double x) { return x > 0.0 ? 1.0 : -1.0; }
+double power(double x, double y) { return pow(x, y); }
+double both(int a, int b, double x) { int q = a / b; return x * x + q; }

@@ -221,6 +221,7 @@ impl FpExceptions {
             and(vec![
                 all_fin.clone(),
                 not_by_zero.clone(),
+                not(is_nan(&result)),
                 not(mk(Op::FpEq, vec![up, down])),
             ])
         };
@@ -247,17 +248,31 @@ impl FpExceptions {
         if self.kinds.overflow {
             // IEEE overflow: that result exceeds the largest finite value
             // (also where the mode rounds the delivered result down to it).
-            let cond = match &wide_result {
-                Some(w) => mk(
-                    Op::FpGt,
-                    vec![mk(Op::FpAbs, vec![w.clone()]), in_wide(Float::largest(to, false))],
-                ),
-                None => is_inf(&result),
-            };
-            out.push(Check::continuing(
-                Kind::FpOverflow,
-                and(vec![all_fin.clone(), not_by_zero.clone(), cond]),
-                "the result is too large for the format",
+            match &wide_result {
+                Some(w) => out.push(Check::continuing(
+                    Kind::FpOverflow,
+                    and(vec![
+                        all_fin.clone(),
+                        not_by_zero.clone(),
+                        mk(
+                            Op::FpGt,
+                            vec![mk(Op::FpAbs, vec![w.clone()]), in_wide(Float::largest(to, false))],
+                        ),
+                    ]),
+                    "the result is too large for the format",
+                )),
+                // No wider format to round in (binary128).
+                None => out.push(Check::unchecked(
+                    Kind::FpOverflow,
+                    "overflow in this format is not modelled",
+                )),
+            }
+        }
+        let tiny_possible = matches!(op, Arith::Mul | Arith::Div | Arith::Fma | Arith::Convert);
+        if self.kinds.underflow && wide_result.is_none() && tiny_possible {
+            out.push(Check::unchecked(
+                Kind::FpUnderflow,
+                "underflow in this format is not modelled",
             ));
         }
         // Additions, subtractions and square roots never underflow: a sum
@@ -290,6 +305,18 @@ impl FpExceptions {
         if !self.kinds.float_cast_overflow || w < 2 {
             return vec![];
         }
+        let outside = self.cast_condition(x, w, signed);
+        let ty = format!("{}{w}", if signed { "i" } else { "u" });
+        vec![Check::continuing(
+            Kind::FloatCastOverflow,
+            outside,
+            format!("the value is outside the range of {ty}"),
+        )]
+    }
+
+    /// Whether converting `x` to a `w`-bit integer is out of range: its
+    /// truncation outside the type, or NaN, or infinite.
+    fn cast_condition(&self, x: &Term, w: u32, signed: bool) -> Term {
         let fmt = format_of(x);
         let t = mk(Op::FpRoundToIntegral, vec![rm(RoundingMode::TowardZero), x.clone()]);
         let hi_exp = if signed { w - 1 } else { w } as i64;
@@ -302,22 +329,12 @@ impl FpExceptions {
             Float::zero(fmt, false)
         };
         let inside = and(vec![fin(x), mk(Op::FpGeq, vec![t.clone(), fpc(lo)]), lt(&t, &fpc(hi))]);
-        let ty = format!("{}{w}", if signed { "i" } else { "u" });
-        vec![Check::continuing(
-            Kind::FloatCastOverflow,
-            not(inside),
-            format!("the value is outside the range of {ty}"),
-        )]
+        not(inside)
     }
 
     /// Domain errors of libm function `name` on `args`.
     fn libm(&self, name: &str, args: &[Term]) -> Vec<Check> {
-        let base = name.trim_end_matches(['f', 'l']);
-        let base = if crate::hooks::is_c_library_function(name) && !crate::hooks::is_c_library_function(base) {
-            name
-        } else {
-            base
-        };
+        let base = libm_base(name);
         let Some(x) = args.first() else { return vec![] };
         if !matches!(x.sort(), fpsym_expr::Sort::Float(_)) {
             return vec![];
@@ -384,13 +401,28 @@ impl FpExceptions {
                 format!("{name} at a pole"),
             ));
         }
+        // Rounding, overflow and underflow of these functions are glibc's:
+        // not modelled here (exact `sqrt` and `fmod` aside).
+        if !matches!(base, "sqrt" | "fmod") {
+            let why = format!("rounding of {name} is not modelled");
+            let k = self.kinds;
+            for (asked, kind) in [
+                (k.overflow, Kind::FpOverflow),
+                (k.underflow, Kind::FpUnderflow),
+                (k.inexact, Kind::FpInexact),
+            ] {
+                if asked {
+                    out.push(Check::unchecked(kind, why.clone()));
+                }
+            }
+        }
         out
     }
 }
 
 /// Intrinsics on floats that raise no exception this checker reports
 /// (exact, or signalling-NaN only): `llvm.fabs.*`, `llvm.copysign.*`, ...
-const QUIET_INTRINSICS: [&str; 11] = [
+const QUIET_INTRINSICS: [&str; 9] = [
     "fabs.",
     "copysign.",
     "floor.",
@@ -399,14 +431,12 @@ const QUIET_INTRINSICS: [&str; 11] = [
     "round.",
     "roundeven.",
     "nearbyint.",
-    "minnum.",
-    "maxnum.",
     "dbg.",
 ];
 
 /// libm functions with float arguments that raise none of the reported
 /// kinds (exact results; NaN in, NaN out quietly).
-const QUIET_LIBM: [&str; 13] = [
+const QUIET_LIBM: [&str; 11] = [
     "fabs",
     "copysign",
     "floor",
@@ -414,8 +444,6 @@ const QUIET_LIBM: [&str; 13] = [
     "trunc",
     "round",
     "nearbyint",
-    "fmin",
-    "fmax",
     "isnan",
     "isinf",
     "finite",
@@ -438,6 +466,25 @@ impl FpExceptions {
         .filter(|(asked, _)| *asked)
         .map(|(_, kind)| Check::unchecked(kind, format!("exceptions of {name} are not modelled")))
         .collect()
+    }
+}
+
+/// The C library name a libm variant belongs to (`sinf`, `sinl` → `sin`;
+/// `ceil` stays `ceil`).
+fn libm_base(name: &str) -> &str {
+    let base = name.trim_end_matches(['f', 'l']);
+    if base.len() + 1 == name.len() && crate::hooks::is_c_library_function(base) {
+        base
+    } else {
+        name
+    }
+}
+
+/// The element type of a vector type, else the type itself.
+fn scalar(t: &llvm_ir::Type) -> &llvm_ir::Type {
+    match t {
+        llvm_ir::Type::VectorType { element_type, .. } => element_type.as_ref(),
+        t => t,
     }
 }
 
@@ -464,9 +511,44 @@ impl Checker for FpExceptions {
             return vec![];
         };
         let r = st.rm;
-        let ops: Option<Vec<Term>> = operands.iter().cloned().collect();
-        let Some(ops) = ops else { return vec![] };
         let float = |t: &Term| matches!(t.sort(), fpsym_expr::Sort::Float(_));
+        let fp_op = matches!(
+            inst,
+            I::FAdd(_)
+                | I::FSub(_)
+                | I::FMul(_)
+                | I::FDiv(_)
+                | I::FRem(_)
+                | I::FPTrunc(_)
+                | I::FPExt(_)
+                | I::FPToSI(_)
+                | I::FPToUI(_)
+                | I::SIToFP(_)
+                | I::UIToFP(_)
+                | I::FCmp(_)
+        );
+        let call = match inst {
+            I::Call(c) => Some(c),
+            _ => None,
+        };
+        let name = call.and_then(callee);
+        if name.as_deref().is_some_and(|n| n.starts_with("llvm.dbg.")) {
+            return vec![];
+        }
+        let Some(ops) = operands.iter().cloned().collect::<Option<Vec<Term>>>() else {
+            // An aggregate operand (a vector reduction, ...): not modelled.
+            return if fp_op || call.is_some() {
+                self.unchecked("an operation on aggregates")
+            } else {
+                vec![]
+            };
+        };
+        // x87 long double: its traps are delivered late and change the
+        // results natively; not modelled (the verdict says so).
+        if ops.iter().any(|t| float(t) && format_of(t).has_explicit_int_bit()) {
+            return self.unchecked("an x87 long double operation");
+        }
+        let nan_in = |xs: &[Term]| or(xs.iter().filter(|t| float(t)).map(is_nan).collect());
         match inst {
             I::FAdd(_) | I::FSub(_) | I::FMul(_) | I::FDiv(_) if ops.len() == 2 && float(&ops[0]) => {
                 let op = match inst {
@@ -478,18 +560,18 @@ impl Checker for FpExceptions {
                 self.arith(op, r, &ops, format_of(&ops[0]))
             }
             I::FRem(_) if ops.len() == 2 && float(&ops[0]) => self.libm("fmod", &ops),
-            I::FPTrunc(x) if float(&ops[0]) => match x.to_type.as_ref() {
+            I::FPTrunc(x) if float(&ops[0]) => match scalar(&x.to_type) {
                 llvm_ir::Type::FPType(t) => match crate::layout::fp_format(*t) {
                     Some(to) => self.arith(Arith::Convert, r, &ops, to),
-                    None => vec![],
+                    None => self.unchecked("a conversion to this format"),
                 },
                 _ => vec![],
             },
             I::SIToFP(llvm_ir::instruction::SIToFP { to_type, .. })
-            | I::UIToFP(llvm_ir::instruction::UIToFP { to_type, .. }) => match to_type.as_ref() {
+            | I::UIToFP(llvm_ir::instruction::UIToFP { to_type, .. }) => match scalar(to_type) {
                 llvm_ir::Type::FPType(t) => match crate::layout::fp_format(*t) {
                     Some(to) => self.arith(Arith::FromInt(matches!(inst, I::SIToFP(_))), r, &ops, to),
-                    None => vec![],
+                    None => self.unchecked("a conversion to this format"),
                 },
                 _ => vec![],
             },
@@ -502,20 +584,73 @@ impl Checker for FpExceptions {
             | I::FPToUI(llvm_ir::instruction::FPToUI { to_type, .. })
                 if float(&ops[0]) =>
             {
-                match to_type.as_ref() {
-                    llvm_ir::Type::IntegerType { bits } => self.cast(&ops[0], *bits, matches!(inst, I::FPToSI(_))),
-                    _ => vec![],
+                let llvm_ir::Type::IntegerType { bits } = scalar(to_type) else {
+                    return vec![];
+                };
+                let x = &ops[0];
+                let mut v = self.cast(x, *bits, matches!(inst, I::FPToSI(_)));
+                // Natively the conversion also raises invalid (NaN, out of
+                // range) and inexact (a fraction dropped), as its lowering
+                // decides: not modelled.
+                let dropped = not(mk(
+                    Op::FpEq,
+                    vec![
+                        mk(Op::FpRoundToIntegral, vec![rm(RoundingMode::TowardZero), x.clone()]),
+                        x.clone(),
+                    ],
+                ));
+                if self.kinds.invalid {
+                    let out_of_range = self.cast_condition(x, *bits, matches!(inst, I::FPToSI(_)));
+                    v.push(Check::unchecked_if(
+                        Kind::FpInvalid,
+                        out_of_range,
+                        "invalid in a conversion to an integer",
+                    ));
                 }
+                if self.kinds.inexact {
+                    v.push(Check::unchecked_if(
+                        Kind::FpInexact,
+                        dropped,
+                        "inexact in a conversion to an integer",
+                    ));
+                }
+                v
             }
-            I::FCmp(_) if ops.len() == 2 && float(&ops[0]) && self.kinds.invalid => vec![Check::continuing(
-                Kind::FpInvalid,
-                or(vec![signalling(&ops[0]), signalling(&ops[1])]),
-                "comparison with a signalling NaN",
-            )],
+            I::FCmp(c) if ops.len() == 2 && float(&ops[0]) && self.kinds.invalid => {
+                use llvm_ir::predicates::FPPredicate as P;
+                let mut v = vec![Check::continuing(
+                    Kind::FpInvalid,
+                    or(vec![signalling(&ops[0]), signalling(&ops[1])]),
+                    "comparison with a signalling NaN",
+                )];
+                // An ordering comparison signals on a quiet NaN when clang
+                // lowers it to `cmpltsd` (feeding a select) and not when it
+                // lowers it to `ucomisd` (feeding a branch): not modelled.
+                if matches!(
+                    c.predicate,
+                    P::OLT | P::OLE | P::OGT | P::OGE | P::ULT | P::ULE | P::UGT | P::UGE
+                ) {
+                    v.push(Check::unchecked_if(
+                        Kind::FpInvalid,
+                        nan_in(&ops),
+                        "an ordering comparison with a quiet NaN",
+                    ));
+                }
+                v
+            }
             I::Call(c) => {
-                let Some(name) = callee(c) else { return vec![] };
-                // Operands: the callee, then the arguments.
-                let args = &ops[1.min(ops.len())..];
+                // Operands: the callee (unless inline assembly), then the
+                // arguments.
+                let first = usize::from(c.function.is_right()).min(ops.len());
+                let args = &ops[first..];
+                let any_float = args.iter().any(float);
+                let Some(name) = name else {
+                    return if any_float {
+                        self.unchecked("an indirect call")
+                    } else {
+                        vec![]
+                    };
+                };
                 let floats = args.iter().all(float) && !args.is_empty();
                 let fmt = args.first().filter(|a| float(a)).map(format_of);
                 match (name.strip_prefix("llvm."), fmt) {
@@ -538,12 +673,12 @@ impl Checker for FpExceptions {
                         v.extend(self.arith(Arith::Add, r, &[p, args[2].clone()], f));
                         v
                     }
-                    (Some(intr), Some(_)) if !QUIET_INTRINSICS.iter().any(|q| intr.starts_with(q)) => {
-                        self.unchecked(&name)
+                    (Some(intr), _) if any_float && !QUIET_INTRINSICS.iter().any(|q| intr.starts_with(q)) => {
+                        self.min_max_or_unchecked(&name, args)
                     }
                     (Some(_), _) => vec![],
-                    (None, Some(f)) => {
-                        let base = name.trim_end_matches(['f', 'l']);
+                    (None, Some(f)) if crate::hooks::is_c_library_function(&name) => {
+                        let base = libm_base(&name);
                         match base {
                             "fma" if args.len() == 3 && floats => self.arith(Arith::Fma, r, args, f),
                             "sqrt" => {
@@ -555,12 +690,10 @@ impl Checker for FpExceptions {
                                 );
                                 v
                             }
+                            "fmin" | "fmax" => self.min_max_or_unchecked(&name, args),
                             _ => {
                                 let v = self.libm(&name, args);
-                                if v.is_empty()
-                                    && !QUIET_LIBM.contains(&base)
-                                    && crate::hooks::is_c_library_function(&name)
-                                {
+                                if v.is_empty() && !QUIET_LIBM.contains(&base) {
                                     self.unchecked(&name)
                                 } else {
                                     v
@@ -568,11 +701,48 @@ impl Checker for FpExceptions {
                             }
                         }
                     }
+                    // A C library function taking a float elsewhere than
+                    // first (jn, yn, ...): not modelled.
+                    (None, _) if any_float && crate::hooks::is_c_library_function(&name) => self.unchecked(&name),
                     _ => vec![],
                 }
             }
             _ => vec![],
         }
+    }
+}
+
+impl FpExceptions {
+    /// `minnum`/`maxnum`/`fmin`/`fmax`: invalid on a signalling NaN; on a
+    /// quiet one as the lowering (`minsd`) decides, not modelled. Other
+    /// unmodelled intrinsics: unchecked.
+    fn min_max_or_unchecked(&self, name: &str, args: &[Term]) -> Vec<Check> {
+        let is_min_max = ["llvm.minnum.", "llvm.maxnum.", "fmin", "fmax"]
+            .iter()
+            .any(|p| name.starts_with(p));
+        if !is_min_max {
+            return self.unchecked(name);
+        }
+        if !self.kinds.invalid {
+            return vec![];
+        }
+        let floats: Vec<Term> = args
+            .iter()
+            .filter(|t| matches!(t.sort(), fpsym_expr::Sort::Float(_)))
+            .cloned()
+            .collect();
+        vec![
+            Check::continuing(
+                Kind::FpInvalid,
+                or(floats.iter().map(signalling).collect()),
+                format!("{name} of a signalling NaN"),
+            ),
+            Check::unchecked_if(
+                Kind::FpInvalid,
+                or(floats.iter().map(is_nan).collect()),
+                format!("{name} of a quiet NaN"),
+            ),
+        ]
     }
 }
 

@@ -118,9 +118,11 @@ pub enum OnViolation {
     /// subnormal): one query; if the condition can hold, a finding with a
     /// test that reaches it, and the path goes on unconstrained.
     Continue,
-    /// The checker cannot state the condition here (an operation it does
-    /// not model): no query; a `CheckUndecided` event, so the run is never
-    /// "verified" for this kind.
+    /// The checker cannot tell whether the violation happens when the
+    /// condition holds (an operation it does not model, a comparison whose
+    /// lowering decides): if the condition can hold (one query; none for
+    /// `true`), a `CheckUndecided` event, so the run is never "verified"
+    /// for this kind; no finding.
     Unchecked,
 }
 
@@ -149,9 +151,13 @@ impl Check {
     }
     /// The checker cannot tell whether `kind` can happen here: why.
     pub fn unchecked(kind: Kind, why: impl Into<String>) -> Check {
+        Check::unchecked_if(kind, fpsym_expr::Term::bool(true), why)
+    }
+    /// The checker cannot tell whether `kind` happens where `cond` holds.
+    pub fn unchecked_if(kind: Kind, cond: Term, why: impl Into<String>) -> Check {
         Check {
             then: OnViolation::Unchecked,
-            ..Check::ending(kind, fpsym_expr::Term::bool(true), why)
+            ..Check::ending(kind, cond, why)
         }
     }
     /// A check after whose violation the path goes on.

@@ -133,6 +133,9 @@ pub struct Exec<'e, 'p> {
     /// Findings already reported (kind, location): a continuing check
     /// of one of them asks no query.
     pub found: &'e std::collections::HashSet<(crate::checkers::Kind, Option<Loc>)>,
+    /// Checks already reported as undecided (kind, location): reported
+    /// once.
+    pub unchecked: &'e mut std::collections::HashSet<(crate::checkers::Kind, Option<Loc>)>,
     /// Events to report (concretizations, dropped branches, ...).
     pub events: Vec<crate::report::Event>,
     /// What the program printed (with `--print`).
@@ -373,6 +376,31 @@ impl<'e, 'p> Exec<'e, 'p> {
         }
     }
 
+    /// A `CheckUndecided` event if `cond` can hold on `st` (asked once per
+    /// kind and location; not under the unreach-call property).
+    fn check_unchecked(&mut self, st: &State, cond: Term, v: Violation) {
+        let key = (v.kind.clone(), v.loc.clone());
+        if crate::term::as_bool(&cond) == Some(false)
+            || self.unchecked.contains(&key)
+            || self.config.property == crate::Property::UnreachCall
+        {
+            return;
+        }
+        let possible = crate::term::as_bool(&cond) == Some(true)
+            || !matches!(
+                self.decide(st, std::slice::from_ref(&cond), self.config.solver_timeout),
+                Decision::No
+            );
+        if possible {
+            self.unchecked.insert(key);
+            self.events.push(crate::report::Event::CheckUndecided {
+                loc: v.loc.clone(),
+                kind: v.kind.clone(),
+                reason: v.message,
+            });
+        }
+    }
+
     /// Whether some checker looks at points of `kind`.
     fn checks(&self, kind: PointKind) -> bool {
         self.checkers.iter().any(|c| c.looks_at(kind))
@@ -427,11 +455,7 @@ impl<'e, 'p> Exec<'e, 'p> {
             let v = Violation::new(c.kind, loc.clone(), st).with_message(c.message);
             match c.then {
                 OnViolation::Continue => self.check_continuing(st, c.cond, v),
-                OnViolation::Unchecked => self.events.push(crate::report::Event::CheckUndecided {
-                    loc: v.loc.clone(),
-                    kind: v.kind.clone(),
-                    reason: v.message,
-                }),
+                OnViolation::Unchecked => self.check_unchecked(st, c.cond, v),
                 OnViolation::EndPath => {
                     let taken = std::mem::replace(st, placeholder());
                     *st = self.check(taken, c.cond, v)?;
