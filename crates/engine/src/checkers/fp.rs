@@ -819,4 +819,89 @@ mod tests {
         }
         assert!(compared > 10_000, "{compared}");
     }
+
+    /// The flag a check stands for.
+    fn flag(kind: &Kind, flags: fpsym_float::Status) -> Option<bool> {
+        use fpsym_float::Status;
+        Some(match kind {
+            Kind::FpInvalid => flags.contains(Status::INVALID),
+            Kind::FpDivideByZero => flags.contains(Status::DIV_BY_ZERO),
+            Kind::FpOverflow => flags.contains(Status::OVERFLOW),
+            Kind::FpUnderflow => flags.contains(Status::UNDERFLOW),
+            Kind::FpInexact => flags.contains(Status::INEXACT),
+            _ => return None,
+        })
+    }
+
+    const MODES: [RoundingMode; 4] = [
+        RoundingMode::NearestTiesToEven,
+        RoundingMode::TowardPositive,
+        RoundingMode::TowardNegative,
+        RoundingMode::TowardZero,
+    ];
+
+    /// Conversions between two tiny formats (both ways) and square roots
+    /// exhaustively, fma on a third of the triples, against the status
+    /// flags.
+    #[test]
+    fn conversions_roots_and_fma_agree_with_the_status_flags() {
+        let mut all = FpKinds::default();
+        all.inexact = true;
+        let chk = FpExceptions::new(all);
+        let small = Format::new(3, 3).unwrap();
+        let big = Format::new(5, 4).unwrap();
+        let values = |f: Format| -> Vec<Float> {
+            (0..(1u128 << f.width()))
+                .map(|b| Float::from_bits(f, b))
+                .filter(|x| !x.is_nan())
+                .collect()
+        };
+        let mut compared = 0;
+        let mut agree = |checks: &[Check], vars: &[(&Term, Float)], flags: fpsym_float::Status, what: &str| {
+            for c in checks {
+                if c.then != super::super::OnViolation::Continue {
+                    continue;
+                }
+                let Some(want) = flag(&c.kind, flags) else { continue };
+                assert_eq!(holds(c, vars), want, "{what}: {:?}", c.kind);
+                compared += 1;
+            }
+        };
+        for r in MODES {
+            for (from, to) in [(big, small), (small, big)] {
+                let x = Term::var("x", Sort::Float(from));
+                let checks = chk.arith(Arith::Convert, r, std::slice::from_ref(&x), to);
+                for v in values(from) {
+                    let st = v.convert(to, r);
+                    agree(&checks, &[(&x, v)], st.status, &format!("convert {r:?} {v:?}"));
+                }
+            }
+            let x = Term::var("x", Sort::Float(small));
+            let checks = chk.arith(Arith::Sqrt, r, std::slice::from_ref(&x), small);
+            for v in values(small) {
+                agree(&checks, &[(&x, v)], v.sqrt(r).status, &format!("sqrt {r:?} {v:?}"));
+            }
+            let (a, b, c) = (
+                Term::var("a", Sort::Float(small)),
+                Term::var("b", Sort::Float(small)),
+                Term::var("c", Sort::Float(small)),
+            );
+            let checks = chk.arith(Arith::Fma, r, &[a.clone(), b.clone(), c.clone()], small);
+            let vs = values(small);
+            for x in vs.iter().step_by(3) {
+                for y in vs.iter().step_by(2) {
+                    for z in vs.iter().step_by(5) {
+                        let st = x.fma(*y, *z, r);
+                        agree(
+                            &checks,
+                            &[(&a, *x), (&b, *y), (&c, *z)],
+                            st.status,
+                            &format!("fma {r:?} {x:?} {y:?} {z:?}"),
+                        );
+                    }
+                }
+            }
+        }
+        assert!(compared > 10_000, "{compared}");
+    }
 }
