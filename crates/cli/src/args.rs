@@ -35,7 +35,7 @@ pub enum Command {
     /// in every rounding mode, bit-precise; the path goes on after each.
     /// Takes every option of `run`.
     ///
-    /// Example: fpsym exceptions examples/c/exceptions.c --function energy --replay
+    /// Example: fpsym exceptions examples/c/sterbenz_average.c --function average --replay
     Exceptions(ExceptionsArgs),
 }
 
@@ -46,7 +46,8 @@ pub struct ExceptionsArgs {
     #[arg(long, value_delimiter = ',', value_name = "KIND,...")]
     pub kinds: Vec<ExceptionKind>,
     /// Analyse every external function of your files (not main, not
-    /// variadic), each with its parameters as inputs, into OUT/FUNCTION.
+    /// variadic), each with its parameters as inputs, into
+    /// OUT/functions/FUNCTION.
     #[arg(long, conflicts_with = "function")]
     pub all_functions: bool,
     /// With --all-functions: stop each function after this many seconds

@@ -110,7 +110,8 @@ fn candidates(program: &fpsym_frontend::Program, user: &fpsym_frontend::UserCode
         .collect()
 }
 
-/// One run per function into OUT/FUNCTION, then a summary of all.
+/// One run per function into OUT/functions/FUNCTION, then a summary of
+/// all; the exit status is the worst of theirs.
 fn all_functions(
     opts: &RunOptions,
     kinds: FpKinds,
@@ -175,8 +176,12 @@ fn all_functions(
             Err(e) => {
                 println!("{f}: {e:#}");
                 verdict = "error".into();
-                // A finding replay does not confirm (exit 3) wins.
-                failed.get_or_insert(e);
+                // An internal error (a finding replay does not confirm:
+                // exit 3) wins over an input error (exit 2).
+                let internal = |e: &anyhow::Error| matches!(e.downcast_ref::<Failure>(), Some(Failure::Internal(_)));
+                if failed.as_ref().is_none_or(|f| !internal(f) && internal(&e)) {
+                    failed = Some(e);
+                }
             }
         }
         println!();
