@@ -8,12 +8,15 @@
 //! operands `a`, `b` (`fin` = neither NaN nor infinite):
 //! - invalid: the result is NaN while no operand is (0/0, ∞−∞, 0·∞,
 //!   √(−x), fmod(x, 0), ...), or an operand is a signalling NaN (known
-//!   where its bits are: an input; every NaN an operation makes is quiet);
-//!   comparisons signal only on signalling NaNs (clang lowers `fcmp` to the
-//!   quiet `ucomis*`).
+//!   where its bits are: an input; every NaN an operation makes is quiet).
+//!   An ordering comparison or `fmin`/`fmax` signals on a quiet NaN or not
+//!   as clang lowers it (`cmpltsd`/`minsd` for a select, `ucomisd` for a
+//!   branch): a possible quiet NaN there is left undecided.
 //! - divide-by-zero: `a / ±0` with `a` finite and non-zero (and the poles
 //!   of libm functions: log(0), pow(0, y<0), ...).
-//! - overflow: the rounded result is infinite while the operands are finite.
+//! - overflow: finite operands, and the result rounded in the same
+//!   precision with two more exponent bits exceeds the largest finite
+//!   value (also in the modes that deliver that largest value).
 //! - underflow (x86 SSE: tininess after rounding, and inexact): the result
 //!   rounded in the same precision with two more exponent bits is non-zero
 //!   and below the smallest normal, and the result is inexact.
@@ -21,6 +24,11 @@
 //!   exact value is not representable).
 //! - float-cast-overflow: `fptosi`/`fptoui` of a value whose truncation is
 //!   outside the target type (or NaN, or infinite): C's undefined behaviour.
+//!
+//! What it cannot decide (libm rounding, x87 and binary128 operations,
+//! aggregates, indirect calls, ...) is an unchecked check: a
+//! `CheckUndecided` event when it can happen, so the run is never
+//! "verified" then.
 
 use super::{Check, Checker, Kind, Point, PointKind};
 use crate::state::State;
