@@ -54,25 +54,13 @@ fn print_by_kind(kinds: FpKinds, findings: &[fpsym_engine::report::Finding]) {
     }
     println!("exceptions by kind:");
     for (k, kind) in KINDS.iter().enumerate() {
-        if !asked(kinds, kind) {
+        if !kinds.contains(kind) {
             continue;
         }
         match by_kind.get(&k) {
             Some(locs) => println!("  {kind}: {} location(s): {}", locs.len(), locs.join(", ")),
             None => println!("  {kind}: none"),
         }
-    }
-}
-
-/// Whether `kind` is among those asked for.
-fn asked(kinds: FpKinds, kind: &FindingKind) -> bool {
-    match kind {
-        FindingKind::FpOverflow => kinds.overflow,
-        FindingKind::FpUnderflow => kinds.underflow,
-        FindingKind::FpDivideByZero => kinds.divide_by_zero,
-        FindingKind::FpInvalid => kinds.invalid,
-        FindingKind::FloatCastOverflow => kinds.float_cast_overflow,
-        _ => kinds.inexact,
     }
 }
 

@@ -190,6 +190,8 @@ pub fn replay(dir: &Path, opts: &ReplayOptions, confirmations: &Confirmations) -
     let env = record.env_pairs();
     let mut report = ReplayReport::default();
     let mut observations: BTreeMap<u64, Observed> = BTreeMap::new();
+    // Addresses already symbolized (one llvm-symbolizer run each).
+    let places = std::cell::RefCell::new(std::collections::HashMap::new());
     for t in &tests {
         let input = driver::encode_inputs(&t.objects).map_err(|object| ReplayError::BadTest {
             dir: dir.to_path_buf(),
@@ -198,7 +200,7 @@ pub fn replay(dir: &Path, opts: &ReplayOptions, confirmations: &Confirmations) -
         })?;
         let profile = profiles.join(format!("{:06}.profraw", t.id));
         let run = native::run_test(&exe, &input, &scratch, &profile, &env, &user)?;
-        let o = observe(&exe, run, &taking_part)?;
+        let o = observe(&exe, run, &taking_part, &places)?;
         report.tests.push(TestResult {
             test: t.id,
             expected: expected(&t.end, pointer_result),
@@ -237,7 +239,15 @@ pub fn replay(dir: &Path, opts: &ReplayOptions, confirmations: &Confirmations) -
 /// What a run did: a timeout; the driver's markers (a `reach_error` call
 /// located by the symbolizer, a replay error); the taking-part
 /// confirmations' classifiers in registration order; the built-in rules.
-fn observe(exe: &Path, run: Option<NativeRun>, taking_part: &[&dyn Confirmation]) -> Result<Observed, ReplayError> {
+/// Source places of code addresses of the program, as symbolized so far.
+type Places = std::cell::RefCell<std::collections::HashMap<String, Option<(String, u32)>>>;
+
+fn observe(
+    exe: &Path,
+    run: Option<NativeRun>,
+    taking_part: &[&dyn Confirmation],
+    places: &Places,
+) -> Result<Observed, ReplayError> {
     let Some(run) = run else {
         return Ok(Observed::bare(Observation::Timeout));
     };
@@ -253,7 +263,14 @@ fn observe(exe: &Path, run: Option<NativeRun>, taking_part: &[&dyn Confirmation]
         },
     };
     // What the run raised on the way, whatever its end.
-    let symbolize = |addr: &str| native::symbolize(exe, addr).ok().flatten();
+    let symbolize = |addr: &str| {
+        if let Some(p) = places.borrow().get(addr) {
+            return p.clone();
+        }
+        let p = native::symbolize(exe, addr).ok().flatten();
+        places.borrow_mut().insert(addr.to_string(), p.clone());
+        p
+    };
     o.raised = taking_part.iter().flat_map(|c| c.raised(&run, &symbolize)).collect();
     Ok(o)
 }

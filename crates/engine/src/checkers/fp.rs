@@ -69,6 +69,19 @@ impl Default for FpKinds {
 }
 
 impl FpKinds {
+    /// Whether findings of `kind` are asked for.
+    pub fn contains(&self, kind: &Kind) -> bool {
+        match kind {
+            Kind::FpOverflow => self.overflow,
+            Kind::FpUnderflow => self.underflow,
+            Kind::FpDivideByZero => self.divide_by_zero,
+            Kind::FpInvalid => self.invalid,
+            Kind::FpInexact => self.inexact,
+            Kind::FloatCastOverflow => self.float_cast_overflow,
+            _ => false,
+        }
+    }
+
     /// None of them.
     pub fn none() -> FpKinds {
         FpKinds {
@@ -412,17 +425,10 @@ impl FpExceptions {
         // Rounding, overflow and underflow of these functions are glibc's:
         // not modelled here (exact `sqrt` and `fmod` aside).
         if !matches!(base, "sqrt" | "fmod") {
-            let why = format!("rounding of {name} is not modelled");
-            let k = self.kinds;
-            for (asked, kind) in [
-                (k.overflow, Kind::FpOverflow),
-                (k.underflow, Kind::FpUnderflow),
-                (k.inexact, Kind::FpInexact),
-            ] {
-                if asked {
-                    out.push(Check::unchecked(kind, why.clone()));
-                }
-            }
+            out.extend(self.unchecked_kinds(
+                &[Kind::FpOverflow, Kind::FpUnderflow, Kind::FpInexact],
+                &format!("rounding of {name} is not modelled"),
+            ));
         }
         out
     }
@@ -462,18 +468,36 @@ impl FpExceptions {
     /// A call this checker does not model: every asked kind is unchecked
     /// there (the verdict cannot be "verified").
     fn unchecked(&self, name: &str) -> Vec<Check> {
-        let k = self.kinds;
-        [
-            (k.overflow, Kind::FpOverflow),
-            (k.underflow, Kind::FpUnderflow),
-            (k.divide_by_zero, Kind::FpDivideByZero),
-            (k.invalid, Kind::FpInvalid),
-            (k.inexact, Kind::FpInexact),
-        ]
-        .into_iter()
-        .filter(|(asked, _)| *asked)
-        .map(|(_, kind)| Check::unchecked(kind, format!("exceptions of {name} are not modelled")))
-        .collect()
+        self.unchecked_kinds(
+            &[
+                Kind::FpOverflow,
+                Kind::FpUnderflow,
+                Kind::FpDivideByZero,
+                Kind::FpInvalid,
+                Kind::FpInexact,
+            ],
+            &format!("exceptions of {name} are not modelled"),
+        )
+    }
+
+    /// The asked ones of `kinds`, unchecked for `why`.
+    fn unchecked_kinds(&self, kinds: &[Kind], why: &str) -> Vec<Check> {
+        kinds
+            .iter()
+            .filter(|k| self.kinds.contains(k))
+            .map(|k| Check::unchecked(k.clone(), why))
+            .collect()
+    }
+
+    /// `sqrt(x)`: invalid below zero (its domain), inexact as IEEE rounds.
+    fn sqrt(&self, r: RoundingMode, args: &[Term], f: Format) -> Vec<Check> {
+        let mut v = self.libm("sqrt", args);
+        v.extend(
+            self.arith(Arith::Sqrt, r, args, f)
+                .into_iter()
+                .filter(|c| c.kind != Kind::FpInvalid),
+        );
+        v
     }
 }
 
@@ -662,15 +686,7 @@ impl Checker for FpExceptions {
                 let floats = args.iter().all(float) && !args.is_empty();
                 let fmt = args.first().filter(|a| float(a)).map(format_of);
                 match (name.strip_prefix("llvm."), fmt) {
-                    (Some(intr), Some(f)) if intr.starts_with("sqrt.") && floats => {
-                        let mut v = self.libm("sqrt", args);
-                        v.extend(
-                            self.arith(Arith::Sqrt, r, args, f)
-                                .into_iter()
-                                .filter(|c| c.kind != Kind::FpInvalid),
-                        );
-                        v
-                    }
+                    (Some(intr), Some(f)) if intr.starts_with("sqrt.") && floats => self.sqrt(r, args, f),
                     (Some(intr), Some(f)) if intr.starts_with("fma.") && floats && args.len() == 3 => {
                         self.arith(Arith::Fma, r, args, f)
                     }
@@ -689,15 +705,7 @@ impl Checker for FpExceptions {
                         let base = libm_base(&name);
                         match base {
                             "fma" if args.len() == 3 && floats => self.arith(Arith::Fma, r, args, f),
-                            "sqrt" => {
-                                let mut v = self.libm("sqrt", args);
-                                v.extend(
-                                    self.arith(Arith::Sqrt, r, args, f)
-                                        .into_iter()
-                                        .filter(|c| c.kind != Kind::FpInvalid),
-                                );
-                                v
-                            }
+                            "sqrt" => self.sqrt(r, args, f),
                             "fmin" | "fmax" => self.min_max_or_unchecked(&name, args),
                             _ => {
                                 let v = self.libm(&name, args);
@@ -806,17 +814,8 @@ mod tests {
                             Arith::Mul => x.mul(*y, r),
                             _ => x.div(*y, r),
                         };
-                        let flags = st.status;
-                        use fpsym_float::Status;
                         for c in &checks {
-                            let want = match c.kind {
-                                Kind::FpInvalid => flags.contains(Status::INVALID),
-                                Kind::FpDivideByZero => flags.contains(Status::DIV_BY_ZERO),
-                                Kind::FpOverflow => flags.contains(Status::OVERFLOW),
-                                Kind::FpUnderflow => flags.contains(Status::UNDERFLOW),
-                                Kind::FpInexact => flags.contains(Status::INEXACT),
-                                _ => continue,
-                            };
+                            let Some(want) = flag(&c.kind, st.status) else { continue };
                             let got = holds(c, &[(&a, *x), (&b, *y)]);
                             assert_eq!(got, want, "{name} {r:?} {x:?} {y:?}: {:?}", c.kind);
                             compared += 1;

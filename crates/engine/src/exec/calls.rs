@@ -320,13 +320,15 @@ impl Exec<'_, '_> {
             Either::Right(_) => self.callee_at(st, &c.function, &loc, &mut others)?,
         };
         let prog = self.prog;
+        // Debug-information intrinsics describe the code; they are not
+        // calls. Without observers or result checkers, nothing is noted.
+        let observed = !matches!(&callee, Callee::Declared(n) if n.starts_with("llvm.dbg."))
+            && (!self.plugins.observers.is_empty() || self.checks(super::PointKind::Returned));
         let name: std::borrow::Cow<'_, str> = match &callee {
+            _ if !observed => "".into(),
             Callee::Defined(i) => prog.funcs[*i].name.as_str().into(),
             Callee::Declared(n) => n.clone().into(),
         };
-        // Debug-information intrinsics describe the code; they are not calls.
-        let observed = !name.starts_with("llvm.dbg.")
-            && (!self.plugins.observers.is_empty() || self.checks(super::PointKind::Returned));
         let depth = st.frames.len();
         let (bb, after) = (st.frame().bb, st.frame().ip);
         let args_seen = (observed && !self.plugins.observers.is_empty()).then(|| args.clone());
