@@ -257,7 +257,7 @@ impl Exec<'_, '_> {
     /// `name@OFFSET` (its byte offset).
     fn aggregate_input(&self, name: &str, t: &Type, at: u64) -> Result<Val, ExecError> {
         let layout = self.prog.layout;
-        let var = |sort| Term::var(&format!("{name}@{at}"), sort);
+        let var = |sort| self.input_term(name, &format!("{name}@{at}"), sort, at);
         Ok(match layout.resolve(t) {
             Some(Type::IntegerType { bits }) => Val::Bv(var(Sort::BitVec(*bits))),
             Some(Type::PointerType { .. }) => Val::Bv(var(Sort::BitVec(64))),

@@ -113,6 +113,13 @@ pub struct Config {
     /// (each run makes its own from these factories). Default: integer
     /// division ([`checkers::default_checkers`]).
     pub checkers: Vec<checkers::CheckerFactory>,
+    /// Concrete inputs: an input object named here (as tests name it:
+    /// `x`, `p`, `double#1`) gets these bytes as constants instead of
+    /// fresh variables; the others stay symbolic. With every input given,
+    /// the run follows the one path the test took, without queries (how
+    /// modes re-run a test, e.g. with shadow values in high precision).
+    /// Default: none.
+    pub inputs: Option<BTreeMap<String, Vec<u8>>>,
 }
 
 impl Default for Config {
@@ -136,6 +143,7 @@ impl Default for Config {
             hooks: hooks::UserHooks::default(),
             property: Property::AllFindings,
             checkers: checkers::default_checkers(),
+            inputs: None,
         }
     }
 }

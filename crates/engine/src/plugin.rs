@@ -70,6 +70,10 @@ pub trait Observer: Any + Send {
     /// [`Observer::at_return`] follows at once), never for a state split
     /// off to make the call again.
     fn at_call(&mut self, _st: &mut State, _callee: &str, _args: &[Val]) {}
+    /// The function on top of `st`'s stack returns `operand` (its frame
+    /// still there, so the operand's register can be read; the entry
+    /// function's return too).
+    fn before_return(&mut self, _st: &mut State, _operand: Option<&llvm_ir::Operand>) {}
     /// A call to `callee` returned on `st` with `result`.
     fn at_return(&mut self, _st: &mut State, _callee: &str, _result: Option<&Val>) {}
     /// `st`'s path ended so.

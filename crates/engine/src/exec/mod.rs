@@ -977,6 +977,9 @@ impl<'e, 'p> Exec<'e, 'p> {
                 self.resume(st, out)
             }
             Terminator::Ret(r) => {
+                for o in self.plugins.observers.iter_mut() {
+                    o.before_return(st, r.return_operand.as_ref());
+                }
                 let v = match &r.return_operand {
                     Some(o) => Some(self.operand(st, o)?),
                     None => None,

@@ -115,10 +115,37 @@ impl Exec<'_, '_> {
         Ok(out)
     }
 
+    /// The input variable `var` of sort `sort`, at byte offset `at` of
+    /// the input object `object`: a constant when [`crate::Config::inputs`]
+    /// gives that object's bytes (little-endian, as tests hold them), else
+    /// a fresh variable.
+    pub fn input_term(&self, object: &str, var: &str, sort: Sort, at: u64) -> Term {
+        let given = self.config.inputs.as_ref().and_then(|m| m.get(object));
+        let n = match sort {
+            Sort::Float(f) => crate::layout::fp_store_size(f),
+            Sort::BitVec(w) => w.div_ceil(8) as u64,
+            _ => 0,
+        };
+        let bytes = given.and_then(|b| b.get(at as usize..(at + n) as usize));
+        match (bytes, sort) {
+            (Some(b), Sort::Float(f)) if n <= 16 => {
+                let bits = b.iter().rev().fold(0u128, |a, x| (a << 8) | *x as u128);
+                let mask = if f.packed_width() >= 128 { u128::MAX } else { (1u128 << f.packed_width()) - 1 };
+                crate::term::fp(fpsym_float::Float::from_bits(f, bits & mask))
+            }
+            (Some(b), Sort::BitVec(w)) if w <= 128 => {
+                let bits = b.iter().rev().fold(0u128, |a, x| (a << 8) | *x as u128);
+                let mask = if w >= 128 { u128::MAX } else { (1u128 << w) - 1 };
+                crate::term::bv(w, bits & mask)
+            }
+            _ => Term::var(var, sort),
+        }
+    }
+
     /// A fresh input variable, recorded as a test object.
     pub fn fresh_input(&mut self, st: &mut State, label: &str, sort: Sort, ty: &str) -> Term {
         let name = st.unique_name(label);
-        let v = Term::var(&name, sort);
+        let v = self.input_term(&name, &name, sort, 0);
         let (bytes, shape) = match sort {
             Sort::Float(f) => {
                 let n = crate::layout::fp_store_size(f);
@@ -224,7 +251,7 @@ impl Exec<'_, '_> {
                 _ => 1,
             };
             let vname = if single { name.clone() } else { format!("{name}@{lo}") };
-            let v = Term::var(&vname, *sort);
+            let v = self.input_term(&name, &vname, *sort, *lo);
             for i in 0..n {
                 cells[(lo + i) as usize] = Some(Cell {
                     val: v.clone(),
@@ -236,7 +263,9 @@ impl Exec<'_, '_> {
         let cells: Vec<Cell> = cells
             .into_iter()
             .enumerate()
-            .map(|(i, c)| c.unwrap_or_else(|| Cell::byte(Term::var(&format!("{name}[{i}]"), Sort::BitVec(8)))))
+            .map(|(i, c)| {
+                c.unwrap_or_else(|| Cell::byte(self.input_term(&name, &format!("{name}[{i}]"), Sort::BitVec(8), i as u64)))
+            })
             .collect();
         st.mem.write(base, off, &cells);
         let bytes = cells.iter().map(|c| self.byte_of(st, c)).collect();
