@@ -303,8 +303,8 @@ def run_file(a, src, target, idx, out):
     odir = os.path.join(out, "runs", stem)
     n = len([f for f in idx[target]["functions"] if f != "main"])
     argv = [a.fpsym, "exceptions", os.path.join(src, target)] + [idx[d]["bc"] for d in deps] + \
-        ["-I", src, "--all-functions", "--max-time-per-function", str(a.time_per_function),
-         "--replay", "-o", odir, "--force"] + a.fpsym_arg
+        ["-I", src, "--all-functions", "--max-time-per-function", str(a.time_per_function)] + \
+        ([] if a.no_replay else ["--replay"]) + ["-o", odir, "--force"] + a.fpsym_arg
     limit = a.file_timeout_base + n * (a.time_per_function * 2 + a.replay_slack)
     starts, lines = {}, []
     t0 = time.monotonic()
@@ -381,7 +381,7 @@ def function_result(name, fdir, run):
         detail = e.get("function") or e.get("reason") or e.get("message") or e.get("what") or ""
         k = (e.get("event", "?"), str(detail))
         events[k] = events.get(k, 0) + 1
-    row = {"function": name, "file": run["file"], "by_kind": {k: 0 for k in KINDS}, "other_findings": 0,
+    row = {"function": name, "file": run["file"], "by_kind": {k: 0 for k in KINDS}, "other_findings": 0, "other": [],
            "findings": [], "confirmed": 0, "unconfirmed": 0, "avoidable": {"fp-overflow": None, "fp-underflow": None},
            "pairs": 0, "wall": run["walls"].get(name), "seconds": None, "stop": None, "verdict": None,
            "incomplete": None, "replay": replay is not None,
@@ -396,6 +396,7 @@ def function_result(name, fdir, run):
         kind = f.get("kind")
         if kind not in KINDS:
             row["other_findings"] += 1
+            row["other"].append(f"{kind} at {os.path.basename(f.get('file', ''))}:{f.get('line')}")
             continue
         row["by_kind"][kind] += 1
         inputs = f.get("inputs", 1)
@@ -438,7 +439,7 @@ def fmt_avoid(row):
 
 def table(rows):
     head = (f"{'function':<38} {'file':<18} {'ovf':>3} {'unf':>3} {'dbz':>3} {'inv':>3} {'cast':>4} "
-            f"{'conf':>7} {'avoid':>5} {'pairs':>5} {'time':>6}  stop")
+            f"{'conf':>7} {'avoid':>5} {'pairs':>5} {'other':>5} {'time':>6}  stop")
     lines = [head]
     for r in rows:
         k = r["by_kind"]
@@ -447,6 +448,7 @@ def table(rows):
         lines.append(f"{r['function']:<38} {os.path.basename(r['file']):<18} {k['fp-overflow']:>3} "
                      f"{k['fp-underflow']:>3} {k['fp-divide-by-zero']:>3} {k['fp-invalid']:>3} "
                      f"{k['float-cast-overflow']:>4} {r['confirmed']:>3}/{n:<3} {fmt_avoid(r):>5} {r['pairs']:>5} "
+                     f"{r['other_findings']:>5} "
                      f"{wall:>6}  {r['stop'] or ('no replay' if not r['replay'] else '-')}")
     return "\n".join(lines)
 
@@ -454,7 +456,7 @@ def table(rows):
 def totals(rows, runs, a):
     t = {"functions": len(rows), "files": len(runs), "by_kind": {k: 0 for k in KINDS}, "confirmed": 0,
          "unconfirmed": 0, "without_replay": sum(1 for r in rows if not r["replay"]),
-         "avoidable": {}, "xflows": {}, "pairs": 0,
+         "avoidable": {}, "xflows": {}, "pairs": 0, "other_findings": {},
          "functions_with_exceptions": sum(1 for r in rows if sum(r["by_kind"].values())),
          "functions_exhausted": sum(1 for r in rows if r["stop"] == "exhausted"),
          "functions_complete": sum(1 for r in rows if r["stop"] == "exhausted" and not r["incomplete"]),
@@ -475,6 +477,9 @@ def totals(rows, runs, a):
                     av = t["avoidable"].setdefault(f["kind"], {"avoidable": 0, "known": 0})
                     av["known"] += 1
                     av["avoidable"] += 1 if f["avoidable"] else 0
+        for o in r["other"]:
+            k = o.split(" at ")[0]
+            t["other_findings"][k] = t["other_findings"].get(k, 0) + 1
     t["locations"] = len(locs)
     return t
 
@@ -487,6 +492,8 @@ def report(rows, other, runs, errs, a):
     lines.append("exceptions: " + ", ".join(f"{k} {t['by_kind'][k]}" for k in KINDS))
     lines.append(f"confirmed by native replay: {t['confirmed']} of {t['confirmed'] + t['unconfirmed']}"
                  + (f" ({t['without_replay']} functions without replay.json)" if t["without_replay"] else ""))
+    if t["other_findings"]:
+        lines.append("other findings (not exceptions): " + ", ".join(f"{k} {n}" for k, n in sorted(t["other_findings"].items())))
     for k in ("fp-overflow", "fp-underflow"):
         av = t["avoidable"].get(k)
         ref = ARIADNE["table6"][k]
@@ -539,6 +546,8 @@ def main():
                     help="a file's fpsym process is killed after BASE + N*(2*T + SLACK) s (N functions, T per function)")
     ap.add_argument("--replay-slack", type=float, default=60)
     ap.add_argument("--fpsym-arg", action="append", default=[], help="extra argument for fpsym (repeatable)")
+    ap.add_argument("--no-replay", action="store_true",
+                    help="leave out --replay (a load check: nothing is confirmed, exit 0 unless setup fails)")
     ap.add_argument("--setup-only", action="store_true", help="fetch, configure, index; list the files and stop")
     a = ap.parse_args()
 
@@ -600,6 +609,8 @@ def main():
             for e in events:
                 f.write(f"| {e['event']} | {e['detail']} | {e['count']} | {e['functions']} |\n")
     log(f"wrote {a.out}/summary.json and summary.md")
+    if a.no_replay:
+        return 0
     bad = t["unconfirmed"] + sum(r["unconfirmed"] for r in other) + \
         sum(1 for r in rows + other if not r["replay"] and sum(r["by_kind"].values()))
     return 1 if bad else 0

@@ -6,9 +6,10 @@ use crate::run::{execute, prepare, run_then, RunOptions};
 use crate::Failure;
 use fpsym_engine::checkers::fp::{FpExceptions, FpKinds};
 use fpsym_engine::checkers::CheckerFactory;
-use fpsym_engine::report::FindingKind;
-use fpsym_engine::Entry;
+use fpsym_engine::report::{DirSink, Finding, FindingKind, ReportSink};
+use fpsym_engine::{Config, Entry};
 use std::collections::BTreeMap;
+use std::path::Path;
 use std::process::ExitCode;
 
 /// The kinds asked for (the default set when none is named).
@@ -40,28 +41,110 @@ const KINDS: [FindingKind; 6] = [
     FindingKind::FpInexact,
 ];
 
-/// Prints the exceptions of `findings` by kind (the kinds asked for).
-fn print_by_kind(kinds: FpKinds, findings: &[fpsym_engine::report::Finding]) {
-    let mut by_kind: BTreeMap<usize, Vec<String>> = BTreeMap::new();
+/// Prints the exceptions of `findings` by kind (the kinds asked for):
+/// per kind its locations and input-location pairs (Ariadne's `[X, Y]`),
+/// each location with its inputs and, for an over/underflow, whether it
+/// is avoidable; then the totals.
+fn print_by_kind(kinds: FpKinds, findings: &[Finding]) {
+    let mut by_kind: BTreeMap<usize, Vec<&Finding>> = BTreeMap::new();
     for f in findings {
         if let Some(k) = KINDS.iter().position(|k| *k == f.kind) {
-            let file = std::path::Path::new(&f.file)
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            by_kind.entry(k).or_default().push(format!("{file}:{}", f.line));
+            by_kind.entry(k).or_default().push(f);
         }
     }
-    println!("exceptions by kind:");
+    println!("exceptions by kind [locations, input-location pairs]:");
+    let (mut locations, mut pairs) = (0, 0);
     for (k, kind) in KINDS.iter().enumerate() {
         if !kinds.contains(kind) {
             continue;
         }
-        match by_kind.get(&k) {
-            Some(locs) => println!("  {kind}: {} location(s): {}", locs.len(), locs.join(", ")),
-            None => println!("  {kind}: none"),
+        let Some(fs) = by_kind.get(&k) else {
+            println!("  {kind}: none");
+            continue;
+        };
+        let n: u64 = fs.iter().map(|f| f.inputs.unwrap_or(1)).sum();
+        let avoidable = fs.iter().filter(|f| f.avoidable == Some(true)).count();
+        let judged = fs.iter().filter(|f| f.avoidable.is_some()).count();
+        let shown: Vec<String> = fs
+            .iter()
+            .map(|f| {
+                let file = Path::new(&f.file)
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                let mut notes = Vec::new();
+                if let Some(i) = f.inputs.filter(|i| *i > 1) {
+                    notes.push(format!("{i} inputs"));
+                }
+                match f.avoidable {
+                    Some(true) => notes.push("avoidable".into()),
+                    Some(false) => notes.push("unavoidable".into()),
+                    None => {}
+                }
+                if notes.is_empty() {
+                    format!("{file}:{}:{}", f.line, f.column)
+                } else {
+                    format!("{file}:{}:{} ({})", f.line, f.column, notes.join(", "))
+                }
+            })
+            .collect();
+        let av = if judged > 0 {
+            format!(", {avoidable} of {judged} avoidable")
+        } else {
+            String::new()
+        };
+        println!("  {kind}: [{}, {n}]{av}: {}", fs.len(), shown.join(", "));
+        locations += fs.len();
+        pairs += n;
+    }
+    println!("  all: [{locations}, {pairs}]");
+}
+
+/// How long a high-precision re-run of one finding's test may take.
+const RERUN_BUDGET: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// After the run: each overflow and underflow of a `--function` entry
+/// re-run in high precision (crates/precision) on its test's input, and
+/// marked avoidable when the function's results are then zero or normal.
+fn classify_xflows(
+    program: &fpsym_frontend::Program,
+    engine: &Config,
+    out: &Path,
+    sink: &mut DirSink,
+    solver: &mut dyn fpsym_solver::Solver,
+) -> anyhow::Result<()> {
+    if !matches!(engine.entry, Entry::Function { .. }) {
+        return Ok(());
+    }
+    let findings = sink.findings().to_vec();
+    for (k, f) in findings.iter().enumerate() {
+        if !matches!(f.kind, FindingKind::FpOverflow | FindingKind::FpUnderflow) {
+            continue;
+        }
+        if crate::interrupt().load(std::sync::atomic::Ordering::Relaxed) {
+            break;
+        }
+        let path = out.join("tests").join(format!("{:06}.json", f.test));
+        let test: fpsym_engine::report::Test = fpsym_engine::report::read_json(&path)?;
+        let inputs = test
+            .objects
+            .iter()
+            .filter_map(|o| Some((o.name.clone(), o.byte_values()?)))
+            .collect();
+        let hp = match fpsym_precision::rerun(program, engine, inputs, solver, RERUN_BUDGET) {
+            Ok(hp) => hp,
+            Err(e) => {
+                eprintln!("{}:{}: {} not classified: {e}", f.file, f.line, f.kind);
+                continue;
+            }
+        };
+        if let Some(a) = hp.avoidable() {
+            let mut g = f.clone();
+            g.avoidable = Some(a);
+            sink.amend(k, &g)?;
         }
     }
+    Ok(())
 }
 
 /// Runs the program with the exception checker; exit 1 when something is
@@ -74,6 +157,8 @@ pub fn run(raw: ExceptionsArgs) -> anyhow::Result<ExitCode> {
     opts.engine_mut()
         .checkers
         .push(CheckerFactory::new(move || Box::new(FpExceptions::new(kinds))));
+    opts.engine_mut().count_inputs = true;
+    opts.after_run(classify_xflows);
     if all {
         return all_functions(&opts, kinds, per_function);
     }

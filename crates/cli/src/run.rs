@@ -24,7 +24,16 @@ pub struct RunOptions {
     property: PropertySpec,
     replay: bool,
     coverage: bool,
+    after_run: Option<AfterRun>,
 }
+
+/// What a mode does once the engine has run and before the summary is
+/// printed: amend its findings from what it learns about them (the
+/// exceptions mode re-runs each over/underflow in high precision). Gets
+/// the program, the engine's options, the output directory, the sink
+/// (findings so far) and the solver.
+pub type AfterRun =
+    fn(&fpsym_frontend::Program, &Config, &Path, &mut DirSink, &mut dyn fpsym_solver::Solver) -> anyhow::Result<()>;
 
 /// `--property` as given: a property by name, or an SV-COMP `.prp` file
 /// read when the run starts.
@@ -89,6 +98,11 @@ impl RunOptions {
     /// The engine's options, for a mode built on `run`.
     pub fn engine_mut(&mut self) -> &mut Config {
         &mut self.engine
+    }
+
+    /// Sets the mode's step after the engine's run.
+    pub fn after_run(&mut self, f: AfterRun) {
+        self.after_run = Some(f);
     }
 
     /// Validates raw flags (no filesystem access).
@@ -163,6 +177,7 @@ impl RunOptions {
             property,
             replay: a.replay,
             coverage: a.coverage,
+            after_run: None,
         })
     }
 }
@@ -292,6 +307,9 @@ pub fn execute(
     drop(cx);
     if let Some(b) = bar {
         b.finish_and_clear();
+    }
+    if let Some(after) = opts.after_run {
+        after(program, engine, &out, &mut sink, solver.as_mut())?;
     }
     sink.finish(&summary)?;
     for p in &summary.printed {

@@ -35,6 +35,19 @@ fn exceptions(function: &str, extra: &[&str]) -> (Option<i32>, String, BTreeSet<
     (o.status.code(), text, found, out)
 }
 
+/// The findings of a run, as JSON.
+fn findings(out: &Path) -> Vec<serde_json::Value> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(out.join("findings"))
+        .unwrap()
+        .map(|f| f.unwrap().path())
+        .collect();
+    paths.sort();
+    paths
+        .iter()
+        .map(|p| serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap())
+        .collect()
+}
+
 fn set(items: &[(&str, u64)]) -> BTreeSet<(String, u64)> {
     items.iter().map(|(k, l)| (k.to_string(), *l)).collect()
 }
@@ -53,7 +66,10 @@ fn division_raises_every_kind_and_each_is_trapped_natively() {
         ]),
         "{text}"
     );
-    assert!(text.contains("fp-overflow: 1 location(s): exceptions.c:2"), "{text}");
+    assert!(
+        text.contains("fp-overflow: [1, 1], 0 of 1 avoidable: exceptions.c:2:"),
+        "{text}"
+    );
     replay_confirms(&out);
 }
 
@@ -86,6 +102,29 @@ fn multiplication_overflows_and_underflows() {
         (Some(1), &set(&[("fp-overflow", 6), ("fp-underflow", 6)])),
         "{text}"
     );
+    // x * x overflows only when x² > Ω and underflows only when
+    // 0 < x² < λ: whatever input was found, the exact result is out of
+    // the normal range, so neither is avoidable. One path: one input each.
+    for f in findings(&out) {
+        assert_eq!(f["avoidable"], false, "{f}");
+        assert_eq!(f["inputs"], 1, "{f}");
+    }
+    assert!(text.contains("fp-overflow: [1, 1], 0 of 1 avoidable"), "{text}");
+    assert!(text.contains("all: [2, 2]"), "{text}");
+    replay_confirms(&out);
+}
+
+#[test]
+fn an_overflow_sterbenz_could_avoid_is_avoidable() {
+    // Seed 003, Section 5.3: in x + (y - x)/2, y - x overflows only for
+    // x, y of opposite signs and magnitudes near Ω, where the exact
+    // average is zero or a normal multiple of 2^970: avoidable (av1
+    // computes it without overflow).
+    let (code, text, found, out) = exceptions("av3", &["--kinds", "overflow"]);
+    assert_eq!((code, &found), (Some(1), &set(&[("fp-overflow", 18)])), "{text}");
+    let f = &findings(&out)[0];
+    assert_eq!(f["avoidable"], true, "{f}");
+    assert!(text.contains("fp-overflow: [1, 1], 1 of 1 avoidable"), "{text}");
     replay_confirms(&out);
 }
 
@@ -140,6 +179,14 @@ fn sterbenz_average_is_overflow_free_and_underflows_in_three_places() {
         })
         .collect();
     assert_eq!(lines, BTreeSet::from([16, 18, 19]), "{text}");
+    // Two paths reach each halving: Ariadne's 6 underflows are its 6
+    // input-location pairs. Each is classified (its function's result
+    // re-run in high precision).
+    for f in findings(&out) {
+        assert_eq!(f["inputs"], 2, "{f}");
+        assert!(f["avoidable"].is_boolean(), "{f}");
+    }
+    assert!(text.contains("fp-underflow: [3, 6]"), "{text}");
     replay_confirms(&out);
 }
 

@@ -120,6 +120,12 @@ pub struct Config {
     /// modes re-run a test, e.g. with shadow values in high precision).
     /// Default: none.
     pub inputs: Option<BTreeMap<String, Vec<u8>>>,
+    /// Count the distinct inputs reaching each finding of a continuing
+    /// check (Ariadne's input-location pairs): a finding already reported
+    /// is asked again on each later path that reaches its place (no
+    /// test), and each new input counts in [`report::Finding::inputs`].
+    /// Default: false (a reported finding asks nothing more).
+    pub count_inputs: bool,
 }
 
 impl Default for Config {
@@ -144,6 +150,7 @@ impl Default for Config {
             property: Property::AllFindings,
             checkers: checkers::default_checkers(),
             inputs: None,
+            count_inputs: false,
         }
     }
 }
@@ -254,6 +261,7 @@ pub fn run(
         deadline,
         sink,
         finding_keys: HashSet::new(),
+        pairs: HashMap::new(),
         unchecked: HashSet::new(),
         covered: HashSet::new(),
         tests: 0,
@@ -322,13 +330,14 @@ pub fn run(
         let mut removed = Vec::new();
         let mut ran = 0;
         loop {
-            let (outcome, side, continued, events, printed, side_ends, undecided) = {
+            let (outcome, side, continued, pairs, events, printed, side_ends, undecided) = {
                 let mut ex = engine.exec();
                 let o = ex.step(&mut st);
                 (
                     o,
                     std::mem::take(&mut ex.side_findings),
                     std::mem::take(&mut ex.continued),
+                    std::mem::take(&mut ex.pairs),
                     std::mem::take(&mut ex.events),
                     std::mem::take(&mut ex.printed),
                     std::mem::take(&mut ex.side_ends),
@@ -349,6 +358,11 @@ pub fn run(
             }
             for (s, v) in continued {
                 engine.report_continued(&s, v)?;
+            }
+            for (key, input) in pairs {
+                if let Some((_, _, inputs)) = engine.pairs.get_mut(&key) {
+                    inputs.insert(input);
+                }
             }
             ran += 1;
             match outcome {
@@ -444,6 +458,13 @@ pub fn run(
         }
         engine.finish(st, End::Partial(format!("stopped: {stop}")))?;
     }
+    // Each finding of a continuing check with the inputs counted.
+    let mut counted: Vec<_> = engine.pairs.drain().map(|(_, v)| v).collect();
+    counted.sort_by_key(|(k, _, _)| *k);
+    for (k, mut f, inputs) in counted {
+        f.inputs = Some(inputs.len() as u64);
+        engine.sink.amend(k, &f)?;
+    }
     engine.stats.branches_covered = engine.covered.len() as u64;
     engine.stats.seconds = start.elapsed().as_secs_f64();
     let stopped = (stop != StopReason::Exhausted || left_n > 0).then(|| format!("stopped early ({stop})"));
@@ -493,6 +514,30 @@ enum TestEnd {
     Exit(Term),
     /// Known already.
     Known(report::PathEnd),
+}
+
+/// An input object's bytes under `model` (complete for its variables).
+fn object_bytes(s: &state::Symbolic, model: &Model) -> Vec<u8> {
+    s.bytes
+        .iter()
+        .map(|b| match eval(b, model) {
+            Ok(Value::Bv(x)) => x.bits() as u8,
+            _ => 0,
+        })
+        .collect()
+}
+
+/// All of a path's input bytes under `model`, in the order of its input
+/// objects (what tells two inputs apart).
+pub(crate) fn input_bytes(st: &State, model: &Model) -> Vec<u8> {
+    let mut m = model.clone();
+    let vars: Vec<Term> = st
+        .symbolics
+        .iter()
+        .flat_map(|s| s.bytes.iter().flat_map(|b| b.vars()))
+        .collect();
+    m.complete(&vars);
+    st.symbolics.iter().flat_map(|s| object_bytes(s, &m)).collect()
 }
 
 /// The type a global variable holds (its IR type is a pointer to it).
@@ -643,6 +688,10 @@ struct Engine<'e, 'p> {
     deadline: Option<Instant>,
     sink: &'e mut dyn ReportSink,
     finding_keys: HashSet<(checkers::Kind, Option<Loc>)>,
+    /// With [`Config::count_inputs`]: per finding of a continuing check,
+    /// its index among the findings, the finding, and the distinct inputs
+    /// found reaching it.
+    pairs: HashMap<(checkers::Kind, Option<Loc>), (usize, Finding, HashSet<Vec<u8>>)>,
     unchecked: HashSet<(checkers::Kind, Option<Loc>)>,
     covered: HashSet<(usize, usize, usize)>,
     tests: u64,
@@ -670,6 +719,7 @@ impl<'e, 'p> Engine<'e, 'p> {
             deadline: self.deadline,
             side_findings: Vec::new(),
             continued: Vec::new(),
+            pairs: Vec::new(),
             found: &self.finding_keys,
             unchecked: &mut self.unchecked,
             events: Vec::new(),
@@ -968,13 +1018,23 @@ impl<'e, 'p> Engine<'e, 'p> {
             return Ok(());
         }
         if let Some(test) = self.make_test(st, TestEnd::Known(report::PathEnd::Error(v.kind.clone())))? {
-            self.report_finding(v, test.id)?;
+            let key = (v.kind.clone(), v.loc.clone());
+            let f = self.report_finding(v, test.id)?;
+            if self.config.count_inputs {
+                let first: Vec<u8> = test
+                    .objects
+                    .iter()
+                    .flat_map(|o| o.byte_values().unwrap_or_default())
+                    .collect();
+                let index = self.stats.findings as usize - 1;
+                self.pairs.insert(key, (index, f, HashSet::from([first])));
+            }
         }
         Ok(())
     }
 
-    /// Writes a new finding triggered by test `test`.
-    fn report_finding(&mut self, v: checkers::Violation, test: u64) -> Result<(), EngineError> {
+    /// Writes a new finding triggered by test `test`; returns it.
+    fn report_finding(&mut self, v: checkers::Violation, test: u64) -> Result<Finding, EngineError> {
         self.finding_keys.insert((v.kind.clone(), v.loc.clone()));
         self.stats.findings += 1;
         let loc = v.loc.clone().unwrap_or(Loc {
@@ -993,7 +1053,7 @@ impl<'e, 'p> Engine<'e, 'p> {
                 }
             })
             .collect();
-        self.sink.finding(&Finding {
+        let f = Finding {
             kind: v.kind,
             file: loc.file,
             line: loc.line,
@@ -1001,8 +1061,11 @@ impl<'e, 'p> Engine<'e, 'p> {
             stack,
             test,
             message: v.message,
-        })?;
-        Ok(())
+            inputs: None,
+            avoidable: None,
+        };
+        self.sink.finding(&f)?;
+        Ok(f)
     }
 
     /// Solves the path and writes its test (None if the path turned out
@@ -1029,14 +1092,7 @@ impl<'e, 'p> Engine<'e, 'p> {
         model.complete(&vars);
         let mut objects = Vec::new();
         for s in &st.symbolics {
-            let bytes: Vec<u8> = s
-                .bytes
-                .iter()
-                .map(|b| match eval(b, &model) {
-                    Ok(Value::Bv(x)) => x.bits() as u8,
-                    _ => 0,
-                })
-                .collect();
+            let bytes = object_bytes(s, &model);
             let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
             // Values are read back from the bytes replay feeds the program.
             let (value, hexf) = match s.shape.as_ref().and_then(|sh| sh.scalar(&bytes, 0)) {

@@ -48,11 +48,19 @@ pub fn exact(x: Float) -> Mp {
         return Mp::with_val(PRECISION, Special::Nan);
     }
     if x.is_infinite() {
-        let s = if x.is_negative() { Special::NegInfinity } else { Special::Infinity };
+        let s = if x.is_negative() {
+            Special::NegInfinity
+        } else {
+            Special::Infinity
+        };
         return Mp::with_val(PRECISION, s);
     }
     if x.is_zero() {
-        let s = if x.is_negative() { Special::NegZero } else { Special::Zero };
+        let s = if x.is_negative() {
+            Special::NegZero
+        } else {
+            Special::Zero
+        };
         return Mp::with_val(PRECISION, s);
     }
     if let Some(d) = x.to_f64() {
@@ -117,7 +125,11 @@ impl HighPrecision {
         if self.results.is_empty() {
             return None;
         }
-        Some(self.results.iter().all(|r| in_normal_range(&r.shadow, r.computed.format())))
+        Some(
+            self.results
+                .iter()
+                .all(|r| in_normal_range(&r.shadow, r.computed.format())),
+        )
     }
 }
 
@@ -144,7 +156,10 @@ pub fn rerun(
     cx.plugins.observers.push(Box::new(Shadow::new(program)));
     let mut sink = Collect::default();
     fpsym_engine::run(program, solver, &c, &mut sink, &mut cx).map_err(|e| RerunError(e.to_string()))?;
-    let shadow = cx.plugins.observer::<Shadow>().expect("the shadow observer was plugged in");
+    let shadow = cx
+        .plugins
+        .observer::<Shadow>()
+        .expect("the shadow observer was plugged in");
     Ok(HighPrecision {
         results: shadow.results.clone(),
         ended: shadow.ended.clone(),
@@ -197,7 +212,10 @@ impl Shadow {
                         .collect()
                 })
                 .collect(),
-            blocks: fs.iter().map(|f| f.basic_blocks.iter().map(|b| b.name.clone()).collect()).collect(),
+            blocks: fs
+                .iter()
+                .map(|f| f.basic_blocks.iter().map(|b| b.name.clone()).collect())
+                .collect(),
             phis: fs
                 .iter()
                 .map(|f| {
@@ -442,7 +460,10 @@ impl Shadow {
             }
         }
         let base = base_name(&callee);
-        if base == "memcpy" || base == "memmove" || callee.starts_with("llvm.memcpy") || callee.starts_with("llvm.memmove")
+        if base == "memcpy"
+            || base == "memmove"
+            || callee.starts_with("llvm.memcpy")
+            || callee.starts_with("llvm.memmove")
         {
             let args: Vec<_> = c.arguments.iter().map(|(a, _)| ival(st, depth, a)).collect();
             if let [Some((dst, _)), Some((src, _)), Some((n, _)), ..] = args[..] {
@@ -605,7 +626,9 @@ impl Observer for Shadow {
         let value = operand.and_then(|o| fval(st, &sh, depth, o));
         if depth >= 2 {
             // Into the caller's register that receives the result.
-            let Some(dest) = st.frames.last().and_then(|f| f.ret_dest.clone()) else { return };
+            let Some(dest) = st.frames.last().and_then(|f| f.ret_dest.clone()) else {
+                return;
+            };
             let sh = st.ext_mut::<Shadows>();
             sh.regs.resize_with(depth, HashMap::new);
             sh.regs[depth - 1].clear();
@@ -636,7 +659,9 @@ impl Observer for Shadow {
             if !pointer {
                 continue;
             }
-            let Some(Val::Bv(t)) = frame.regs.get(pname) else { continue };
+            let Some(Val::Bv(t)) = frame.regs.get(pname) else {
+                continue;
+            };
             let Some((base, _)) = int_of(t) else { continue };
             let Some(o) = st.mem.find(base as u64) else { continue };
             let (lo, hi) = (o.base, o.base + o.size);

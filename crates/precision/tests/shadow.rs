@@ -100,10 +100,18 @@ fn an_overflowing_square_is_unavoidable() {
 fn an_underflow_the_exact_result_does_not_have_is_avoidable() {
     let p = program();
     let hp = run(&p, "back", &[("x", d(1e-200))]);
-    assert_eq!(hp.results[0].computed.to_f64(), Some(0.0), "x*x underflows to 0 natively");
+    assert_eq!(
+        hp.results[0].computed.to_f64(),
+        Some(0.0),
+        "x*x underflows to 0 natively"
+    );
     // (x*x)/x with x*x exact at 1024 bits: x itself, up to the last bits.
     let rel = Mp::with_val(PRECISION, (hp.results[0].shadow.clone() - mp(1e-200)) / mp(1e-200));
-    assert!(rel.abs() < Mp::with_val(PRECISION, 1e-290), "shadow {}", hp.results[0].shadow);
+    assert!(
+        rel.abs() < Mp::with_val(PRECISION, 1e-290),
+        "shadow {}",
+        hp.results[0].shadow
+    );
     assert_eq!(hp.avoidable(), Some(true));
 }
 
@@ -114,7 +122,11 @@ fn shadows_follow_calls_loops_phis_and_libm() {
     assert_eq!(hp.results[0].computed.to_f64(), Some(f64::INFINITY));
     let want = (mp(1e200) * mp(1e200) * mp(3.0)).sqrt();
     let rel = Mp::with_val(PRECISION, (hp.results[0].shadow.clone() - &want) / &want);
-    assert!(rel.abs() < Mp::with_val(PRECISION, 1e-290), "shadow {}", hp.results[0].shadow);
+    assert!(
+        rel.abs() < Mp::with_val(PRECISION, 1e-290),
+        "shadow {}",
+        hp.results[0].shadow
+    );
     assert_eq!(hp.avoidable(), Some(true));
 }
 

@@ -262,6 +262,8 @@ mod tests {
             stack: vec![],
             test: 1,
             message: String::new(),
+            inputs: None,
+            avoidable: None,
         }
     }
 

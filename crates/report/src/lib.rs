@@ -131,6 +131,12 @@ pub trait ReportSink {
     fn finish(&mut self, _summary: &Summary) -> std::io::Result<()> {
         Ok(())
     }
+    /// The `index`-th finding (from 0, in the order given) is now `f`
+    /// (what was learnt of it after it was reported: inputs counted,
+    /// avoidable or not). Default: nothing kept to change.
+    fn amend(&mut self, _index: usize, _f: &Finding) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// Keeps everything in memory (tests, library users).
@@ -163,6 +169,12 @@ impl ReportSink for Collect {
         self.summary = Some(summary.clone());
         Ok(())
     }
+    fn amend(&mut self, index: usize, f: &Finding) -> std::io::Result<()> {
+        if let Some(old) = self.findings.get_mut(index) {
+            *old = f.clone();
+        }
+        Ok(())
+    }
 }
 
 /// Writes `DIR/tests/NNNNNN.json`, `DIR/findings/NNN-KIND.json` and
@@ -190,6 +202,20 @@ impl DirSink {
     pub fn findings(&self) -> &[Finding] {
         &self.findings
     }
+
+    /// Writes the `index`-th finding to `DIR/findings/NNN-KIND.json` (NNN
+    /// from 1; the kind names the file, anything but kebab-case replaced).
+    fn write_finding(&self, index: usize) -> std::io::Result<()> {
+        let f = &self.findings[index];
+        let kind: String = f
+            .kind
+            .name()
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' })
+            .collect();
+        let name = format!("{:03}-{kind}.json", index + 1);
+        write_json(&self.dir.join("findings").join(name), f).map_err(io_error)
+    }
 }
 
 fn io_error(e: ReportError) -> std::io::Error {
@@ -205,15 +231,14 @@ impl ReportSink for DirSink {
     }
     fn finding(&mut self, f: &Finding) -> std::io::Result<()> {
         self.findings.push(f.clone());
-        // The kind names the file: anything but kebab-case is replaced.
-        let kind: String = f
-            .kind
-            .name()
-            .chars()
-            .map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' })
-            .collect();
-        let name = format!("{:03}-{kind}.json", self.findings.len());
-        write_json(&self.dir.join("findings").join(name), f).map_err(io_error)
+        self.write_finding(self.findings.len() - 1)
+    }
+    fn amend(&mut self, index: usize, f: &Finding) -> std::io::Result<()> {
+        match self.findings.get_mut(index) {
+            Some(old) => *old = f.clone(),
+            None => return Err(std::io::Error::other(format!("no finding {index} to amend"))),
+        }
+        self.write_finding(index)
     }
     fn event(&mut self, e: &Event) -> std::io::Result<()> {
         let line = serde_json::to_string(e).map_err(std::io::Error::other)?;

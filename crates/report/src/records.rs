@@ -377,6 +377,16 @@ pub struct Finding {
     pub test: u64,
     /// Details.
     pub message: String,
+    /// How many distinct inputs were found reaching it (Ariadne's
+    /// input-location pairs; `fpsym exceptions` counts them). None: not
+    /// counted (one, its test's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inputs: Option<u64>,
+    /// For an overflow or underflow: whether it is avoidable, i.e. the
+    /// function's results computed in high precision along the same path
+    /// are zero or normal (seed 003, Section 5.3). None: not judged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub avoidable: Option<bool>,
 }
 
 /// Something the user should know about a run.

@@ -130,6 +130,9 @@ pub struct Exec<'e, 'p> {
     /// a copy of the state constrained to the violation, for its test.
     /// They end no path.
     pub continued: Vec<(State, Violation)>,
+    /// With [`crate::Config::count_inputs`]: inputs found reaching a
+    /// finding already reported (its kind and location, the input bytes).
+    pub pairs: Vec<((crate::checkers::Kind, Option<Loc>), Vec<u8>)>,
     /// Findings already reported (kind, location): a continuing check
     /// of one of them asks no query.
     pub found: &'e std::collections::HashSet<(crate::checkers::Kind, Option<Loc>)>,
@@ -350,19 +353,24 @@ impl<'e, 'p> Exec<'e, 'p> {
     /// asked either. An undecided query is a `CheckUndecided` event: the
     /// verdict cannot be "verified" then.
     pub fn check_continuing(&mut self, st: &State, bad: Term, v: Violation) {
+        let key = (v.kind.clone(), v.loc.clone());
+        let known = self.found.contains(&key);
         if crate::term::as_bool(&bad) == Some(false)
-            || self.found.contains(&(v.kind.clone(), v.loc.clone()))
+            || (known && !self.config.count_inputs)
             || (self.config.property == crate::Property::UnreachCall && v.kind != crate::checkers::Kind::ReachError)
         {
             return;
         }
         match self.decide(st, std::slice::from_ref(&bad), self.config.solver_timeout) {
+            // Found before: one more input reaching it, counted.
+            Decision::Yes(m) if known => self.pairs.push((key, crate::input_bytes(st, &m))),
             Decision::Yes(_) => {
                 let mut b = st.clone();
                 b.constrain(bad);
                 self.continued.push((b, v));
             }
             Decision::No => {}
+            Decision::Timeout | Decision::Unknown(_) if known => {}
             Decision::Timeout => self.events.push(crate::report::Event::CheckUndecided {
                 loc: v.loc.clone(),
                 kind: v.kind.clone(),

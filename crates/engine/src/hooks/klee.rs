@@ -130,7 +130,11 @@ impl Exec<'_, '_> {
         match (bytes, sort) {
             (Some(b), Sort::Float(f)) if n <= 16 => {
                 let bits = b.iter().rev().fold(0u128, |a, x| (a << 8) | *x as u128);
-                let mask = if f.packed_width() >= 128 { u128::MAX } else { (1u128 << f.packed_width()) - 1 };
+                let mask = if f.packed_width() >= 128 {
+                    u128::MAX
+                } else {
+                    (1u128 << f.packed_width()) - 1
+                };
                 crate::term::fp(fpsym_float::Float::from_bits(f, bits & mask))
             }
             (Some(b), Sort::BitVec(w)) if w <= 128 => {
@@ -264,7 +268,9 @@ impl Exec<'_, '_> {
             .into_iter()
             .enumerate()
             .map(|(i, c)| {
-                c.unwrap_or_else(|| Cell::byte(self.input_term(&name, &format!("{name}[{i}]"), Sort::BitVec(8), i as u64)))
+                c.unwrap_or_else(|| {
+                    Cell::byte(self.input_term(&name, &format!("{name}[{i}]"), Sort::BitVec(8), i as u64))
+                })
             })
             .collect();
         st.mem.write(base, off, &cells);
