@@ -368,10 +368,15 @@ def function_result(name, fdir, run):
             findings.append(f)
     stats = load_json(os.path.join(fdir, "stats.json"))
     replay = load_json(os.path.join(fdir, "replay.json"))
-    confirmed = {}
+    confirmed, observed = {}, {}
     if replay:
         for r in replay.get("findings", []):
-            confirmed[(r["kind"], os.path.basename(r["file"]), r["line"], r["test"])] = r["confirmed"]
+            key = (r["kind"], os.path.basename(r["file"]), r["line"], r["test"])
+            confirmed[key] = r["confirmed"]
+            o = r.get("observed") or {}
+            raised = [f"{x['kind']} at {x.get('file')}:{x.get('line')}" for x in o.get("raised", [])
+                      if x.get("kind") == r["kind"]]
+            observed[key] = o.get("kind", "?") + (f", raised {', '.join(raised)}" if raised else "")
     events = {}
     for line in open(os.path.join(fdir, "events.jsonl")) if os.path.isfile(os.path.join(fdir, "events.jsonl")) else []:
         try:
@@ -399,15 +404,19 @@ def function_result(name, fdir, run):
             row["other"].append(f"{kind} at {os.path.basename(f.get('file', ''))}:{f.get('line')}")
             continue
         row["by_kind"][kind] += 1
-        inputs = f.get("inputs", 1)
+        inputs = f.get("inputs") or 1
         row["pairs"] += inputs
-        ok = confirmed.get((kind, os.path.basename(f.get("file", "")), f.get("line"), f.get("test")), False)
+        key = (kind, os.path.basename(f.get("file", "")), f.get("line"), f.get("test"))
+        ok = confirmed.get(key, False)
         row["confirmed" if ok else "unconfirmed"] += 1
         if kind in row["avoidable"] and "avoidable" in f:
             row["avoidable"][kind] = (row["avoidable"][kind] or 0) + (1 if f["avoidable"] else 0)
         row["findings"].append({"kind": kind, "file": os.path.basename(f.get("file", "")), "line": f.get("line"),
                                 "column": f.get("column"), "test": f.get("test"), "inputs": inputs,
-                                "avoidable": f.get("avoidable"), "confirmed": ok})
+                                "avoidable": f.get("avoidable"), "confirmed": ok,
+                                # Raised in a file linked as bitcode (not the analysed one).
+                                "in_dependency": os.path.basename(f.get("file", "")) != os.path.basename(run["file"]),
+                                "observed": None if ok else observed.get(key, "no replay result")})
     return row
 
 
@@ -457,6 +466,7 @@ def totals(rows, runs, a):
     t = {"functions": len(rows), "files": len(runs), "by_kind": {k: 0 for k in KINDS}, "confirmed": 0,
          "unconfirmed": 0, "without_replay": sum(1 for r in rows if not r["replay"]),
          "avoidable": {}, "xflows": {}, "pairs": 0, "other_findings": {},
+         "unconfirmed_where": {}, "unconfirmed_observed": {},
          "functions_with_exceptions": sum(1 for r in rows if sum(r["by_kind"].values())),
          "functions_exhausted": sum(1 for r in rows if r["stop"] == "exhausted"),
          "functions_complete": sum(1 for r in rows if r["stop"] == "exhausted" and not r["incomplete"]),
@@ -469,6 +479,11 @@ def totals(rows, runs, a):
         for f in r["findings"]:
             t["by_kind"][f["kind"]] += 1
             t["confirmed" if f["confirmed"] else "unconfirmed"] += 1
+            if not f["confirmed"]:
+                why = "in a bitcode dependency" if f["in_dependency"] else "in the analysed file"
+                t["unconfirmed_where"][why] = t["unconfirmed_where"].get(why, 0) + 1
+                obs = re.sub(r" at \S+", "", f["observed"] or "")
+                t["unconfirmed_observed"][obs] = t["unconfirmed_observed"].get(obs, 0) + 1
             t["pairs"] += f["inputs"]
             locs.add((f["kind"], f["file"], f["line"], f["column"]))
             if f["kind"] in ("fp-overflow", "fp-underflow"):
@@ -492,6 +507,9 @@ def report(rows, other, runs, errs, a):
     lines.append("exceptions: " + ", ".join(f"{k} {t['by_kind'][k]}" for k in KINDS))
     lines.append(f"confirmed by native replay: {t['confirmed']} of {t['confirmed'] + t['unconfirmed']}"
                  + (f" ({t['without_replay']} functions without replay.json)" if t["without_replay"] else ""))
+    if t["unconfirmed"]:
+        lines.append("  not confirmed: " + ", ".join(f"{n} {k}" for k, n in sorted(t["unconfirmed_where"].items()))
+                     + "; natively: " + ", ".join(f"{n}x {k}" for k, n in sorted(t["unconfirmed_observed"].items())))
     if t["other_findings"]:
         lines.append("other findings (not exceptions): " + ", ".join(f"{k} {n}" for k, n in sorted(t["other_findings"].items())))
     for k in ("fp-overflow", "fp-underflow"):

@@ -114,6 +114,10 @@ pub struct HighPrecision {
     pub results: Vec<ShadowResult>,
     /// How the path ended, if it did.
     pub ended: Option<String>,
+    /// A value went beyond even MPFR's exponent range (about 2^±2^62:
+    /// `exp(-1e308)`): it became zero or infinite there, so the shadows
+    /// are not exact values and nothing is judged from them.
+    pub out_of_range: bool,
 }
 
 impl HighPrecision {
@@ -122,7 +126,7 @@ impl HighPrecision {
     /// another evaluation order could avoid the over/underflow), `None`
     /// when the function has no float result to judge.
     pub fn avoidable(&self) -> Option<bool> {
-        if self.results.is_empty() {
+        if self.results.is_empty() || self.out_of_range {
             return None;
         }
         Some(
@@ -155,7 +159,19 @@ pub fn rerun(
     let mut cx = RunContext::default();
     cx.plugins.observers.push(Box::new(Shadow::new(program)));
     let mut sink = Collect::default();
+    // MPFR's widest exponent range, and its flags cleared to tell whether
+    // a value left even that (MPFR's range and flags are per thread).
+    use gmp_mpfr_sys::mpfr;
+    // SAFETY: plain setters and flag accessors of MPFR's per-thread state;
+    // the range is widened, so no existing value falls outside it.
+    unsafe {
+        mpfr::set_emin(mpfr::get_emin_min());
+        mpfr::set_emax(mpfr::get_emax_max());
+        mpfr::clear_flags();
+    }
     fpsym_engine::run(program, solver, &c, &mut sink, &mut cx).map_err(|e| RerunError(e.to_string()))?;
+    // SAFETY: reads MPFR's per-thread flags.
+    let out_of_range = unsafe { mpfr::underflow_p() != 0 || mpfr::overflow_p() != 0 };
     let shadow = cx
         .plugins
         .observer::<Shadow>()
@@ -163,6 +179,7 @@ pub fn rerun(
     Ok(HighPrecision {
         results: shadow.results.clone(),
         ended: shadow.ended.clone(),
+        out_of_range,
     })
 }
 

@@ -36,6 +36,7 @@ double through(double x) {
     return fabs(y / x) + (double)(int)1;
 }
 int status(double x) { return x > 0; }
+double ex(double x) { return exp(x); }
 "#;
 
 fn program() -> Program {
@@ -182,4 +183,20 @@ fn a_function_without_float_results_has_nothing_to_judge() {
     assert!(hp.results.is_empty(), "{hp:?}");
     assert_eq!(hp.avoidable(), None);
     assert_eq!(hp.ended.as_deref(), Some("returned"));
+}
+
+#[test]
+fn values_beyond_mpfrs_range_are_not_judged() {
+    // exp(-1e308) is 0 in double and below even MPFR's smallest exponent:
+    // its shadow is no exact value, so nothing is said.
+    let p = program();
+    let hp = run(&p, "ex", &[("x", d(-1e308))]);
+    assert!(hp.out_of_range, "{hp:?}");
+    assert_eq!(hp.avoidable(), None);
+    // exp(-1000) underflows in double, not in MPFR: judged unavoidable.
+    let hp = run(&p, "ex", &[("x", d(-1000.0))]);
+    assert!(!hp.out_of_range, "{hp:?}");
+    assert_eq!(hp.results[0].computed.to_f64(), Some(0.0));
+    assert_eq!(hp.results[0].shadow, mp(-1000.0).exp());
+    assert_eq!(hp.avoidable(), Some(false));
 }

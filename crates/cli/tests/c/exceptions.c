@@ -16,3 +16,5 @@ double sel(double x) { return x > 0.0 ? 1.0 : -1.0; }
 double power(double x, double y) { return pow(x, y); }
 double both(int a, int b, double x) { int q = a / b; return x * x + q; }
 double av3(double x, double y) { return x + (y - x) / 2.0; }
+double expo(double x) { return exp(x); }
+double capped(double x) { if (x > 700.0) x = 700.0; return exp(x); }

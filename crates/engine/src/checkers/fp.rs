@@ -434,6 +434,30 @@ impl FpExceptions {
     }
 }
 
+/// Where glibc's exponential functions overflow and underflow, rounding
+/// to nearest: (function, format's significand bits, the largest finite
+/// argument whose result is finite: beyond it (in magnitude, both signs
+/// for `sinh` and `cosh`) the result overflows; the smallest argument
+/// whose result is normal, below which (down to `-inf`, excluded) it
+/// underflows, when known). Read off glibc natively, a bisection over the
+/// format's values watching `fetestexcept`; the unit test
+/// `growth_thresholds_are_glibcs` checks each against the machine's libm.
+/// `exp2`'s underflow is not a threshold (exact at integers below
+/// -1022), nor `expm1`'s, `sinh`'s or `cosh`'s.
+pub const GROWTH: [(&str, u32, f64, Option<f64>); 11] = [
+    ("exp", 53, 709.782712893384, Some(-708.3964185322641)),
+    ("expm1", 53, 709.782712893384, None),
+    ("exp2", 53, 1023.9999999999999, None),
+    ("exp10", 53, 308.2547155599167, Some(-307.6526555685887)),
+    ("sinh", 53, 710.4758600739439, None),
+    ("cosh", 53, 710.4758600739439, None),
+    ("exp", 24, 88.72283172607422, Some(-87.33654022216797)),
+    ("expm1", 24, 88.72283172607422, None),
+    ("exp2", 24, 127.99999237060547, None),
+    ("sinh", 24, 89.41598510742188, None),
+    ("cosh", 24, 89.41598510742188, None),
+];
+
 /// Intrinsics on floats that raise no exception this checker reports
 /// (exact, or signalling-NaN only): `llvm.fabs.*`, `llvm.copysign.*`, ...
 const QUIET_INTRINSICS: [&str; 9] = [
@@ -478,6 +502,63 @@ impl FpExceptions {
             ],
             &format!("exceptions of {name} are not modelled"),
         )
+    }
+
+    /// `exp`, `exp2`, `exp10`, `expm1`, `sinh`, `cosh` (and their float
+    /// forms, LLVM's `llvm.exp.*` and `llvm.exp2.*`): overflow and, where
+    /// [`GROWTH`] knows it, underflow past glibc's thresholds, rounding to
+    /// nearest; what they do in other rounding modes, their inexactness
+    /// and the rest are unchecked. None for other functions.
+    fn growth(&self, name: &str, r: RoundingMode, args: &[Term]) -> Option<Vec<Check>> {
+        let base = libm_base(name);
+        let x = args
+            .first()
+            .filter(|x| matches!(x.sort(), fpsym_expr::Sort::Float(_)))?;
+        let fmt = format_of(x);
+        let (_, _, over, under) = GROWTH.iter().find(|(f, sb, _, _)| *f == base && *sb == fmt.sb())?;
+        if fmt.smtlib() != Format::BINARY64.smtlib() && fmt.smtlib() != Format::BINARY32.smtlib() {
+            return None;
+        }
+        let mut out = Vec::new();
+        let mut unchecked = vec![Kind::FpInexact];
+        if r != RoundingMode::NearestTiesToEven {
+            unchecked.extend([Kind::FpOverflow, Kind::FpUnderflow]);
+        } else {
+            let c = |v: f64| fpc(Float::from_f64(v).convert(fmt, RoundingMode::NearestTiesToEven).value);
+            if self.kinds.overflow {
+                let big = match base {
+                    "sinh" | "cosh" => lt(&c(*over), &mk(Op::FpAbs, vec![x.clone()])),
+                    _ => lt(&c(*over), x),
+                };
+                out.push(Check::continuing(
+                    Kind::FpOverflow,
+                    and(vec![fin(x), big]),
+                    format!("{name} overflows past {over}"),
+                ));
+            }
+            match under {
+                Some(u) if self.kinds.underflow => out.push(Check::continuing(
+                    Kind::FpUnderflow,
+                    and(vec![fin(x), lt(x, &c(*u))]),
+                    format!("{name} underflows below {u}"),
+                )),
+                Some(_) => {}
+                None => unchecked.push(Kind::FpUnderflow),
+            }
+        }
+        // No domain error, no pole: invalid only for a signalling NaN.
+        if self.kinds.invalid {
+            let s = signalling(x);
+            if crate::term::as_bool(&s) != Some(false) {
+                out.push(Check::continuing(
+                    Kind::FpInvalid,
+                    s,
+                    format!("{name} of a signalling NaN"),
+                ));
+            }
+        }
+        out.extend(self.unchecked_kinds(&unchecked, &format!("{name} rounds as glibc does: not modelled")));
+        Some(out)
     }
 
     /// The asked ones of `kinds`, unchecked for `why`.
@@ -697,6 +778,10 @@ impl Checker for FpExceptions {
                         v.extend(self.arith(Arith::Add, r, &[p, args[2].clone()], f));
                         v
                     }
+                    (Some(intr), Some(_)) if intr.starts_with("exp.") || intr.starts_with("exp2.") => {
+                        let base = intr.split('.').next().unwrap_or(intr);
+                        self.growth(base, r, args).unwrap_or_else(|| self.unchecked(&name))
+                    }
                     (Some(intr), _) if any_float && !QUIET_INTRINSICS.iter().any(|q| intr.starts_with(q)) => {
                         self.min_max_or_unchecked(&name, args)
                     }
@@ -708,6 +793,9 @@ impl Checker for FpExceptions {
                             "sqrt" => self.sqrt(r, args, f),
                             "fmin" | "fmax" => self.min_max_or_unchecked(&name, args),
                             _ => {
+                                if let Some(v) = self.growth(&name, r, args) {
+                                    return v;
+                                }
                                 let v = self.libm(&name, args);
                                 if v.is_empty() && !QUIET_LIBM.contains(&base) {
                                     self.unchecked(&name)
@@ -825,6 +913,98 @@ mod tests {
             }
         }
         assert!(compared > 10_000, "{compared}");
+    }
+
+    extern "C" {
+        fn exp(x: f64) -> f64;
+        fn expm1(x: f64) -> f64;
+        fn exp2(x: f64) -> f64;
+        fn exp10(x: f64) -> f64;
+        fn sinh(x: f64) -> f64;
+        fn cosh(x: f64) -> f64;
+        fn expf(x: f32) -> f32;
+        fn expm1f(x: f32) -> f32;
+        fn exp2f(x: f32) -> f32;
+        fn sinhf(x: f32) -> f32;
+        fn coshf(x: f32) -> f32;
+        fn feclearexcept(e: i32) -> i32;
+        fn fetestexcept(e: i32) -> i32;
+    }
+    /// x86's FE_OVERFLOW and FE_UNDERFLOW.
+    const FE_OVERFLOW: i32 = 0x08;
+    const FE_UNDERFLOW: i32 = 0x10;
+
+    /// The flags glibc's `name` raises at `x` (rounding to nearest).
+    fn glibc_flags(name: &str, sb: u32, x: f64) -> i32 {
+        use std::hint::black_box;
+        // Narrowed first: the narrowing raises flags of its own.
+        let xf = black_box(x as f32);
+        let x = black_box(x);
+        unsafe {
+            feclearexcept(FE_OVERFLOW | FE_UNDERFLOW);
+            match (name, sb) {
+                ("exp", 53) => black_box(exp(x)),
+                ("expm1", 53) => black_box(expm1(x)),
+                ("exp2", 53) => black_box(exp2(x)),
+                ("exp10", 53) => black_box(exp10(x)),
+                ("sinh", 53) => black_box(sinh(x)),
+                ("cosh", 53) => black_box(cosh(x)),
+                ("exp", 24) => black_box(expf(xf)) as f64,
+                ("expm1", 24) => black_box(expm1f(xf)) as f64,
+                ("exp2", 24) => black_box(exp2f(xf)) as f64,
+                ("sinh", 24) => black_box(sinhf(xf)) as f64,
+                ("cosh", 24) => black_box(coshf(xf)) as f64,
+                _ => panic!("no native {name} for {sb} bits"),
+            };
+            fetestexcept(FE_OVERFLOW | FE_UNDERFLOW)
+        }
+    }
+
+    /// Each threshold of [`GROWTH`] against the machine's glibc: at the
+    /// threshold, one value past it, far past it, and at the infinities,
+    /// the checker's overflow and underflow conditions hold exactly when
+    /// glibc raises the flag.
+    #[test]
+    fn growth_thresholds_are_glibcs() {
+        let chk = FpExceptions::new(FpKinds::default());
+        let mut compared = 0;
+        for (name, sb, over, under) in GROWTH {
+            let (fmt, next_up, next_down): (Format, fn(f64) -> f64, fn(f64) -> f64) = if sb == 53 {
+                (Format::BINARY64, f64::next_up, f64::next_down)
+            } else {
+                (
+                    Format::BINARY32,
+                    |x| (x as f32).next_up() as f64,
+                    |x| (x as f32).next_down() as f64,
+                )
+            };
+            let x = Term::var("x", Sort::Float(fmt));
+            let checks = chk
+                .growth(name, RoundingMode::NearestTiesToEven, std::slice::from_ref(&x))
+                .expect("a growth function");
+            let mut points = vec![over, next_up(over), 2.0 * over, -over, next_down(-over), 0.0, 1.0, -1.0];
+            points.extend([f64::INFINITY, f64::NEG_INFINITY, f64::MAX, f64::MIN]);
+            if let Some(u) = under {
+                points.extend([u, next_down(u), 2.0 * u, next_up(u)]);
+            }
+            for p in points {
+                let native = glibc_flags(name, sb, p);
+                let v = Float::from_f64(p).convert(fmt, RoundingMode::NearestTiesToEven).value;
+                for c in &checks {
+                    let want = match c.kind {
+                        Kind::FpOverflow => native & FE_OVERFLOW != 0,
+                        Kind::FpUnderflow => native & FE_UNDERFLOW != 0,
+                        _ => continue,
+                    };
+                    if c.then != crate::checkers::OnViolation::Continue {
+                        continue;
+                    }
+                    assert_eq!(holds(c, &[(&x, v)]), want, "{name} ({sb} bits) at {p:e}: {:?}", c.kind);
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared > 100, "{compared}");
     }
 
     /// The flag a check stands for.
