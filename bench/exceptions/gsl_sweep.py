@@ -448,17 +448,17 @@ def fmt_avoid(row):
 
 def table(rows):
     head = (f"{'function':<38} {'file':<18} {'ovf':>3} {'unf':>3} {'dbz':>3} {'inv':>3} {'cast':>4} "
-            f"{'conf':>7} {'avoid':>5} {'pairs':>5} {'other':>5} {'time':>6}  stop")
+            f"{'conf':>7} {'avoid':>5} {'pairs':>5} {'other':>5} {'engine':>6} {'wall':>6}  stop")
     lines = [head]
     for r in rows:
         k = r["by_kind"]
         n = sum(k.values())
         wall = f"{r['wall']:.1f}s" if r["wall"] is not None else "-"
+        eng = f"{r['seconds']:.1f}s" if r["seconds"] is not None else "-"
         lines.append(f"{r['function']:<38} {os.path.basename(r['file']):<18} {k['fp-overflow']:>3} "
                      f"{k['fp-underflow']:>3} {k['fp-divide-by-zero']:>3} {k['fp-invalid']:>3} "
                      f"{k['float-cast-overflow']:>4} {r['confirmed']:>3}/{n:<3} {fmt_avoid(r):>5} {r['pairs']:>5} "
-                     f"{r['other_findings']:>5} "
-                     f"{wall:>6}  {r['stop'] or ('no replay' if not r['replay'] else '-')}")
+                     f"{r['other_findings']:>5} {eng:>6} {wall:>6}  {r['stop'] or ('no replay' if not r['replay'] else '-')}")
     return "\n".join(lines)
 
 
