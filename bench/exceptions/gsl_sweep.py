@@ -30,7 +30,7 @@ linked and executed but not analysed on their own). One fpsym process at a
 time.
 
 Usage:
-  bench/exceptions/gsl_sweep.py [--fpsym BIN] [--time-per-function 12]
+  bench/exceptions/gsl_sweep.py [--fpsym BIN] [--time-per-function 10]
       [--files GLOB ...] [--limit N] [--out DIR] [--cache DIR] [--setup-only]
 Exit: 0 when every reported exception is confirmed by native replay, 1 when
 one is not (or a function's replay is missing), 2 when setup fails.
@@ -553,8 +553,8 @@ def event_summary(rows):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--fpsym", default=os.path.join(root, "target", "release", "fpsym"))
-    ap.add_argument("--time-per-function", type=float, default=12,
-                    help="fpsym's --max-time-per-function (default 12 s: ~700 functions in about 2 h)")
+    ap.add_argument("--time-per-function", type=float, default=10,
+                    help="fpsym's --max-time-per-function (default 10 s: 597 functions, about 2 h with replay)")
     ap.add_argument("--files", action="append", help="only specfunc files matching this glob (e.g. 'bessel_J*.c'); repeatable")
     ap.add_argument("--limit", type=int, help="only the first N files (after --files)")
     ap.add_argument("--out", default=os.path.join(root, "target", "bench", "gsl-exceptions"))

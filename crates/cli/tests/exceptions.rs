@@ -373,3 +373,27 @@ fn exceptions_inside_fpsyms_c_runtime_are_left_to_the_c_library() {
     );
     assert!(!text.contains("verdict: verified"), "{text}");
 }
+
+#[test]
+fn a_programs_own_libm_named_function_runs_its_body() {
+    // own_libm.c defines its own `log` (x * 0.5): calling it with a
+    // negative or zero x raises nothing; its halving underflows. Natively
+    // the program's log runs too, so each finding is confirmed.
+    let out = std::env::temp_dir().join(format!("fpsym-exceptions-{}-own-libm", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let o = Command::new(env!("CARGO_BIN_EXE_fpsym"))
+        .arg("exceptions")
+        .arg(fixture("own_libm.c"))
+        .args(["--function", "f", "-o"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    let found: BTreeSet<(String, u64)> = findings(&out)
+        .iter()
+        .map(|f| (f["kind"].as_str().unwrap().to_string(), f["line"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(found, set(&[("fp-underflow", 1)]), "{text}");
+    replay_confirms(&out);
+}

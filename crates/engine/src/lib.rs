@@ -267,7 +267,15 @@ pub fn run(
         tests: 0,
         incomplete: None,
         printed: Vec::new(),
-        checkers: config.checkers.iter().map(|c| c.make()).collect(),
+        checkers: config
+            .checkers
+            .iter()
+            .map(|c| {
+                let mut k = c.make();
+                k.start(&program.module);
+                k
+            })
+            .collect(),
         plugins: &mut cx.plugins,
         cancel: Some(interrupt.clone()),
         fault: None,

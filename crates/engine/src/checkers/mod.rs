@@ -189,6 +189,10 @@ pub trait Checker: Send {
     /// (evaluated operand terms, None for aggregates; a vector operation
     /// is checked lane by lane) is a bug.
     fn check(&mut self, st: &State, at: Point<'_>, operands: &[Option<Term>]) -> Vec<Check>;
+    /// Told once, before the run, which program it checks (e.g. which
+    /// functions have a body there: a program's own `sqrt` is not libm's).
+    /// Default: nothing.
+    fn start(&mut self, _module: &llvm_ir::Module) {}
 }
 
 /// Makes a fresh checker for each run (a run's checkers keep state of
