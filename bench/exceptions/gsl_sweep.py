@@ -293,6 +293,26 @@ def closure(target, idx):
     return chosen, conflicts
 
 
+def prototypes(src):
+    """gsl_sf_* prototypes of specfunc's headers: NAME -> why it is not a
+    scalar function (an array, a coefficient vector or a workspace
+    parameter; Ariadne analysed functions with scalar inputs), or None when
+    it is (gsl_sf_result * and single double * outputs count as scalar)."""
+    out = {}
+    for h in sorted(glob.glob(os.path.join(src, "specfunc", "*.h"))):
+        text = re.sub(r"/\*.*?\*/", " ", open(h).read(), flags=re.S)
+        for m in re.finditer(r"\b(gsl_sf_\w+)\s*\(([^()]*)\)\s*;", text):
+            why = None
+            for param in m.group(2).split(","):
+                param = " ".join(param.split())
+                if "[" in param or "array" in param or "workspace" in param or param.startswith("const double *") \
+                        or param.startswith("const double*"):
+                    why = param
+                    break
+            out.setdefault(m.group(1), why)
+    return out
+
+
 # ---------------------------------------------------------------- runs
 
 
@@ -305,6 +325,7 @@ def run_file(a, src, target, idx, out):
     argv = [a.fpsym, "exceptions", os.path.join(src, target)] + [idx[d]["bc"] for d in deps] + \
         ["-I", src, "--all-functions", "--max-time-per-function", str(a.time_per_function)] + \
         ([] if a.no_replay else ["--replay"]) + ["-o", odir, "--force"] + a.fpsym_arg
+    os.makedirs(os.path.join(out, "runs"), exist_ok=True)
     limit = a.file_timeout_base + n * (a.time_per_function * 2 + a.replay_slack)
     starts, lines = {}, []
     t0 = time.monotonic()
@@ -502,10 +523,11 @@ def totals(rows, runs, a):
 def report(rows, other, runs, errs, a):
     t = totals(rows, runs, a)
     lines = []
-    lines.append(f"{t['functions']} gsl_sf_* functions in {t['files']} files, "
+    lines.append(f"{t['functions']} scalar gsl_sf_* functions in {t['files']} files, "
                  f"{a.time_per_function:g} s per function; {t['functions_with_exceptions']} with exceptions")
     lines.append("exceptions: " + ", ".join(f"{k} {t['by_kind'][k]}" for k in KINDS))
-    lines.append(f"confirmed by native replay: {t['confirmed']} of {t['confirmed'] + t['unconfirmed']}"
+    lines.append(("not replayed (--no-replay): " if a.no_replay else "confirmed by native replay: ")
+                 + f"{t['confirmed']} of {t['confirmed'] + t['unconfirmed']}"
                  + (f" ({t['without_replay']} functions without replay.json)" if t["without_replay"] else ""))
     if t["unconfirmed"]:
         lines.append("  not confirmed: " + ", ".join(f"{n} {k}" for k, n in sorted(t["unconfirmed_where"].items()))
@@ -527,8 +549,11 @@ def report(rows, other, runs, errs, a):
     lines.append(f"time: {t['wall_seconds'] / 3600:.2f} h wall on one process ({t['engine_seconds'] / 3600:.2f} h in "
                  f"the engine); Ariadne: {ARIADNE['hours']} h on {ARIADNE['cores']} cores")
     if other:
-        lines.append(f"also analysed (not gsl_sf_*, left out of the totals): {len(other)} functions: "
-                     + ", ".join(sorted(r["function"] for r in other)))
+        found = sum(sum(r["by_kind"].values()) for r in other)
+        conf = sum(r["confirmed"] for r in other)
+        lines.append(f"also analysed, left out of the totals: {len(other)} functions ({found} exceptions, "
+                     f"{conf} confirmed; other findings: {sum(r['other_findings'] for r in other)}), e.g. "
+                     + "; ".join(f"{r['function']} ({r['left_out']})" for r in sorted(other, key=lambda r: r["function"])[:4]))
     if errs:
         counts = {}
         for e in errs:
@@ -566,6 +591,12 @@ def main():
     ap.add_argument("--fpsym-arg", action="append", default=[], help="extra argument for fpsym (repeatable)")
     ap.add_argument("--no-replay", action="store_true",
                     help="leave out --replay (a load check: nothing is confirmed, exit 0 unless setup fails)")
+    ap.add_argument("--all-signatures", action="store_true",
+                    help="count functions with array, coefficient or workspace parameters in the totals too "
+                         "(by default they are analysed but left out, as Ariadne analysed scalar functions)")
+    ap.add_argument("--resume", action="store_true",
+                    help="reuse the files already run in --out with the same fpsym, time and replay setting "
+                         "(OUT/runs/FILE.run.json): an interrupted sweep goes on, a finished one is only reported")
     ap.add_argument("--setup-only", action="store_true", help="fetch, configure, index; list the files and stop")
     a = ap.parse_args()
 
@@ -596,9 +627,21 @@ def main():
         return 2
     os.makedirs(a.out, exist_ok=True)
     rows, other, runs, errs = [], [], [], []
+    protos = prototypes(src)
     for i, target in enumerate(targets):
-        log(f"[{i + 1}/{len(targets)}] {target}: {len(idx[target]['functions'])} functions")
-        run = run_file(a, src, target, idx, os.path.abspath(a.out))
+        meta = os.path.join(os.path.abspath(a.out), "runs", os.path.basename(target)[:-2] + ".run.json")
+        run = load_json(meta) if a.resume else None
+        if run and (run.get("time_per_function"), run.get("fpsym"), run.get("replay")) != \
+                (a.time_per_function, a.fpsym, not a.no_replay):
+            run = None
+        if run:
+            log(f"[{i + 1}/{len(targets)}] {target}: done before ({meta})")
+        else:
+            log(f"[{i + 1}/{len(targets)}] {target}: {len(idx[target]['functions'])} functions")
+            run = run_file(a, src, target, idx, os.path.abspath(a.out))
+            run.update(time_per_function=a.time_per_function, fpsym=a.fpsym, replay=not a.no_replay)
+            with open(meta, "w") as f:
+                json.dump(run, f)
         names = sorted(os.listdir(os.path.join(run["dir"], "functions"))) \
             if os.path.isdir(os.path.join(run["dir"], "functions")) else []
         file_rows = [function_result(n, os.path.join(run["dir"], "functions", n), run) for n in names]
@@ -606,7 +649,12 @@ def main():
             e["file"] = target
             errs.append(e)
         for r in file_rows:
-            (rows if r["function"].startswith("gsl_sf_") else other).append(r)
+            r["not_scalar"] = protos.get(r["function"])
+            if not r["function"].startswith("gsl_sf_"):
+                r["left_out"] = "not gsl_sf_*"
+            elif r["not_scalar"] and not a.all_signatures:
+                r["left_out"] = f"not scalar: {r['not_scalar']}"
+            (other if r.get("left_out") else rows).append(r)
         runs.append({k: run[k] for k in ("file", "deps", "conflicts", "candidates", "exit", "killed", "wall")})
         if file_rows:
             print(table(file_rows).split("\n", 1)[1] if i else table(file_rows), flush=True)

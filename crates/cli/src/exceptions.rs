@@ -131,7 +131,14 @@ fn classify_xflows(
             .iter()
             .filter_map(|o| Some((o.name.clone(), o.byte_values()?)))
             .collect();
-        let hp = match fpsym_precision::rerun(program, engine, inputs, solver, RERUN_BUDGET) {
+        let hp = match fpsym_precision::rerun(
+            program,
+            engine,
+            inputs,
+            solver,
+            fpsym_precision::PRECISION,
+            RERUN_BUDGET,
+        ) {
             Ok(hp) => hp,
             Err(e) => {
                 eprintln!("{}:{}: {} not classified: {e}", f.file, f.line, f.kind);

@@ -41,11 +41,18 @@ pub const PRECISION: u32 = 1024;
 /// A value in high precision.
 pub type Mp = rug::Float;
 
-/// The exact value of `x` in MPFR (NaN, infinities and signed zeros
-/// included).
+/// The exact value of `x` in MPFR at [`PRECISION`] bits (NaN,
+/// infinities and signed zeros included).
 pub fn exact(x: Float) -> Mp {
+    exact_at(x, PRECISION)
+}
+
+/// The exact value of `x` in MPFR, at `prec` bits or the format's
+/// significand's if more: arithmetic on it rounds to that many.
+pub fn exact_at(x: Float, prec: u32) -> Mp {
+    let prec = prec.max(x.format().sb());
     if x.is_nan() {
-        return Mp::with_val(PRECISION, Special::Nan);
+        return Mp::with_val(prec, Special::Nan);
     }
     if x.is_infinite() {
         let s = if x.is_negative() {
@@ -53,7 +60,7 @@ pub fn exact(x: Float) -> Mp {
         } else {
             Special::Infinity
         };
-        return Mp::with_val(PRECISION, s);
+        return Mp::with_val(prec, s);
     }
     if x.is_zero() {
         let s = if x.is_negative() {
@@ -61,19 +68,19 @@ pub fn exact(x: Float) -> Mp {
         } else {
             Special::Zero
         };
-        return Mp::with_val(PRECISION, s);
+        return Mp::with_val(prec, s);
     }
     if let Some(d) = x.to_f64() {
-        return Mp::with_val(PRECISION, d);
+        return Mp::with_val(prec, d);
     }
     if let Some(f) = x.to_f32() {
-        return Mp::with_val(PRECISION, f);
+        return Mp::with_val(prec, f);
     }
     let q = x.to_rational().expect("a finite float is a rational");
     let r: rug::Rational = format!("{}/{}", q.numer(), q.denom())
         .parse()
         .expect("a rational's decimal digits parse");
-    Mp::with_val(PRECISION, &r)
+    Mp::with_val(prec, &r)
 }
 
 /// Whether `v` is zero or of a magnitude in `[λ, Ω]` of `fmt` (its
@@ -143,12 +150,13 @@ impl HighPrecision {
 pub struct RerunError(pub String);
 
 /// Runs `inputs` (test objects by name, their bytes) through `config`'s
-/// entry with shadow values, for at most `budget`.
+/// entry with shadow values at `precision` bits, for at most `budget`.
 pub fn rerun(
     program: &fpsym_frontend::Program,
     config: &Config,
     inputs: BTreeMap<String, Vec<u8>>,
     solver: &mut dyn fpsym_solver::Solver,
+    precision: u32,
     budget: std::time::Duration,
 ) -> Result<HighPrecision, RerunError> {
     let mut c = config.clone();
@@ -157,7 +165,9 @@ pub fn rerun(
     c.max_time = Some(budget);
     c.search = fpsym_engine::searcher::Search::One(fpsym_engine::searcher::Policy::Dfs);
     let mut cx = RunContext::default();
-    cx.plugins.observers.push(Box::new(Shadow::new(program)));
+    cx.plugins
+        .observers
+        .push(Box::new(Shadow::with_precision(program, precision)));
     let mut sink = Collect::default();
     // MPFR's widest exponent range, and its flags cleared to tell whether
     // a value left even that (MPFR's range and flags are per thread).
@@ -192,6 +202,8 @@ struct Shadows {
     regs: Vec<HashMap<Name, (Float, Mp)>>,
     /// Address → (the float term stored there, its shadow).
     mem: HashMap<u64, (Term, Mp)>,
+    /// Bits of precision of values shadowed from floats.
+    prec: u32,
     /// Phis of the current block still to skip (all of a block's phis are
     /// shadowed at its first: they read the values before any of them).
     skip_phis: usize,
@@ -209,6 +221,8 @@ pub struct Shadow {
     blocks: Vec<Vec<Name>>,
     phis: Vec<Vec<Vec<Phi>>>,
     index: HashMap<String, usize>,
+    /// Bits of precision of the shadows.
+    precision: u32,
     /// The entry function's results (from the first path that returned).
     pub results: Vec<ShadowResult>,
     /// How the first path ended.
@@ -216,10 +230,17 @@ pub struct Shadow {
 }
 
 impl Shadow {
-    /// An observer for `program`'s functions.
+    /// An observer for `program`'s functions, shadowing at [`PRECISION`]
+    /// bits.
     pub fn new(program: &fpsym_frontend::Program) -> Shadow {
+        Shadow::with_precision(program, PRECISION)
+    }
+
+    /// An observer shadowing at `precision` bits.
+    pub fn with_precision(program: &fpsym_frontend::Program, precision: u32) -> Shadow {
         let fs = &program.module.functions;
         Shadow {
+            precision,
             params: fs
                 .iter()
                 .map(|f| {
@@ -288,7 +309,7 @@ fn fval(st: &State, sh: &Shadows, depth: usize, op: &Operand) -> Option<(Float, 
                 .and_then(|m| m.get(name))
                 .filter(|(was, _)| was.to_bits() == f.to_bits() && was.format() == f.format())
                 .map(|(_, s)| s.clone());
-            Some((f, shadow.unwrap_or_else(|| exact(f))))
+            Some((f, shadow.unwrap_or_else(|| exact_at(f, sh.prec))))
         }
         Operand::ConstantOperand(c) => {
             let f = match c.as_ref() {
@@ -296,7 +317,7 @@ fn fval(st: &State, sh: &Shadows, depth: usize, op: &Operand) -> Option<(Float, 
                 Constant::Float(llvm_ir::constant::Float::Single(s)) => Float::from_f32(*s),
                 _ => return None,
             };
-            Some((f, exact(f)))
+            Some((f, exact_at(f, sh.prec)))
         }
         Operand::MetadataOperand => None,
     }
@@ -523,6 +544,7 @@ impl Shadow {
 impl Observer for Shadow {
     fn after_instruction(&mut self, st: &mut State, inst: &Instruction) {
         use Instruction as I;
+        st.ext_mut::<Shadows>().prec = self.precision;
         let arith = |st: &State, a, b, f: fn(Mp, &Mp) -> Mp| Shadow::binary(st, a, b, f);
         let (dest, v): (&Name, Option<Mp>) = match inst {
             I::FAdd(i) => (&i.dest, arith(st, &i.operand0, &i.operand1, |x, y| x + y)),
@@ -536,11 +558,11 @@ impl Observer for Shadow {
             I::FPTrunc(i) => (&i.dest, Shadow::unary(st, &i.operand)),
             I::SIToFP(i) => (
                 &i.dest,
-                ival(st, st.frames.len(), &i.operand).map(|(b, w)| Mp::with_val(PRECISION, signed(b, w))),
+                ival(st, st.frames.len(), &i.operand).map(|(b, w)| Mp::with_val(self.precision.max(128), signed(b, w))),
             ),
             I::UIToFP(i) => (
                 &i.dest,
-                ival(st, st.frames.len(), &i.operand).map(|(b, _)| Mp::with_val(PRECISION, b)),
+                ival(st, st.frames.len(), &i.operand).map(|(b, _)| Mp::with_val(self.precision.max(128), b)),
             ),
             I::Select(i) => {
                 let c = ival(st, st.frames.len(), &i.condition).map(|(b, _)| b != 0);
@@ -638,6 +660,7 @@ impl Observer for Shadow {
     }
 
     fn before_return(&mut self, st: &mut State, operand: Option<&Operand>) {
+        st.ext_mut::<Shadows>().prec = self.precision;
         let depth = st.frames.len();
         let sh = st.ext::<Shadows>().cloned().unwrap_or_default();
         let value = operand.and_then(|o| fval(st, &sh, depth, o));

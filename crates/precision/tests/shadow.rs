@@ -61,7 +61,15 @@ fn run(p: &Program, function: &str, inputs: &[(&str, Vec<u8>)]) -> HighPrecision
     };
     let mut solver = fpsym_solver::build(&SolverConfig::bare(Backend::Cp(Default::default())));
     let inputs: BTreeMap<String, Vec<u8>> = inputs.iter().map(|(n, b)| (n.to_string(), b.clone())).collect();
-    rerun(p, &c, inputs, solver.as_mut(), std::time::Duration::from_secs(30)).expect("the re-run runs")
+    rerun(
+        p,
+        &c,
+        inputs,
+        solver.as_mut(),
+        PRECISION,
+        std::time::Duration::from_secs(30),
+    )
+    .expect("the re-run runs")
 }
 
 fn d(x: f64) -> Vec<u8> {
