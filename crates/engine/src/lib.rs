@@ -338,7 +338,7 @@ pub fn run(
         let mut removed = Vec::new();
         let mut ran = 0;
         loop {
-            let (outcome, side, continued, pairs, events, printed, side_ends, undecided) = {
+            let (outcome, side, continued, pairs, forked, events, printed, side_ends, undecided) = {
                 let mut ex = engine.exec();
                 let o = ex.step(&mut st);
                 (
@@ -346,6 +346,7 @@ pub fn run(
                     std::mem::take(&mut ex.side_findings),
                     std::mem::take(&mut ex.continued),
                     std::mem::take(&mut ex.pairs),
+                    std::mem::take(&mut ex.forked),
                     std::mem::take(&mut ex.events),
                     std::mem::take(&mut ex.printed),
                     std::mem::take(&mut ex.side_ends),
@@ -370,6 +371,12 @@ pub fn run(
             for (key, input) in pairs {
                 if let Some((_, _, inputs)) = engine.pairs.get_mut(&key) {
                     inputs.insert(input);
+                }
+            }
+            for o in forked {
+                match Pending::of(&undecided, o, None) {
+                    Ok(p) => pending.push_back(p),
+                    Err((o, _)) => added.push(engine.admit(&mut states, &mut next_id, o)),
                 }
             }
             ran += 1;
@@ -728,6 +735,7 @@ impl<'e, 'p> Engine<'e, 'p> {
             side_findings: Vec::new(),
             continued: Vec::new(),
             pairs: Vec::new(),
+            forked: Vec::new(),
             found: &self.finding_keys,
             unchecked: &mut self.unchecked,
             events: Vec::new(),

@@ -114,6 +114,10 @@ pub struct State {
     pub fresh: u64,
     /// Instructions executed on this path.
     pub steps: u64,
+    /// Set on a state a checker's injected branch split off before an
+    /// instruction (function, block, instruction, depth): the checks there
+    /// were made; the state executes the instruction without them.
+    pub split_at: Option<(usize, usize, usize, usize)>,
     /// Visits of each loop header on this path: (function, block) → count.
     pub loop_visits: HashMap<(usize, usize), u32>,
     /// A value was concretized on this path.

@@ -281,3 +281,55 @@ fn a_state_split_off_to_execute_again_is_not_reported_twice() {
     // `*p` points into x or into y: two paths, each loading once.
     assert_eq!(cx.plugins.observer::<LoadCounter>().unwrap().per_path, [1, 1]);
 }
+
+/// FPGen-style injected branch: at the division, the path forks on the
+/// sign of x, and both sides go on.
+struct SplitOnSign;
+
+impl Checker for SplitOnSign {
+    fn name(&self) -> &str {
+        "split-on-sign"
+    }
+    fn check(&mut self, _st: &State, at: Point<'_>, operands: &[Option<fpsym_expr::Term>]) -> Vec<Check> {
+        match (at, operands) {
+            (Point::Instruction(llvm_ir::Instruction::FDiv(_)), [Some(x), _]) => vec![Check::split(
+                Kind::Custom("sign".into()),
+                mk(Op::FpIsNegative, vec![x.clone()]),
+                "x < 0",
+            )],
+            _ => vec![],
+        }
+    }
+}
+
+#[test]
+fn an_injected_branch_forks_and_both_sides_go_on() {
+    let p = program("split");
+    let mut config = config();
+    config.checkers.push(CheckerFactory::new(|| Box::new(SplitOnSign)));
+    let mut cx = RunContext::default();
+    cx.plugins.observers.push(Box::new(Recorder::default()));
+    let out = run(&p, &config, &mut cx);
+    // ratio's three paths (z > 10, z < -10, neither), each with x < 0 and
+    // with x >= 0: six tests, no finding, every path explored.
+    assert!(out.findings.is_empty(), "{:?}", out.findings);
+    assert_eq!(out.tests.len(), 6, "{:?}", out.tests);
+    let negative = out
+        .tests
+        .iter()
+        .filter(|t| {
+            let x = t.objects.iter().find(|o| o.name == "x").expect("x is an input");
+            x.value.as_deref().is_some_and(|v| v.starts_with('-'))
+        })
+        .count();
+    assert_eq!(negative, 3, "{:?}", out.tests);
+    assert_eq!(out.summary.as_ref().unwrap().verdict, Verdict::Verified);
+    // The split-off side executed the division once, as an observer sees.
+    let rec = cx.plugins.observer::<Recorder>().unwrap();
+    assert_eq!(rec.ends.len(), 6);
+    assert!(
+        rec.ends.iter().all(|(_, fdivs, how)| *fdivs == 1 && *how == "exit"),
+        "{:?}",
+        rec.ends
+    );
+}

@@ -124,6 +124,12 @@ pub enum OnViolation {
     /// `true`), a `CheckUndecided` event, so the run is never "verified"
     /// for this kind; no finding.
     Unchecked,
+    /// Not a bug but a branch the checker injects (FPGen's inaccuracy
+    /// checks, seed 002): the path forks into one where the condition
+    /// holds and one where it does not, both going on (each feasible side;
+    /// two queries), so the search reaches each behaviour and each side's
+    /// path ends with a test of its own. No finding.
+    Split,
 }
 
 /// A condition that would be a bug at a point.
@@ -158,6 +164,13 @@ impl Check {
         Check {
             then: OnViolation::Unchecked,
             ..Check::ending(kind, cond, why)
+        }
+    }
+    /// A branch the checker injects (see [`OnViolation::Split`]).
+    pub fn split(kind: Kind, cond: Term, message: impl Into<String>) -> Check {
+        Check {
+            then: OnViolation::Split,
+            ..Check::ending(kind, cond, message)
         }
     }
     /// A check after whose violation the path goes on.

@@ -133,6 +133,9 @@ pub struct Exec<'e, 'p> {
     /// With [`crate::Config::count_inputs`]: inputs found reaching a
     /// finding already reported (its kind and location, the input bytes).
     pub pairs: Vec<((crate::checkers::Kind, Option<Loc>), Vec<u8>)>,
+    /// States split off by checkers' injected branches
+    /// ([`OnViolation::Split`]): they execute the instruction next.
+    pub forked: Vec<State>,
     /// Findings already reported (kind, location): a continuing check
     /// of one of them asks no query.
     pub found: &'e std::collections::HashSet<(crate::checkers::Kind, Option<Loc>)>,
@@ -430,6 +433,13 @@ impl<'e, 'p> Exec<'e, 'p> {
         if !self.checks(at.kind()) {
             return Some(());
         }
+        let site = {
+            let f = st.frame();
+            (f.func, f.bb, f.ip, st.frames.len())
+        };
+        if matches!(at, Point::Instruction(_)) && st.split_at.take() == Some(site) {
+            return Some(());
+        }
         // A vector operation is checked lane by lane (a division of
         // vectors divides each lane).
         let lanes = vals
@@ -471,6 +481,18 @@ impl<'e, 'p> Exec<'e, 'p> {
                     self.check_unchecked(st, c.cond, v.with_message(why))
                 }
                 OnViolation::Continue => self.check_continuing(st, c.cond, v),
+                OnViolation::Split => {
+                    let taken = std::mem::replace(st, placeholder());
+                    match self.fork(taken, c.cond, loc.clone()) {
+                        (Some(mut yes), Some(no)) => {
+                            yes.split_at = Some(site);
+                            self.forked.push(yes);
+                            *st = no;
+                        }
+                        (Some(one), None) | (None, Some(one)) => *st = one,
+                        (None, None) => return None,
+                    }
+                }
                 OnViolation::Unchecked => self.check_unchecked(st, c.cond, v),
                 OnViolation::EndPath => {
                     let taken = std::mem::replace(st, placeholder());
@@ -1129,6 +1151,7 @@ pub fn placeholder() -> State {
         names: Default::default(),
         fresh: 0,
         steps: 0,
+        split_at: None,
         loop_visits: Default::default(),
         concretized: false,
         trail: Vec::new(),
