@@ -305,6 +305,30 @@ impl Exec<'_, '_> {
         })
     }
 
+    /// `--range` on a pointer parameter: every float of the object it
+    /// points to (each element of an array input) lies in `[lo, hi]`.
+    pub fn range_pointee(&mut self, st: &mut State, p: &Val, bounds: (f64, f64)) -> Result<(), String> {
+        let base = match p {
+            Val::Bv(t) => term::as_bv(t).map(|b| b as u64),
+            _ => None,
+        }
+        .ok_or("a pointer parameter whose object is not known")?;
+        let o = st.mem.find(base).ok_or("a pointer parameter without an object")?;
+        let floats: Vec<Term> = o
+            .cells
+            .iter()
+            .filter(|c| c.idx == 0 && matches!(c.val.sort(), Sort::Float(_)))
+            .map(|c| c.val.clone())
+            .collect();
+        if floats.is_empty() {
+            return Err("its object holds no floating-point value".into());
+        }
+        for f in floats {
+            self.range(st, &Val::Fp(f), bounds, None)?;
+        }
+        Ok(())
+    }
+
     /// Constrains input `v` to `[lo, hi]` (numeric comparison in its
     /// type). An integer compares as signed or unsigned as its C type says
     /// (`signed`; without debug information: signed when `lo` is

@@ -811,11 +811,16 @@ impl<'e, 'p> Engine<'e, 'p> {
                             Some(crate::shape::Shape::Int { signed, .. }) => Some(*signed),
                             _ => None,
                         };
-                        ex.range(st, &v, (*lo, *hi), signed)
-                            .map_err(|message| EngineError::Range {
-                                param: view.name.clone(),
-                                message,
-                            })?;
+                        let pointer = matches!(ex.prog.layout.resolve(&t), Some(llvm_ir::Type::PointerType { .. }));
+                        let ranged = if pointer {
+                            ex.range_pointee(st, &v, (*lo, *hi))
+                        } else {
+                            ex.range(st, &v, (*lo, *hi), signed)
+                        };
+                        ranged.map_err(|message| EngineError::Range {
+                            param: view.name.clone(),
+                            message,
+                        })?;
                     }
                     v
                 }

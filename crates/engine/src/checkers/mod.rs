@@ -10,6 +10,7 @@
 //! call result with the state and operand values, and returns conditions
 //! that would be bugs. The set of checkers is [`crate::Config::checkers`].
 
+pub mod accuracy;
 pub mod fp;
 
 use crate::state::{Loc, State};
