@@ -23,6 +23,7 @@
  *   Random      0.0000e+00   533939  02:00:00
  *   S3FP        0.0000e+00   550118  02:00:00
  *   KLEE-Float  0.0000e+00        1  <=00:00:01
+ * Table 2 (symbolized/concretized inputs): initial 16/16, final 16/16.
  *
  * Hand-crafted input (seed Table 1b, size 4): A[0] = 1.1e-15, A[1] = 98.0,
  * A[2] = -1.2e-15, A[3] = -98.0.  The correction -1.2e-15 captured by the

@@ -104,12 +104,64 @@ pub fn in_normal_range(v: &Mp, fmt: Format) -> bool {
 #[derive(Clone, Debug)]
 pub struct ShadowResult {
     /// Which: `return value`, or `p+8` (a float the function left at byte
-    /// 8 of the object its pointer parameter `p` points to).
+    /// 8 of the object its pointer parameter `p` points to, or of the
+    /// global variable `p`).
     pub what: String,
+    /// The pointer parameter or global variable holding it; None for the
+    /// return value.
+    pub object: Option<String>,
+    /// Its byte offset in that object.
+    pub offset: u64,
+    /// Whether the object is one a pointer parameter points to.
+    pub param: bool,
     /// What the program computed.
     pub computed: Float,
     /// Its value in high precision along the same path.
     pub shadow: Mp,
+}
+
+/// What one `+`/`-` site did on the re-run path: FPGen's diagnosis.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SiteLoss {
+    /// The most bits cancelled: the larger operand's exponent minus the
+    /// result's (all the significand's bits for a zero result).
+    pub cancelled: u32,
+    /// The most bits of the smaller operand lost: the difference of the
+    /// operands' exponents (at most the significand's width).
+    pub lost: u32,
+    /// Executions of the site.
+    pub runs: u32,
+}
+
+/// A branch the high-precision values would have decided otherwise.
+#[derive(Clone, Debug)]
+pub struct Divergence {
+    /// The function.
+    pub function: String,
+    /// Where (file:line), when known.
+    pub loc: Option<String>,
+    /// The side the program took (true: its condition held).
+    pub taken: bool,
+}
+
+/// The relative error of `computed` against the high-precision `exact`,
+/// as FPGen measures it (seed 002, Section 3.3): `|r - r0| / max(FLT_MIN,
+/// |r0|)`; a NaN or infinite result, or one whose exact value is, counts
+/// as the largest error (infinity) unless both are the same infinity.
+pub fn relative_error(computed: Float, exact: &Mp) -> f64 {
+    if computed.is_nan() || exact.is_nan() {
+        return f64::INFINITY;
+    }
+    if computed.is_infinite() || exact.is_infinite() {
+        let same = computed.is_infinite() && exact.is_infinite() && computed.is_negative() == exact.is_sign_negative();
+        return if same { 0.0 } else { f64::INFINITY };
+    }
+    let p = exact.prec().max(computed.format().sb());
+    let r = exact_at(computed, p);
+    let diff = Mp::with_val(p, &r - exact).abs();
+    let flt_min = Mp::with_val(p, f32::MIN_POSITIVE);
+    let den = Mp::with_val(p, exact.abs_ref()).max(&flt_min);
+    Mp::with_val(p, diff / den).to_f64()
 }
 
 /// What a high-precision re-run of a test gives.
@@ -121,6 +173,10 @@ pub struct HighPrecision {
     pub results: Vec<ShadowResult>,
     /// How the path ended, if it did.
     pub ended: Option<String>,
+    /// Branches the high-precision values would have taken otherwise.
+    pub divergences: Vec<Divergence>,
+    /// Cancellations and losses per `+`/`-` site (file:line:column).
+    pub sites: BTreeMap<String, SiteLoss>,
     /// A value went beyond even MPFR's exponent range (about 2^±2^62:
     /// `exp(-1e308)`): it became zero or infinite there, so the shadows
     /// are not exact values and nothing is judged from them.
@@ -136,11 +192,11 @@ impl HighPrecision {
         if self.results.is_empty() || self.out_of_range {
             return None;
         }
-        Some(
-            self.results
-                .iter()
-                .all(|r| in_normal_range(&r.shadow, r.computed.format())),
-        )
+        let judged: Vec<&ShadowResult> = self.results.iter().filter(|r| r.object.is_none() || r.param).collect();
+        if judged.is_empty() {
+            return None;
+        }
+        Some(judged.iter().all(|r| in_normal_range(&r.shadow, r.computed.format())))
     }
 }
 
@@ -189,6 +245,8 @@ pub fn rerun(
     Ok(HighPrecision {
         results: shadow.results.clone(),
         ended: shadow.ended.clone(),
+        divergences: shadow.divergences.clone(),
+        sites: shadow.sites.clone(),
         out_of_range,
     })
 }
@@ -204,6 +262,9 @@ struct Shadows {
     mem: HashMap<u64, (Term, Mp)>,
     /// Bits of precision of values shadowed from floats.
     prec: u32,
+    /// Per (frame depth, register): what a floating-point comparison gives
+    /// on the shadows.
+    conds: HashMap<(usize, Name), bool>,
     /// Phis of the current block still to skip (all of a block's phis are
     /// shadowed at its first: they read the values before any of them).
     skip_phis: usize,
@@ -221,6 +282,17 @@ pub struct Shadow {
     blocks: Vec<Vec<Name>>,
     phis: Vec<Vec<Vec<Phi>>>,
     index: HashMap<String, usize>,
+    /// The program's global variables.
+    globals: std::collections::HashSet<String>,
+    /// Per (function, block): the condition register of its conditional
+    /// branch.
+    conditions: HashMap<(String, usize), Name>,
+    /// Branches where the high-precision values would have taken the
+    /// other side (first path only).
+    pub divergences: Vec<Divergence>,
+    /// Per `+`/`-` site (first path only): the most bits cancelled and
+    /// lost, and how often the site ran.
+    pub sites: BTreeMap<String, SiteLoss>,
     /// Bits of precision of the shadows.
     precision: u32,
     /// The entry function's results (from the first path that returned).
@@ -272,6 +344,32 @@ impl Shadow {
                 })
                 .collect(),
             index: fs.iter().enumerate().map(|(k, f)| (f.name.clone(), k)).collect(),
+            globals: program
+                .module
+                .global_vars
+                .iter()
+                .map(|g| match &g.name {
+                    Name::Name(n) => n.to_string(),
+                    Name::Number(n) => n.to_string(),
+                })
+                .collect(),
+            conditions: fs
+                .iter()
+                .flat_map(|f| {
+                    f.basic_blocks
+                        .iter()
+                        .enumerate()
+                        .filter_map(move |(k, b)| match &b.term {
+                            llvm_ir::Terminator::CondBr(c) => match &c.condition {
+                                Operand::LocalOperand { name, .. } => Some(((f.name.clone(), k), name.clone())),
+                                _ => None,
+                            },
+                            _ => None,
+                        })
+                })
+                .collect(),
+            divergences: Vec::new(),
+            sites: BTreeMap::new(),
             results: Vec::new(),
             ended: None,
         }
@@ -541,11 +639,74 @@ impl Shadow {
     }
 }
 
+impl Shadow {
+    /// Records the cancellation and loss of `dest = a ± b` (computed
+    /// values) at its site.
+    fn site_loss(&mut self, st: &State, a: &Operand, b: &Operand, dest: &Name, loc: Option<&llvm_ir::DebugLoc>) {
+        let Some(sh) = st.ext::<Shadows>() else { return };
+        let d = st.frames.len();
+        let (Some((x, _)), Some((y, _)), Some(r)) = (fval(st, sh, d, a), fval(st, sh, d, b), dest_float(st, dest))
+        else {
+            return;
+        };
+        let (Some(ex), Some(ey)) = (x.exponent(), y.exponent()) else {
+            return;
+        };
+        let sb = r.format().sb() as i64;
+        let big = ex.max(ey);
+        let cancelled = match r.exponent() {
+            Some(er) => (big - er).clamp(0, sb),
+            None if r.is_zero() => sb,
+            None => 0,
+        };
+        let lost = (ex - ey).abs().min(sb);
+        let key = match loc {
+            Some(l) => format!("{}:{}:{}", l.filename, l.line, l.col.unwrap_or(0)),
+            None => "?".into(),
+        };
+        let s = self.sites.entry(key).or_default();
+        s.cancelled = s.cancelled.max(cancelled as u32);
+        s.lost = s.lost.max(lost as u32);
+        s.runs += 1;
+    }
+}
+
+/// A floating-point comparison on high-precision values.
+fn fcmp(p: llvm_ir::predicates::FPPredicate, x: &Mp, y: &Mp) -> bool {
+    use llvm_ir::predicates::FPPredicate as P;
+    let unordered = x.is_nan() || y.is_nan();
+    match p {
+        P::False => false,
+        P::True => true,
+        P::ORD => !unordered,
+        P::UNO => unordered,
+        P::OEQ => !unordered && x == y,
+        P::OGT => !unordered && x > y,
+        P::OGE => !unordered && x >= y,
+        P::OLT => !unordered && x < y,
+        P::OLE => !unordered && x <= y,
+        P::ONE => !unordered && x != y,
+        P::UEQ => unordered || x == y,
+        P::UGT => unordered || x > y,
+        P::UGE => unordered || x >= y,
+        P::ULT => unordered || x < y,
+        P::ULE => unordered || x <= y,
+        P::UNE => unordered || x != y,
+    }
+}
+
 impl Observer for Shadow {
     fn after_instruction(&mut self, st: &mut State, inst: &Instruction) {
         use Instruction as I;
         st.ext_mut::<Shadows>().prec = self.precision;
         let arith = |st: &State, a, b, f: fn(Mp, &Mp) -> Mp| Shadow::binary(st, a, b, f);
+        if self.ended.is_none() {
+            match inst {
+                I::FAdd(i) => self.site_loss(st, &i.operand0, &i.operand1, &i.dest, i.debugloc.as_ref()),
+                I::FSub(i) => self.site_loss(st, &i.operand0, &i.operand1, &i.dest, i.debugloc.as_ref()),
+                _ => {}
+            }
+        }
         let (dest, v): (&Name, Option<Mp>) = match inst {
             I::FAdd(i) => (&i.dest, arith(st, &i.operand0, &i.operand1, |x, y| x + y)),
             I::FSub(i) => (&i.dest, arith(st, &i.operand0, &i.operand1, |x, y| x - y)),
@@ -651,6 +812,20 @@ impl Observer for Shadow {
                 self.call(st, c);
                 return;
             }
+            I::FCmp(c) => {
+                let d = st.frames.len();
+                let sh = st.ext::<Shadows>().cloned().unwrap_or_default();
+                let v = match (fval(st, &sh, d, &c.operand0), fval(st, &sh, d, &c.operand1)) {
+                    (Some((_, x)), Some((_, y))) => Some(fcmp(c.predicate, &x, &y)),
+                    _ => None,
+                };
+                let sh = st.ext_mut::<Shadows>();
+                match v {
+                    Some(b) => sh.conds.insert((d, c.dest.clone()), b),
+                    None => sh.conds.remove(&(d, c.dest.clone())),
+                };
+                return;
+            }
             other => match other.try_get_result() {
                 Some(dest) => (dest, None),
                 None => return,
@@ -690,11 +865,16 @@ impl Observer for Shadow {
         if let Some((f, s)) = value {
             self.results.push(ShadowResult {
                 what: "return value".into(),
+                object: None,
+                offset: 0,
+                param: false,
                 computed: f,
                 shadow: s,
             });
         }
         let Some(frame) = st.frames.first() else { return };
+        // The objects pointer parameters point to, then global variables.
+        let mut objects: Vec<(String, u64, bool)> = Vec::new();
         for (pname, pointer) in &self.params[frame.func] {
             if !pointer {
                 continue;
@@ -704,6 +884,19 @@ impl Observer for Shadow {
             };
             let Some((base, _)) = int_of(t) else { continue };
             let Some(o) = st.mem.find(base as u64) else { continue };
+            let pn = match pname {
+                Name::Name(n) => n.to_string(),
+                Name::Number(n) => format!("arg{n}"),
+            };
+            objects.push((pn, o.base, true));
+        }
+        for o in st.mem.objects() {
+            if o.alive && self.globals.contains(&o.name) && !objects.iter().any(|(_, b, _)| *b == o.base) {
+                objects.push((o.name.clone(), o.base, false));
+            }
+        }
+        for (name, base, param) in objects {
+            let Some(o) = st.mem.get(base) else { continue };
             let (lo, hi) = (o.base, o.base + o.size);
             let mut left: Vec<(&u64, &(Term, Mp))> = sh.mem.iter().filter(|(a, _)| **a >= lo && **a < hi).collect();
             left.sort_by_key(|(a, _)| **a);
@@ -711,12 +904,11 @@ impl Observer for Shadow {
                 let current = st.mem.read(lo, a - lo, 1);
                 let still = current.first().is_some_and(|c| c.val == *t && c.idx == 0);
                 if let (true, Some(f)) = (still, float_of(t)) {
-                    let pn = match pname {
-                        Name::Name(n) => n.to_string(),
-                        Name::Number(n) => format!("arg{n}"),
-                    };
                     self.results.push(ShadowResult {
-                        what: format!("{pn}+{}", a - lo),
+                        what: format!("{name}+{}", a - lo),
+                        object: Some(name.clone()),
+                        offset: a - lo,
+                        param,
                         computed: f,
                         shadow: s.clone(),
                     });
@@ -724,6 +916,26 @@ impl Observer for Shadow {
             }
         }
         self.ended = Some("returned".into());
+    }
+
+    fn at_branch(&mut self, st: &mut State, branch: &fpsym_engine::plugin::Branch<'_>, taken: bool) {
+        if self.ended.is_some() {
+            return;
+        }
+        let Some(cond) = self.conditions.get(&(branch.function.to_string(), branch.block)) else {
+            return;
+        };
+        let d = st.frames.len();
+        let shadow = st
+            .ext::<Shadows>()
+            .and_then(|sh| sh.conds.get(&(d, cond.clone())).copied());
+        if shadow.is_some_and(|s| s != taken) {
+            self.divergences.push(Divergence {
+                function: branch.function.to_string(),
+                loc: branch.loc.map(|l| format!("{}:{}", l.file, l.line)),
+                taken,
+            });
+        }
     }
 
     fn at_path_end(&mut self, _st: &State, end: &End) {

@@ -4,7 +4,7 @@
 
 use fpsym_engine::{Config, Entry};
 use fpsym_frontend::{CompileOptions, Program};
-use fpsym_precision::{exact, rerun, HighPrecision, Mp, PRECISION};
+use fpsym_precision::{exact, relative_error, rerun, HighPrecision, Mp, PRECISION};
 use fpsym_solver::{Backend, SolverConfig};
 use std::collections::BTreeMap;
 
@@ -37,6 +37,8 @@ double through(double x) {
 }
 int status(double x) { return x > 0; }
 double ex(double x) { return exp(x); }
+double absorb(double x) { return (x + 1.0) - x; }
+double decide(double x) { double z = (x + 1.0) - x; if (z > 0.5) return 1.0; return 0.0; }
 "#;
 
 fn program() -> Program {
@@ -207,4 +209,56 @@ fn values_beyond_mpfrs_range_are_not_judged() {
     assert_eq!(hp.results[0].computed.to_f64(), Some(0.0));
     assert_eq!(hp.results[0].shadow, mp(-1000.0).exp());
     assert_eq!(hp.avoidable(), Some(false));
+}
+
+#[test]
+fn absorption_is_a_relative_error_of_one_and_its_sites_say_why() {
+    // (1e16 + 1) - 1e16: the 1 is absorbed (53 bits apart), then all bits
+    // cancel: computed 0, exactly 1.
+    let p = program();
+    let hp = run(&p, "absorb", &[("x", d(1e16))]);
+    let r = &hp.results[0];
+    assert_eq!(r.computed.to_f64(), Some(0.0));
+    assert_eq!(r.shadow, mp(1.0));
+    assert_eq!(relative_error(r.computed, &r.shadow), 1.0);
+    let sites: Vec<_> = hp.sites.values().cloned().collect();
+    assert_eq!(sites.len(), 2, "{:?}", hp.sites);
+    assert!(sites.iter().any(|s| s.lost == 53), "{:?}", hp.sites);
+    assert!(sites.iter().any(|s| s.cancelled == 53), "{:?}", hp.sites);
+    // Exact inputs: no error.
+    let hp = run(&p, "absorb", &[("x", d(2.0))]);
+    assert_eq!(relative_error(hp.results[0].computed, &hp.results[0].shadow), 0.0);
+}
+
+#[test]
+fn a_branch_high_precision_would_take_otherwise_is_a_divergence() {
+    let p = program();
+    let hp = run(&p, "decide", &[("x", d(1e16))]);
+    assert_eq!(hp.divergences.len(), 1, "{hp:?}");
+    assert!(!hp.divergences[0].taken);
+    assert!(
+        hp.divergences[0].loc.as_deref().is_some_and(|l| l.ends_with(":31")),
+        "{hp:?}"
+    );
+    let hp = run(&p, "decide", &[("x", d(3.0))]);
+    assert!(hp.divergences.is_empty(), "{hp:?}");
+}
+
+#[test]
+fn relative_errors_follow_fpgens_definition() {
+    let one = fpsym_float::Float::from_f64(1.0);
+    assert_eq!(relative_error(one, &mp(1.0)), 0.0);
+    assert_eq!(relative_error(one, &mp(2.0)), 0.5);
+    // Near zero the denominator is FLT_MIN.
+    let tiny = fpsym_float::Float::from_f64(f32::MIN_POSITIVE as f64);
+    assert_eq!(relative_error(tiny, &mp(0.0)), 1.0);
+    // Infinite or NaN results are the largest errors.
+    assert_eq!(
+        relative_error(fpsym_float::Float::from_f64(f64::INFINITY), &mp(1.0)),
+        f64::INFINITY
+    );
+    assert_eq!(
+        relative_error(fpsym_float::Float::from_f64(f64::NAN), &mp(1.0)),
+        f64::INFINITY
+    );
 }
