@@ -327,7 +327,7 @@ def run_file(a, src, target, idx, out):
         ([] if a.no_replay else ["--replay"]) + ["-o", odir, "--force"] + a.fpsym_arg
     os.makedirs(os.path.join(out, "runs"), exist_ok=True)
     limit = a.file_timeout_base + n * (a.time_per_function * 2 + a.replay_slack)
-    starts, lines = {}, []
+    starts, epochs, lines = {}, {}, []
     t0 = time.monotonic()
     p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     killed = [False]
@@ -356,6 +356,7 @@ def run_file(a, src, target, idx, out):
                     starts[current][1] = now
                 current = m.group(1)
                 starts[current] = [now, None]
+                epochs[current] = time.time()
             elif line.startswith("functions: ") and current:
                 starts[current][1] = now
                 current = None
@@ -369,7 +370,7 @@ def run_file(a, src, target, idx, out):
         f.write("$ " + " ".join(argv) + "\n" + "".join(lines) + "\n--- stderr\n" + stderr)
     return {"file": target, "deps": deps, "conflicts": conflicts, "candidates": n, "exit": p.returncode,
             "killed": killed[0], "wall": wall, "stdout": "".join(lines), "stderr": stderr,
-            "walls": {k: v[1] - v[0] for k, v in starts.items()}, "dir": odir}
+            "walls": {k: v[1] - v[0] for k, v in starts.items()}, "started": epochs, "dir": odir}
 
 
 def load_json(path):
@@ -412,6 +413,16 @@ def function_result(name, fdir, run):
            "pairs": 0, "wall": run["walls"].get(name), "seconds": None, "stop": None, "verdict": None,
            "incomplete": None, "replay": replay is not None,
            "events": [{"event": k[0], "detail": k[1], "count": c} for k, c in sorted(events.items())]}
+    # Where a function's wall time went, from file times: exploration
+    # (engine seconds), then what runs before stats.json is written (the
+    # xflow classification), then replay (until replay.json).
+    start = run.get("started", {}).get(name)
+    stats_t = os.path.getmtime(os.path.join(fdir, "stats.json")) if stats else None
+    replay_t = os.path.getmtime(os.path.join(fdir, "replay.json")) if replay else None
+    if start and stats and stats_t:
+        row["until_stats"] = stats_t - start
+        if stats_t and replay_t:
+            row["replay_seconds"] = replay_t - stats_t
     if stats:
         row["seconds"] = stats.get("stats", {}).get("seconds")
         row["stop"] = stats.get("stop")
@@ -494,6 +505,8 @@ def totals(rows, runs, a):
          "functions_complete_no_exception": sum(1 for r in rows if r["stop"] == "exhausted" and not r["incomplete"]
                                                 and not sum(r["by_kind"].values())),
          "engine_seconds": sum(r["seconds"] or 0 for r in rows),
+         "after_engine_before_stats_seconds": sum(max(0.0, r.get("until_stats", 0) - (r["seconds"] or 0)) for r in rows),
+         "replay_seconds": sum(r.get("replay_seconds", 0) for r in rows),
          "wall_seconds": sum(r["wall"] for r in runs), "time_per_function": a.time_per_function}
     locs = set()
     for r in rows:
@@ -546,6 +559,9 @@ def report(rows, other, runs, errs, a):
     lines.append(f"explored to the end: {t['functions_exhausted']} (complete, no incomplete check: "
                  f"{t['functions_complete']}, of which without exceptions: {t['functions_complete_no_exception']}); "
                  f"Ariadne: no timeout 363, all paths explored 136, no exception 45")
+    if any("until_stats" in r for r in rows):
+        lines.append(f"time per phase: exploration {t['engine_seconds']:.0f} s, after it until stats.json (xflow "
+                     f"classification) {t['after_engine_before_stats_seconds']:.0f} s, replay {t['replay_seconds']:.0f} s")
     lines.append(f"time: {t['wall_seconds'] / 3600:.2f} h wall on one process ({t['engine_seconds'] / 3600:.2f} h in "
                  f"the engine); Ariadne: {ARIADNE['hours']} h on {ARIADNE['cores']} cores")
     if other:
@@ -557,7 +573,8 @@ def report(rows, other, runs, errs, a):
     if errs:
         counts = {}
         for e in errs:
-            counts[e["message"]] = counts.get(e["message"], []) + [e["function"] or os.path.basename(e["file"])]
+            msg = re.sub(r"\(see [^)]*\)", "(see ...)", e["message"])
+            counts[msg] = counts.get(msg, []) + [e["function"] or os.path.basename(e["file"])]
         lines.append(f"errors ({len(errs)}):")
         for msg, where in sorted(counts.items(), key=lambda x: -len(x[1])):
             lines.append(f"  {len(where)}x {msg}  [{', '.join(where[:6])}{', ...' if len(where) > 6 else ''}]")

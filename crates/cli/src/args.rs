@@ -37,6 +37,82 @@ pub enum Command {
     ///
     /// Example: fpsym exceptions examples/c/sterbenz_average.c --function average --replay
     Exceptions(ExceptionsArgs),
+    /// Find the input that makes a function's floating-point result the
+    /// least accurate (FPGen): the result compared with the same path in
+    /// high precision, a random phase, then symbolic rounds that steer
+    /// toward precision losses and cancellations. Writes DIR/error.json
+    /// and the worst input as a test. Takes the options of `run`.
+    ///
+    /// Example: fpsym error bench/error/programs/sum_recursive.c --function prog --array-len 32 --range 'x=[-100,100]' --max-time 30
+    Error(ErrorArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct ErrorArgs {
+    /// The result measured: `ret` (the return value), `PARAM` (every
+    /// float of the object a pointer parameter points to, or of a global),
+    /// `PARAM[i]` (one element). Default: the return value if the
+    /// function returns a float, else every float it leaves behind its
+    /// pointer parameters. The error of several is their maximum.
+    #[arg(long, value_name = "ret|PARAM|PARAM[i]|GLOBAL")]
+    pub output: Option<String>,
+    /// Bits of precision of the reference (MPFR).
+    #[arg(long, default_value_t = 128, value_name = "BITS")]
+    pub precision: u32,
+    /// Precision-loss branch: operand exponents this many or more apart.
+    #[arg(long, default_value_t = 32)]
+    pub sigma: u32,
+    /// Cancellation branch: the result's exponent this many or more below
+    /// the larger operand's.
+    #[arg(long, default_value_t = 40)]
+    pub theta: u32,
+    /// Where the inaccuracy branches go: `all` additions and subtractions,
+    /// those in `loops`, or those on the lines `LINE,LINE,...`.
+    #[arg(long, default_value = "loops", value_name = "all|loops|LINE,...")]
+    pub sites: String,
+    /// Which loop iterations get them: uniform (start, start+step, ...)
+    /// or log (start, start*step, ...).
+    #[arg(long, value_enum, default_value_t = SamplingArg::Log)]
+    pub sampling: SamplingArg,
+    /// First sampled iteration (from 0).
+    #[arg(long, default_value_t = 1)]
+    pub start: u32,
+    /// Distance (uniform) or factor (log) between sampled iterations.
+    #[arg(long, default_value_t = 2)]
+    pub step: u32,
+    /// Seconds of random search first (FPGen's τ0). Default: a fifth of
+    /// --max-time.
+    #[arg(long, value_name = "SECS")]
+    pub tau0: Option<f64>,
+    /// Seconds of each symbolic round (FPGen's τ1); a round that needs
+    /// more halves its symbolic inputs. Default: a quarter of --max-time.
+    #[arg(long, value_name = "SECS")]
+    pub tau1: Option<f64>,
+    /// fpgen (random phase then symbolic rounds) or random (the baseline:
+    /// random inputs only, for the whole time).
+    #[arg(long, value_enum, default_value_t = Strategy::Fpgen)]
+    pub strategy: Strategy,
+    /// Seed of the random inputs.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SamplingArg {
+    /// start, start + step, start + 2 step, ...
+    Uniform,
+    /// start, start * step, start * step^2, ...
+    Log,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strategy {
+    /// FPGen's Algorithm 1: random phase, then symbolic rounds.
+    Fpgen,
+    /// Random inputs only (the baseline).
+    Random,
 }
 
 #[derive(Args, Debug)]
@@ -116,7 +192,7 @@ pub struct RunArgs {
     /// Output directory (default: a fresh fpsym-out-N in the current
     /// directory). A directory that is not empty (e.g. an earlier run's) is
     /// refused unless --force is given.
-    #[arg(short = 'o', long = "output", value_name = "DIR")]
+    #[arg(short = 'o', long = "out", id = "out_dir", value_name = "DIR")]
     pub output: Option<std::path::PathBuf>,
     /// Empty the -o directory first if it holds an earlier run's results
     /// (only what a run writes is removed; a directory with other files is

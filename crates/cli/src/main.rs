@@ -4,6 +4,7 @@
 //! so, 2 usage or input error, 3 internal error.
 
 mod args;
+mod error;
 mod exceptions;
 mod replay;
 mod run;
@@ -124,6 +125,7 @@ fn run() -> anyhow::Result<ExitCode> {
             run::run(&opts)
         }
         args::Command::Exceptions(raw) => exceptions::run(raw),
+        args::Command::Error(raw) => error::run(raw),
         args::Command::Replay(raw) => replay::replay(
             &raw.dir,
             &replay::ReplayOptions {

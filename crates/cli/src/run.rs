@@ -100,6 +100,11 @@ impl RunOptions {
         &mut self.engine
     }
 
+    /// The solver's options.
+    pub fn solver_config(&self) -> &SolverConfig {
+        &self.solver
+    }
+
     /// Sets the mode's step after the engine's run.
     pub fn after_run(&mut self, f: AfterRun) {
         self.after_run = Some(f);

@@ -120,6 +120,10 @@ pub struct Config {
     /// modes re-run a test, e.g. with shadow values in high precision).
     /// Default: none.
     pub inputs: Option<BTreeMap<String, Vec<u8>>>,
+    /// Scalars of given inputs that stay variables all the same: (object,
+    /// byte offset of the scalar), e.g. the symbolic half of an array
+    /// whose other half is concrete. Default: none.
+    pub keep_symbolic: std::collections::BTreeSet<(String, u64)>,
     /// Count the distinct inputs reaching each finding of a continuing
     /// check (Ariadne's input-location pairs): a finding already reported
     /// is asked again on each later path that reaches its place (no
@@ -150,6 +154,7 @@ impl Default for Config {
             property: Property::AllFindings,
             checkers: checkers::default_checkers(),
             inputs: None,
+            keep_symbolic: Default::default(),
             count_inputs: false,
         }
     }

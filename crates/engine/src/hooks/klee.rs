@@ -120,7 +120,12 @@ impl Exec<'_, '_> {
     /// gives that object's bytes (little-endian, as tests hold them), else
     /// a fresh variable.
     pub fn input_term(&self, object: &str, var: &str, sort: Sort, at: u64) -> Term {
-        let given = self.config.inputs.as_ref().and_then(|m| m.get(object));
+        let given = self
+            .config
+            .inputs
+            .as_ref()
+            .and_then(|m| m.get(object))
+            .filter(|_| !self.config.keep_symbolic.contains(&(object.to_string(), at)));
         let n = match sort {
             Sort::Float(f) => crate::layout::fp_store_size(f),
             Sort::BitVec(w) => w.div_ceil(8) as u64,

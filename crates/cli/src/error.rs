@@ -1,0 +1,672 @@
+//! `fpsym error`: inputs that maximise the floating-point error of a
+//! function's result (FPGen, seed 002, Algorithm 1).
+//!
+//! Every input is measured the same way: the engine runs it concretely
+//! with shadow values at `--precision` bits (crates/precision), and the
+//! error is FPGen's relative error `|r - r0| / max(FLT_MIN, |r0|)` of the
+//! chosen output (the maximum over its elements for an array). Inputs come
+//! from a random phase (τ0), then rounds of symbolic execution with
+//! concretisation: the inputs split into two operand groups, the best
+//! input so far fixes all but a few elements of the second group, which
+//! stay symbolic; FPGen's inaccuracy branches (precision loss,
+//! cancellation, accurate) at the `+`/`-` sites make the search reach
+//! inputs that lose bits; every test of the round is measured; a round
+//! that runs out of its time (τ1) halves the symbolic elements; the
+//! symbolic ones are shuffled between rounds. `--strategy random` is the
+//! random search alone, for the baseline.
+
+use crate::args::{ErrorArgs, SamplingArg, Strategy};
+use crate::run::{execute, prepare, RunOptions};
+use crate::Failure;
+use fpsym_engine::checkers::accuracy::{Inaccuracy, Sampling, Sites};
+use fpsym_engine::checkers::CheckerFactory;
+use fpsym_engine::report::{values, Collect, Test};
+use fpsym_engine::{Config, Entry, StopReason};
+use fpsym_float::{Float, Format, RoundingMode};
+use fpsym_precision::{relative_error, HighPrecision, Mp};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+/// One scalar of the inputs: where its bytes are and what they hold.
+#[derive(Clone, Debug)]
+struct Scalar {
+    /// Its input object (a parameter).
+    object: String,
+    /// Byte offset in the object.
+    offset: u64,
+    /// How tests name it (`x`, `x[3]`).
+    name: String,
+    kind: ScalarKind,
+    /// `--range` of its parameter.
+    range: Option<(f64, f64)>,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum ScalarKind {
+    Float(Format),
+    Int { bytes: u64, signed: bool },
+}
+
+impl ScalarKind {
+    fn size(self) -> u64 {
+        match self {
+            ScalarKind::Float(f) => (f.packed_width() / 8) as u64,
+            ScalarKind::Int { bytes, .. } => bytes,
+        }
+    }
+    /// From a C type name as tests give it.
+    fn of(ty: &str) -> Option<ScalarKind> {
+        Some(match ty {
+            "double" => ScalarKind::Float(Format::BINARY64),
+            "float" => ScalarKind::Float(Format::BINARY32),
+            "char" | "signed char" | "i8" => ScalarKind::Int { bytes: 1, signed: true },
+            "unsigned char" | "_Bool" | "bool" | "u8" => ScalarKind::Int {
+                bytes: 1,
+                signed: false,
+            },
+            "short" | "i16" => ScalarKind::Int { bytes: 2, signed: true },
+            "unsigned short" | "u16" => ScalarKind::Int {
+                bytes: 2,
+                signed: false,
+            },
+            "int" | "i32" => ScalarKind::Int { bytes: 4, signed: true },
+            "unsigned int" | "u32" => ScalarKind::Int {
+                bytes: 4,
+                signed: false,
+            },
+            "long" | "long long" | "i64" => ScalarKind::Int { bytes: 8, signed: true },
+            "unsigned long" | "unsigned long long" | "size_t" | "u64" => ScalarKind::Int {
+                bytes: 8,
+                signed: false,
+            },
+            _ => return None,
+        })
+    }
+}
+
+/// Which results the error is measured on.
+#[derive(Clone, Debug, PartialEq)]
+enum Output {
+    /// The return value (default when the function returns a float, else
+    /// every float it leaves behind its pointer parameters).
+    Default,
+    Ret,
+    /// Every float of a parameter's object or a global.
+    Object(String),
+    /// One element: `out[3]`.
+    Element(String, u64),
+}
+
+fn parse_output(s: &str) -> Result<Output, Failure> {
+    let bad = || Failure::Input(format!("--output {s}: expected ret, PARAM, PARAM[i] or GLOBAL"));
+    if s == "ret" {
+        return Ok(Output::Ret);
+    }
+    match s.split_once('[') {
+        Some((name, rest)) => {
+            let i: u64 = rest
+                .strip_suffix(']')
+                .ok_or_else(bad)?
+                .trim()
+                .parse()
+                .map_err(|_| bad())?;
+            Ok(Output::Element(name.trim().to_string(), i))
+        }
+        None if !s.is_empty() => Ok(Output::Object(s.to_string())),
+        None => Err(bad()),
+    }
+}
+
+/// An input with its measure.
+#[derive(Clone)]
+struct Measured {
+    inputs: BTreeMap<String, Vec<u8>>,
+    error: f64,
+    hp: HighPrecision,
+    /// The results measured: (which, computed, exact, relative error).
+    outputs: Vec<(String, Float, Mp, f64)>,
+}
+
+/// The search's state: the best input, counters.
+struct Search<'a> {
+    program: &'a fpsym_frontend::Program,
+    base: Config,
+    solver: Box<dyn fpsym_solver::Solver>,
+    precision: u32,
+    output: Output,
+    scalars: Vec<Scalar>,
+    sizes: BTreeMap<String, usize>,
+    start: Instant,
+    deadline: Instant,
+    best: Option<Measured>,
+    time_to_best: f64,
+    measured: u64,
+    random_inputs: u64,
+    symbolic_inputs: u64,
+    rounds: u64,
+    rng: StdRng,
+}
+
+impl Search<'_> {
+    fn out_of_time(&self) -> bool {
+        Instant::now() >= self.deadline || crate::interrupt().load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// The results `--output` names, from a re-run.
+    fn selected(&self, hp: &HighPrecision) -> Vec<(String, Float, Mp, f64)> {
+        let elem = |name: &str| {
+            self.scalars
+                .iter()
+                .find(|s| s.object == name)
+                .map_or(8, |s| s.kind.size())
+        };
+        let pick = |r: &&fpsym_precision::ShadowResult| match &self.output {
+            Output::Ret => r.object.is_none(),
+            Output::Object(o) => r.object.as_deref() == Some(o.as_str()),
+            Output::Element(o, i) => r.object.as_deref() == Some(o.as_str()) && r.offset == i * elem(o),
+            Output::Default => {
+                if hp.results.iter().any(|r| r.object.is_none()) {
+                    r.object.is_none()
+                } else {
+                    r.param
+                }
+            }
+        };
+        hp.results
+            .iter()
+            .filter(pick)
+            .map(|r| {
+                (
+                    r.what.clone(),
+                    r.computed,
+                    r.shadow.clone(),
+                    relative_error(r.computed, &r.shadow),
+                )
+            })
+            .collect()
+    }
+
+    /// Measures one input; keeps it if it is the worst so far.
+    fn measure(&mut self, inputs: BTreeMap<String, Vec<u8>>) -> anyhow::Result<()> {
+        let budget = self
+            .deadline
+            .saturating_duration_since(Instant::now())
+            .max(Duration::from_secs(1));
+        let hp = fpsym_precision::rerun(
+            self.program,
+            &self.base,
+            inputs.clone(),
+            self.solver.as_mut(),
+            self.precision,
+            budget.min(Duration::from_secs(10)),
+        )
+        .map_err(|e| Failure::Internal(e.to_string()))?;
+        self.measured += 1;
+        let outputs = self.selected(&hp);
+        let error =
+            outputs.iter().map(|o| o.3).fold(
+                f64::NEG_INFINITY,
+                |a, e| if e.is_nan() { f64::INFINITY } else { a.max(e) },
+            );
+        if outputs.is_empty() {
+            return Ok(());
+        }
+        if self.best.as_ref().is_none_or(|b| error > b.error) {
+            self.time_to_best = self.start.elapsed().as_secs_f64();
+            self.best = Some(Measured {
+                inputs,
+                error,
+                hp,
+                outputs,
+            });
+        }
+        Ok(())
+    }
+
+    /// A random input: each float uniform in its range (or of random bits,
+    /// finite), each integer uniform in its range (or random).
+    fn random_input(&mut self) -> BTreeMap<String, Vec<u8>> {
+        let mut m: BTreeMap<String, Vec<u8>> = self.sizes.iter().map(|(k, n)| (k.clone(), vec![0u8; *n])).collect();
+        for s in self.scalars.clone() {
+            let bytes: Vec<u8> = match s.kind {
+                ScalarKind::Float(f) => {
+                    let x = match s.range {
+                        Some((lo, hi)) => {
+                            let v: f64 = if lo == hi { lo } else { self.rng.gen_range(lo..=hi) };
+                            Float::from_f64(v).convert(f, RoundingMode::NearestTiesToEven).value
+                        }
+                        None => loop {
+                            let bits: u128 = self.rng.gen();
+                            let x = Float::from_bits(f, bits & ((1u128 << f.packed_width()) - 1));
+                            if x.is_finite() {
+                                break x;
+                            }
+                        },
+                    };
+                    let b = x.to_bits();
+                    (0..s.kind.size()).map(|k| (b >> (8 * k)) as u8).collect()
+                }
+                ScalarKind::Int { bytes, .. } => {
+                    let v: i128 = match s.range {
+                        Some((lo, hi)) => self.rng.gen_range(lo as i128..=hi as i128),
+                        None => self.rng.gen::<i64>() as i128,
+                    };
+                    (0..bytes).map(|k| (v >> (8 * k)) as u8).collect()
+                }
+            };
+            if let Some(o) = m.get_mut(&s.object) {
+                let at = s.offset as usize;
+                if at + bytes.len() <= o.len() {
+                    o[at..at + bytes.len()].copy_from_slice(&bytes);
+                }
+            }
+        }
+        m
+    }
+
+    fn random_phase(&mut self, until: Instant) -> anyhow::Result<()> {
+        while Instant::now() < until && !self.out_of_time() {
+            let i = self.random_input();
+            self.measure(i)?;
+            self.random_inputs += 1;
+        }
+        Ok(())
+    }
+
+    /// Algorithm 1's symbolic rounds until the deadline.
+    fn symbolic_phase(&mut self, inaccuracy: CheckerFactory, tau1: Duration) -> anyhow::Result<()> {
+        // Operand groups: the floats of the first object against the
+        // rest; one object alone is split in halves.
+        let floats: Vec<usize> = (0..self.scalars.len())
+            .filter(|k| matches!(self.scalars[*k].kind, ScalarKind::Float(_)))
+            .collect();
+        if floats.is_empty() {
+            return Ok(());
+        }
+        let first = &self.scalars[floats[0]].object;
+        let (mut op1, mut op2): (Vec<usize>, Vec<usize>) =
+            floats.iter().partition(|k| self.scalars[**k].object == *first);
+        if op2.is_empty() {
+            let half = op1.len() / 2;
+            op2 = op1.split_off(half);
+        }
+        let mut n = op1.len().min(op2.len()).max(1);
+        while !self.out_of_time() {
+            let Some(best) = self.best.clone() else { break };
+            // Shuffle op2, the first n of it symbolic.
+            for i in (1..op2.len()).rev() {
+                let j = self.rng.gen_range(0..=i);
+                op2.swap(i, j);
+            }
+            let symbolic: BTreeSet<(String, u64)> = op2
+                .iter()
+                .take(n)
+                .map(|k| (self.scalars[*k].object.clone(), self.scalars[*k].offset))
+                .collect();
+            let mut c = self.base.clone();
+            c.inputs = Some(best.inputs.clone());
+            c.keep_symbolic = symbolic;
+            c.checkers.push(inaccuracy.clone());
+            let left = self.deadline.saturating_duration_since(Instant::now());
+            c.max_time = Some(tau1.min(left));
+            let mut sink = Collect::default();
+            let mut cx = fpsym_engine::RunContext {
+                interrupt: crate::interrupt(),
+                ..Default::default()
+            };
+            let summary = fpsym_engine::run(self.program, self.solver.as_mut(), &c, &mut sink, &mut cx)
+                .map_err(|e| Failure::Internal(e.to_string()))?;
+            drop(cx);
+            self.rounds += 1;
+            for t in &sink.tests {
+                if self.out_of_time() {
+                    break;
+                }
+                self.measure(inputs_of(t))?;
+                self.symbolic_inputs += 1;
+            }
+            // A round out of time halves the symbolic inputs (Algorithm 1);
+            // so does one that found nothing better (a smaller symbolic set
+            // keeps the solver's queries small).
+            let improved = self.best.as_ref().is_some_and(|b| b.error > best.error);
+            if (summary.stop != StopReason::Exhausted || !improved) && n > 1 {
+                n /= 2;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A test's inputs, by object.
+fn inputs_of(t: &Test) -> BTreeMap<String, Vec<u8>> {
+    t.objects
+        .iter()
+        .filter_map(|o| Some((o.name.clone(), o.byte_values()?)))
+        .collect()
+}
+
+/// The scalars of the entry's inputs, from a test's objects (a probe run
+/// that stops at once).
+fn layout(
+    program: &fpsym_frontend::Program,
+    base: &Config,
+    solver: &mut dyn fpsym_solver::Solver,
+    ranges: &[(String, f64, f64)],
+) -> anyhow::Result<(Vec<Scalar>, BTreeMap<String, usize>)> {
+    let mut c = base.clone();
+    c.max_instructions = Some(1);
+    c.checkers = Vec::new();
+    let mut sink = Collect::default();
+    fpsym_engine::run(program, solver, &c, &mut sink, &mut Default::default())
+        .map_err(|e| Failure::Input(e.to_string()))?;
+    let t = sink
+        .tests
+        .first()
+        .ok_or_else(|| Failure::Internal("the probe run made no test".into()))?;
+    let mut scalars = Vec::new();
+    let mut sizes = BTreeMap::new();
+    for o in &t.objects {
+        let n = o.bytes.len() / 2;
+        sizes.insert(o.name.clone(), n);
+        let range = ranges
+            .iter()
+            .find(|(p, _, _)| *p == o.name)
+            .map(|(_, lo, hi)| (*lo, *hi));
+        let unsupported = || {
+            Failure::Input(format!(
+                "parameter {} of type {}: fpsym error takes scalar and array parameters of float, double and integer types",
+                o.name, o.ty
+            ))
+        };
+        if o.elements.is_empty() {
+            let kind = ScalarKind::of(&o.ty).ok_or_else(unsupported)?;
+            scalars.push(Scalar {
+                object: o.name.clone(),
+                offset: 0,
+                name: o.name.clone(),
+                kind,
+                range,
+            });
+        } else {
+            let mut at = 0;
+            for e in &o.elements {
+                let kind = ScalarKind::of(&e.ty).ok_or_else(unsupported)?;
+                scalars.push(Scalar {
+                    object: o.name.clone(),
+                    offset: at,
+                    name: e.name.clone(),
+                    kind,
+                    range,
+                });
+                at += kind.size();
+            }
+            if at as usize != n {
+                return Err(unsupported().into());
+            }
+        }
+    }
+    Ok((scalars, sizes))
+}
+
+/// A float's value in decimal, long enough for the exact value.
+fn mp_decimal(x: &Mp) -> String {
+    if x.is_nan() {
+        return "nan".into();
+    }
+    if x.is_infinite() {
+        return if x.is_sign_negative() {
+            "-inf".into()
+        } else {
+            "inf".into()
+        };
+    }
+    x.to_string_radix(10, Some(40))
+}
+
+fn error_json(e: f64) -> serde_json::Value {
+    if e.is_finite() {
+        serde_json::json!(e)
+    } else {
+        serde_json::json!("inf")
+    }
+}
+
+pub fn run(raw: ErrorArgs) -> anyhow::Result<ExitCode> {
+    if raw.run.function.is_none() {
+        return Err(
+            Failure::Input("fpsym error needs --function F: the function whose result is measured".into()).into(),
+        );
+    }
+    let output = match &raw.output {
+        Some(s) => parse_output(s)?,
+        None => Output::Default,
+    };
+    let sites = match raw.sites.as_str() {
+        "all" => Sites::All,
+        "loops" => Sites::Loops,
+        lines => Sites::Lines(
+            lines
+                .split(',')
+                .map(|l| l.trim().parse::<u32>())
+                .collect::<Result<_, _>>()
+                .map_err(|_| Failure::Input(format!("--sites {lines}: expected all, loops or LINE,LINE,...")))?,
+        ),
+    };
+    let sampling = match raw.sampling {
+        SamplingArg::Uniform => Sampling::Uniform {
+            start: raw.start,
+            step: raw.step.max(1),
+        },
+        SamplingArg::Log => {
+            if raw.step < 2 || raw.start < 1 {
+                return Err(
+                    Failure::Input("--sampling log needs --start 1 or more and --step 2 or more".into()).into(),
+                );
+            }
+            Sampling::Log {
+                start: raw.start,
+                step: raw.step,
+            }
+        }
+    };
+    if raw.precision < 24 {
+        return Err(Failure::Input(format!("--precision {}: at least 24 bits", raw.precision)).into());
+    }
+    let max_time = raw.run.max_time.unwrap_or(60.0);
+    let opts = RunOptions::from_args(raw.run)?;
+    let (mut base, out, program) = prepare(&opts)?;
+    let ranges = match &base.entry {
+        Entry::Function { ranges, .. } => ranges.clone(),
+        Entry::Main => Vec::new(),
+    };
+    base.max_time = None;
+    base.checkers = Vec::new();
+    let mut solver = fpsym_solver::build_with_workers(opts.solver_config(), &crate::WORKERS);
+    let (scalars, sizes) = layout(&program, &base, solver.as_mut(), &ranges)?;
+    let start = Instant::now();
+    let total = Duration::from_secs_f64(max_time);
+    let tau0 = raw.tau0.map_or(total.mul_f64(0.2), Duration::from_secs_f64);
+    let tau1 = raw
+        .tau1
+        .map_or(total.mul_f64(0.25).max(Duration::from_secs(2)), Duration::from_secs_f64);
+    let (sigma, theta) = (raw.sigma, raw.theta);
+    let inaccuracy = CheckerFactory::new(move || Box::new(Inaccuracy::new(sigma, theta, sites.clone(), sampling)));
+    let mut s = Search {
+        program: &program,
+        base: base.clone(),
+        solver,
+        precision: raw.precision,
+        output,
+        scalars,
+        sizes,
+        start,
+        deadline: start + total,
+        best: None,
+        time_to_best: 0.0,
+        measured: 0,
+        random_inputs: 0,
+        symbolic_inputs: 0,
+        rounds: 0,
+        rng: StdRng::seed_from_u64(raw.seed),
+    };
+    // At least one input is measured, so that the symbolic rounds have a
+    // best input to concretise from.
+    let first = s.random_input();
+    s.measure(first)?;
+    s.random_inputs += 1;
+    match raw.strategy {
+        Strategy::Random => s.random_phase(s.deadline)?,
+        Strategy::Fpgen => {
+            s.random_phase(start + tau0)?;
+            s.symbolic_phase(inaccuracy, tau1)?;
+        }
+    }
+    let Some(best) = s.best.clone() else {
+        return Err(Failure::Input(format!(
+            "no float result to measure ({}): see --output",
+            match &s.output {
+                Output::Default => "the function returns no float and writes none through its pointers".to_string(),
+                o => format!("{o:?}"),
+            }
+        ))
+        .into());
+    };
+    report(&s, &best, &out, &raw.strategy)?;
+    // The worst input as a test (and replayed natively with --replay).
+    let mut worst = base.clone();
+    worst.inputs = Some(best.inputs.clone());
+    worst.checkers = fpsym_engine::checkers::default_checkers();
+    println!();
+    println!("the worst input, as a test:");
+    execute(&opts, &worst, &program, &out, |_, _| {})?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Prints the result and writes `OUT/error.json`.
+fn report(s: &Search<'_>, best: &Measured, out: &Path, strategy: &Strategy) -> anyhow::Result<()> {
+    let input_values: Vec<serde_json::Value> = s
+        .scalars
+        .iter()
+        .map(|sc| {
+            let bytes = &best.inputs[&sc.object][sc.offset as usize..(sc.offset + sc.kind.size()) as usize];
+            let bits = bytes.iter().rev().fold(0u128, |a, b| (a << 8) | *b as u128);
+            match sc.kind {
+                ScalarKind::Float(f) => {
+                    let x = Float::from_bits(f, bits);
+                    serde_json::json!({"name": sc.name, "hex": values::hex_float(x), "decimal": values::decimal(x)})
+                }
+                ScalarKind::Int { bytes, signed } => {
+                    let w = 8 * bytes as u32;
+                    let v = if signed && w < 128 {
+                        (((bits << (128 - w)) as i128) >> (128 - w)).to_string()
+                    } else {
+                        bits.to_string()
+                    };
+                    serde_json::json!({"name": sc.name, "decimal": v})
+                }
+            }
+        })
+        .collect();
+    let worst = best
+        .outputs
+        .iter()
+        .max_by(|a, b| a.3.partial_cmp(&b.3).unwrap_or(std::cmp::Ordering::Greater))
+        .expect("a measured input has outputs");
+    let mut sites: Vec<(&String, &fpsym_precision::SiteLoss)> = best.hp.sites.iter().collect();
+    sites.sort_by_key(|(_, l)| std::cmp::Reverse((l.cancelled.max(l.lost), l.runs)));
+    let diagnosis_sites: Vec<serde_json::Value> = sites
+        .iter()
+        .filter(|(_, l)| l.cancelled > 0 || l.lost > 0)
+        .take(10)
+        .map(
+            |(at, l)| serde_json::json!({"at": at, "bits_cancelled": l.cancelled, "bits_lost": l.lost, "runs": l.runs}),
+        )
+        .collect();
+    let divergences: Vec<serde_json::Value> = best
+        .hp
+        .divergences
+        .iter()
+        .map(|d| serde_json::json!({"function": d.function, "at": d.loc, "taken": d.taken, "high_precision_takes": !d.taken}))
+        .collect();
+    let per_output: Vec<serde_json::Value> = best
+        .outputs
+        .iter()
+        .map(|(w, c, e, r)| {
+            serde_json::json!({"output": w, "computed": values::decimal(*c), "exact": mp_decimal(e), "relative_error": error_json(*r)})
+        })
+        .collect();
+    let j = serde_json::json!({
+        "strategy": match strategy { Strategy::Fpgen => "fpgen", Strategy::Random => "random" },
+        "precision": s.precision,
+        "max_relative_error": error_json(best.error),
+        "output": worst.0,
+        "computed": values::decimal(worst.1),
+        "exact": mp_decimal(&worst.2),
+        "inputs": input_values,
+        "outputs": per_output,
+        "time_to_best": s.time_to_best,
+        "seconds": s.start.elapsed().as_secs_f64(),
+        "measured": s.measured,
+        "random_inputs": s.random_inputs,
+        "symbolic_inputs": s.symbolic_inputs,
+        "symbolic_rounds": s.rounds,
+        "diagnosis": {"sites": diagnosis_sites, "divergences": divergences},
+    });
+    std::fs::write(out.join("error.json"), serde_json::to_string_pretty(&j)? + "\n")?;
+    println!(
+        "max relative error: {} ({}: computed {}, exact {})",
+        if best.error.is_finite() {
+            format!("{:.6e}", best.error)
+        } else {
+            "inf".into()
+        },
+        worst.0,
+        values::decimal(worst.1),
+        mp_decimal(&worst.2)
+    );
+    println!(
+        "found after {:.2} s; {} inputs measured ({} random, {} from {} symbolic rounds) in {:.1} s",
+        s.time_to_best,
+        s.measured,
+        s.random_inputs,
+        s.symbolic_inputs,
+        s.rounds,
+        s.start.elapsed().as_secs_f64()
+    );
+    let shown: Vec<String> = input_values
+        .iter()
+        .map(|v| {
+            format!(
+                "{} = {}",
+                v["name"].as_str().unwrap_or("?"),
+                v["decimal"].as_str().unwrap_or("?")
+            )
+        })
+        .collect();
+    println!("input: {}", shown.join(", "));
+    if !diagnosis_sites.is_empty() {
+        println!("diagnosis (bits cancelled / lost at + and -, worst first):");
+        for d in &diagnosis_sites {
+            println!(
+                "  {}: {} cancelled, {} lost ({} runs)",
+                d["at"].as_str().unwrap_or("?"),
+                d["bits_cancelled"],
+                d["bits_lost"],
+                d["runs"]
+            );
+        }
+    }
+    for d in &best.hp.divergences {
+        println!(
+            "  divergence at {}: the program took the {} side, high precision would take the other",
+            d.loc.as_deref().unwrap_or("?"),
+            if d.taken { "true" } else { "false" }
+        );
+    }
+    println!("written: {}", out.join("error.json").display());
+    Ok(())
+}

@@ -1,0 +1,162 @@
+//! `fpsym error`: FPGen's search beats random search on an absorption,
+//! error.json says what the worst input is and why, the worst input is a
+//! test native replay runs, and outputs written through pointers are
+//! measured element by element.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c").join(name)
+}
+
+/// `fpsym error FILE --function F ARGS -o OUT`: exit code, output, error.json.
+fn error(file: &str, function: &str, args: &[&str], tag: &str) -> (Option<i32>, String, serde_json::Value, PathBuf) {
+    let out = std::env::temp_dir().join(format!("fpsym-error-{}-{tag}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let o = Command::new(env!("CARGO_BIN_EXE_fpsym"))
+        .arg("error")
+        .arg(fixture(file))
+        .args(["--function", function, "--solver", "z3", "-o"])
+        .arg(&out)
+        .args(args)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
+    let j = std::fs::read_to_string(out.join("error.json"))
+        .ok()
+        .and_then(|s| serde_json::from_str(&s).ok())
+        .unwrap_or(serde_json::Value::Null);
+    (o.status.code(), text, j, out)
+}
+
+fn err(j: &serde_json::Value) -> f64 {
+    match &j["max_relative_error"] {
+        serde_json::Value::String(s) if s == "inf" => f64::INFINITY,
+        v => v.as_f64().expect("max_relative_error is a number"),
+    }
+}
+
+#[test]
+fn inaccuracy_branches_find_an_absorption_random_search_misses() {
+    // (x + y) - x with x, y in [-100, 100]: the precision-loss branch at
+    // the addition makes y 2^32 times smaller than x, so that its low bits
+    // are absorbed: relative error about 2^-21. Random inputs make errors
+    // of a few ulps (about 1e-16).
+    let common = [
+        "--range",
+        "x=[-100,100]",
+        "--range",
+        "y=[-100,100]",
+        "--sites",
+        "all",
+        "--max-time",
+        "5",
+    ];
+    let (code, text, fpgen, out) = error("error_absorb.c", "absorb", &common, "fpgen");
+    assert_eq!(code, Some(0), "{text}");
+    let mut args = common.to_vec();
+    args.extend(["--strategy", "random"]);
+    let (code, text2, random, _) = error("error_absorb.c", "absorb", &args, "random");
+    assert_eq!(code, Some(0), "{text2}");
+    assert!(err(&fpgen) > 1e-9, "{text}");
+    assert!(err(&random) < 1e-9, "{text2}");
+    assert!(fpgen["symbolic_inputs"].as_u64().unwrap() > 0, "{fpgen}");
+    assert_eq!(random["symbolic_inputs"], 0, "{random}");
+    // What error.json tells: the inputs (hex floats that parse back to the
+    // decimals), computed and exact results, when the best was found, and
+    // the cancellation at the subtraction.
+    let inputs = fpgen["inputs"].as_array().unwrap();
+    assert_eq!(inputs.len(), 2, "{fpgen}");
+    for i in inputs {
+        assert!(i["hex"].as_str().unwrap().contains("0x") || i["hex"] == "0x0p+0", "{i}");
+        let d: f64 = i["decimal"].as_str().unwrap().parse().unwrap();
+        assert!((-100.0..=100.0).contains(&d), "{i}");
+    }
+    assert!(fpgen["exact"].as_str().unwrap().len() > 20, "{fpgen}");
+    assert!(fpgen["time_to_best"].as_f64().unwrap() <= fpgen["seconds"].as_f64().unwrap());
+    let sites = fpgen["diagnosis"]["sites"].as_array().unwrap();
+    assert!(
+        sites
+            .iter()
+            .any(|s| s["at"].as_str().unwrap().contains("error_absorb.c:4:") && s["bits_lost"].as_u64().unwrap() >= 32),
+        "{fpgen}"
+    );
+    // The worst input is a test of the run directory.
+    assert!(out.join("tests/000001.json").exists(), "{text}");
+}
+
+#[test]
+fn the_worst_input_replays_natively() {
+    let (code, text, _, out) = error(
+        "error_absorb.c",
+        "absorb",
+        &[
+            "--range",
+            "x=[-100,100]",
+            "--range",
+            "y=[-100,100]",
+            "--sites",
+            "all",
+            "--max-time",
+            "2",
+            "--replay",
+        ],
+        "replay",
+    );
+    assert_eq!(code, Some(0), "{text}");
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("replay.json")).unwrap()).unwrap();
+    assert!(text.contains("replay: 1 tests"), "{text}");
+    assert!(r.to_string().contains("exit"), "{r}");
+}
+
+#[test]
+fn outputs_through_pointers_are_measured_by_element() {
+    let base = [
+        "--array-len",
+        "2",
+        "--range",
+        "x=[-100,100]",
+        "--sites",
+        "all",
+        "--max-time",
+        "3",
+    ];
+    let mut all = base.to_vec();
+    all.extend(["--output", "out"]);
+    let (code, text, j, _) = error("error_out.c", "pair", &all, "out-all");
+    assert_eq!(code, Some(0), "{text}");
+    assert_eq!(j["outputs"].as_array().unwrap().len(), 2, "{j}");
+    let mut one = base.to_vec();
+    one.extend(["--output", "out[0]"]);
+    let (code, text, j, _) = error("error_out.c", "pair", &one, "out-0");
+    assert_eq!(code, Some(0), "{text}");
+    let outs = j["outputs"].as_array().unwrap();
+    assert_eq!(outs.len(), 1, "{j}");
+    assert_eq!(outs[0]["output"], "out+0", "{j}");
+    // One correctly rounded addition: at most half an ulp.
+    assert!(err(&j) <= f64::EPSILON / 2.0, "{j}");
+}
+
+#[test]
+fn bad_requests_are_input_errors() {
+    let out = std::env::temp_dir().join(format!("fpsym-error-{}-bad", std::process::id()));
+    let o = Command::new(env!("CARGO_BIN_EXE_fpsym"))
+        .arg("error")
+        .arg(fixture("error_absorb.c"))
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("needs --function"));
+    let (code, text, _, _) = error(
+        "error_absorb.c",
+        "absorb",
+        &["--output", "nowhere", "--max-time", "1"],
+        "bad-output",
+    );
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.contains("no float result to measure"), "{text}");
+}
