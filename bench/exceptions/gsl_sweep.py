@@ -31,7 +31,10 @@ time.
 
 Usage:
   bench/exceptions/gsl_sweep.py [--fpsym BIN] [--time-per-function 10]
-      [--files GLOB ...] [--limit N] [--out DIR] [--cache DIR] [--setup-only]
+      [--files GLOB ...] [--limit N] [--out DIR] [--cache DIR] [--resume]
+      [--no-replay] [--all-signatures] [--fpsym-arg ARG ...] [--setup-only]
+Only gsl_sf_* functions with scalar inputs (as Ariadne's) count in the
+totals; the others are analysed all the same and listed apart.
 Exit: 0 when every reported exception is confirmed by native replay, 1 when
 one is not (or a function's replay is missing), 2 when setup fails.
 """
@@ -316,6 +319,11 @@ def prototypes(src):
 # ---------------------------------------------------------------- runs
 
 
+def list_lines(stream):
+    """The lines of STREAM with the times each arrived (monotonic, epoch)."""
+    return [(line, time.monotonic(), time.time()) for line in stream]
+
+
 def run_file(a, src, target, idx, out):
     """`fpsym exceptions` on one specfunc file; returns what it did."""
     deps, conflicts = closure(target, idx)
@@ -347,8 +355,14 @@ def run_file(a, src, target, idx, out):
         wd = ex.submit(watchdog)
         err_f = ex.submit(p.stderr.read)
         current = None
-        for line in p.stdout:
-            now = time.monotonic() - t0
+        try:
+            lines_in = list_lines(p.stdout)
+        except BaseException:
+            # Ctrl-C: the run is in its own session, so stop it here.
+            os.killpg(p.pid, signal.SIGTERM)
+            raise
+        for line, mono, epoch in lines_in:
+            now = mono - t0
             lines.append(line)
             m = re.match(r"== (\S+)$", line.rstrip("\n"))
             if m:
@@ -356,7 +370,7 @@ def run_file(a, src, target, idx, out):
                     starts[current][1] = now
                 current = m.group(1)
                 starts[current] = [now, None]
-                epochs[current] = time.time()
+                epochs[current] = epoch
             elif line.startswith("functions: ") and current:
                 starts[current][1] = now
                 current = None
@@ -562,7 +576,8 @@ def report(rows, other, runs, errs, a):
     if any("until_stats" in r for r in rows):
         lines.append(f"time per phase: exploration {t['engine_seconds']:.0f} s, after it until stats.json (xflow "
                      f"classification) {t['after_engine_before_stats_seconds']:.0f} s, replay {t['replay_seconds']:.0f} s")
-    lines.append(f"time: {t['wall_seconds'] / 3600:.2f} h wall on one process ({t['engine_seconds'] / 3600:.2f} h in "
+    hours = lambda x: f"{x / 3600:.2f} h" if x >= 360 else f"{x / 60:.1f} min"
+    lines.append(f"time: {hours(t['wall_seconds'])} wall on one process ({hours(t['engine_seconds'])} in "
                  f"the engine); Ariadne: {ARIADNE['hours']} h on {ARIADNE['cores']} cores")
     if other:
         found = sum(sum(r["by_kind"].values()) for r in other)
@@ -594,17 +609,20 @@ def event_summary(rows):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--fpsym", default=os.path.join(root, "target", "release", "fpsym"))
+    ap.add_argument("--fpsym", default=os.path.join(root, "target", "release", "fpsym"),
+                    help="the fpsym binary (default target/release/fpsym)")
     ap.add_argument("--time-per-function", type=float, default=10,
                     help="fpsym's --max-time-per-function (default 10 s: 597 functions, about 2 h with replay)")
     ap.add_argument("--files", action="append", help="only specfunc files matching this glob (e.g. 'bessel_J*.c'); repeatable")
     ap.add_argument("--limit", type=int, help="only the first N files (after --files)")
-    ap.add_argument("--out", default=os.path.join(root, "target", "bench", "gsl-exceptions"))
-    ap.add_argument("--cache", default=os.path.join(root, "target", "bench-cache", "gsl"))
+    ap.add_argument("--out", default=os.path.join(root, "target", "bench", "gsl-exceptions"),
+                    help="results: summary.json, summary.md, logs/, runs/ (default target/bench/gsl-exceptions)")
+    ap.add_argument("--cache", default=os.path.join(root, "target", "bench-cache", "gsl"),
+                    help="GSL's source, bitcode and symbol index (default target/bench-cache/gsl, git-ignored)")
     ap.add_argument("--compile-jobs", type=int, default=2, help="parallel clang-14 for the one-time bitcode index")
     ap.add_argument("--file-timeout-base", type=float, default=300,
                     help="a file's fpsym process is killed after BASE + N*(2*T + SLACK) s (N functions, T per function)")
-    ap.add_argument("--replay-slack", type=float, default=60)
+    ap.add_argument("--replay-slack", type=float, default=60, help="see --file-timeout-base (default 60)")
     ap.add_argument("--fpsym-arg", action="append", default=[], help="extra argument for fpsym (repeatable)")
     ap.add_argument("--no-replay", action="store_true",
                     help="leave out --replay (a load check: nothing is confirmed, exit 0 unless setup fails)")
@@ -616,6 +634,8 @@ def main():
                          "(OUT/runs/FILE.run.json): an interrupted sweep goes on, a finished one is only reported")
     ap.add_argument("--setup-only", action="store_true", help="fetch, configure, index; list the files and stop")
     a = ap.parse_args()
+    # A terminated sweep stops its fpsym run too (that runs in its own session).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 
     try:
         src = fetch(os.path.abspath(a.cache))

@@ -72,20 +72,21 @@ pub struct ErrorArgs {
     pub sites: String,
     /// Which loop iterations get them: uniform (start, start+step, ...)
     /// or log (start, start*step, ...).
-    #[arg(long, value_enum, default_value_t = SamplingArg::Log)]
+    #[arg(long, value_enum, default_value_t = SamplingArg::Uniform)]
     pub sampling: SamplingArg,
     /// First sampled iteration (from 0).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 0)]
     pub start: u32,
     /// Distance (uniform) or factor (log) between sampled iterations.
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 1)]
     pub step: u32,
     /// Seconds of random search first (FPGen's τ0). Default: a fifth of
     /// --max-time.
     #[arg(long, value_name = "SECS")]
     pub tau0: Option<f64>,
     /// Seconds of each symbolic round (FPGen's τ1); a round that needs
-    /// more halves its symbolic inputs. Default: a quarter of --max-time.
+    /// more halves its symbolic inputs. Default: a twentieth of
+    /// --max-time, at least 2.
     #[arg(long, value_name = "SECS")]
     pub tau1: Option<f64>,
     /// fpgen (random phase then symbolic rounds) or random (the baseline:

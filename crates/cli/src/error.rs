@@ -313,6 +313,9 @@ impl Search<'_> {
             c.checkers.push(inaccuracy.clone());
             let left = self.deadline.saturating_duration_since(Instant::now());
             c.max_time = Some(tau1.min(left));
+            // Many small queries rather than a few long ones: a side
+            // undecided in a quarter of the round is dropped.
+            c.solver_timeout = Some(c.solver_timeout.unwrap_or(tau1).min(tau1 / 4));
             let mut sink = Collect::default();
             let mut cx = fpsym_engine::RunContext {
                 interrupt: crate::interrupt(),
@@ -492,7 +495,7 @@ pub fn run(raw: ErrorArgs) -> anyhow::Result<ExitCode> {
     let tau0 = raw.tau0.map_or(total.mul_f64(0.2), Duration::from_secs_f64);
     let tau1 = raw
         .tau1
-        .map_or(total.mul_f64(0.25).max(Duration::from_secs(2)), Duration::from_secs_f64);
+        .map_or(total.mul_f64(0.05).max(Duration::from_secs(2)), Duration::from_secs_f64);
     let (sigma, theta) = (raw.sigma, raw.theta);
     let inaccuracy = CheckerFactory::new(move || Box::new(Inaccuracy::new(sigma, theta, sites.clone(), sampling)));
     let mut s = Search {
