@@ -313,9 +313,6 @@ impl Search<'_> {
             c.checkers.push(inaccuracy.clone());
             let left = self.deadline.saturating_duration_since(Instant::now());
             c.max_time = Some(tau1.min(left));
-            // Many small queries rather than a few long ones: a side
-            // undecided in a quarter of the round is dropped.
-            c.solver_timeout = Some(c.solver_timeout.unwrap_or(tau1).min(tau1 / 4));
             let mut sink = Collect::default();
             let mut cx = fpsym_engine::RunContext {
                 interrupt: crate::interrupt(),

@@ -17,7 +17,7 @@ fn error(file: &str, function: &str, args: &[&str], tag: &str) -> (Option<i32>, 
     let o = Command::new(env!("CARGO_BIN_EXE_fpsym"))
         .arg("error")
         .arg(fixture(file))
-        .args(["--function", function, "--solver", "z3", "-o"])
+        .args(["--function", function, "--solver", "cp", "-o"])
         .arg(&out)
         .args(args)
         .output()
