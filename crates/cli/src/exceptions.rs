@@ -106,6 +106,8 @@ const RERUN_BUDGET: std::time::Duration = std::time::Duration::from_secs(10);
 /// After the run: each overflow and underflow of a `--function` entry
 /// re-run in high precision (crates/precision) on its test's input, and
 /// marked avoidable when the function's results are then zero or normal.
+/// All of them together take at most the run's `--max-time` (60 s
+/// without one); those left are not judged.
 fn classify_xflows(
     program: &fpsym_frontend::Program,
     engine: &Config,
@@ -117,13 +119,25 @@ fn classify_xflows(
         return Ok(());
     }
     let findings = sink.findings().to_vec();
+    let deadline = std::time::Instant::now() + engine.max_time.unwrap_or(std::time::Duration::from_secs(60));
+    let xflows = findings
+        .iter()
+        .filter(|f| matches!(f.kind, FindingKind::FpOverflow | FindingKind::FpUnderflow))
+        .count();
+    let mut judged = 0;
     for (k, f) in findings.iter().enumerate() {
         if !matches!(f.kind, FindingKind::FpOverflow | FindingKind::FpUnderflow) {
             continue;
         }
-        if crate::interrupt().load(std::sync::atomic::Ordering::Relaxed) {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        if crate::interrupt().load(std::sync::atomic::Ordering::Relaxed) || left.is_zero() {
+            println!(
+                "avoidable or not: {} of {xflows} over/underflows judged before the time ran out",
+                judged
+            );
             break;
         }
+        judged += 1;
         let path = out.join("tests").join(format!("{:06}.json", f.test));
         let test: fpsym_engine::report::Test = fpsym_engine::report::read_json(&path)?;
         let inputs = test
@@ -137,7 +151,7 @@ fn classify_xflows(
             inputs,
             solver,
             fpsym_precision::PRECISION,
-            RERUN_BUDGET,
+            RERUN_BUDGET.min(left),
         ) {
             Ok(hp) => hp,
             Err(e) => {

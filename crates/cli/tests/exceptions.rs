@@ -397,3 +397,91 @@ fn a_programs_own_libm_named_function_runs_its_body() {
     assert_eq!(found, set(&[("fp-underflow", 1)]), "{text}");
     replay_confirms(&out);
 }
+
+#[test]
+fn an_exception_inside_library_bitcode_is_found_where_the_user_calls() {
+    // lib_square (bitcode, no user source) overflows and underflows in
+    // x * x: the findings are placed at the user's call (line 3), where
+    // the native stack trace's first user frame is, and replay confirms
+    // them there.
+    let dir = std::env::temp_dir().join(format!("fpsym-exceptions-{}-lib", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let bc = dir.join("xflow_lib.bc");
+    let st = Command::new("clang-14")
+        .args(["-g", "-O0", "-Xclang", "-disable-O0-optnone", "-c", "-emit-llvm", "-o"])
+        .arg(&bc)
+        .arg(fixture("xflow_lib.c"))
+        .status()
+        .expect("clang-14 (Debian package clang-14; scripts/bootstrap installs it)");
+    assert!(st.success());
+    let out = dir.join("out");
+    let o = Command::new(env!("CARGO_BIN_EXE_fpsym"))
+        .arg("exceptions")
+        .arg(fixture("xflow_user.c"))
+        .arg(&bc)
+        .args(["--function", "twice_square", "--kinds", "overflow,underflow", "-o"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    let fs = findings(&out);
+    let placed: BTreeSet<(String, String, u64)> = fs
+        .iter()
+        .map(|f| {
+            let file = Path::new(f["file"].as_str().unwrap())
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            (
+                f["kind"].as_str().unwrap().to_string(),
+                file,
+                f["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert!(
+        placed.contains(&("fp-overflow".into(), "xflow_user.c".into(), 3)),
+        "{text}"
+    );
+    assert!(
+        placed.contains(&("fp-underflow".into(), "xflow_user.c".into(), 3)),
+        "{text}"
+    );
+    assert!(
+        placed.iter().all(|(_, file, _)| file == "xflow_user.c"),
+        "no finding inside the library: {text}"
+    );
+    assert!(
+        fs.iter()
+            .any(|f| f["message"].as_str().unwrap().contains("in lib_square")),
+        "{text}"
+    );
+    replay_confirms(&out);
+}
+
+#[test]
+fn an_exception_raised_before_a_native_timeout_is_still_confirmed() {
+    // x * x overflows, then the function spins forever: natively the test
+    // is killed after replay's timeout, and what the trap handler wrote
+    // before still confirms the overflow.
+    let out = std::env::temp_dir().join(format!("fpsym-exceptions-{}-spin", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let o = Command::new(env!("CARGO_BIN_EXE_fpsym"))
+        .arg("exceptions")
+        .arg(fixture("exceptions_spin.c"))
+        .args(["--function", "spin", "--kinds", "overflow", "--max-time", "3", "-o"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    let found: Vec<(String, u64)> = findings(&out)
+        .iter()
+        .map(|f| (f["kind"].as_str().unwrap().to_string(), f["line"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(found, vec![("fp-overflow".to_string(), 2)], "{text}");
+    replay_confirms(&out);
+}

@@ -251,6 +251,9 @@ pub fn rerun(
     })
 }
 
+/// No shadows (a path before its first float operation).
+static NO_SHADOWS: std::sync::LazyLock<Shadows> = std::sync::LazyLock::new(Shadows::default);
+
 /// Shadows of one path (forked with its state).
 #[derive(Clone, Default)]
 struct Shadows {
@@ -553,7 +556,7 @@ impl Shadow {
 
     /// The shadow of a binary operation's result.
     fn binary(st: &State, a: &Operand, b: &Operand, f: impl Fn(Mp, &Mp) -> Mp) -> Option<Mp> {
-        let sh = st.ext::<Shadows>().cloned().unwrap_or_default();
+        let sh = st.ext::<Shadows>().unwrap_or(&NO_SHADOWS);
         let d = st.frames.len();
         let (_, x) = fval(st, &sh, d, a)?;
         let (_, y) = fval(st, &sh, d, b)?;
@@ -582,7 +585,7 @@ impl Shadow {
         if let Some(&fi) = self.index.get(&callee) {
             let top = st.frames.last().expect("a frame");
             if top.func == fi && top.bb == 0 && top.ip == 0 && depth >= 2 {
-                let sh = st.ext::<Shadows>().cloned().unwrap_or_default();
+                let sh = st.ext::<Shadows>().unwrap_or(&NO_SHADOWS);
                 let mut frame = HashMap::new();
                 for ((arg, _), (pname, _)) in c.arguments.iter().zip(&self.params[fi]) {
                     if let Some((f, s)) = fval(st, &sh, depth - 1, arg) {
@@ -618,7 +621,7 @@ impl Shadow {
         }
         let Some(dest) = &c.dest else { return };
         let v = if base == "ldexp" {
-            let sh = st.ext::<Shadows>().cloned().unwrap_or_default();
+            let sh = st.ext::<Shadows>().unwrap_or(&NO_SHADOWS);
             match (
                 c.arguments.first().and_then(|(a, _)| fval(st, &sh, depth, a)),
                 c.arguments.get(1).and_then(|(a, _)| ival(st, depth, a)),
@@ -627,7 +630,7 @@ impl Shadow {
                 _ => None,
             }
         } else {
-            let sh = st.ext::<Shadows>().cloned().unwrap_or_default();
+            let sh = st.ext::<Shadows>().unwrap_or(&NO_SHADOWS);
             let args: Option<Vec<Mp>> = c
                 .arguments
                 .iter()
@@ -747,7 +750,7 @@ impl Observer for Shadow {
                     return;
                 };
                 let phis = &self.phis[fi][bb];
-                let sh = st.ext::<Shadows>().cloned().unwrap_or_default();
+                let sh = st.ext::<Shadows>().unwrap_or(&NO_SHADOWS);
                 let d = st.frames.len();
                 let written: Vec<&Name> = phis.iter().map(|(dest, _)| dest).collect();
                 let vals: Vec<(Name, Option<Mp>)> = phis
@@ -787,7 +790,7 @@ impl Observer for Shadow {
             I::Store(s) => {
                 let d = st.frames.len();
                 let Some((a, _)) = ival(st, d, &s.address) else { return };
-                let sh = st.ext::<Shadows>().cloned().unwrap_or_default();
+                let sh = st.ext::<Shadows>().unwrap_or(&NO_SHADOWS);
                 let stored = match &s.value {
                     Operand::LocalOperand { name, .. } => match st.frames.last().and_then(|f| f.regs.get(name)) {
                         Some(Val::Fp(t)) => Some(t.clone()),
@@ -814,7 +817,7 @@ impl Observer for Shadow {
             }
             I::FCmp(c) => {
                 let d = st.frames.len();
-                let sh = st.ext::<Shadows>().cloned().unwrap_or_default();
+                let sh = st.ext::<Shadows>().unwrap_or(&NO_SHADOWS);
                 let v = match (fval(st, &sh, d, &c.operand0), fval(st, &sh, d, &c.operand1)) {
                     (Some((_, x)), Some((_, y))) => Some(fcmp(c.predicate, &x, &y)),
                     _ => None,
@@ -837,7 +840,7 @@ impl Observer for Shadow {
     fn before_return(&mut self, st: &mut State, operand: Option<&Operand>) {
         st.ext_mut::<Shadows>().prec = self.precision;
         let depth = st.frames.len();
-        let sh = st.ext::<Shadows>().cloned().unwrap_or_default();
+        let sh = st.ext::<Shadows>().unwrap_or(&NO_SHADOWS);
         let value = operand.and_then(|o| fval(st, &sh, depth, o));
         if depth >= 2 {
             // Into the caller's register that receives the result.

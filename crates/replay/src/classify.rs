@@ -16,6 +16,8 @@ pub struct NativeRun<'a> {
     pub code: Option<i32>,
     /// The signal that ended it, if one did.
     pub signal: Option<i32>,
+    /// Killed after [`crate::TEST_TIMEOUT`].
+    pub timed_out: bool,
     /// The user's files, to locate a failure in a stack trace
     /// ([`NativeRun::first_user_frame`]).
     pub user: &'a UserCode,
@@ -193,6 +195,7 @@ mod tests {
             stderr: stderr.into(),
             code,
             signal,
+            timed_out: false,
             user,
         }
     }

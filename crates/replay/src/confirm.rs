@@ -409,6 +409,7 @@ mod tests {
             stderr: "FPE: overflow at line 3\n".into(),
             code: None,
             signal: Some(8),
+            timed_out: false,
             user: &user,
         };
         assert_eq!(part[0].classify(&run).and_then(|o| o.line), Some(3));

@@ -226,6 +226,7 @@ mod tests {
                 .into(),
             code: Some(0),
             signal: None,
+            timed_out: false,
             user: &user,
         };
         let sym = |a: &str| match a {

@@ -244,14 +244,12 @@ type Places = std::cell::RefCell<std::collections::HashMap<String, Option<(Strin
 
 fn observe(
     exe: &Path,
-    run: Option<NativeRun>,
+    run: NativeRun,
     taking_part: &[&dyn Confirmation],
     places: &Places,
 ) -> Result<Observed, ReplayError> {
-    let Some(run) = run else {
-        return Ok(Observed::bare(Observation::Timeout));
-    };
     let mut o = match driver_markers(&run) {
+        _ if run.timed_out => Observed::bare(Observation::Timeout),
         Some(Classified::Done(o)) => o,
         Some(Classified::ReachError(addr)) => {
             let loc = native::symbolize(exe, &addr)?;

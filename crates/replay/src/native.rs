@@ -153,7 +153,9 @@ pub(crate) fn build(
 
 /// Runs `exe` on one test's encoded inputs (written to `scratch`), with
 /// the run's environment and nothing else, its coverage profile written to
-/// `profile`. None when it ran past [`TEST_TIMEOUT`] (and was killed).
+/// `profile`. A run past [`TEST_TIMEOUT`] is killed: it has neither exit
+/// status nor signal, and `timed_out` (what it wrote before is kept: the
+/// exceptions it raised on the way still count).
 pub(crate) fn run_test<'a>(
     exe: &Path,
     input: &[u8],
@@ -161,7 +163,7 @@ pub(crate) fn run_test<'a>(
     profile: &Path,
     env: &[(String, String)],
     user: &'a UserCode,
-) -> Result<Option<NativeRun<'a>>, ReplayError> {
+) -> Result<NativeRun<'a>, ReplayError> {
     std::fs::write(scratch, input).map_err(io(scratch))?;
     // The program sees the environment of the run (`--env`), nothing else.
     let mut child = Command::new(exe)
@@ -198,12 +200,13 @@ pub(crate) fn run_test<'a>(
     };
     let stderr = reader.join().unwrap_or_default();
     use std::os::unix::process::ExitStatusExt;
-    Ok(status.map(|s| NativeRun {
+    Ok(NativeRun {
         stderr,
-        code: s.code(),
-        signal: s.signal(),
+        code: status.and_then(|s| s.code()),
+        signal: status.and_then(|s| s.signal()),
+        timed_out: status.is_none(),
         user,
-    }))
+    })
 }
 
 /// The source file (basename) and line of a code address of `exe`.

@@ -469,10 +469,28 @@ impl<'e, 'p> Exec<'e, 'p> {
                 conds.extend(c.check(st, at, &terms));
             }
         }
-        // fpsym's C runtime (strtod, ...) stands for the C library: an
-        // exception there is glibc's to raise or not, at no line of the
-        // user's; it is left undecided rather than found.
-        let runtime = !self.prog.user[st.frame().func];
+        // Outside the user's code, a finding after which the path goes on
+        // is placed where the user's code called in (the innermost user
+        // frame's call site: where a native stack trace shows it). In
+        // fpsym's C runtime (strtod, ...), which stands for the C library,
+        // an exception is glibc's to raise or not: undecided, not found;
+        // so is one with no user frame to place it at.
+        let fidx = st.frame().func;
+        let (runtime, user_site) = if self.prog.user[fidx] {
+            (false, None)
+        } else {
+            let in_runtime = self.prog.funcs[fidx].debugloc.as_ref().is_some_and(|d| {
+                d.filename.contains("fpsym-runtime")
+                    || d.directory.as_deref().is_some_and(|x| x.contains("fpsym-runtime"))
+            });
+            let site = st
+                .frames
+                .iter()
+                .rposition(|f| self.prog.user[f.func])
+                .and_then(|i| st.frames.get(i + 1))
+                .and_then(|callee| callee.call_site.clone());
+            (in_runtime || site.is_none(), site)
+        };
         for c in conds {
             let v = Violation::new(c.kind, loc.clone(), st).with_message(c.message);
             match c.then {
@@ -480,7 +498,22 @@ impl<'e, 'p> Exec<'e, 'p> {
                     let why = format!("{} in fpsym's C runtime, where the C library decides", v.message);
                     self.check_unchecked(st, c.cond, v.with_message(why))
                 }
-                OnViolation::Continue => self.check_continuing(st, c.cond, v),
+                OnViolation::Continue => {
+                    let v = match &user_site {
+                        Some(at) => {
+                            let inner = loc.as_ref().map(|l| format!(" (at {l})")).unwrap_or_default();
+                            let name = &self.prog.funcs[fidx].name;
+                            let m = format!("{} in {name}{inner}, called here", v.message);
+                            Violation {
+                                loc: Some(at.clone()),
+                                ..v
+                            }
+                            .with_message(m)
+                        }
+                        None => v,
+                    };
+                    self.check_continuing(st, c.cond, v)
+                }
                 OnViolation::Split => {
                     let taken = std::mem::replace(st, placeholder());
                     match self.fork(taken, c.cond, loc.clone()) {
