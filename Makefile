@@ -6,7 +6,7 @@
 CARGO ?= cargo
 FPSYM := target/release/fpsym
 
-.PHONY: all bootstrap check-tools build demo test bench clean
+.PHONY: all bootstrap check-tools build demo test bench bench-exceptions clean
 
 all: build
 
@@ -50,6 +50,11 @@ bench: build
 	python3 bench/cp/dichotomic.py --timeout 30
 	python3 bench/cp/gen_critical.py target/bench/critical
 	python3 bench/solve_corpus.py --solvers cp,z3 --timeout 60 --corpus target/bench/critical --labels none --csv target/bench-critical.csv
+
+# GNU GSL's special functions under `fpsym exceptions` (seed 003's
+# benchmark; fetches Debian's gsl source package once; about 1-2 hours).
+bench-exceptions: build
+	python3 bench/exceptions/gsl_sweep.py --fpsym-arg=--search --fpsym-arg=random-path+coverage-new
 
 clean:
 	$(CARGO) clean
