@@ -547,16 +547,22 @@ fn object_bytes(s: &state::Symbolic, model: &Model) -> Vec<u8> {
         .collect()
 }
 
-/// All of a path's input bytes under `model`, in the order of its input
-/// objects (what tells two inputs apart).
-pub(crate) fn input_bytes(st: &State, model: &Model) -> Vec<u8> {
-    let mut m = model.clone();
+/// `model` with a value for every variable of `st`'s inputs (the default
+/// of its sort for those it leaves free).
+fn complete_for_inputs(st: &State, mut model: Model) -> Model {
     let vars: Vec<Term> = st
         .symbolics
         .iter()
         .flat_map(|s| s.bytes.iter().flat_map(|b| b.vars()))
         .collect();
-    m.complete(&vars);
+    model.complete(&vars);
+    model
+}
+
+/// All of a path's input bytes under `model`, in the order of its input
+/// objects (what tells two inputs apart).
+pub(crate) fn input_bytes(st: &State, model: &Model) -> Vec<u8> {
+    let m = complete_for_inputs(st, model.clone());
     st.symbolics.iter().flat_map(|s| object_bytes(s, &m)).collect()
 }
 
@@ -1109,13 +1115,7 @@ impl<'e, 'p> Engine<'e, 'p> {
                 }
             }
         };
-        let mut model: Model = model;
-        let vars: Vec<Term> = st
-            .symbolics
-            .iter()
-            .flat_map(|s| s.bytes.iter().flat_map(|b| b.vars()))
-            .collect();
-        model.complete(&vars);
+        let model = complete_for_inputs(st, model);
         let mut objects = Vec::new();
         for s in &st.symbolics {
             let bytes = object_bytes(s, &model);
