@@ -385,6 +385,10 @@ fn print_summary(s: &Summary, findings: &[Finding], out: &std::path::Path) {
                 format!(": {}", f.message)
             }
         );
+        if let Some(op) = &f.operation {
+            let result = f.result.as_ref().map(|r| format!(" = {r}")).unwrap_or_default();
+            println!("      {op}({}){result}", f.operands.join(", "));
+        }
     }
     let verdict = match &s.verdict {
         Verdict::BugFound => match &s.incomplete {

@@ -70,6 +70,21 @@ fn division_raises_every_kind_and_each_is_trapped_natively() {
         text.contains("fp-overflow: [1, 1], 0 of 1 avoidable: exceptions.c:2:"),
         "{text}"
     );
+    // Each finding shows the operation, its operands and result with the
+    // test's input: x / y = inf for the overflow, x / 0 for the pole.
+    for f in findings(&out) {
+        assert_eq!(f["operation"], "fdiv", "{f}");
+        assert_eq!(f["operands"].as_array().unwrap().len(), 2, "{f}");
+        match f["kind"].as_str().unwrap() {
+            "fp-overflow" => assert!(f["result"].as_str().unwrap().ends_with("inf"), "{f}"),
+            "fp-divide-by-zero" => {
+                let y: f64 = f["operands"][1].as_str().unwrap().parse().unwrap();
+                assert_eq!(y, 0.0, "{f}");
+            }
+            "fp-invalid" => assert_eq!(f["result"], "nan", "{f}"),
+            _ => {}
+        }
+    }
     replay_confirms(&out);
 }
 

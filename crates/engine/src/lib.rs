@@ -1049,9 +1049,25 @@ impl<'e, 'p> Engine<'e, 'p> {
         if self.finding_keys.contains(&(v.kind.clone(), v.loc.clone())) {
             return Ok(());
         }
-        if let Some(test) = self.make_test(st, TestEnd::Known(report::PathEnd::Error(v.kind.clone())))? {
+        if let Some((test, model)) =
+            self.make_test_with_model(st, TestEnd::Known(report::PathEnd::Error(v.kind.clone())))?
+        {
             let key = (v.kind.clone(), v.loc.clone());
-            let f = self.report_finding(v, test.id)?;
+            // The operation's values with the test's input.
+            let shown = |t: &Term| match eval(t, &model) {
+                Ok(Value::Fp(f)) => Some(report::values::decimal(f)),
+                Ok(Value::Bv(b)) => Some(b.bits().to_string()),
+                Ok(Value::Bool(b)) => Some(b.to_string()),
+                _ => None,
+            };
+            let details = v.operation.as_ref().map(|o| {
+                (
+                    o.name.clone(),
+                    o.operands.iter().filter_map(shown).collect::<Vec<_>>(),
+                    o.result.as_ref().and_then(shown),
+                )
+            });
+            let f = self.report_finding_with(v, test.id, details)?;
             if self.config.count_inputs {
                 let first: Vec<u8> = test
                     .objects
@@ -1067,6 +1083,21 @@ impl<'e, 'p> Engine<'e, 'p> {
 
     /// Writes a new finding triggered by test `test`; returns it.
     fn report_finding(&mut self, v: checkers::Violation, test: u64) -> Result<Finding, EngineError> {
+        self.report_finding_with(v, test, None)
+    }
+
+    /// [`Engine::report_finding`] with the operation at fault: its name,
+    /// operands' and result's values.
+    fn report_finding_with(
+        &mut self,
+        v: checkers::Violation,
+        test: u64,
+        details: Option<(String, Vec<String>, Option<String>)>,
+    ) -> Result<Finding, EngineError> {
+        let (operation, operands, result) = match details {
+            Some((o, a, r)) => (Some(o), a, r),
+            None => (None, Vec::new(), None),
+        };
         self.finding_keys.insert((v.kind.clone(), v.loc.clone()));
         self.stats.findings += 1;
         let loc = v.loc.clone().unwrap_or(Loc {
@@ -1095,6 +1126,9 @@ impl<'e, 'p> Engine<'e, 'p> {
             message: v.message,
             inputs: None,
             avoidable: None,
+            operation,
+            operands,
+            result,
         };
         self.sink.finding(&f)?;
         Ok(f)
@@ -1103,6 +1137,12 @@ impl<'e, 'p> Engine<'e, 'p> {
     /// Solves the path and writes its test (None if the path turned out
     /// infeasible or undecidable).
     fn make_test(&mut self, st: &State, end: TestEnd) -> Result<Option<Test>, EngineError> {
+        Ok(self.make_test_with_model(st, end)?.map(|(t, _)| t))
+    }
+
+    /// [`Engine::make_test`], with the model the test's input comes from
+    /// (complete for the inputs' variables).
+    fn make_test_with_model(&mut self, st: &State, end: TestEnd) -> Result<Option<(Test, Model)>, EngineError> {
         let model = {
             let mut ex = self.exec();
             match ex.feasible(st, &[]) {
@@ -1157,6 +1197,6 @@ impl<'e, 'p> Engine<'e, 'p> {
             end,
         };
         self.sink.test(&t)?;
-        Ok(Some(t))
+        Ok(Some((t, model)))
     }
 }

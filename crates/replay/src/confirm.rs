@@ -264,6 +264,9 @@ mod tests {
             message: String::new(),
             inputs: None,
             avoidable: None,
+            operation: None,
+            operands: Vec::new(),
+            result: None,
         }
     }
 

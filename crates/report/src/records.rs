@@ -387,6 +387,15 @@ pub struct Finding {
     /// are zero or normal (seed 003, Section 5.3). None: not judged.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub avoidable: Option<bool>,
+    /// The operation at fault (`fmul`, `log`), when the check says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub operation: Option<String>,
+    /// Its operands' values with the test's input (decimal).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub operands: Vec<String>,
+    /// Its result with the test's input (decimal), when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<String>,
 }
 
 /// Something the user should know about a run.

@@ -30,7 +30,7 @@
 //! `CheckUndecided` event when it can happen, so the run is never
 //! "verified" then.
 
-use super::{Check, Checker, Kind, Point, PointKind};
+use super::{Check, Checker, Kind, Operation, Point, PointKind};
 use crate::state::State;
 use crate::term::{format_of, mk, rm};
 use fpsym_expr::{Op, Term};
@@ -193,6 +193,20 @@ enum Arith {
 impl Arith {
     /// The operation in mode `r` on `args` (already in format `to`; a
     /// conversion converts to `to`).
+    /// The LLVM opcode (or intrinsic) it stands for.
+    fn name(self) -> &'static str {
+        match self {
+            Arith::Add => "fadd",
+            Arith::Sub => "fsub",
+            Arith::Mul => "fmul",
+            Arith::Div => "fdiv",
+            Arith::Fma => "fma",
+            Arith::Sqrt => "sqrt",
+            Arith::Convert => "fptrunc",
+            Arith::FromInt(true) => "sitofp",
+            Arith::FromInt(false) => "uitofp",
+        }
+    }
     fn apply(self, r: RoundingMode, args: &[Term], to: Format) -> Term {
         let mut v = vec![rm(r)];
         v.extend(args.iter().cloned());
@@ -220,6 +234,11 @@ impl FpExceptions {
         let float = |t: &&Term| matches!(t.sort(), fpsym_expr::Sort::Float(_));
         let from = if float(&first) { format_of(first) } else { to };
         let result = op.apply(r, args, to);
+        let operation = Operation {
+            name: op.name().into(),
+            operands: args.to_vec(),
+            result: Some(result.clone()),
+        };
         let all_fin = and(args.iter().filter(float).map(fin).collect());
         let any_nan = or(args.iter().filter(float).map(is_nan).collect());
         if self.kinds.invalid && !matches!(op, Arith::FromInt(_)) {
@@ -323,7 +342,7 @@ impl FpExceptions {
         if self.kinds.inexact {
             out.push(Check::continuing(Kind::FpInexact, inexact(), "the result was rounded"));
         }
-        out
+        out.into_iter().map(|c| c.about(&operation)).collect()
     }
 
     /// C's conversion of float `x` to a `w`-bit integer (`signed` or not):
@@ -629,6 +648,45 @@ impl Checker for FpExceptions {
         self.defined = module.functions.iter().map(|f| f.name.clone()).collect();
     }
     fn check(&mut self, st: &State, at: Point<'_>, operands: &[Option<Term>]) -> Vec<Check> {
+        let v = self.checks_at(st, at, operands);
+        let Point::Instruction(inst) = at else {
+            return v;
+        };
+        if v.is_empty() {
+            return v;
+        }
+        // What the findings show: the operation and its operands (the
+        // arguments of a call).
+        let (name, skip) = match inst {
+            I::Call(c) => (
+                callee(c).unwrap_or_else(|| "an indirect call".into()),
+                usize::from(c.function.is_right()),
+            ),
+            I::FAdd(_) => ("fadd".into(), 0),
+            I::FSub(_) => ("fsub".into(), 0),
+            I::FMul(_) => ("fmul".into(), 0),
+            I::FDiv(_) => ("fdiv".into(), 0),
+            I::FRem(_) => ("frem".into(), 0),
+            I::FPTrunc(_) => ("fptrunc".into(), 0),
+            I::FPExt(_) => ("fpext".into(), 0),
+            I::FPToSI(_) => ("fptosi".into(), 0),
+            I::FPToUI(_) => ("fptoui".into(), 0),
+            I::SIToFP(_) => ("sitofp".into(), 0),
+            I::UIToFP(_) => ("uitofp".into(), 0),
+            I::FCmp(_) => ("fcmp".into(), 0),
+            _ => ("operation".into(), 0),
+        };
+        let op = Operation {
+            name,
+            operands: operands.iter().skip(skip).flatten().cloned().collect(),
+            result: None,
+        };
+        v.into_iter().map(|c| c.about(&op)).collect()
+    }
+}
+
+impl FpExceptions {
+    fn checks_at(&mut self, st: &State, at: Point<'_>, operands: &[Option<Term>]) -> Vec<Check> {
         let Point::Instruction(inst) = at else {
             return vec![];
         };

@@ -36,6 +36,20 @@ pub struct Violation {
     /// the one its kind implies (`llvm.trap` aborts with SIGILL, not
     /// SIGABRT). Default: None.
     pub signal: Option<fpsym_report::Termination>,
+    /// The operation at fault, its operands and result, shown with the
+    /// finding's input (continuing checks). Default: None.
+    pub operation: Option<Operation>,
+}
+
+/// An operation a finding is about: `fmul` of these operands, giving this.
+#[derive(Clone, Debug)]
+pub struct Operation {
+    /// Its name: the instruction's opcode (`fmul`) or the callee (`log`).
+    pub name: String,
+    /// Its operands.
+    pub operands: Vec<Term>,
+    /// Its result, when the checker knows it.
+    pub result: Option<Term>,
 }
 
 impl Violation {
@@ -47,6 +61,7 @@ impl Violation {
             stack: Vec::new(),
             message: String::new(),
             signal: None,
+            operation: None,
         }
         .with_stack(st)
     }
@@ -144,6 +159,8 @@ pub struct Check {
     pub message: String,
     /// What happens to the path if the condition can hold.
     pub then: OnViolation,
+    /// The operation checked (see [`Violation::operation`]).
+    pub operation: Option<Operation>,
 }
 
 impl Check {
@@ -154,7 +171,13 @@ impl Check {
             cond,
             message: message.into(),
             then: OnViolation::EndPath,
+            operation: None,
         }
+    }
+    /// The same check, about `operation` (set when none is).
+    pub fn about(mut self, operation: &Operation) -> Check {
+        self.operation.get_or_insert_with(|| operation.clone());
+        self
     }
     /// The checker cannot tell whether `kind` can happen here: why.
     pub fn unchecked(kind: Kind, why: impl Into<String>) -> Check {

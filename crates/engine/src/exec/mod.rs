@@ -492,7 +492,8 @@ impl<'e, 'p> Exec<'e, 'p> {
             (in_runtime || site.is_none(), site)
         };
         for c in conds {
-            let v = Violation::new(c.kind, loc.clone(), st).with_message(c.message);
+            let mut v = Violation::new(c.kind, loc.clone(), st).with_message(c.message);
+            v.operation = c.operation;
             match c.then {
                 OnViolation::Continue if runtime => {
                     let why = format!("{} in fpsym's C runtime, where the C library decides", v.message);
