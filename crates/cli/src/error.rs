@@ -236,7 +236,24 @@ impl Search<'_> {
                 ScalarKind::Float(f) => {
                     let x = match s.range {
                         Some((lo, hi)) => {
-                            let v: f64 = if lo == hi { lo } else { self.rng.gen_range(lo..=hi) };
+                            let v: f64 = if lo == hi {
+                                lo
+                            } else if (hi - lo).is_finite() {
+                                self.rng.gen_range(lo..=hi)
+                            } else if lo.is_finite() && hi.is_finite() {
+                                // Too wide to sample uniformly at once: halves.
+                                let u: f64 = self.rng.gen_range(0.0..=1.0);
+                                (lo / 2.0 + u * (hi / 2.0 - lo / 2.0)) * 2.0
+                            } else {
+                                // An infinite bound: random bits, kept if in range.
+                                loop {
+                                    let x = f64::from_bits(self.rng.gen());
+                                    if x.is_finite() && x >= lo && x <= hi {
+                                        break x;
+                                    }
+                                }
+                            };
+                            let v = v.clamp(lo, hi);
                             Float::from_f64(v).convert(f, RoundingMode::NearestTiesToEven).value
                         }
                         None => loop {

@@ -475,6 +475,23 @@ fn an_exception_inside_library_bitcode_is_found_where_the_user_calls() {
         "{text}"
     );
     replay_confirms(&out);
+    // The bitcode alone (no user source at all): the findings stay where
+    // they are, and replay places them at the faulting line too.
+    let alone = dir.join("alone");
+    let o = Command::new(env!("CARGO_BIN_EXE_fpsym"))
+        .arg("exceptions")
+        .arg(&bc)
+        .args(["--function", "lib_square", "--kinds", "overflow", "-o"])
+        .arg(&alone)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    let fs = findings(&alone);
+    assert_eq!(fs.len(), 1, "{text}");
+    assert!(fs[0]["file"].as_str().unwrap().ends_with("xflow_lib.c"), "{text}");
+    assert_eq!(fs[0]["line"], 2, "{text}");
+    replay_confirms(&alone);
 }
 
 #[test]

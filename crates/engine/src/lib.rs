@@ -1063,7 +1063,10 @@ impl<'e, 'p> Engine<'e, 'p> {
             let details = v.operation.as_ref().map(|o| {
                 (
                     o.name.clone(),
-                    o.operands.iter().filter_map(shown).collect::<Vec<_>>(),
+                    o.operands
+                        .iter()
+                        .map(|t| shown(t).unwrap_or_else(|| "?".into()))
+                        .collect::<Vec<_>>(),
                     o.result.as_ref().and_then(shown),
                 )
             });

@@ -284,7 +284,6 @@ pub struct Shadow {
     params: Vec<Vec<(Name, bool)>>,
     blocks: Vec<Vec<Name>>,
     phis: Vec<Vec<Vec<Phi>>>,
-    index: HashMap<String, usize>,
     /// The program's global variables.
     globals: std::collections::HashSet<String>,
     /// Per (function, block): the condition register of its conditional
@@ -346,7 +345,6 @@ impl Shadow {
                         .collect()
                 })
                 .collect(),
-            index: fs.iter().enumerate().map(|(k, f)| (f.name.clone(), k)).collect(),
             globals: program
                 .module
                 .global_vars
@@ -434,6 +432,14 @@ fn ival(st: &State, depth: usize, op: &Operand) -> Option<(u128, u32)> {
         Operand::ConstantOperand(c) => match c.as_ref() {
             Constant::Int { bits, value } => Some((*value as u128, *bits)),
             Constant::Null(_) => Some((0, 64)),
+            // A global variable's address: its object's.
+            Constant::GlobalReference {
+                name: Name::Name(n), ..
+            } => st
+                .mem
+                .objects()
+                .find(|o| o.alive && o.kind == fpsym_engine::memory::Kind::Global && o.name == n.as_str())
+                .map(|o| (o.base as u128, 64)),
             _ => None,
         },
         Operand::MetadataOperand => None,
@@ -489,7 +495,6 @@ fn base_name(callee: &str) -> &str {
 
 /// The high-precision value of libm function `name` at `a`.
 fn libm(name: &str, a: &[Mp]) -> Option<Mp> {
-    let p = PRECISION;
     let x = a.first()?.clone();
     Some(match (name, a.len()) {
         ("sqrt", 1) => x.sqrt(),
@@ -523,7 +528,7 @@ fn libm(name: &str, a: &[Mp]) -> Option<Mp> {
         ("ceil", 1) => x.ceil(),
         ("trunc", 1) => x.trunc(),
         ("round", 1) => x.round(),
-        ("pow", 2) => Mp::with_val(p, rug::ops::Pow::pow(&x, &a[1])),
+        ("pow", 2) => Mp::with_val(x.prec(), rug::ops::Pow::pow(&x, &a[1])),
         ("atan2", 2) => x.atan2(&a[1]),
         ("hypot", 2) => x.hypot(&a[1]),
         ("fmod", 2) => x % &a[1],
@@ -580,23 +585,24 @@ impl Shadow {
             _ => String::new(),
         };
         let depth = st.frames.len();
-        // A defined function whose frame was just pushed: its parameters
-        // shadow the arguments.
-        if let Some(&fi) = self.index.get(&callee) {
-            let top = st.frames.last().expect("a frame");
-            if top.func == fi && top.bb == 0 && top.ip == 0 && depth >= 2 {
-                let sh = st.ext::<Shadows>().unwrap_or(&NO_SHADOWS);
-                let mut frame = HashMap::new();
-                for ((arg, _), (pname, _)) in c.arguments.iter().zip(&self.params[fi]) {
-                    if let Some((f, s)) = fval(st, &sh, depth - 1, arg) {
-                        frame.insert(pname.clone(), (f, s));
-                    }
+        // A frame was just pushed (at the start of its first block: a
+        // caller is past its call), directly or through a pointer: the
+        // callee's parameters shadow the arguments.
+        let top = st.frames.last().expect("a frame");
+        if top.bb == 0 && top.ip == 0 && depth >= 2 {
+            let fi = top.func;
+            let sh = st.ext::<Shadows>().unwrap_or(&NO_SHADOWS);
+            let mut frame = HashMap::new();
+            for ((arg, _), (pname, _)) in c.arguments.iter().zip(&self.params[fi]) {
+                if let Some((f, s)) = fval(st, sh, depth - 1, arg) {
+                    frame.insert(pname.clone(), (f, s));
                 }
-                let sh = st.ext_mut::<Shadows>();
-                sh.regs.resize_with(depth, HashMap::new);
-                sh.regs[depth - 1] = frame;
-                return;
             }
+            let sh = st.ext_mut::<Shadows>();
+            sh.regs.resize_with(depth, HashMap::new);
+            sh.regs[depth - 1] = frame;
+            sh.conds.retain(|(d, _), _| *d < depth);
+            return;
         }
         let base = base_name(&callee);
         if base == "memcpy"
@@ -830,7 +836,16 @@ impl Observer for Shadow {
                 return;
             }
             other => match other.try_get_result() {
-                Some(dest) => (dest, None),
+                Some(dest) => {
+                    // Not a comparison of shadows any more.
+                    let d = st.frames.len();
+                    if let Some(sh) = st.ext::<Shadows>() {
+                        if sh.conds.contains_key(&(d, dest.clone())) {
+                            st.ext_mut::<Shadows>().conds.remove(&(d, dest.clone()));
+                        }
+                    }
+                    (dest, None)
+                }
                 None => return,
             },
         };
@@ -843,13 +858,14 @@ impl Observer for Shadow {
         let sh = st.ext::<Shadows>().unwrap_or(&NO_SHADOWS);
         let value = operand.and_then(|o| fval(st, &sh, depth, o));
         if depth >= 2 {
-            // Into the caller's register that receives the result.
-            let Some(dest) = st.frames.last().and_then(|f| f.ret_dest.clone()) else {
-                return;
-            };
+            // The callee's registers go; its result goes into the caller's
+            // register that receives it.
+            let dest = st.frames.last().and_then(|f| f.ret_dest.clone());
             let sh = st.ext_mut::<Shadows>();
             sh.regs.resize_with(depth, HashMap::new);
             sh.regs[depth - 1].clear();
+            sh.conds.retain(|(d, _), _| *d < depth);
+            let Some(dest) = dest else { return };
             match value {
                 Some(v) => {
                     sh.regs[depth - 2].insert(dest, v);

@@ -159,10 +159,15 @@ impl Confirmation for FpTrap {
                 continue;
             }
             // The faulting instruction, then the stack (return addresses
-            // less one): the first address in a user file locates it.
-            let loc = words
-                .filter_map(|a| symbolize(a))
-                .find(|(f, _)| run.user.is_user_file(f));
+            // less one): the first address in a user file locates it; with
+            // none (a program of bitcode only), the innermost one with a
+            // source place does, as the analysis places it then.
+            let places: Vec<(String, u32)> = words.filter_map(|a| symbolize(a)).collect();
+            let loc = places
+                .iter()
+                .find(|(f, _)| run.user.is_user_file(f))
+                .or(places.first())
+                .cloned();
             out.push(Raised {
                 kind: self.kind.clone(),
                 file: loc.as_ref().map(|l| l.0.clone()),

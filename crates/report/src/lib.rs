@@ -254,7 +254,7 @@ const RUN_MARKERS: [&str; 4] = [RUN_RECORD, STATS, "tests", "findings"];
 
 /// Everything a run (and its replay) writes into its directory: what
 /// `--force` may remove.
-pub const RUN_ENTRIES: [&str; 9] = [
+pub const RUN_ENTRIES: [&str; 10] = [
     RUN_RECORD,
     STATS,
     "tests",
@@ -264,6 +264,7 @@ pub const RUN_ENTRIES: [&str; 9] = [
     "replay",
     REPLAY,
     "functions",
+    "error.json",
 ];
 
 /// Why an output directory cannot be used for a run.

@@ -191,8 +191,6 @@ enum Arith {
 }
 
 impl Arith {
-    /// The operation in mode `r` on `args` (already in format `to`; a
-    /// conversion converts to `to`).
     /// The LLVM opcode (or intrinsic) it stands for.
     fn name(self) -> &'static str {
         match self {
@@ -207,6 +205,8 @@ impl Arith {
             Arith::FromInt(false) => "uitofp",
         }
     }
+    /// The operation in mode `r` on `args` (already in format `to`; a
+    /// conversion converts to `to`).
     fn apply(self, r: RoundingMode, args: &[Term], to: Format) -> Term {
         let mut v = vec![rm(r)];
         v.extend(args.iter().cloned());
@@ -848,7 +848,9 @@ impl FpExceptions {
                         v.extend(self.arith(Arith::Add, r, &[p, args[2].clone()], f));
                         v
                     }
-                    (Some(intr), Some(_)) if intr.starts_with("exp.") || intr.starts_with("exp2.") => {
+                    (Some(intr), Some(_))
+                        if intr.starts_with("exp.") || intr.starts_with("exp2.") || intr.starts_with("exp10.") =>
+                    {
                         let base = intr.split('.').next().unwrap_or(intr);
                         self.growth(base, r, args).unwrap_or_else(|| self.unchecked(&name))
                     }

@@ -489,7 +489,9 @@ impl<'e, 'p> Exec<'e, 'p> {
                 .rposition(|f| self.prog.user[f.func])
                 .and_then(|i| st.frames.get(i + 1))
                 .and_then(|callee| callee.call_site.clone());
-            (in_runtime || site.is_none(), site)
+            // Without a user frame (only bitcode inputs, no debug
+            // information), a finding stays where it is.
+            (in_runtime, site)
         };
         for c in conds {
             let mut v = Violation::new(c.kind, loc.clone(), st).with_message(c.message);
