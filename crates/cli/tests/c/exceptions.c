@@ -18,3 +18,4 @@ double both(int a, int b, double x) { int q = a / b; return x * x + q; }
 double av3(double x, double y) { return x + (y - x) / 2.0; }
 double expo(double x) { return exp(x); }
 double capped(double x) { if (x > 700.0) x = 700.0; return exp(x); }
+double wave(double x) { return sin(x); }

@@ -406,6 +406,8 @@ impl FpExceptions {
                 pole.push(mk(Op::FpEq, vec![x.clone(), c(-1)]));
             }
             "acos" | "asin" => invalid.push(lt(&c(1), &mk(Op::FpAbs, vec![x.clone()]))),
+            // No value at an infinity.
+            "sin" | "cos" | "tan" => invalid.push(is_inf(x)),
             "acosh" => invalid.push(lt(x, &c(1))),
             "atanh" => {
                 invalid.push(lt(&c(1), &mk(Op::FpAbs, vec![x.clone()])));
