@@ -484,6 +484,23 @@ fn an_exception_inside_library_bitcode_is_found_where_the_user_calls() {
         "{text}"
     );
     replay_confirms(&out);
+    // A conversion out of range inside the bitcode: clang's sanitizer,
+    // which confirms those, does not instrument bitcode, so it is
+    // undecided, not a finding replay could never confirm.
+    let cast = dir.join("cast");
+    let o = Command::new(env!("CARGO_BIN_EXE_fpsym"))
+        .arg("exceptions")
+        .arg(fixture("xflow_user.c"))
+        .arg(&bc)
+        .args(["--function", "trunc_it", "--kinds", "float-cast-overflow", "-o"])
+        .arg(&cast)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{text}");
+    assert!(findings(&cast).is_empty(), "{text}");
+    let events = std::fs::read_to_string(cast.join("events.jsonl")).unwrap();
+    assert!(events.contains("no sanitizer sees it"), "{events}");
     // The bitcode alone (no user source at all): the findings stay where
     // they are, and replay places them at the faulting line too.
     let alone = dir.join("alone");
