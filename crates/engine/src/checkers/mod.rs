@@ -144,7 +144,10 @@ pub enum OnViolation {
     /// checks, seed 002): the path forks into one where the condition
     /// holds and one where it does not, both going on (each feasible side;
     /// two queries), so the search reaches each behaviour and each side's
-    /// path ends with a test of its own. No finding.
+    /// path ends with a test of its own. No finding. For instructions
+    /// only; the split-off side executes the instruction without running
+    /// the checks there again (any checker's: the parent state ran them
+    /// before the split, those after the split on its other side only).
     Split,
 }
 

@@ -473,8 +473,8 @@ impl<'e, 'p> Exec<'e, 'p> {
         // is placed where the user's code called in (the innermost user
         // frame's call site: where a native stack trace shows it). In
         // fpsym's C runtime (strtod, ...), which stands for the C library,
-        // an exception is glibc's to raise or not: undecided, not found;
-        // so is one with no user frame to place it at.
+        // an exception is glibc's to raise or not: undecided, not found.
+        // With no user frame at all, a finding stays where it is.
         let fidx = st.frame().func;
         let (runtime, user_site) = if self.prog.user[fidx] {
             (false, None)
