@@ -52,9 +52,10 @@ bench: build
 	python3 bench/solve_corpus.py --solvers cp,z3 --timeout 60 --corpus target/bench/critical --labels none --csv target/bench-critical.csv
 
 # GNU GSL's special functions under `fpsym exceptions` (seed 003's
-# benchmark; fetches Debian's gsl source package once; about 1-2 hours).
+# benchmark; fetches Debian's gsl source package once; about 1.5 hours
+# at 4 s per function).
 bench-exceptions: build
-	python3 bench/exceptions/gsl_sweep.py --fpsym-arg=--search --fpsym-arg=random-path+coverage-new
+	python3 bench/exceptions/gsl_sweep.py --time-per-function 4 --fpsym-arg=--search --fpsym-arg=random-path+coverage-new
 
 clean:
 	$(CARGO) clean
