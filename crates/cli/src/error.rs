@@ -137,6 +137,8 @@ struct Search<'a> {
     base: Config,
     solver: Box<dyn fpsym_solver::Solver>,
     precision: u32,
+    /// The shadow observer every measure re-runs with (made once).
+    shadow: fpsym_precision::Shadow,
     output: Output,
     scalars: Vec<Scalar>,
     sizes: BTreeMap<String, usize>,
@@ -196,12 +198,12 @@ impl Search<'_> {
             .deadline
             .saturating_duration_since(Instant::now())
             .max(Duration::from_secs(1));
-        let hp = fpsym_precision::rerun(
+        let hp = fpsym_precision::rerun_with(
             self.program,
             &self.base,
             inputs.clone(),
             self.solver.as_mut(),
-            self.precision,
+            self.shadow.fresh(),
             budget.min(Duration::from_secs(10)),
         )
         .map_err(|e| Failure::Internal(e.to_string()))?;
@@ -517,6 +519,7 @@ pub fn run(raw: ErrorArgs) -> anyhow::Result<ExitCode> {
         base: base.clone(),
         solver,
         precision: raw.precision,
+        shadow: fpsym_precision::Shadow::with_precision(&program, raw.precision),
         output,
         scalars,
         sizes,

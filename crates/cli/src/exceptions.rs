@@ -125,6 +125,7 @@ fn classify_xflows(
         .filter(|f| matches!(f.kind, FindingKind::FpOverflow | FindingKind::FpUnderflow))
         .count();
     let mut judged = 0;
+    let shadow = fpsym_precision::Shadow::new(program);
     for (k, f) in findings.iter().enumerate() {
         if !matches!(f.kind, FindingKind::FpOverflow | FindingKind::FpUnderflow) {
             continue;
@@ -145,12 +146,12 @@ fn classify_xflows(
             .iter()
             .filter_map(|o| Some((o.name.clone(), o.byte_values()?)))
             .collect();
-        let hp = match fpsym_precision::rerun(
+        let hp = match fpsym_precision::rerun_with(
             program,
             engine,
             inputs,
             solver,
-            fpsym_precision::PRECISION,
+            shadow.fresh(),
             RERUN_BUDGET.min(left),
         ) {
             Ok(hp) => hp,

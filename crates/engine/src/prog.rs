@@ -43,6 +43,9 @@ pub struct Prog<'p> {
     /// Per function: true if it comes from the user's sources (not the C
     /// runtime or a library without debug information).
     pub user: Vec<bool>,
+    /// Per function: true if it is fpsym's own C runtime (strtod, ...),
+    /// which stands for the C library.
+    pub runtime: Vec<bool>,
     /// Branch edges in the user's functions (2 per conditional branch, one
     /// per switch case plus the default).
     pub branch_edges: usize,
@@ -74,6 +77,7 @@ impl<'p> Prog<'p> {
         let mut blocks = Vec::new();
         let mut loop_headers = Vec::new();
         let mut user = Vec::new();
+        let mut runtime = Vec::new();
         let mut branch_edges = 0;
         for f in &funcs {
             let map: HashMap<Name, usize> = f
@@ -103,6 +107,10 @@ impl<'p> Prog<'p> {
                 }
             }
             user.push(u);
+            runtime.push(f.debugloc.as_ref().is_some_and(|d| {
+                d.filename.contains("fpsym-runtime")
+                    || d.directory.as_deref().is_some_and(|x| x.contains("fpsym-runtime"))
+            }));
             blocks.push(map);
             loop_headers.push(headers);
         }
@@ -139,6 +147,7 @@ impl<'p> Prog<'p> {
             fn_at,
             fn_addr,
             user,
+            runtime,
             branch_edges,
         }
     }

@@ -215,15 +215,27 @@ pub fn rerun(
     precision: u32,
     budget: std::time::Duration,
 ) -> Result<HighPrecision, RerunError> {
+    let shadow = Shadow::with_precision(program, precision);
+    rerun_with(program, config, inputs, solver, shadow, budget)
+}
+
+/// [`rerun`] with a given observer (made once for many re-runs of one
+/// program, each with [`Shadow::fresh`]).
+pub fn rerun_with(
+    program: &fpsym_frontend::Program,
+    config: &Config,
+    inputs: BTreeMap<String, Vec<u8>>,
+    solver: &mut dyn fpsym_solver::Solver,
+    shadow: Shadow,
+    budget: std::time::Duration,
+) -> Result<HighPrecision, RerunError> {
     let mut c = config.clone();
     c.inputs = Some(inputs);
     c.checkers = Vec::new();
     c.max_time = Some(budget);
     c.search = fpsym_engine::searcher::Search::One(fpsym_engine::searcher::Policy::Dfs);
     let mut cx = RunContext::default();
-    cx.plugins
-        .observers
-        .push(Box::new(Shadow::with_precision(program, precision)));
+    cx.plugins.observers.push(Box::new(shadow));
     let mut sink = Collect::default();
     // MPFR's widest exponent range, and its flags cleared to tell whether
     // a value left even that (MPFR's range and flags are per thread).
@@ -277,18 +289,11 @@ struct Shadows {
 type Phi = (Name, Vec<(Operand, Name)>);
 
 /// The shadow-value observer (see the crate's documentation).
+#[derive(Clone)]
 pub struct Shadow {
-    /// Per defined function (in module order, as frames index them): its
-    /// parameters' names and pointer-ness, its blocks' names, the phis at
-    /// the start of each block.
-    params: Vec<Vec<(Name, bool)>>,
-    blocks: Vec<Vec<Name>>,
-    phis: Vec<Vec<Vec<Phi>>>,
-    /// The program's global variables.
-    globals: std::collections::HashSet<String>,
-    /// Per (function, block): the condition register of its conditional
-    /// branch.
-    conditions: HashMap<(String, usize), Name>,
+    /// What the observer needs of the program (shared by the re-runs of
+    /// one program: [`Shadow::fresh`]).
+    info: std::sync::Arc<ProgramInfo>,
     /// Branches where the high-precision values would have taken the
     /// other side (first path only).
     pub divergences: Vec<Divergence>,
@@ -303,7 +308,35 @@ pub struct Shadow {
     pub ended: Option<String>,
 }
 
+/// What the shadow observer reads of the program, computed once.
+struct ProgramInfo {
+    /// Per defined function (in module order, as frames index them): its
+    /// parameters' names and pointer-ness, its blocks' names, the phis at
+    /// the start of each block.
+    params: Vec<Vec<(Name, bool)>>,
+    blocks: Vec<Vec<Name>>,
+    phis: Vec<Vec<Vec<Phi>>>,
+    /// The program's global variables.
+    globals: std::collections::HashSet<String>,
+    /// Per (function, block): the condition register of its conditional
+    /// branch.
+    conditions: HashMap<(String, usize), Name>,
+}
+
 impl Shadow {
+    /// The same observer for another re-run: nothing recorded yet, the
+    /// program's information shared.
+    pub fn fresh(&self) -> Shadow {
+        Shadow {
+            info: self.info.clone(),
+            divergences: Vec::new(),
+            sites: BTreeMap::new(),
+            precision: self.precision,
+            results: Vec::new(),
+            ended: None,
+        }
+    }
+
     /// An observer for `program`'s functions, shadowing at [`PRECISION`]
     /// bits.
     pub fn new(program: &fpsym_frontend::Program) -> Shadow {
@@ -313,8 +346,7 @@ impl Shadow {
     /// An observer shadowing at `precision` bits.
     pub fn with_precision(program: &fpsym_frontend::Program, precision: u32) -> Shadow {
         let fs = &program.module.functions;
-        Shadow {
-            precision,
+        let info = ProgramInfo {
             params: fs
                 .iter()
                 .map(|f| {
@@ -369,6 +401,10 @@ impl Shadow {
                         })
                 })
                 .collect(),
+        };
+        Shadow {
+            info: std::sync::Arc::new(info),
+            precision,
             divergences: Vec::new(),
             sites: BTreeMap::new(),
             results: Vec::new(),
@@ -593,7 +629,7 @@ impl Shadow {
             let fi = top.func;
             let sh = st.ext::<Shadows>().unwrap_or(&NO_SHADOWS);
             let mut frame = HashMap::new();
-            for ((arg, _), (pname, _)) in c.arguments.iter().zip(&self.params[fi]) {
+            for ((arg, _), (pname, _)) in c.arguments.iter().zip(&self.info.params[fi]) {
                 if let Some((f, s)) = fval(st, sh, depth - 1, arg) {
                     frame.insert(pname.clone(), (f, s));
                 }
@@ -752,10 +788,10 @@ impl Observer for Shadow {
                 // All of the block's phis at once, from the values before.
                 let Some(frame) = st.frames.last() else { return };
                 let (fi, bb) = (frame.func, frame.bb);
-                let Some(prev) = frame.prev_bb.and_then(|b| self.blocks[fi].get(b)).cloned() else {
+                let Some(prev) = frame.prev_bb.and_then(|b| self.info.blocks[fi].get(b)).cloned() else {
                     return;
                 };
-                let phis = &self.phis[fi][bb];
+                let phis = &self.info.phis[fi][bb];
                 let sh = st.ext::<Shadows>().unwrap_or(&NO_SHADOWS);
                 let d = st.frames.len();
                 let written: Vec<&Name> = phis.iter().map(|(dest, _)| dest).collect();
@@ -894,7 +930,7 @@ impl Observer for Shadow {
         let Some(frame) = st.frames.first() else { return };
         // The objects pointer parameters point to, then global variables.
         let mut objects: Vec<(String, u64, bool)> = Vec::new();
-        for (pname, pointer) in &self.params[frame.func] {
+        for (pname, pointer) in &self.info.params[frame.func] {
             if !pointer {
                 continue;
             }
@@ -910,7 +946,7 @@ impl Observer for Shadow {
             objects.push((pn, o.base, true));
         }
         for o in st.mem.objects() {
-            if o.alive && self.globals.contains(&o.name) && !objects.iter().any(|(_, b, _)| *b == o.base) {
+            if o.alive && self.info.globals.contains(&o.name) && !objects.iter().any(|(_, b, _)| *b == o.base) {
                 objects.push((o.name.clone(), o.base, false));
             }
         }
@@ -941,7 +977,7 @@ impl Observer for Shadow {
         if self.ended.is_some() {
             return;
         }
-        let Some(cond) = self.conditions.get(&(branch.function.to_string(), branch.block)) else {
+        let Some(cond) = self.info.conditions.get(&(branch.function.to_string(), branch.block)) else {
             return;
         };
         let d = st.frames.len();

@@ -612,12 +612,12 @@ impl FpExceptions {
 /// The C library name a libm variant belongs to (`sinf`, `sinl` → `sin`;
 /// `ceil` stays `ceil`).
 fn libm_base(name: &str) -> &str {
-    let base = name.trim_end_matches(['f', 'l']);
-    if base.len() + 1 == name.len() && crate::hooks::is_c_library_function(base) {
-        base
-    } else {
-        name
-    }
+    // One suffix only: `erff` is `erf`'s float form (trimming every
+    // trailing f would leave `er`).
+    ["f", "l"]
+        .iter()
+        .find_map(|s| name.strip_suffix(s).filter(|b| crate::hooks::is_c_library_function(b)))
+        .unwrap_or(name)
 }
 
 /// The element type of a vector type, else the type itself.

@@ -475,14 +475,13 @@ impl<'e, 'p> Exec<'e, 'p> {
         // fpsym's C runtime (strtod, ...), which stands for the C library,
         // an exception is glibc's to raise or not: undecided, not found.
         // With no user frame at all, a finding stays where it is.
+        if conds.is_empty() {
+            return Some(());
+        }
         let fidx = st.frame().func;
         let (runtime, user_site) = if self.prog.user[fidx] {
             (false, None)
         } else {
-            let in_runtime = self.prog.funcs[fidx].debugloc.as_ref().is_some_and(|d| {
-                d.filename.contains("fpsym-runtime")
-                    || d.directory.as_deref().is_some_and(|x| x.contains("fpsym-runtime"))
-            });
             let site = st
                 .frames
                 .iter()
@@ -491,7 +490,7 @@ impl<'e, 'p> Exec<'e, 'p> {
                 .and_then(|callee| callee.call_site.clone());
             // Without a user frame (only bitcode inputs, no debug
             // information), a finding stays where it is.
-            (in_runtime, site)
+            (self.prog.runtime[fidx], site)
         };
         for c in conds {
             let mut v = Violation::new(c.kind, loc.clone(), st).with_message(c.message);
