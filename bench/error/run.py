@@ -3,8 +3,10 @@
 search run in the same invocation with the same time, and the seed's
 Table 3 figures (FPGen, random and S3FP after 2 hours).
 
-For each program of bench/error/programs/programs.json: `fpsym error
---strategy fpgen` and `--strategy random` with the same --max-time, inputs
+For each program of bench/error/programs/programs.json: `fpsym error`
+(its default strategy: Algorithm 1 with local refinement between rounds),
+optionally `--strategy fpgen` (Algorithm 1 alone, `--ablation`), and
+`--strategy random` with the same --max-time, inputs
 in [-100, 100] as in the seed, the maximum relative error over all output
 elements (as the seed reports it). Prints a table and writes
 OUT/summary.json and OUT/summary.md.
@@ -64,6 +66,7 @@ def main():
     ap.add_argument("--only", default="", help="comma-separated program file stems")
     ap.add_argument("--out", default=str(ROOT / "target/bench/error"))
     ap.add_argument("--fpsym-arg", action="append", default=[], help="extra fpsym argument (repeatable)")
+    ap.add_argument("--ablation", action="store_true", help="also run --strategy fpgen (Algorithm 1 alone)")
     a = ap.parse_args()
     if not Path(a.fpsym).exists():
         sys.exit(f"{a.fpsym}: not built (cargo build --release)")
@@ -76,23 +79,26 @@ def main():
         stem = Path(prog["file"]).stem
         if only and stem not in only:
             continue
-        f = run_one(a.fpsym, prog, "fpgen", a.time, out, a.fpsym_arg)
+        f = run_one(a.fpsym, prog, "fpsym", a.time, out, a.fpsym_arg)
+        g = run_one(a.fpsym, prog, "fpgen", a.time, out, a.fpsym_arg) if a.ablation else None
         r = run_one(a.fpsym, prog, "random", a.time, out, a.fpsym_arg)
         seed = prog["seed"]
-        row = {"program": prog["name"], "file": stem, "fpsym": f, "random_same_run": r,
+        row = {"program": prog["name"], "file": stem, "fpsym": f, "algorithm1_only": g, "random_same_run": r,
                "seed_fpgen": seed["fpgen"]["rel_error"], "seed_random": seed["random"]["rel_error"],
                "seed_s3fp": seed["s3fp"]["rel_error"]}
         rows.append(row)
-        print(f"{prog['name']:28} fpsym {fmt(f['error']):>11} ({f.get('time_to_best', 0):6.1f} s)"
+        abl = f"  alg. 1 alone {fmt(g['error']):>11}" if g else ""
+        print(f"{prog['name']:28} fpsym {fmt(f['error']):>11} ({f.get('time_to_best', 0):6.1f} s){abl}"
               f"  random {fmt(r['error']):>11}  | seed FPGen {fmt(row['seed_fpgen']):>11}"
               f"  random {fmt(row['seed_random']):>11}  S3FP {fmt(row['seed_s3fp']):>11}", flush=True)
     beats = sum(1 for x in rows if x["fpsym"]["error"] is not None and x["fpsym"]["error"] >= x["seed_fpgen"])
     over_random = sum(1 for x in rows if (x["fpsym"]["error"] or 0) > (x["random_same_run"]["error"] or 0))
     lines = [f"# fpsym error on FPGen's programs ({a.time:g} s each, same time for the random baseline)", "",
-             "| program | fpsym | time to best (s) | random, same run | seed FPGen (2 h) | seed random | seed S3FP |",
-             "|---|---|---|---|---|---|---|"]
+             "| program | fpsym | time to best (s) | Algorithm 1 alone | random, same run | seed FPGen (2 h) | seed random | seed S3FP |",
+             "|---|---|---|---|---|---|---|---|"]
     for x in rows:
-        lines.append(f"| {x['program']} | {fmt(x['fpsym']['error'])} | {x['fpsym'].get('time_to_best', 0):.1f} | "
+        g = fmt(x['algorithm1_only']['error']) if x['algorithm1_only'] else "not run"
+        lines.append(f"| {x['program']} | {fmt(x['fpsym']['error'])} | {x['fpsym'].get('time_to_best', 0):.1f} | {g} | "
                      f"{fmt(x['random_same_run']['error'])} | {fmt(x['seed_fpgen'])} | {fmt(x['seed_random'])} | "
                      f"{fmt(x['seed_s3fp'])} |")
     lines += ["", f"fpsym reaches at least FPGen's error on {beats} of {len(rows)} programs; "

@@ -89,13 +89,20 @@ pub struct ErrorArgs {
     /// --max-time, at least 2.
     #[arg(long, value_name = "SECS")]
     pub tau1: Option<f64>,
-    /// fpgen (random phase then symbolic rounds) or random (the baseline:
-    /// random inputs only, for the whole time).
-    #[arg(long, value_enum, default_value_t = Strategy::Fpgen)]
+    /// fpsym (random phase, then symbolic rounds alternating with a local
+    /// refinement of the best input), fpgen (random phase then symbolic
+    /// rounds, Algorithm 1 alone), or random (the baseline: random inputs
+    /// only, for the whole time).
+    #[arg(long, value_enum, default_value_t = Strategy::Fpsym)]
     pub strategy: Strategy,
     /// Seed of the random inputs.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Measure this input instead of searching: `NAME=V` for a scalar,
+    /// `NAME=V,V,...` for an array's first elements (the rest are 0), in
+    /// decimal as error.json writes them. Repeatable; unnamed inputs are 0.
+    #[arg(long, value_name = "NAME=V,...")]
+    pub input: Vec<String>,
     #[command(flatten)]
     pub run: RunArgs,
 }
@@ -110,7 +117,11 @@ pub enum SamplingArg {
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Strategy {
-    /// FPGen's Algorithm 1: random phase, then symbolic rounds.
+    /// Algorithm 1 with a local refinement of the best input between
+    /// symbolic rounds (bisection to where a result crosses zero, inputs
+    /// set to each other's values, ulp steps).
+    Fpsym,
+    /// FPGen's Algorithm 1 alone: random phase, then symbolic rounds.
     Fpgen,
     /// Random inputs only (the baseline).
     Random,

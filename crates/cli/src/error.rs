@@ -127,9 +127,12 @@ struct Measured {
     inputs: BTreeMap<String, Vec<u8>>,
     error: f64,
     hp: HighPrecision,
-    /// The results measured: (which, computed, exact, relative error).
-    outputs: Vec<(String, Float, Mp, f64)>,
+    /// The results measured.
+    outputs: Vec<Output1>,
 }
+
+/// One result measured: (which, computed, exact, relative error).
+type Output1 = (String, Float, Mp, f64);
 
 /// The search's state: the best input, counters.
 struct Search<'a> {
@@ -159,7 +162,7 @@ impl Search<'_> {
     }
 
     /// The results `--output` names, from a re-run.
-    fn selected(&self, hp: &HighPrecision) -> Vec<(String, Float, Mp, f64)> {
+    fn selected(&self, hp: &HighPrecision) -> Vec<Output1> {
         let elem = |name: &str| {
             self.scalars
                 .iter()
@@ -192,8 +195,9 @@ impl Search<'_> {
             .collect()
     }
 
-    /// Measures one input; keeps it if it is the worst so far.
-    fn measure(&mut self, inputs: BTreeMap<String, Vec<u8>>) -> anyhow::Result<()> {
+    /// Measures one input; keeps it if it is the worst so far. Returns
+    /// the results measured (none when the input ends before the output).
+    fn measure(&mut self, inputs: BTreeMap<String, Vec<u8>>) -> anyhow::Result<Vec<Output1>> {
         let budget = self
             .deadline
             .saturating_duration_since(Instant::now())
@@ -215,7 +219,7 @@ impl Search<'_> {
                 |a, e| if e.is_nan() { f64::INFINITY } else { a.max(e) },
             );
         if outputs.is_empty() {
-            return Ok(());
+            return Ok(outputs);
         }
         if self.best.as_ref().is_none_or(|b| error > b.error) {
             self.time_to_best = self.start.elapsed().as_secs_f64();
@@ -223,10 +227,10 @@ impl Search<'_> {
                 inputs,
                 error,
                 hp,
-                outputs,
+                outputs: outputs.clone(),
             });
         }
-        Ok(())
+        Ok(outputs)
     }
 
     /// A random input: each float uniform in its range (or of random bits,
@@ -266,8 +270,8 @@ impl Search<'_> {
                             }
                         },
                     };
-                    let b = x.to_bits();
-                    (0..s.kind.size()).map(|k| (b >> (8 * k)) as u8).collect()
+                    put(&mut m, &s, x);
+                    continue;
                 }
                 ScalarKind::Int { bytes, .. } => {
                     let v: i128 = match s.range {
@@ -287,6 +291,112 @@ impl Search<'_> {
         m
     }
 
+    /// Local refinement of the best input (beyond the seed, which stops at
+    /// what its rounds generate): the error of a result is largest where
+    /// its exact value crosses zero (its condition number is unbounded
+    /// there), so for one input after another, with the others as in the
+    /// best input, it bisects that input between values where the
+    /// computed result has opposite signs, down to adjacent floats; then
+    /// it tries each input set to another's value or its negation (exact
+    /// cancellations, equal samples) and a few ulps away. Every input
+    /// tried is measured; stops at `until`.
+    fn refine(&mut self, until: Instant) -> anyhow::Result<()> {
+        let Some(best) = self.best.clone() else { return Ok(()) };
+        let done = |s: &Self| Instant::now() >= until || s.out_of_time();
+        // The result to bisect: the worst one, or now and then another.
+        let target = if best.outputs.len() > 1 && self.rng.gen_bool(0.5) {
+            best.outputs[self.rng.gen_range(0..best.outputs.len())].0.clone()
+        } else {
+            best.outputs
+                .iter()
+                .max_by(|a, b| a.3.partial_cmp(&b.3).unwrap_or(std::cmp::Ordering::Greater))
+                .map(|o| o.0.clone())
+                .unwrap_or_default()
+        };
+        let mut floats: Vec<usize> = (0..self.scalars.len())
+            .filter(|k| matches!(self.scalars[*k].kind, ScalarKind::Float(_)))
+            .collect();
+        for i in (1..floats.len()).rev() {
+            let j = self.rng.gen_range(0..=i);
+            floats.swap(i, j);
+        }
+        for &k in &floats {
+            if done(self) {
+                return Ok(());
+            }
+            let base = self.best.clone().map_or(best.inputs.clone(), |b| b.inputs);
+            let sc = self.scalars[k].clone();
+            let ScalarKind::Float(f) = sc.kind else { continue };
+            // The computed target with input k set to v.
+            let at = |s: &mut Self, v: Float| -> anyhow::Result<Option<Float>> {
+                let mut i = base.clone();
+                put(&mut i, &sc, v);
+                let outs = s.measure(i)?;
+                Ok(outs.into_iter().find(|o| o.0 == target).map(|o| o.1))
+            };
+            let (lo, hi) = match sc.range {
+                Some((lo, hi)) => (
+                    Float::from_f64(lo).convert(f, RoundingMode::TowardPositive).value,
+                    Float::from_f64(hi).convert(f, RoundingMode::TowardNegative).value,
+                ),
+                None => (Float::largest(f, true), Float::largest(f, false)),
+            };
+            let cur = get(&base, &sc);
+            let side = |x: Option<Float>| x.filter(|x| !x.is_nan() && !x.is_zero()).map(|x| x.sign());
+            let g_cur = side(at(self, cur)?);
+            let mut pair = None;
+            for end in [lo, hi] {
+                if done(self) {
+                    return Ok(());
+                }
+                let g = side(at(self, end)?);
+                if let (Some(a), Some(b)) = (g_cur, g) {
+                    if a != b {
+                        pair = Some(if key(end) < key(cur) { (end, cur) } else { (cur, end) });
+                        break;
+                    }
+                }
+            }
+            if let Some((mut a, mut b)) = pair {
+                let sa = side(at(self, a)?);
+                while key(b) - key(a) > 1 && !done(self) {
+                    let m = from_key(f, key(a) + (key(b) - key(a)) / 2);
+                    match side(at(self, m)?) {
+                        None => break,
+                        s if s == sa => a = m,
+                        _ => b = m,
+                    }
+                }
+            }
+            // Another input's value or its negation; a few ulps away.
+            let others: Vec<Float> = floats
+                .iter()
+                .filter(|j| **j != k && matches!(self.scalars[**j].kind, ScalarKind::Float(g) if g == f))
+                .map(|j| get(&base, &self.scalars[*j]))
+                .collect();
+            for o in others {
+                for v in [o, o.neg()] {
+                    if done(self) {
+                        return Ok(());
+                    }
+                    if key(v) >= key(lo) && key(v) <= key(hi) {
+                        at(self, v)?;
+                    }
+                }
+            }
+            for d in [-2i128, -1, 1, 2] {
+                if done(self) {
+                    return Ok(());
+                }
+                let v = from_key(f, key(cur) + d);
+                if v.is_finite() && key(v) >= key(lo) && key(v) <= key(hi) {
+                    at(self, v)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn random_phase(&mut self, until: Instant) -> anyhow::Result<()> {
         while Instant::now() < until && !self.out_of_time() {
             let i = self.random_input();
@@ -297,7 +407,7 @@ impl Search<'_> {
     }
 
     /// Algorithm 1's symbolic rounds until the deadline.
-    fn symbolic_phase(&mut self, inaccuracy: CheckerFactory, tau1: Duration) -> anyhow::Result<()> {
+    fn symbolic_phase(&mut self, inaccuracy: CheckerFactory, tau1: Duration, refine: bool) -> anyhow::Result<()> {
         // Operand groups: the floats of the first object against the
         // rest; one object alone is split in halves.
         let floats: Vec<usize> = (0..self.scalars.len())
@@ -315,6 +425,10 @@ impl Search<'_> {
         }
         let mut n = op1.len().min(op2.len()).max(1);
         while !self.out_of_time() {
+            if refine {
+                let until = Instant::now() + tau1;
+                self.refine(until)?;
+            }
             let Some(best) = self.best.clone() else { break };
             // Shuffle op2, the first n of it symbolic.
             for i in (1..op2.len()).rev() {
@@ -358,6 +472,96 @@ impl Search<'_> {
         }
         Ok(())
     }
+}
+
+/// Writes a float scalar's bytes into its object.
+fn put(inputs: &mut BTreeMap<String, Vec<u8>>, s: &Scalar, x: Float) {
+    let b = x.to_bits();
+    if let Some(o) = inputs.get_mut(&s.object) {
+        let at = s.offset as usize;
+        let n = s.kind.size() as usize;
+        if at + n <= o.len() {
+            for (k, byte) in o[at..at + n].iter_mut().enumerate() {
+                *byte = (b >> (8 * k)) as u8;
+            }
+        }
+    }
+}
+
+/// A float scalar's value in its object.
+fn get(inputs: &BTreeMap<String, Vec<u8>>, s: &Scalar) -> Float {
+    let ScalarKind::Float(f) = s.kind else {
+        unreachable!("get is called on float scalars")
+    };
+    let bytes = &inputs[&s.object][s.offset as usize..(s.offset + s.kind.size()) as usize];
+    Float::from_bits(f, bytes.iter().rev().fold(0u128, |a, b| (a << 8) | *b as u128))
+}
+
+/// A float's place on the number line ([`Float::ordinal`]); NaNs (which
+/// are not asked) at 0.
+fn key(x: Float) -> i128 {
+    x.ordinal().unwrap_or(0)
+}
+
+/// The float of a [`key`] (clamped to the infinities).
+fn from_key(f: Format, k: i128) -> Float {
+    let inf = Float::infinity(f, false).ordinal().unwrap_or(0);
+    Float::from_ordinal(f, k.clamp(-inf - 1, inf)).unwrap_or(Float::infinity(f, k < 0))
+}
+
+/// The input `--input NAME=V,...` gives (unnamed scalars 0).
+fn given_input(
+    specs: &[String],
+    scalars: &[Scalar],
+    sizes: &BTreeMap<String, usize>,
+) -> Result<BTreeMap<String, Vec<u8>>, Failure> {
+    let mut m: BTreeMap<String, Vec<u8>> = sizes.iter().map(|(k, n)| (k.clone(), vec![0u8; *n])).collect();
+    for spec in specs {
+        let bad = |why: String| Failure::Input(format!("--input {spec}: {why}"));
+        let (name, values) = spec
+            .split_once('=')
+            .ok_or_else(|| bad("expected NAME=V or NAME=V,V,...".into()))?;
+        let name = name.trim();
+        let mine: Vec<&Scalar> = scalars.iter().filter(|s| s.object == name).collect();
+        if mine.is_empty() {
+            let names: BTreeSet<&str> = scalars.iter().map(|s| s.object.as_str()).collect();
+            return Err(bad(format!(
+                "no input named {name} (the inputs: {})",
+                names.into_iter().collect::<Vec<_>>().join(", ")
+            )));
+        }
+        let values: Vec<&str> = values.split(',').map(str::trim).collect();
+        if values.len() > mine.len() {
+            return Err(bad(format!(
+                "{} values for {name}, which has {} elements",
+                values.len(),
+                mine.len()
+            )));
+        }
+        for (sc, v) in mine.into_iter().zip(values) {
+            match sc.kind {
+                ScalarKind::Float(f) => {
+                    let x = if f == Format::BINARY32 {
+                        v.parse::<f32>().map(Float::from_f32)
+                    } else {
+                        v.parse::<f64>().map(Float::from_f64)
+                    }
+                    .map_err(|_| bad(format!("{v} is not a decimal number")))?;
+                    put(&mut m, sc, x);
+                }
+                ScalarKind::Int { bytes, .. } => {
+                    let x: i128 = v.parse().map_err(|_| bad(format!("{v} is not an integer")))?;
+                    if let Some(o) = m.get_mut(&sc.object) {
+                        let at = sc.offset as usize;
+                        for k in 0..bytes as usize {
+                            o[at + k] = (x >> (8 * k)) as u8;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Ok(m)
 }
 
 /// A test's inputs, by object.
@@ -533,16 +737,26 @@ pub fn run(raw: ErrorArgs) -> anyhow::Result<ExitCode> {
         rounds: 0,
         rng: StdRng::seed_from_u64(raw.seed),
     };
-    // At least one input is measured, so that the symbolic rounds have a
-    // best input to concretise from.
-    let first = s.random_input();
-    s.measure(first)?;
-    s.random_inputs += 1;
+    if !raw.input.is_empty() {
+        let given = given_input(&raw.input, &s.scalars, &s.sizes)?;
+        s.measure(given)?;
+    } else {
+        // At least one input is measured, so that the symbolic rounds have
+        // a best input to concretise from.
+        let first = s.random_input();
+        s.measure(first)?;
+        s.random_inputs += 1;
+    }
     match raw.strategy {
+        _ if !raw.input.is_empty() => {}
         Strategy::Random => s.random_phase(s.deadline)?,
         Strategy::Fpgen => {
             s.random_phase(start + tau0)?;
-            s.symbolic_phase(inaccuracy, tau1)?;
+            s.symbolic_phase(inaccuracy, tau1, false)?;
+        }
+        Strategy::Fpsym => {
+            s.random_phase(start + tau0)?;
+            s.symbolic_phase(inaccuracy, tau1, true)?;
         }
     }
     let Some(best) = s.best.clone() else {
@@ -555,7 +769,16 @@ pub fn run(raw: ErrorArgs) -> anyhow::Result<ExitCode> {
         ))
         .into());
     };
-    report(&s, &best, &out, &raw.strategy)?;
+    let strategy = if raw.input.is_empty() {
+        match raw.strategy {
+            Strategy::Fpsym => "fpsym",
+            Strategy::Fpgen => "fpgen",
+            Strategy::Random => "random",
+        }
+    } else {
+        "given"
+    };
+    report(&s, &best, &out, strategy)?;
     // The worst input as a test (and replayed natively with --replay).
     let mut worst = base.clone();
     worst.inputs = Some(best.inputs.clone());
@@ -567,7 +790,7 @@ pub fn run(raw: ErrorArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// Prints the result and writes `OUT/error.json`.
-fn report(s: &Search<'_>, best: &Measured, out: &Path, strategy: &Strategy) -> anyhow::Result<()> {
+fn report(s: &Search<'_>, best: &Measured, out: &Path, strategy: &str) -> anyhow::Result<()> {
     let input_values: Vec<serde_json::Value> = s
         .scalars
         .iter()
@@ -620,7 +843,7 @@ fn report(s: &Search<'_>, best: &Measured, out: &Path, strategy: &Strategy) -> a
         })
         .collect();
     let j = serde_json::json!({
-        "strategy": match strategy { Strategy::Fpgen => "fpgen", Strategy::Random => "random" },
+        "strategy": strategy,
         "precision": s.precision,
         "max_relative_error": error_json(best.error),
         "output": worst.0,
@@ -648,15 +871,19 @@ fn report(s: &Search<'_>, best: &Measured, out: &Path, strategy: &Strategy) -> a
         values::decimal(worst.1),
         mp_decimal(&worst.2)
     );
-    println!(
-        "found after {:.2} s; {} inputs measured ({} random, {} from {} symbolic rounds) in {:.1} s",
-        s.time_to_best,
-        s.measured,
-        s.random_inputs,
-        s.symbolic_inputs,
-        s.rounds,
-        s.start.elapsed().as_secs_f64()
-    );
+    if strategy == "given" {
+        println!("measured the given input in {:.2} s", s.start.elapsed().as_secs_f64());
+    } else {
+        println!(
+            "found after {:.2} s; {} inputs measured ({} random, {} from {} symbolic rounds) in {:.1} s",
+            s.time_to_best,
+            s.measured,
+            s.random_inputs,
+            s.symbolic_inputs,
+            s.rounds,
+            s.start.elapsed().as_secs_f64()
+        );
+    }
     let shown: Vec<String> = input_values
         .iter()
         .map(|v| {
