@@ -778,7 +778,29 @@ pub fn run(raw: ErrorArgs) -> anyhow::Result<ExitCode> {
     } else {
         "given"
     };
-    report(&s, &best, &out, strategy)?;
+    // The reference is only as exact as --precision: the worst input is
+    // measured again at four times the bits, and a disagreement is said.
+    let check_bits = raw.precision.saturating_mul(4);
+    let check = fpsym_precision::rerun(
+        &program,
+        &base,
+        best.inputs.clone(),
+        s.solver.as_mut(),
+        check_bits,
+        Duration::from_secs(10),
+    )
+    .ok()
+    .map(|hp| {
+        let e = s.selected(&hp).iter().map(|o| o.3).fold(f64::NEG_INFINITY, |a, e| {
+            if e.is_nan() {
+                f64::INFINITY
+            } else {
+                a.max(e)
+            }
+        });
+        (check_bits, e)
+    });
+    report(&s, &best, &out, strategy, check)?;
     // The worst input as a test (and replayed natively with --replay).
     let mut worst = base.clone();
     worst.inputs = Some(best.inputs.clone());
@@ -790,7 +812,22 @@ pub fn run(raw: ErrorArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// Prints the result and writes `OUT/error.json`.
-fn report(s: &Search<'_>, best: &Measured, out: &Path, strategy: &str) -> anyhow::Result<()> {
+fn report(
+    s: &Search<'_>,
+    best: &Measured,
+    out: &Path,
+    strategy: &str,
+    check: Option<(u32, f64)>,
+) -> anyhow::Result<()> {
+    // Agreement: the same error to a part in a million (both infinite
+    // counts as the same).
+    let agrees = |e: f64| e == best.error || (e - best.error).abs() <= 1e-6 * best.error.abs().max(e.abs());
+    let reference_check = match check {
+        Some((bits, e)) => {
+            serde_json::json!({"precision": bits, "max_relative_error": error_json(e), "agrees": agrees(e)})
+        }
+        None => serde_json::Value::Null,
+    };
     let input_values: Vec<serde_json::Value> = s
         .scalars
         .iter()
@@ -858,6 +895,7 @@ fn report(s: &Search<'_>, best: &Measured, out: &Path, strategy: &str) -> anyhow
         "symbolic_inputs": s.symbolic_inputs,
         "symbolic_rounds": s.rounds,
         "diagnosis": {"sites": diagnosis_sites, "divergences": divergences},
+        "reference_check": reference_check,
     });
     std::fs::write(out.join("error.json"), serde_json::to_string_pretty(&j)? + "\n")?;
     println!(
@@ -913,6 +951,14 @@ fn report(s: &Search<'_>, best: &Measured, out: &Path, strategy: &str) -> anyhow
             d.loc.as_deref().unwrap_or("?"),
             if d.taken { "true" } else { "false" }
         );
+    }
+    match check {
+        Some((bits, e)) if !agrees(e) => println!(
+            "warning: at {bits} bits the worst input's relative error is {e:.6e}: the {}-bit reference is not exact enough (see --precision)",
+            s.precision
+        ),
+        Some(_) => {}
+        None => println!("warning: the re-run at a higher precision did not finish; the reference is unchecked"),
     }
     println!("written: {}", out.join("error.json").display());
     Ok(())

@@ -198,6 +198,29 @@ fn a_given_input_is_measured_as_the_seeds_section_2_example() {
         "{j}"
     );
     assert!(out.join("tests/000001.json").exists(), "{text}");
+    assert_eq!(j["reference_check"]["precision"], 512, "{j}");
+    assert_eq!(j["reference_check"]["agrees"], true, "{j}");
+    // A 53-bit reference is the double computation itself (error 0); the
+    // check at 212 bits says so.
+    let (code, text, j, _) = error(
+        "error_sum.c",
+        "sum",
+        &[
+            "--array-len",
+            "8",
+            "--precision",
+            "53",
+            "--input",
+            "x=1.1e-15,98.0,-1.2e-15,-98.0",
+        ],
+        "given-53",
+    );
+    assert_eq!(code, Some(0), "{text}");
+    assert_eq!(err(&j), 0.0, "{j}");
+    assert_eq!(j["reference_check"]["agrees"], false, "{j}");
+    let checked = j["reference_check"]["max_relative_error"].as_f64().unwrap();
+    assert!((checked - 12.0).abs() < 1e-9, "{j}");
+    assert!(text.contains("warning: at 212 bits"), "{text}");
     for (bad, says) in [
         ("y=1", "no input named y"),
         ("x=1,2,3,4,5,6,7,8,9", "9 values for x"),
