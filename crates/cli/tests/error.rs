@@ -170,6 +170,30 @@ fn refinement_reaches_the_seeds_error_on_recursive_summation() {
 }
 
 #[test]
+fn float_programs_are_measured_in_float() {
+    let args = ["--array-len", "8", "--range", "x=[-100,100]", "--max-time", "5"];
+    let (code, text, j, _) = error("error_sum.c", "sumf", &args, "sumf");
+    assert_eq!(code, Some(0), "{text}");
+    assert!(err(&j) >= 1.0, "{text}");
+    let xs: Vec<f32> = j["inputs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["decimal"].as_str().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(xs.len(), 8, "{j}");
+    let mut a = xs.clone();
+    for i in (1..8).rev() {
+        a[i - 1] += a[i];
+    }
+    let computed: f32 = j["computed"].as_str().unwrap().parse().unwrap();
+    assert_eq!(computed, a[0], "{j}");
+    let exact = exact_sum(&xs.iter().map(|x| *x as f64).collect::<Vec<_>>());
+    let rel = (a[0] as f64 - exact).abs() / (f32::MIN_POSITIVE as f64).max(exact.abs());
+    assert!((rel - err(&j)).abs() <= 1e-6 * rel, "{rel} vs {j}");
+}
+
+#[test]
 fn a_given_input_is_measured_as_the_seeds_section_2_example() {
     // Seed 002, Section 2 (Table 1): A = {1.1e-15, 98.0, -1.2e-15, -98.0}
     // summed last to first gives 1.1e-15 in double (-1.2e-15 is absorbed
