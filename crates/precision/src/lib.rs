@@ -147,8 +147,13 @@ pub struct Divergence {
 /// The relative error of `computed` against the high-precision `exact`,
 /// as FPGen measures it (seed 002, Section 3.3): `|r - r0| / max(FLT_MIN,
 /// |r0|)`; a NaN or infinite result, or one whose exact value is, counts
-/// as the largest error (infinity) unless both are the same infinity.
+/// as the largest error (infinity) unless both are NaN (the exact
+/// computation is undefined too: `0 * inf`, no accuracy to lose) or the
+/// same infinity.
 pub fn relative_error(computed: Float, exact: &Mp) -> f64 {
+    if computed.is_nan() && exact.is_nan() {
+        return 0.0;
+    }
     if computed.is_nan() || exact.is_nan() {
         return f64::INFINITY;
     }
