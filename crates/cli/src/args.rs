@@ -45,6 +45,39 @@ pub enum Command {
     ///
     /// Example: fpsym error bench/error/programs/sum_recursive.c --function prog --array-len 32 --range 'x=[-100,100]' --max-time 30
     Error(ErrorArgs),
+    /// Find an input that reaches a line (--reach) or takes a path given
+    /// as branch decisions (--path), or prove that none does. The search
+    /// is directed: branch sides from which the target cannot be reached
+    /// are not explored, the closest states run first. Takes the options
+    /// of `run` (--loop-bound bounds loops; then "unreachable" is only up
+    /// to the bound and is said to be unknown).
+    ///
+    /// Example: fpsym path bench/path/programs/dichotomic.c --function dichotomic --path '48:T,50:F,48:T,50:T,...'
+    Path(PathArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct PathArgs {
+    /// The line to reach: LINE, or FILE:LINE when several files are given.
+    #[arg(
+        long,
+        value_name = "[FILE:]LINE",
+        conflicts_with = "path",
+        required_unless_present = "path"
+    )]
+    pub reach: Option<String>,
+    /// The path, as the decisions at two-way branches in execution order:
+    /// LINE:T (the condition holds) or LINE:F, LINE:COL:T when a line has
+    /// several conditions, LINE:T*N for N times in a row; a final `...`
+    /// allows any continuation (a prefix). Branches on other lines are
+    /// free. Example: '48:T,50:F*3,48:F'.
+    #[arg(long, value_name = "SPEC")]
+    pub path: Option<String>,
+    /// The file whose lines --path names (default: the only C file given).
+    #[arg(long, value_name = "FILE")]
+    pub file: Option<String>,
+    #[command(flatten)]
+    pub run: RunArgs,
 }
 
 #[derive(Args, Debug)]

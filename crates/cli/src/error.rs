@@ -131,6 +131,10 @@ struct Measured {
     outputs: Vec<Output1>,
 }
 
+/// How many of the random phase's worst inputs the refinement may start
+/// from.
+const ELITE: usize = 8;
+
 /// One result measured: (which, computed, exact, relative error).
 type Output1 = (String, Float, Mp, f64);
 
@@ -154,6 +158,11 @@ struct Search<'a> {
     symbolic_inputs: u64,
     rounds: u64,
     rng: StdRng,
+    /// The worst inputs of the random phase (error, input), worst first:
+    /// other starting points for the refinement.
+    elite: Vec<(f64, BTreeMap<String, Vec<u8>>)>,
+    /// The refinement's current input and its error.
+    local: (BTreeMap<String, Vec<u8>>, f64),
 }
 
 impl Search<'_> {
@@ -213,11 +222,7 @@ impl Search<'_> {
         .map_err(|e| Failure::Internal(e.to_string()))?;
         self.measured += 1;
         let outputs = self.selected(&hp);
-        let error =
-            outputs.iter().map(|o| o.3).fold(
-                f64::NEG_INFINITY,
-                |a, e| if e.is_nan() { f64::INFINITY } else { a.max(e) },
-            );
+        let error = max_error(&outputs);
         if outputs.is_empty() {
             return Ok(outputs);
         }
@@ -298,16 +303,22 @@ impl Search<'_> {
     /// best input, it bisects that input between values where the
     /// computed result has opposite signs, down to adjacent floats; then
     /// it tries each input set to another's value or its negation (exact
-    /// cancellations, equal samples) and a few ulps away. Every input
-    /// tried is measured; stops at `until`.
-    fn refine(&mut self, until: Instant) -> anyhow::Result<()> {
-        let Some(best) = self.best.clone() else { return Ok(()) };
+    /// cancellations, equal samples), their neighbours, values of note
+    /// (zero, the smallest subnormal and normal, one, and their negations)
+    /// and a few ulps away. Every input tried is measured; stops at
+    /// `until`.
+    fn refine(&mut self, start: BTreeMap<String, Vec<u8>>, until: Instant) -> anyhow::Result<()> {
         let done = |s: &Self| Instant::now() >= until || s.out_of_time();
+        let outputs = self.measure(start.clone())?;
+        if outputs.is_empty() {
+            return Ok(());
+        }
+        self.local = (start, max_error(&outputs));
         // The result to bisect: the worst one, or now and then another.
-        let target = if best.outputs.len() > 1 && self.rng.gen_bool(0.5) {
-            best.outputs[self.rng.gen_range(0..best.outputs.len())].0.clone()
+        let target = if outputs.len() > 1 && self.rng.gen_bool(0.5) {
+            outputs[self.rng.gen_range(0..outputs.len())].0.clone()
         } else {
-            best.outputs
+            outputs
                 .iter()
                 .max_by(|a, b| a.3.partial_cmp(&b.3).unwrap_or(std::cmp::Ordering::Greater))
                 .map(|o| o.0.clone())
@@ -324,14 +335,19 @@ impl Search<'_> {
             if done(self) {
                 return Ok(());
             }
-            let base = self.best.clone().map_or(best.inputs.clone(), |b| b.inputs);
+            // From the best input of this refinement so far.
+            let base = self.local.0.clone();
             let sc = self.scalars[k].clone();
             let ScalarKind::Float(f) = sc.kind else { continue };
             // The computed target with input k set to v.
             let at = |s: &mut Self, v: Float| -> anyhow::Result<Option<Float>> {
                 let mut i = base.clone();
                 put(&mut i, &sc, v);
-                let outs = s.measure(i)?;
+                let outs = s.measure(i.clone())?;
+                let e = max_error(&outs);
+                if !outs.is_empty() && e > s.local.1 {
+                    s.local = (i, e);
+                }
                 Ok(outs.into_iter().find(|o| o.0 == target).map(|o| o.1))
             };
             let (lo, hi) = match sc.range {
@@ -368,20 +384,35 @@ impl Search<'_> {
                     }
                 }
             }
-            // Another input's value or its negation; a few ulps away.
+            // Another input's value or its negation, and their neighbours;
+            // a few ulps away from its own.
             let others: Vec<Float> = floats
                 .iter()
                 .filter(|j| **j != k && matches!(self.scalars[**j].kind, ScalarKind::Float(g) if g == f))
                 .map(|j| get(&base, &self.scalars[*j]))
                 .collect();
-            for o in others {
-                for v in [o, o.neg()] {
-                    if done(self) {
-                        return Ok(());
-                    }
-                    if key(v) >= key(lo) && key(v) <= key(hi) {
-                        at(self, v)?;
-                    }
+            // Values of note: zero, the smallest subnormal and normal, one
+            // (weights that vanish, underflow or divide exactly).
+            let special = [
+                Float::zero(f, false),
+                Float::smallest(f, false),
+                Float::smallest_normal(f, false),
+                Float::one(f, false),
+            ];
+            let near = |o: Float| [o, from_key(f, key(o) + 1), from_key(f, key(o) - 1)];
+            let tries: Vec<Float> = others
+                .into_iter()
+                .chain([cur])
+                .chain(special)
+                .flat_map(near)
+                .flat_map(|v| [v, v.neg()])
+                .collect();
+            for v in tries {
+                if done(self) {
+                    return Ok(());
+                }
+                if v.is_finite() && key(v) >= key(lo) && key(v) <= key(hi) {
+                    at(self, v)?;
                 }
             }
             for d in [-2i128, -1, 1, 2] {
@@ -400,8 +431,13 @@ impl Search<'_> {
     fn random_phase(&mut self, until: Instant) -> anyhow::Result<()> {
         while Instant::now() < until && !self.out_of_time() {
             let i = self.random_input();
-            self.measure(i)?;
+            let e = max_error(&self.measure(i.clone())?);
             self.random_inputs += 1;
+            if self.elite.len() < ELITE || e > self.elite[ELITE - 1].0 {
+                let at = self.elite.partition_point(|(x, _)| *x >= e);
+                self.elite.insert(at, (e, i));
+                self.elite.truncate(ELITE);
+            }
         }
         Ok(())
     }
@@ -425,9 +461,18 @@ impl Search<'_> {
         }
         let mut n = op1.len().min(op2.len()).max(1);
         while !self.out_of_time() {
+            let Some(best) = self.best.clone() else { break };
             if refine {
+                // From the best input, and every other time from one of
+                // the random phase's worst (another region of inputs).
+                let start = if self.rounds % 2 == 1 && !self.elite.is_empty() {
+                    let k = self.rng.gen_range(0..self.elite.len());
+                    self.elite[k].1.clone()
+                } else {
+                    best.inputs.clone()
+                };
                 let until = Instant::now() + tau1;
-                self.refine(until)?;
+                self.refine(start, until)?;
             }
             let Some(best) = self.best.clone() else { break };
             // Shuffle op2, the first n of it symbolic.
@@ -472,6 +517,14 @@ impl Search<'_> {
         }
         Ok(())
     }
+}
+
+/// The largest error of results measured (NaN as infinity).
+fn max_error(outputs: &[Output1]) -> f64 {
+    outputs.iter().map(|o| o.3).fold(
+        f64::NEG_INFINITY,
+        |a, e| if e.is_nan() { f64::INFINITY } else { a.max(e) },
+    )
 }
 
 /// Writes a float scalar's bytes into its object.
@@ -736,6 +789,8 @@ pub fn run(raw: ErrorArgs) -> anyhow::Result<ExitCode> {
         symbolic_inputs: 0,
         rounds: 0,
         rng: StdRng::seed_from_u64(raw.seed),
+        elite: Vec::new(),
+        local: (BTreeMap::new(), f64::NEG_INFINITY),
     };
     if !raw.input.is_empty() {
         let given = given_input(&raw.input, &s.scalars, &s.sizes)?;
@@ -779,8 +834,10 @@ pub fn run(raw: ErrorArgs) -> anyhow::Result<ExitCode> {
         "given"
     };
     // The reference is only as exact as --precision: the worst input is
-    // measured again at four times the bits, and a disagreement is said.
-    let check_bits = raw.precision.saturating_mul(4);
+    // measured again at four times the bits (at least 2200: a sum of
+    // doubles from 2^1023 down to 2^-1074 is then exact), and a
+    // disagreement is said.
+    let check_bits = raw.precision.saturating_mul(4).max(2200);
     let check = fpsym_precision::rerun(
         &program,
         &base,
@@ -790,16 +847,7 @@ pub fn run(raw: ErrorArgs) -> anyhow::Result<ExitCode> {
         Duration::from_secs(10),
     )
     .ok()
-    .map(|hp| {
-        let e = s.selected(&hp).iter().map(|o| o.3).fold(f64::NEG_INFINITY, |a, e| {
-            if e.is_nan() {
-                f64::INFINITY
-            } else {
-                a.max(e)
-            }
-        });
-        (check_bits, e)
-    });
+    .map(|hp| (check_bits, max_error(&s.selected(&hp))));
     report(&s, &best, &out, strategy, check)?;
     // The worst input as a test (and replayed natively with --replay).
     let mut worst = base.clone();

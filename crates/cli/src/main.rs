@@ -6,6 +6,7 @@
 mod args;
 mod error;
 mod exceptions;
+mod path;
 mod replay;
 mod run;
 mod solve;
@@ -126,6 +127,7 @@ fn run() -> anyhow::Result<ExitCode> {
         }
         args::Command::Exceptions(raw) => exceptions::run(raw),
         args::Command::Error(raw) => error::run(raw),
+        args::Command::Path(raw) => path::run(raw),
         args::Command::Replay(raw) => replay::replay(
             &raw.dir,
             &replay::ReplayOptions {

@@ -3,6 +3,7 @@
 use crate::args::RunArgs;
 use crate::solver_opts::{seconds, solver_config};
 use crate::Failure;
+use fpsym_engine::plugin::Plugins;
 use fpsym_engine::report::{DirSink, EntryRecord, Finding, ReportSink, RunRecord};
 use fpsym_engine::searcher::{Policy, Search};
 use fpsym_engine::{Config, EngineError, Entry, Property, RunContext, Summary, Verdict};
@@ -274,6 +275,21 @@ pub fn execute(
     out: &Path,
     report: impl FnOnce(&Summary, &[Finding]),
 ) -> anyhow::Result<ExitCode> {
+    execute_with(opts, engine, program, out, Plugins::default(), |_, _| None, report)
+}
+
+/// [`execute`] with a mode's observers and branch oracle, and its own
+/// verdict (`verdict`: given the summary and the findings, Some to replace
+/// the run's verdict before it is written and printed).
+pub fn execute_with(
+    opts: &RunOptions,
+    engine: &Config,
+    program: &fpsym_frontend::Program,
+    out: &Path,
+    plugins: Plugins,
+    verdict: impl FnOnce(&Summary, &[Finding]) -> Option<Verdict>,
+    report: impl FnOnce(&Summary, &[Finding]),
+) -> anyhow::Result<ExitCode> {
     let out = out.to_path_buf();
     write_run_record(opts, engine, &out, program)?;
     let mut solver = fpsym_solver::build_with_workers(&opts.solver, &crate::WORKERS);
@@ -299,9 +315,10 @@ pub fn execute(
         interrupt,
         user: fpsym_frontend::UserCode::from_inputs(&opts.files),
         progress: Some(&mut progress),
+        plugins,
         ..RunContext::default()
     };
-    let summary = fpsym_engine::run(program, solver.as_mut(), engine, &mut sink, &mut cx).map_err(|e| match e {
+    let mut summary = fpsym_engine::run(program, solver.as_mut(), engine, &mut sink, &mut cx).map_err(|e| match e {
         EngineError::Entry(m) => anyhow::Error::from(Failure::Input(m)),
         EngineError::NoParameter { function, param } => {
             Failure::Input(format!("--range {param}: `{function}` has no parameter `{param}`")).into()
@@ -315,6 +332,9 @@ pub fn execute(
     }
     if let Some(after) = opts.after_run {
         after(program, engine, &out, &mut sink, solver.as_mut())?;
+    }
+    if let Some(v) = verdict(&summary, sink.findings()) {
+        summary.verdict = v;
     }
     sink.finish(&summary)?;
     for p in &summary.printed {
@@ -397,6 +417,7 @@ fn print_summary(s: &Summary, findings: &[Finding], out: &std::path::Path) {
         },
         Verdict::Verified => "verified (every path explored exactly, no finding)".to_string(),
         Verdict::Incomplete(why) => format!("incomplete ({why})"),
+        Verdict::Feasible(what) => format!("feasible ({what})"),
         Verdict::Infeasible(why) => format!("infeasible ({why})"),
         Verdict::Unknown(why) => format!("unknown ({why})"),
     };

@@ -222,10 +222,10 @@ fn a_given_input_is_measured_as_the_seeds_section_2_example() {
         "{j}"
     );
     assert!(out.join("tests/000001.json").exists(), "{text}");
-    assert_eq!(j["reference_check"]["precision"], 512, "{j}");
+    assert_eq!(j["reference_check"]["precision"], 2200, "{j}");
     assert_eq!(j["reference_check"]["agrees"], true, "{j}");
     // A 53-bit reference is the double computation itself (error 0); the
-    // check at 212 bits says so.
+    // check at 2200 bits says so.
     let (code, text, j, _) = error(
         "error_sum.c",
         "sum",
@@ -244,7 +244,7 @@ fn a_given_input_is_measured_as_the_seeds_section_2_example() {
     assert_eq!(j["reference_check"]["agrees"], false, "{j}");
     let checked = j["reference_check"]["max_relative_error"].as_f64().unwrap();
     assert!((checked - 12.0).abs() < 1e-9, "{j}");
-    assert!(text.contains("warning: at 212 bits"), "{text}");
+    assert!(text.contains("warning: at 2200 bits"), "{text}");
     for (bad, says) in [
         ("y=1", "no input named y"),
         ("x=1,2,3,4,5,6,7,8,9", "9 values for x"),

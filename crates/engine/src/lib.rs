@@ -11,6 +11,7 @@
 #![deny(missing_docs)]
 
 pub mod checkers;
+pub mod directed;
 /// The run's records and sinks (the `fpsym-report` crate).
 pub use fpsym_report as report;
 /// The process environment's models (`hooks/env.rs`).
@@ -130,6 +131,10 @@ pub struct Config {
     /// test), and each new input counts in [`report::Finding::inputs`].
     /// Default: false (a reported finding asks nothing more).
     pub count_inputs: bool,
+    /// Stop once a finding of this kind was reported
+    /// ([`StopReason::Goal`]): for modes one finding answers (a line
+    /// reached, a path followed, a value out of range). Default: None.
+    pub stop_at_finding: Option<checkers::Kind>,
 }
 
 impl Default for Config {
@@ -156,6 +161,7 @@ impl Default for Config {
             inputs: None,
             keep_symbolic: Default::default(),
             count_inputs: false,
+            stop_at_finding: None,
         }
     }
 }
@@ -337,6 +343,14 @@ pub fn run(
                 continue;
             }
         }
+        if config
+            .stop_at_finding
+            .as_ref()
+            .is_some_and(|k| engine.finding_keys.iter().any(|(kind, _)| kind == k))
+        {
+            stop = StopReason::Goal;
+            break;
+        }
         let Some(id) = searcher.select() else { break };
         let mut st = states.remove(&id).expect("searcher ids are live states");
         let mut added = Vec::new();
@@ -495,6 +509,18 @@ pub fn run(
         .chain(engine.incomplete.clone())
         .chain(directed)
         .collect();
+    let directed_incomplete = if excluded > 0 {
+        let own: Vec<&String> = why.iter().take(why.len() - 1).collect();
+        if !own.is_empty() {
+            Some(own.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("; "))
+        } else if engine.stats.paths_partial > 0 {
+            Some("some paths stopped early".into())
+        } else {
+            None
+        }
+    } else {
+        None
+    };
     let incomplete = if !why.is_empty() {
         Some(why.join("; "))
     } else if engine.stats.paths_partial > 0 {
@@ -515,6 +541,11 @@ pub fn run(
         stats,
         stop,
         verdict,
+        directed_incomplete: if excluded > 0 {
+            directed_incomplete
+        } else {
+            incomplete.clone()
+        },
         incomplete,
         solver: engine.solver.stats(),
         property: None,
@@ -951,6 +982,10 @@ impl<'e, 'p> Engine<'e, 'p> {
     }
 
     fn priority(&self, st: &State) -> i64 {
+        // A directed mode's oracle ranks states itself (closest first).
+        if let Some(p) = self.plugins.oracle.as_ref().and_then(|o| o.priority(st)) {
+            return p;
+        }
         // Coverage-new: states whose last branch edge is new come first.
         match st.trail.last() {
             Some(e) if !self.covered.contains(e) => 1,

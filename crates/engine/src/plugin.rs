@@ -89,6 +89,13 @@ pub trait Observer: Any + Send {
 pub trait BranchOracle: Any + Send {
     /// Which sides of `branch` `st` follows.
     fn decide(&mut self, st: &State, branch: &Branch<'_>) -> Follow;
+    /// How soon `st` should run, higher first (with the `coverage-new`
+    /// search, which runs the highest priority): e.g. minus its distance
+    /// to a target. None: the engine's own (new coverage first). Default:
+    /// None.
+    fn priority(&self, _st: &State) -> Option<i64> {
+        None
+    }
 }
 
 /// What a mode plugs into one run.

@@ -275,7 +275,10 @@ fn relative_errors_follow_fpgens_definition() {
     );
     assert_eq!(relative_error(one, &mp(f64::NAN)), f64::INFINITY);
     // Unless the exact result is the same: both NaN, or the same infinity.
-    assert_eq!(relative_error(fpsym_float::Float::from_f64(f64::NAN), &mp(f64::NAN)), 0.0);
+    assert_eq!(
+        relative_error(fpsym_float::Float::from_f64(f64::NAN), &mp(f64::NAN)),
+        0.0
+    );
     let inf = fpsym_float::Float::from_f64(f64::INFINITY);
     assert_eq!(relative_error(inf, &mp(f64::INFINITY)), 0.0);
     assert_eq!(relative_error(inf, &mp(f64::NEG_INFINITY)), f64::INFINITY);

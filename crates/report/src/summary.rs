@@ -103,6 +103,9 @@ pub enum StopReason {
     MaxInstructions(u64),
     /// Interrupted (Ctrl-C).
     Interrupted,
+    /// The run's question was answered: a finding, where one is all a
+    /// mode asks (`stop_at_finding`: a path reached, a critical value).
+    Goal,
     /// The solver failed in a way that is not an answer (a model that
     /// does not satisfy its query, a cross-check disagreement, a backend
     /// error): its message. A bug in fpsym or a backend; the CLI exits 3.
@@ -119,6 +122,7 @@ impl StopReason {
             StopReason::MaxStates(_) => "max-states",
             StopReason::MaxInstructions(_) => "max-instructions",
             StopReason::Interrupted => "interrupted",
+            StopReason::Goal => "goal",
             StopReason::SolverFault(_) => "solver-fault",
         }
     }
@@ -133,6 +137,7 @@ impl std::fmt::Display for StopReason {
             StopReason::MaxStates(n) => write!(f, "state limit: {n} live states"),
             StopReason::MaxInstructions(n) => write!(f, "instruction limit: {n} instructions"),
             StopReason::Interrupted => f.write_str("interrupted"),
+            StopReason::Goal => f.write_str("goal reached"),
             StopReason::SolverFault(m) => write!(f, "solver fault: {m}"),
         }
     }
@@ -149,7 +154,7 @@ struct StopRepr {
 impl Serialize for StopReason {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let value = match self {
-            StopReason::Exhausted | StopReason::Interrupted => None,
+            StopReason::Exhausted | StopReason::Interrupted | StopReason::Goal => None,
             StopReason::MaxTime(x) => Some(serde_json::json!(x)),
             StopReason::MaxMemory(x) => Some(serde_json::json!(x)),
             StopReason::MaxStates(x) => Some(serde_json::json!(x)),
@@ -173,6 +178,7 @@ impl<'de> Deserialize<'de> for StopReason {
         Ok(match r.stop.as_str() {
             "exhausted" => StopReason::Exhausted,
             "interrupted" => StopReason::Interrupted,
+            "goal" => StopReason::Goal,
             "max-time" => StopReason::MaxTime(v.as_f64().ok_or_else(bad)?),
             "max-memory" => StopReason::MaxMemory(v.as_u64().ok_or_else(bad)?),
             "max-states" => StopReason::MaxStates(v.as_u64().ok_or_else(bad)? as usize),
@@ -193,6 +199,8 @@ pub enum Verdict {
     Verified,
     /// No finding, but not everything was explored exactly: why.
     Incomplete(String),
+    /// What was asked for (a path, a line) happens: the test that shows it.
+    Feasible(String),
     /// What was asked for (a path, a line) cannot happen under exact IEEE
     /// semantics: why (the proof's summary).
     Infeasible(String),
@@ -214,6 +222,12 @@ pub struct Summary {
     /// Why the exploration was not exhaustive and exact, if it was not
     /// (also when bugs were found: "no bug elsewhere" is then not shown).
     pub incomplete: Option<String>,
+    /// Why the paths a branch oracle let through were not all explored
+    /// exactly, if they were not: `incomplete` without the oracle's own
+    /// exclusions. None means a directed mode's question about those
+    /// paths is answered (e.g. a line proven unreachable).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub directed_incomplete: Option<String>,
     /// The solver chain's counters and timings (name → value; a value
     /// that is not a finite number is written as `null`).
     #[serde(default, deserialize_with = "finite_or_null")]
@@ -279,6 +293,7 @@ mod tests {
                 stop,
                 verdict: Verdict::Incomplete("loop bound 2 reached".into()),
                 incomplete: Some("loop bound 2 reached".into()),
+                directed_incomplete: Some("loop bound 2 reached".into()),
                 solver: [("cp.queries".to_string(), 4.0)].into_iter().collect(),
                 property: Some(Property::UnreachCall),
                 sv_comp: Some("unknown".into()),

@@ -1,0 +1,645 @@
+//! Directed search (seed 000's question: which input takes this path, or
+//! reaches this line?): a target given by source lines, the analysis of
+//! which blocks can still reach it, a [`BranchOracle`] that follows only
+//! the sides that can (closest first), and the checker that ends a path
+//! with a finding where the goal is met.
+//!
+//! Pruning is sound: a side is excluded only when no path from it reaches
+//! the target, over the control-flow graphs and the call graph (a call
+//! through a pointer may reach any function; every call may return). So
+//! when a directed run explores every path it lets through exactly and
+//! finds nothing, nothing reaches the target
+//! ([`crate::Summary::directed_incomplete`] is None).
+
+use crate::checkers::{Check, Checker, Kind, Point, PointKind};
+use crate::plugin::{Branch, BranchOracle, Follow, Observer};
+use crate::state::State;
+use fpsym_expr::Term;
+use llvm_ir::{Constant, Function, Instruction, Module, Name, Operand, Terminator};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+use std::sync::Arc;
+
+/// The finding kind of a reached line.
+pub const REACHED: &str = "reached";
+/// The finding kind of a followed path.
+pub const PATH_FOLLOWED: &str = "path-followed";
+
+/// Whether a debug location's file is `file` (as given on the command
+/// line: the same path, or the same name when only a name is given).
+fn same_file(recorded: &str, file: Option<&str>) -> bool {
+    let Some(file) = file else { return true };
+    if recorded == file || recorded.ends_with(&format!("/{file}")) {
+        return true;
+    }
+    let name = |p: &str| std::path::Path::new(p).file_name().map(|n| n.to_owned());
+    !file.contains('/') && name(recorded) == name(file)
+}
+
+fn loc_line(d: &Option<llvm_ir::DebugLoc>, file: Option<&str>) -> Option<u32> {
+    d.as_ref()
+        .filter(|d| {
+            let f = match &d.directory {
+                Some(dir) if !d.filename.starts_with('/') && !dir.is_empty() => format!("{dir}/{}", d.filename),
+                _ => d.filename.clone(),
+            };
+            same_file(&f, file)
+        })
+        .map(|d| d.line)
+}
+
+/// The direct callee of a call, or None for a call through a pointer.
+fn callee(i: &Instruction) -> Option<Option<&str>> {
+    let Instruction::Call(c) = i else { return None };
+    Some(match &c.function {
+        either::Either::Right(Operand::ConstantOperand(k)) => match k.as_ref() {
+            Constant::GlobalReference {
+                name: Name::Name(n), ..
+            } => Some(n.as_str()),
+            _ => None,
+        },
+        _ => None,
+    })
+}
+
+fn successors(t: &Terminator) -> Vec<&Name> {
+    match t {
+        Terminator::Br(b) => vec![&b.dest],
+        Terminator::CondBr(c) => vec![&c.true_dest, &c.false_dest],
+        Terminator::Switch(s) => {
+            let mut v: Vec<&Name> = s.dests.iter().map(|(_, n)| n).collect();
+            v.push(&s.default_dest);
+            v
+        }
+        _ => vec![],
+    }
+}
+
+/// Which blocks can still reach a target: per function (module order) and
+/// block, whether a path from the block's start reaches it in this
+/// function or a callee, whether it can return, and a distance in blocks.
+#[derive(Debug)]
+pub struct Reachability {
+    /// Function name → index.
+    index: HashMap<String, usize>,
+    /// Per function, per block: reaches the target (here or in a callee).
+    reaches: Vec<Vec<bool>>,
+    /// Per function, per block: can reach a `ret`.
+    returns: Vec<Vec<bool>>,
+    /// Per function, per block: blocks to the nearest one holding the
+    /// target or a call into it (None: cannot reach).
+    distance: Vec<Vec<Option<u32>>>,
+    /// Per function, per block: successor block indices.
+    succ: Vec<Vec<Vec<usize>>>,
+}
+
+impl Reachability {
+    /// The blocks of `module` from which `is_target` (a function and one
+    /// of its blocks) can be reached.
+    pub fn new(module: &Module, is_target: impl Fn(&Function, &llvm_ir::BasicBlock) -> bool) -> Reachability {
+        let funcs = &module.functions;
+        let index: HashMap<String, usize> = funcs.iter().enumerate().map(|(i, f)| (f.name.clone(), i)).collect();
+        let succ: Vec<Vec<Vec<usize>>> = funcs
+            .iter()
+            .map(|f| {
+                let at: HashMap<&Name, usize> = f.basic_blocks.iter().enumerate().map(|(i, b)| (&b.name, i)).collect();
+                f.basic_blocks
+                    .iter()
+                    .map(|b| {
+                        successors(&b.term)
+                            .into_iter()
+                            .filter_map(|n| at.get(n).copied())
+                            .collect()
+                    })
+                    .collect()
+            })
+            .collect();
+        let targets: Vec<Vec<bool>> = funcs
+            .iter()
+            .map(|f| f.basic_blocks.iter().map(|b| is_target(f, b)).collect())
+            .collect();
+        // Calls per block: direct callees (defined ones) and whether there
+        // is a call through a pointer.
+        let calls: Vec<Vec<(Vec<usize>, bool)>> = funcs
+            .iter()
+            .map(|f| {
+                f.basic_blocks
+                    .iter()
+                    .map(|b| {
+                        let mut direct = Vec::new();
+                        let mut indirect = false;
+                        for i in &b.instrs {
+                            match callee(i) {
+                                Some(Some(n)) => direct.extend(index.get(n).copied()),
+                                Some(None) => indirect = true,
+                                None => {}
+                            }
+                        }
+                        (direct, indirect)
+                    })
+                    .collect()
+            })
+            .collect();
+        let backward = |f: usize, seed: &dyn Fn(usize) -> bool| -> Vec<Option<u32>> {
+            let n = succ[f].len();
+            let mut pred: Vec<Vec<usize>> = vec![Vec::new(); n];
+            for (b, ss) in succ[f].iter().enumerate() {
+                for &s in ss {
+                    pred[s].push(b);
+                }
+            }
+            let mut d: Vec<Option<u32>> = vec![None; n];
+            let mut q = VecDeque::new();
+            for (b, slot) in d.iter_mut().enumerate() {
+                if seed(b) {
+                    *slot = Some(0);
+                    q.push_back(b);
+                }
+            }
+            while let Some(b) = q.pop_front() {
+                let next = d[b].expect("queued blocks have a distance") + 1;
+                for &p in &pred[b] {
+                    if d[p].is_none() {
+                        d[p] = Some(next);
+                        q.push_back(p);
+                    }
+                }
+            }
+            d
+        };
+        // Functions whose entry reaches the target: a fixpoint over the
+        // call graph.
+        let mut entry_reaches = vec![false; funcs.len()];
+        let mut distance: Vec<Vec<Option<u32>>>;
+        loop {
+            let any = entry_reaches.iter().any(|r| *r);
+            distance = (0..funcs.len())
+                .map(|f| {
+                    backward(f, &|b| {
+                        targets[f][b] || calls[f][b].0.iter().any(|g| entry_reaches[*g]) || (calls[f][b].1 && any)
+                    })
+                })
+                .collect();
+            let next: Vec<bool> = distance
+                .iter()
+                .map(|d| d.first().is_some_and(|x| x.is_some()))
+                .collect();
+            if next == entry_reaches {
+                break;
+            }
+            entry_reaches = next;
+        }
+        let reaches = distance
+            .iter()
+            .map(|d| d.iter().map(|x| x.is_some()).collect())
+            .collect();
+        let returns = funcs
+            .iter()
+            .enumerate()
+            .map(|(f, func)| {
+                backward(f, &|b| matches!(func.basic_blocks[b].term, Terminator::Ret(_)))
+                    .into_iter()
+                    .map(|x| x.is_some())
+                    .collect()
+            })
+            .collect();
+        Reachability {
+            index,
+            reaches,
+            returns,
+            distance,
+            succ,
+        }
+    }
+
+    /// Whether a state in block `b` of function `f` whose callers wait in
+    /// `callers` (innermost first: function, block) can reach the target.
+    fn can_reach(&self, f: usize, b: usize, callers: &mut dyn Iterator<Item = (usize, usize)>) -> bool {
+        if self.reaches[f][b] {
+            return true;
+        }
+        if !self.returns[f][b] {
+            return false;
+        }
+        for (cf, cb) in callers {
+            // The caller goes on after the call, somewhere in its block
+            // (counted as the whole block: an over-approximation).
+            if self.reaches[cf][cb] {
+                return true;
+            }
+            if !self.returns[cf][cb] {
+                return false;
+            }
+        }
+        false
+    }
+
+    /// Whether the target can be reached from `st`'s position.
+    pub fn state_can_reach(&self, st: &State) -> bool {
+        let top = st.frame();
+        let mut callers = st.frames.iter().rev().skip(1).map(|fr| (fr.func, fr.bb));
+        self.can_reach(top.func, top.bb, &mut callers)
+    }
+
+    /// Minus an estimate of `st`'s distance to the target (blocks, plus a
+    /// thousand per frame to return from), for the searcher.
+    pub fn priority(&self, st: &State) -> i64 {
+        for (up, fr) in st.frames.iter().rev().enumerate() {
+            if let Some(d) = self.distance.get(fr.func).and_then(|v| v.get(fr.bb)).copied().flatten() {
+                return -(d as i64) - 1000 * up as i64;
+            }
+        }
+        i64::MIN / 2
+    }
+}
+
+/// Follows only the branch sides from which a target can be reached,
+/// closest states first.
+pub struct Directed {
+    reach: Arc<Reachability>,
+}
+
+impl Directed {
+    /// An oracle for `reach`.
+    pub fn new(reach: Arc<Reachability>) -> Directed {
+        Directed { reach }
+    }
+}
+
+impl BranchOracle for Directed {
+    fn decide(&mut self, st: &State, branch: &Branch<'_>) -> Follow {
+        let r = &self.reach;
+        let Some(&f) = r.index.get(branch.function) else {
+            return Follow::Both;
+        };
+        let ss = &r.succ[f][branch.block];
+        // Only two-way branches are pruned (a switch's "other" side goes
+        // on to the next case).
+        if ss.len() != 2 || branch.successor != 0 {
+            return Follow::Both;
+        }
+        let side = |b: usize| {
+            let mut callers = st.frames.iter().rev().skip(1).map(|fr| (fr.func, fr.bb));
+            r.can_reach(f, b, &mut callers)
+        };
+        match (side(ss[0]), side(ss[1])) {
+            (true, true) => Follow::Both,
+            (true, false) => Follow::Then,
+            (false, true) => Follow::Else,
+            (false, false) => Follow::Neither,
+        }
+    }
+    fn priority(&self, st: &State) -> Option<i64> {
+        Some(self.reach.priority(st))
+    }
+}
+
+/// Ends a path with a [`REACHED`] finding at the first instruction of a
+/// target line.
+pub struct ReachLine {
+    /// The source file (None: any), as given.
+    pub file: Option<String>,
+    /// The line.
+    pub line: u32,
+}
+
+impl Checker for ReachLine {
+    fn name(&self) -> &str {
+        "reach"
+    }
+    fn looks_at(&self, kind: PointKind) -> bool {
+        kind != PointKind::Returned
+    }
+    fn check(&mut self, _st: &State, at: Point<'_>, _operands: &[Option<Term>]) -> Vec<Check> {
+        use llvm_ir::HasDebugLoc;
+        let d = match at {
+            Point::Instruction(i) => i.get_debug_loc(),
+            Point::Terminator(t) => t.get_debug_loc(),
+            Point::Returned { .. } => return vec![],
+        };
+        if loc_line(d, self.file.as_deref()) == Some(self.line) {
+            vec![Check::ending(
+                Kind::Custom(REACHED.into()),
+                Term::bool(true),
+                format!("line {} reached", self.line),
+            )]
+        } else {
+            vec![]
+        }
+    }
+}
+
+/// The lines of `module`'s functions that hold code (in `file`, if given).
+pub fn code_lines(module: &Module, file: Option<&str>) -> BTreeSet<u32> {
+    use llvm_ir::HasDebugLoc;
+    let mut lines = BTreeSet::new();
+    for f in &module.functions {
+        for b in &f.basic_blocks {
+            for i in &b.instrs {
+                lines.extend(loc_line(i.get_debug_loc(), file));
+            }
+            lines.extend(loc_line(b.term.get_debug_loc(), file));
+        }
+    }
+    lines.remove(&0);
+    lines
+}
+
+/// Whether block `b` holds code of `line` (in `file`, if given).
+pub fn block_on_line(b: &llvm_ir::BasicBlock, file: Option<&str>, line: u32) -> bool {
+    use llvm_ir::HasDebugLoc;
+    b.instrs.iter().any(|i| loc_line(i.get_debug_loc(), file) == Some(line))
+        || loc_line(b.term.get_debug_loc(), file) == Some(line)
+}
+
+/// One decision of a path: the two-way branch at `line` (and `column`,
+/// when the line has several) goes to its `taken` side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Decision {
+    /// Source line of the branch.
+    pub line: u32,
+    /// Source column, when given.
+    pub column: Option<u32>,
+    /// The side: true for the condition holding.
+    pub taken: bool,
+}
+
+/// A path given as the sequence of decisions at the branches of some
+/// source lines (the others are free), complete or a prefix.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PathSpec {
+    /// The decisions in execution order.
+    pub decisions: Vec<Decision>,
+    /// True if the spec ends with `...`: any continuation.
+    pub prefix: bool,
+}
+
+impl PathSpec {
+    /// Reads `LINE[:COL]:T|F[*N],...[,...]`: each element a branch's
+    /// line (and column), its side (T: the condition holds, F: it does
+    /// not) and a repetition count; a final `...` makes it a prefix.
+    pub fn parse(s: &str) -> Result<PathSpec, String> {
+        let mut decisions = Vec::new();
+        let mut prefix = false;
+        let parts: Vec<&str> = s.split(',').map(str::trim).filter(|p| !p.is_empty()).collect();
+        for (k, p) in parts.iter().enumerate() {
+            if *p == "..." {
+                if k + 1 != parts.len() {
+                    return Err(format!("`...` must come last (element {})", k + 1));
+                }
+                prefix = true;
+                continue;
+            }
+            let bad = || format!("`{p}`: expected LINE:T, LINE:F, LINE:COL:T or with *N (e.g. 12:T*3)");
+            let (body, times) = match p.split_once('*') {
+                Some((b, n)) => (b, n.trim().parse::<usize>().map_err(|_| bad())?),
+                None => (*p, 1),
+            };
+            let fields: Vec<&str> = body.split(':').map(str::trim).collect();
+            let (line, column, side) = match fields.as_slice() {
+                [l, s] => (l.parse::<u32>().map_err(|_| bad())?, None, *s),
+                [l, c, s] => (
+                    l.parse::<u32>().map_err(|_| bad())?,
+                    Some(c.parse::<u32>().map_err(|_| bad())?),
+                    *s,
+                ),
+                _ => return Err(bad()),
+            };
+            let taken = match side {
+                "T" | "t" | "true" => true,
+                "F" | "f" | "false" => false,
+                _ => return Err(bad()),
+            };
+            for _ in 0..times {
+                decisions.push(Decision { line, column, taken });
+            }
+        }
+        if decisions.is_empty() {
+            return Err("an empty path: give at least one LINE:T or LINE:F".into());
+        }
+        Ok(PathSpec { decisions, prefix })
+    }
+
+    /// The lines whose branches the spec decides.
+    pub fn lines(&self) -> BTreeSet<u32> {
+        self.decisions.iter().map(|d| d.line).collect()
+    }
+}
+
+/// The two-way branches of `module` by source line (in `file`, if given):
+/// the columns of each line's branches (several when a line has more than
+/// one condition), and the lines with a `switch`.
+pub fn branch_sites(module: &Module, file: Option<&str>) -> (BTreeMap<u32, BTreeSet<u32>>, BTreeSet<u32>) {
+    use llvm_ir::HasDebugLoc;
+    let mut two = BTreeMap::<u32, BTreeSet<u32>>::new();
+    let mut switches = BTreeSet::new();
+    for f in &module.functions {
+        for b in &f.basic_blocks {
+            let d = b.term.get_debug_loc();
+            let Some(line) = loc_line(d, file) else { continue };
+            match &b.term {
+                Terminator::CondBr(_) => {
+                    two.entry(line)
+                        .or_default()
+                        .insert(d.as_ref().and_then(|d| d.col).unwrap_or(0));
+                }
+                Terminator::Switch(_) => {
+                    switches.insert(line);
+                }
+                _ => {}
+            }
+        }
+    }
+    (two, switches)
+}
+
+/// How far a state is along a [`PathSpec`] (its extension slot).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Progress(pub usize);
+
+fn progress(st: &State) -> usize {
+    st.ext::<Progress>().map_or(0, |p| p.0)
+}
+
+/// Follows a [`PathSpec`]: at a branch of one of its lines, only the side
+/// its next decision names (no side when the branch is not the next one,
+/// or the spec is used up and is not a prefix); other branches are free.
+pub struct FollowPath {
+    spec: Arc<PathSpec>,
+    file: Option<String>,
+    lines: BTreeSet<u32>,
+}
+
+impl FollowPath {
+    /// An oracle for `spec` (lines of `file`, if given).
+    pub fn new(spec: Arc<PathSpec>, file: Option<String>) -> FollowPath {
+        let lines = spec.lines();
+        FollowPath { spec, file, lines }
+    }
+    fn line_of(&self, branch: &Branch<'_>) -> Option<(u32, u32)> {
+        let l = branch.loc?;
+        (same_file(&l.file, self.file.as_deref()) && self.lines.contains(&l.line)).then_some((l.line, l.column))
+    }
+}
+
+impl BranchOracle for FollowPath {
+    fn decide(&mut self, st: &State, branch: &Branch<'_>) -> Follow {
+        let Some((line, column)) = self.line_of(branch) else {
+            return Follow::Both;
+        };
+        let k = progress(st);
+        match self.spec.decisions.get(k) {
+            Some(d) if d.line == line && d.column.is_none_or(|c| c == column) => {
+                if d.taken {
+                    Follow::Then
+                } else {
+                    Follow::Else
+                }
+            }
+            // Past the end of a prefix: free.
+            None if self.spec.prefix => Follow::Both,
+            _ => Follow::Neither,
+        }
+    }
+    fn priority(&self, st: &State) -> Option<i64> {
+        // Furthest along first.
+        Some(progress(st) as i64)
+    }
+}
+
+/// Counts the decisions a state has taken along a [`PathSpec`].
+pub struct PathProgress {
+    file: Option<String>,
+    lines: BTreeSet<u32>,
+}
+
+impl PathProgress {
+    /// The observer for `spec` (lines of `file`, if given).
+    pub fn new(spec: &PathSpec, file: Option<String>) -> PathProgress {
+        PathProgress {
+            file,
+            lines: spec.lines(),
+        }
+    }
+}
+
+impl Observer for PathProgress {
+    fn at_branch(&mut self, st: &mut State, branch: &Branch<'_>, _taken: bool) {
+        let on = branch
+            .loc
+            .is_some_and(|l| same_file(&l.file, self.file.as_deref()) && self.lines.contains(&l.line));
+        // (Past the end of a prefix the count goes on: the goal was met
+        // at the end.)
+        if on {
+            let k = progress(st) + 1;
+            st.ext_mut::<Progress>().0 = k;
+        }
+    }
+}
+
+/// Ends a path with a [`PATH_FOLLOWED`] finding once it has taken every
+/// decision of a [`PathSpec`]: at once for a prefix; for a complete path,
+/// where the entry function returns or the program exits.
+pub struct PathDone {
+    spec: Arc<PathSpec>,
+}
+
+impl PathDone {
+    /// The checker for `spec`.
+    pub fn new(spec: Arc<PathSpec>) -> PathDone {
+        PathDone { spec }
+    }
+}
+
+impl Checker for PathDone {
+    fn name(&self) -> &str {
+        "path"
+    }
+    fn looks_at(&self, kind: PointKind) -> bool {
+        kind != PointKind::Returned
+    }
+    fn check(&mut self, st: &State, at: Point<'_>, _operands: &[Option<Term>]) -> Vec<Check> {
+        use llvm_ir::HasDebugLoc;
+        let n = self.spec.decisions.len();
+        if progress(st) != n {
+            return vec![];
+        }
+        // At code with a source line (the finding is placed there).
+        let located = match at {
+            Point::Instruction(i) => i.get_debug_loc().as_ref().is_some_and(|d| d.line > 0),
+            Point::Terminator(t) => t.get_debug_loc().as_ref().is_some_and(|d| d.line > 0),
+            Point::Returned { .. } => false,
+        };
+        if !located {
+            return vec![];
+        }
+        let end = self.spec.prefix
+            || match at {
+                Point::Terminator(Terminator::Ret(_)) => st.frames.len() == 1,
+                Point::Instruction(i) => matches!(
+                    callee(i),
+                    Some(Some(
+                        "exit" | "_exit" | "_Exit" | "abort" | "__assert_fail" | "reach_error"
+                    ))
+                ),
+                _ => false,
+            };
+        if !end {
+            return vec![];
+        }
+        vec![Check::ending(
+            Kind::Custom(PATH_FOLLOWED.into()),
+            Term::bool(true),
+            format!("the path's {n} decisions taken"),
+        )]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn path_specs_read_lines_columns_sides_repetitions_and_prefixes() {
+        let p = PathSpec::parse("48:T, 50:F*2, 12:9:T, ...").unwrap();
+        assert!(p.prefix);
+        assert_eq!(
+            p.decisions,
+            vec![
+                Decision {
+                    line: 48,
+                    column: None,
+                    taken: true
+                },
+                Decision {
+                    line: 50,
+                    column: None,
+                    taken: false
+                },
+                Decision {
+                    line: 50,
+                    column: None,
+                    taken: false
+                },
+                Decision {
+                    line: 12,
+                    column: Some(9),
+                    taken: true
+                },
+            ]
+        );
+        assert_eq!(p.lines(), [12, 48, 50].into_iter().collect());
+        assert!(!PathSpec::parse("48:T").unwrap().prefix);
+        for bad in ["", "48", "48:X", "x:T", "48:T*y", "..., 48:T", "1:2:3:T"] {
+            assert!(PathSpec::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn files_match_by_path_or_name() {
+        assert!(same_file("/a/b/c.c", Some("c.c")));
+        assert!(same_file("/a/b/c.c", Some("b/c.c")));
+        assert!(same_file("/a/b/c.c", None));
+        assert!(!same_file("/a/b/c.c", Some("d.c")));
+        assert!(!same_file("/a/b/xc.c", Some("c.c")));
+    }
+}
