@@ -133,6 +133,21 @@ pub fn run(raw: PathArgs) -> anyhow::Result<ExitCode> {
                 _ => {}
             }
         }
+        let record = fpsym_engine::report::PathRecord {
+            spec: text.to_string(),
+            file: file.clone(),
+            decisions: spec
+                .decisions
+                .iter()
+                .map(|d| fpsym_engine::report::PathDecision {
+                    line: d.line,
+                    column: d.column,
+                    taken: d.taken,
+                })
+                .collect(),
+            prefix: spec.prefix,
+        };
+        fpsym_engine::report::write_json(&out.join(fpsym_engine::report::PATH_RECORD), &record)?;
         let spec = Arc::new(spec);
         plugins.oracle = Some(Box::new(FollowPath::new(spec.clone(), file.clone())));
         plugins.observers.push(Box::new(PathProgress::new(&spec, file.clone())));

@@ -16,7 +16,7 @@ pub use fpsym_replay::ReplayOptions;
 /// Replays every test of `dir`; exit 3 when a finding is not confirmed or
 /// a test behaves otherwise than the run recorded.
 pub fn replay(dir: &Path, opts: &ReplayOptions) -> anyhow::Result<ExitCode> {
-    let confirmations = Confirmations::default();
+    let confirmations = confirmations(dir);
     let report = fpsym_replay::replay(dir, opts, &confirmations).map_err(failure)?;
     print(&report, opts)?;
     let (unconfirmed, mismatched) = (report.unconfirmed(), report.mismatched());
@@ -38,6 +38,33 @@ pub fn replay(dir: &Path, opts: &ReplayOptions) -> anyhow::Result<ExitCode> {
         .into());
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The built-in confirmations, and those of the directed modes' goals
+/// when `dir` has such findings: a line reached, a path taken (as
+/// `DIR/path.json` gives it).
+fn confirmations(dir: &Path) -> Confirmations {
+    use fpsym_engine::report::{PathRecord, PATH_FOLLOWED, PATH_RECORD, REACHED};
+    let mut c = Confirmations::default();
+    let findings = fpsym_engine::report::read_findings(dir).unwrap_or_default();
+    let places = |kind: &str| -> Vec<(String, u32)> {
+        findings
+            .iter()
+            .filter(|f| f.kind.to_string() == kind)
+            .map(|f| (f.file.clone(), f.line))
+            .collect()
+    };
+    let reached = places(REACHED);
+    if !reached.is_empty() {
+        c = c.with(Box::new(fpsym_replay::Reached::new(reached)));
+    }
+    let followed = places(PATH_FOLLOWED);
+    if !followed.is_empty() {
+        if let Ok(path) = fpsym_engine::report::read_json::<PathRecord>(&dir.join(PATH_RECORD)) {
+            c = c.with(Box::new(fpsym_replay::PathFollowed::new(&path, followed)));
+        }
+    }
+    c
 }
 
 /// A replay error as the CLI's failure: a failing coverage tool is

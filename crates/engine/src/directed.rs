@@ -19,10 +19,7 @@ use llvm_ir::{Constant, Function, Instruction, Module, Name, Operand, Terminator
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::sync::Arc;
 
-/// The finding kind of a reached line.
-pub const REACHED: &str = "reached";
-/// The finding kind of a followed path.
-pub const PATH_FOLLOWED: &str = "path-followed";
+pub use fpsym_report::{PATH_FOLLOWED, REACHED};
 
 /// Whether a debug location's file is `file` (as given on the command
 /// line: the same path, or the same name when only a name is given).

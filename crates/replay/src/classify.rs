@@ -21,6 +21,10 @@ pub struct NativeRun<'a> {
     /// The user's files, to locate a failure in a stack trace
     /// ([`NativeRun::first_user_frame`]).
     pub user: &'a UserCode,
+    /// The program run and the coverage profile the run wrote (when it
+    /// was built for coverage), for confirmations that read what the run
+    /// executed ([`crate::Confirmation::needs_profile`]).
+    pub profile: Option<(std::path::PathBuf, std::path::PathBuf)>,
 }
 
 impl NativeRun<'_> {
@@ -197,6 +201,7 @@ mod tests {
             signal,
             timed_out: false,
             user,
+            profile: None,
         }
     }
 

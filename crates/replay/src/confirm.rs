@@ -58,6 +58,13 @@ pub trait Confirmation: Send + Sync {
     /// Whether `observed`, the native run of the finding's test, shows the
     /// finding.
     fn confirms(&self, finding: &Finding, observed: &Observed) -> bool;
+
+    /// Whether the confirmation reads the coverage profile of each run
+    /// ([`NativeRun::profile`]): the program is then built for coverage.
+    /// Default: false.
+    fn needs_profile(&self) -> bool {
+        false
+    }
 }
 
 /// Where a [`SameKind`] finding must be observed.
@@ -414,6 +421,7 @@ mod tests {
             signal: Some(8),
             timed_out: false,
             user: &user,
+            profile: None,
         };
         assert_eq!(part[0].classify(&run).and_then(|o| o.line), Some(3));
         // Replacing a built-in rule.

@@ -233,6 +233,7 @@ mod tests {
             signal: None,
             timed_out: false,
             user: &user,
+            profile: None,
         };
         let sym = |a: &str| match a {
             "0x401000" => Some(("libm.c".to_string(), 3)),

@@ -20,12 +20,14 @@ mod coverage;
 mod driver;
 mod fp;
 mod native;
+mod reach;
 
 pub use classify::NativeRun;
 pub use confirm::{ends_as, expected, Confirmation, Confirmations, Place, SameKind};
 pub use fp::{FloatCast, FpTrap};
 pub use fpsym_report::{Coverage, CoverageCount, FindingResult, Observation, Observed, ReplayReport, TestResult};
 pub use native::{COVERAGE_FLAGS, REPLAY_FLAGS, TEST_TIMEOUT};
+pub use reach::{PathFollowed, Reached};
 
 use classify::{classify_rest, driver_markers, observed, Classified};
 use fpsym_frontend::UserCode;
@@ -182,7 +184,8 @@ pub fn replay(dir: &Path, opts: &ReplayOptions, confirmations: &Confirmations) -
     // For --function runs, an integer result is the exit status; a pointer
     // result (an address of the run's memory) is not compared.
     let pointer_result = matches!(&record.entry, EntryRecord::Function { ret: Some(r), .. } if r == "void *");
-    let exe = native::build(dir, &record, coverage_on, &taking_part)?;
+    let profiles_read = taking_part.iter().any(|c| c.needs_profile());
+    let exe = native::build(dir, &record, coverage_on || profiles_read, &taking_part)?;
     let profiles = dir.join("replay").join("profiles");
     let _ = std::fs::remove_dir_all(&profiles);
     std::fs::create_dir_all(&profiles).map_err(io(&profiles))?;

@@ -206,6 +206,7 @@ pub(crate) fn run_test<'a>(
         signal: status.and_then(|s| s.signal()),
         timed_out: status.is_none(),
         user,
+        profile: Some((exe.to_path_buf(), profile.to_path_buf())),
     })
 }
 

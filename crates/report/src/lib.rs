@@ -21,7 +21,7 @@ pub use records::{Event, Finding, FindingKind, Loc, PathEnd, Termination, Test, 
 pub use replay_record::{
     Coverage, CoverageCount, FindingResult, Observation, Observed, Raised, ReplayReport, TestResult,
 };
-pub use run_record::{EntryRecord, RunRecord};
+pub use run_record::{EntryRecord, PathDecision, PathRecord, RunRecord, PATH_FOLLOWED, REACHED};
 pub use summary::{Property, Stats, StopReason, Summary, Verdict};
 pub use values::{c_type_name, decimal, hex_float};
 
@@ -59,6 +59,8 @@ pub const STATS: &str = "stats.json";
 pub const REPLAY: &str = "replay.json";
 /// `DIR/events.jsonl`.
 pub const EVENTS: &str = "events.jsonl";
+/// `DIR/path.json` ([`PathRecord`]).
+pub const PATH_RECORD: &str = "path.json";
 
 /// Reads a JSON record.
 pub fn read_json<T: DeserializeOwned>(path: &Path) -> Result<T, ReportError> {
@@ -254,7 +256,7 @@ const RUN_MARKERS: [&str; 4] = [RUN_RECORD, STATS, "tests", "findings"];
 
 /// Everything a run (and its replay) writes into its directory: what
 /// `--force` may remove.
-pub const RUN_ENTRIES: [&str; 10] = [
+pub const RUN_ENTRIES: [&str; 11] = [
     RUN_RECORD,
     STATS,
     "tests",
@@ -265,6 +267,7 @@ pub const RUN_ENTRIES: [&str; 10] = [
     REPLAY,
     "functions",
     "error.json",
+    PATH_RECORD,
 ];
 
 /// Why an output directory cannot be used for a run.

@@ -77,3 +77,34 @@ impl RunRecord {
         self.env.iter().map(|(k, v)| (k.clone(), v.clone())).collect()
     }
 }
+
+/// The finding kind of a line reached (`fpsym path --reach`).
+pub const REACHED: &str = "reached";
+/// The finding kind of a path taken (`fpsym path --path`).
+pub const PATH_FOLLOWED: &str = "path-followed";
+
+/// `DIR/path.json`: the path a `fpsym path --path` run followed, for
+/// replay to check the native run of its test takes it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PathRecord {
+    /// The path as given (`48:T,50:F,...`).
+    pub spec: String,
+    /// The source file whose lines it names (as given), if one was.
+    pub file: Option<String>,
+    /// Its decisions in execution order.
+    pub decisions: Vec<PathDecision>,
+    /// True if any continuation is allowed (a final `...`).
+    pub prefix: bool,
+}
+
+/// One decision of a [`PathRecord`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PathDecision {
+    /// The branch's line.
+    pub line: u32,
+    /// Its column, when given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub column: Option<u32>,
+    /// The side: true for the condition holding.
+    pub taken: bool,
+}

@@ -1,0 +1,198 @@
+//! `fpsym path`: lines reached or proven unreachable, paths taken or
+//! proven infeasible (seed 000), the answers confirmed by native runs,
+//! loop bounds making "unknown" rather than a wrong proof, and bad
+//! targets refused with the line and why.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c").join(name)
+}
+
+fn dichotomic() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/path/programs/dichotomic.c")
+}
+
+/// `fpsym path FILE --function F ARGS -o OUT`: exit code, output, the
+/// verdict of stats.json, and the directory.
+fn path(file: &Path, function: &str, args: &[&str], tag: &str) -> (Option<i32>, String, serde_json::Value, PathBuf) {
+    let out = std::env::temp_dir().join(format!("fpsym-path-{}-{tag}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let o = Command::new(env!("CARGO_BIN_EXE_fpsym"))
+        .arg("path")
+        .arg(file)
+        .args(["--function", function, "-o"])
+        .arg(&out)
+        .args(args)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
+    let verdict = std::fs::read_to_string(out.join("stats.json"))
+        .ok()
+        .and_then(|s| serde_json::from_str::<serde_json::Value>(&s).ok())
+        .map(|j| j["verdict"].clone())
+        .unwrap_or(serde_json::Value::Null);
+    (o.status.code(), text, verdict, out)
+}
+
+/// The value of input `name` in the test of the goal's finding.
+fn input(out: &Path, name: &str) -> f64 {
+    let findings = std::fs::read_dir(out.join("findings")).unwrap();
+    let f: serde_json::Value = findings
+        .filter_map(|e| std::fs::read_to_string(e.ok()?.path()).ok())
+        .filter_map(|s| serde_json::from_str::<serde_json::Value>(&s).ok())
+        .find(|f| f["kind"] == "reached" || f["kind"] == "path-followed")
+        .expect("a goal finding");
+    let t: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join(format!("tests/{:06}.json", f["test"].as_u64().unwrap()))).unwrap(),
+    )
+    .unwrap();
+    let o = t["objects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["name"] == name)
+        .unwrap();
+    o["value"].as_str().unwrap().parse().unwrap()
+}
+
+fn twice(y: f64) -> f64 {
+    y + y
+}
+
+#[test]
+fn reachable_lines_get_inputs_confirmed_natively() {
+    // Line 18: `return 3` when twice(y) + 1.0 == twice(y) (the 1 is
+    // absorbed); line 20 when x is NaN. Each input is checked here in
+    // Rust and by the native run's line coverage (--replay).
+    let (code, text, v, out) = path(
+        &fixture("path_reach.c"),
+        "classify",
+        &["--reach", "18", "--replay"],
+        "r18",
+    );
+    assert_eq!(code, Some(0), "{text}");
+    assert_eq!(v["verdict"], "feasible", "{text}");
+    let y = input(&out, "y");
+    assert_eq!(twice(y) + 1.0, twice(y), "{text}");
+    assert!(
+        text.contains("finding reached at path_reach.c:18 (test 000001): confirmed"),
+        "{text}"
+    );
+    let (code, text, v, out) = path(&fixture("path_reach.c"), "classify", &["--reach", "20"], "r20");
+    assert_eq!(code, Some(0), "{text}");
+    assert_eq!(v["verdict"], "feasible", "{text}");
+    let x = input(&out, "x");
+    assert!(x.is_nan(), "{text}");
+}
+
+#[test]
+fn unreachable_lines_are_proven_so() {
+    // `x > 1.0 && x < 0.5`, and a square below zero: no input, under IEEE
+    // semantics (NaN included).
+    for line in ["13", "15"] {
+        let (code, text, v, _) = path(&fixture("path_reach.c"), "classify", &["--reach", line], line);
+        assert_eq!(code, Some(0), "{text}");
+        assert_eq!(v["verdict"], "infeasible", "line {line}: {text}");
+        assert!(
+            v["why"]
+                .as_str()
+                .unwrap()
+                .contains("every path that could was explored exactly"),
+            "{v}"
+        );
+    }
+}
+
+#[test]
+fn paths_are_taken_or_proven_infeasible() {
+    let (code, text, v, out) = path(
+        &fixture("path_reach.c"),
+        "classify",
+        &["--path", "11:T,12:F,14:F,17:T", "--replay"],
+        "p-ok",
+    );
+    assert_eq!(code, Some(0), "{text}");
+    assert_eq!(v["verdict"], "feasible", "{text}");
+    let (x, y) = (input(&out, "x"), input(&out, "y"));
+    assert!(
+        x > 1.0 && x >= 0.5 && x * x >= 0.0 && twice(y) + 1.0 == twice(y),
+        "{x} {y}"
+    );
+    assert!(text.contains("confirmed"), "{text}");
+    for (spec, tag) in [("11:T,12:T", "p-no1"), ("11:T,12:F,14:T", "p-no2")] {
+        let (code, text, v, _) = path(&fixture("path_reach.c"), "classify", &["--path", spec], tag);
+        assert_eq!(code, Some(0), "{text}");
+        assert_eq!(v["verdict"], "infeasible", "{spec}: {text}");
+    }
+}
+
+#[test]
+fn dichotomic_prefixes_of_seed_000_are_feasible_and_confirmed() {
+    // The 12-iteration prefix of the run from (-10, 10) (FPSE's Table II,
+    // path 12: 847 s with ULP-Max for path 4, timeouts for 8): the native
+    // run of the test makes at least these decisions at both lines.
+    let paths: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dichotomic().with_file_name("paths.json")).expect("bench/path/programs/paths.json"),
+    )
+    .unwrap();
+    let p12 = &paths["programs"]["dichotomic"]["prefixes"][11];
+    assert_eq!(p12["k"], 12);
+    let spec = format!("{},...", p12["path"].as_str().unwrap());
+    let (code, text, v, _) = path(&dichotomic(), "dichotomic", &["--path", &spec, "--replay"], "dich12");
+    assert_eq!(code, Some(0), "{text}");
+    assert_eq!(v["verdict"], "feasible", "{text}");
+    assert!(text.contains("finding path-followed at dichotomic.c"), "{text}");
+    assert!(text.contains("1 confirmed, 0 unconfirmed"), "{text}");
+    // Decisions are in execution order: the loop's condition comes
+    // between two of the `if`'s.
+    let (code, text, v, _) = path(
+        &dichotomic(),
+        "dichotomic",
+        &["--path", "48:T,50:T,50:T,..."],
+        "dich-order",
+    );
+    assert_eq!(code, Some(0), "{text}");
+    assert_eq!(v["verdict"], "infeasible", "{text}");
+    // A complete path: one iteration, then the loop ends.
+    let (code, text, v, _) = path(
+        &dichotomic(),
+        "dichotomic",
+        &["--path", "48:T,50:T,48:F", "--replay"],
+        "dich1",
+    );
+    assert_eq!(code, Some(0), "{text}");
+    assert_eq!(v["verdict"], "feasible", "{text}");
+    assert!(text.contains("1 confirmed, 0 unconfirmed"), "{text}");
+}
+
+#[test]
+fn a_loop_bound_makes_unknown_not_infeasible() {
+    // Thirty iterations are possible (from xR = inf the interval never
+    // shrinks), but a bound of 3 cuts every such path: not a proof.
+    let (code, text, v, _) = path(
+        &dichotomic(),
+        "dichotomic",
+        &["--path", "48:T*30,...", "--loop-bound", "3", "--max-time", "20"],
+        "bound",
+    );
+    assert_eq!(code, Some(0), "{text}");
+    assert_eq!(v["verdict"], "unknown", "{text}");
+    assert!(v["why"].as_str().unwrap().contains("loop bound 3 reached"), "{v}");
+}
+
+#[test]
+fn bad_targets_are_input_errors() {
+    for (args, says) in [
+        (vec!["--reach", "45"], "line 45 of"),
+        (vec!["--reach", "x"], "expected LINE or FILE:LINE"),
+        (vec!["--path", "49:T"], "line 49 of"),
+        (vec!["--path", "48:Q"], "expected LINE:T"),
+        (vec!["--path", "..., 48:T"], "`...` must come last"),
+    ] {
+        let (code, text, _, _) = path(&dichotomic(), "dichotomic", &args, "bad");
+        assert_eq!(code, Some(2), "{args:?}: {text}");
+        assert!(text.contains(says), "{args:?}: {text}");
+    }
+}
