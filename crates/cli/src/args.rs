@@ -52,8 +52,35 @@ pub enum Command {
     /// of `run` (--loop-bound bounds loops; then "unreachable" is only up
     /// to the bound and is said to be unknown).
     ///
+    /// The search is the oracle's (--search does not apply), --property is
+    /// refused.
+    ///
     /// Example: fpsym path bench/path/programs/dichotomic.c --function dichotomic --path '48:T,50:F,48:T,50:T,...'
     Path(PathArgs),
+    /// Can the float computation put a function's result outside the
+    /// range the real-number computation stays in (seed 001's critical
+    /// values)? An input whose result is below, above (or NaN), with the
+    /// result, or a proof that none exists over every path (up to
+    /// --unroll iterations of each loop: then not a proof, and said so).
+    /// Takes the options of `run`.
+    ///
+    /// Example: fpsym critical bench/critical/programs/heron.c --function heron --range 'a=[5,10]' --range 'b=[0,5]' --range 'c=[0,5]' --expect 'ret=[-0.00001,156.25001]'
+    Critical(CriticalArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct CriticalArgs {
+    /// The range the result must stay in: `ret=[LO,HI]`, the bounds exact
+    /// decimals (not rounded through a C double; `-inf`/`inf` or empty
+    /// for none).
+    #[arg(long, value_name = "ret=[LO,HI]")]
+    pub expect: String,
+    /// Explore at most this many iterations of each loop (same as
+    /// --loop-bound); a run cut by it proves nothing.
+    #[arg(long, value_name = "K")]
+    pub unroll: Option<u32>,
+    #[command(flatten)]
+    pub run: RunArgs,
 }
 
 #[derive(Args, Debug)]

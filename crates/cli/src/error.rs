@@ -600,10 +600,29 @@ fn given_input(
                         v.parse::<f64>().map(Float::from_f64)
                     }
                     .map_err(|_| bad(format!("{v} is not a decimal number")))?;
+                    // An overflow to infinity is refused (`inf` itself is
+                    // allowed); so is a non-zero value that becomes zero.
+                    let named_inf = v.trim_start_matches(['+', '-']).to_ascii_lowercase().starts_with("inf");
+                    let zero_text = fpsym_float::parse_decimal(v)
+                        .is_some_and(|q| q == num_rational::BigRational::from_integer(0.into()));
+                    if (x.is_infinite() && !named_inf)
+                        || (x.is_zero() && fpsym_float::parse_decimal(v).is_some() && !zero_text)
+                    {
+                        return Err(bad(format!("{v} is out of the range of {}", sc.name)));
+                    }
                     put(&mut m, sc, x);
                 }
-                ScalarKind::Int { bytes, .. } => {
+                ScalarKind::Int { bytes, signed } => {
                     let x: i128 = v.parse().map_err(|_| bad(format!("{v} is not an integer")))?;
+                    let w = 8 * bytes as u32;
+                    let (min, max) = match (signed, w) {
+                        (_, 128..) => (i128::MIN, i128::MAX),
+                        (true, _) => (-(1i128 << (w - 1)), (1i128 << (w - 1)) - 1),
+                        (false, _) => (0, (1i128 << w) - 1),
+                    };
+                    if x < min || x > max {
+                        return Err(bad(format!("{v} does not fit {} ({min} to {max})", sc.name)));
+                    }
                     if let Some(o) = m.get_mut(&sc.object) {
                         let at = sc.offset as usize;
                         for k in 0..bytes as usize {
@@ -869,7 +888,12 @@ fn report(
 ) -> anyhow::Result<()> {
     // Agreement: the same error to a part in a million (both infinite
     // counts as the same).
-    let agrees = |e: f64| e == best.error || (e - best.error).abs() <= 1e-6 * best.error.abs().max(e.abs());
+    let agrees = |e: f64| {
+        e == best.error
+            || (e.is_finite()
+                && best.error.is_finite()
+                && (e - best.error).abs() <= 1e-6 * best.error.abs().max(e.abs()))
+    };
     let reference_check = match check {
         Some((bits, e)) => {
             serde_json::json!({"precision": bits, "max_relative_error": error_json(e), "agrees": agrees(e)})
@@ -941,6 +965,7 @@ fn report(
         "measured": s.measured,
         "random_inputs": s.random_inputs,
         "symbolic_inputs": s.symbolic_inputs,
+        "refined_inputs": s.measured.saturating_sub(s.random_inputs + s.symbolic_inputs),
         "symbolic_rounds": s.rounds,
         "diagnosis": {"sites": diagnosis_sites, "divergences": divergences},
         "reference_check": reference_check,
@@ -961,12 +986,13 @@ fn report(
         println!("measured the given input in {:.2} s", s.start.elapsed().as_secs_f64());
     } else {
         println!(
-            "found after {:.2} s; {} inputs measured ({} random, {} from {} symbolic rounds) in {:.1} s",
+            "found after {:.2} s; {} inputs measured ({} random, {} from {} symbolic rounds, {} by refinement) in {:.1} s",
             s.time_to_best,
             s.measured,
             s.random_inputs,
             s.symbolic_inputs,
             s.rounds,
+            s.measured.saturating_sub(s.random_inputs + s.symbolic_inputs),
             s.start.elapsed().as_secs_f64()
         );
     }

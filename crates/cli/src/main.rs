@@ -4,6 +4,7 @@
 //! so, 2 usage or input error, 3 internal error.
 
 mod args;
+mod critical;
 mod error;
 mod exceptions;
 mod path;
@@ -128,6 +129,7 @@ fn run() -> anyhow::Result<ExitCode> {
         args::Command::Exceptions(raw) => exceptions::run(raw),
         args::Command::Error(raw) => error::run(raw),
         args::Command::Path(raw) => path::run(raw),
+        args::Command::Critical(raw) => critical::run(raw),
         args::Command::Replay(raw) => replay::replay(
             &raw.dir,
             &replay::ReplayOptions {

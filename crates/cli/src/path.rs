@@ -36,9 +36,14 @@ fn nearest(lines: &BTreeSet<u32>, line: u32) -> String {
 /// The answer, from the run: reached (the goal's finding), infeasible
 /// (every path the oracle let through explored exactly, none reached),
 /// or unknown (why).
-fn answer(goal: &str, what: &str, s: &Summary, findings: &[Finding]) -> Verdict {
+fn answer(goal: &str, what: &str, ended_after: bool, s: &Summary, findings: &[Finding]) -> Verdict {
     if let Some(f) = findings.iter().find(|f| f.kind.to_string() == goal) {
         return Verdict::Feasible(format!("test {:06} {what}", f.test));
+    }
+    if ended_after {
+        return Verdict::Feasible(format!(
+            "an input {what}, then the program fails or stops otherwise than by returning or exit: see the findings and tests"
+        ));
     }
     match &s.directed_incomplete {
         None if s.stop == StopReason::Exhausted => Verdict::Infeasible(format!(
@@ -51,19 +56,36 @@ fn answer(goal: &str, what: &str, s: &Summary, findings: &[Finding]) -> Verdict 
 
 pub fn run(raw: PathArgs) -> anyhow::Result<ExitCode> {
     let files: Vec<String> = raw.run.files.iter().map(|f| f.display().to_string()).collect();
-    let only_c = {
-        let c: Vec<&String> = files.iter().filter(|f| f.ends_with(".c")).collect();
-        (c.len() == 1).then(|| c[0].clone())
+    let sources: Vec<&String> = files
+        .iter()
+        .filter(|f| f.ends_with(".c") || f.ends_with(".i"))
+        .collect();
+    let only_c = (sources.len() == 1).then(|| sources[0].clone());
+    let several = || {
+        Failure::Input(format!(
+            "several source files ({}): say which one the lines are in (--reach FILE:LINE, --path with --file FILE)",
+            sources.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
+        ))
     };
+    if raw.run.property.is_some() {
+        return Err(Failure::Input(
+            "fpsym path answers whether a line or path is reached; --property does not apply".into(),
+        )
+        .into());
+    }
     let opts = RunOptions::from_args(raw.run)?;
     let (mut engine, out, program) = prepare(&opts)?;
     let module = &program.module;
     let mut plugins = Plugins::default();
+    let mut ended_after: Arc<std::sync::atomic::AtomicBool> = Default::default();
     let (goal, what) = if let Some(target) = &raw.reach {
         let (file, line) = match target.rsplit_once(':') {
             Some((f, l)) => (Some(f.to_string()), l),
             None => (raw.file.clone().or(only_c.clone()), target.as_str()),
         };
+        if file.is_none() && sources.len() > 1 {
+            return Err(several().into());
+        }
         let line: u32 = line
             .trim()
             .parse()
@@ -93,6 +115,9 @@ pub fn run(raw: PathArgs) -> anyhow::Result<ExitCode> {
         let text = raw.path.as_deref().unwrap_or_default();
         let spec = PathSpec::parse(text).map_err(|e| Failure::Input(format!("--path: {e}")))?;
         let file = raw.file.clone().or(only_c.clone());
+        if file.is_none() && sources.len() > 1 {
+            return Err(several().into());
+        }
         let (sites, switches) = branch_sites(module, file.as_deref());
         let shown = file.clone().unwrap_or_else(|| "the program".into());
         for d in &spec.decisions {
@@ -112,21 +137,28 @@ pub fn run(raw: PathArgs) -> anyhow::Result<ExitCode> {
                 ))
                 .into());
             };
+            if let Some((c, _)) = cols.iter().find(|(_, n)| **n > 1) {
+                return Err(Failure::Input(format!(
+                    "--path: line {} has several conditions at column {c} (a macro?): the decisions there cannot be told apart",
+                    d.line
+                ))
+                .into());
+            }
             match d.column {
                 None if cols.len() > 1 => {
                     return Err(Failure::Input(format!(
                         "--path: line {} has {} conditions (columns {}): write LINE:COL:T or LINE:COL:F",
                         d.line,
                         cols.len(),
-                        cols.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(", ")
+                        cols.keys().map(|c| c.to_string()).collect::<Vec<_>>().join(", ")
                     ))
                     .into())
                 }
-                Some(c) if !cols.contains(&c) => {
+                Some(c) if !cols.contains_key(&c) => {
                     return Err(Failure::Input(format!(
                         "--path: line {} has no condition at column {c} (columns {})",
                         d.line,
-                        cols.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(", ")
+                        cols.keys().map(|c| c.to_string()).collect::<Vec<_>>().join(", ")
                     ))
                     .into())
                 }
@@ -150,7 +182,9 @@ pub fn run(raw: PathArgs) -> anyhow::Result<ExitCode> {
         fpsym_engine::report::write_json(&out.join(fpsym_engine::report::PATH_RECORD), &record)?;
         let spec = Arc::new(spec);
         plugins.oracle = Some(Box::new(FollowPath::new(spec.clone(), file.clone())));
-        plugins.observers.push(Box::new(PathProgress::new(&spec, file.clone())));
+        let progress = PathProgress::new(&spec, file.clone());
+        ended_after = progress.ended_after.clone();
+        plugins.observers.push(Box::new(progress));
         let s = spec.clone();
         engine
             .checkers
@@ -167,7 +201,15 @@ pub fn run(raw: PathArgs) -> anyhow::Result<ExitCode> {
         &program,
         &out,
         plugins,
-        |s, f| Some(answer(goal, &what, s, f)),
+        |s, f| {
+            Some(answer(
+                goal,
+                &what,
+                ended_after.load(std::sync::atomic::Ordering::Relaxed),
+                s,
+                f,
+            ))
+        },
         |_, f| {
             if let Some(found) = f.iter().find(|x| x.kind.to_string() == goal) {
                 if let Ok(t) = fpsym_engine::report::read_json::<fpsym_engine::report::Test>(

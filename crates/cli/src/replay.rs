@@ -40,9 +40,9 @@ pub fn replay(dir: &Path, opts: &ReplayOptions) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The built-in confirmations, and those of the directed modes' goals
-/// when `dir` has such findings: a line reached, a path taken (as
-/// `DIR/path.json` gives it).
+/// The built-in confirmations, and those of the modes' goals when `dir`
+/// has them: a line reached, a path taken (as `DIR/path.json` gives it),
+/// a result out of its range (as `DIR/critical.json` gives it).
 fn confirmations(dir: &Path) -> Confirmations {
     use fpsym_engine::report::{PathRecord, PATH_FOLLOWED, PATH_RECORD, REACHED};
     let mut c = Confirmations::default();
@@ -57,6 +57,15 @@ fn confirmations(dir: &Path) -> Confirmations {
     let reached = places(REACHED);
     if !reached.is_empty() {
         c = c.with(Box::new(fpsym_replay::Reached::new(reached)));
+    }
+    // A critical run's range (its exact decimal bounds).
+    if let Ok(text) = std::fs::read_to_string(dir.join("critical.json")) {
+        if let Ok(j) = serde_json::from_str::<serde_json::Value>(&text) {
+            let bound = |k: &str| j["expect"][k].as_str().and_then(fpsym_float::parse_decimal);
+            for r in fpsym_replay::ResultRange::all(bound("lo"), bound("hi")) {
+                c = c.with(Box::new(r));
+            }
+        }
     }
     let followed = places(PATH_FOLLOWED);
     if !followed.is_empty() {

@@ -250,6 +250,8 @@ fn a_given_input_is_measured_as_the_seeds_section_2_example() {
         ("x=1,2,3,4,5,6,7,8,9", "9 values for x"),
         ("x=1,abc", "abc is not a decimal number"),
         ("x", "expected NAME=V"),
+        ("x=1e400", "1e400 is out of the range of x[0]"),
+        ("x=1e-400", "1e-400 is out of the range of x[0]"),
     ] {
         let (code, text, _, _) = error("error_sum.c", "sum", &["--array-len", "8", "--input", bad], "bad-input");
         assert_eq!(code, Some(2), "{bad}: {text}");

@@ -183,6 +183,24 @@ fn a_loop_bound_makes_unknown_not_infeasible() {
 }
 
 #[test]
+fn targets_reached_after_the_entry_returns_or_by_a_failure_are_not_called_infeasible() {
+    // An atexit handler runs after `registers` returns: its line is
+    // reachable (the pruning must not cut the entry's return).
+    let (code, text, v, _) = path(&fixture("path_ends.c"), "registers", &["--reach", "10"], "atexit");
+    assert_eq!(code, Some(0), "{text}");
+    assert_eq!(v["verdict"], "feasible", "{text}");
+    // 25:T is taken, then the division by zero ends the program: the path
+    // exists.
+    let (code, text, v, _) = path(&fixture("path_ends.c"), "divides", &["--path", "25:T"], "div");
+    assert_eq!(code, Some(0), "{text}");
+    assert_eq!(v["verdict"], "feasible", "{text}");
+    // Two conditions at one place (a macro): refused, not guessed.
+    let (code, text, _, _) = path(&fixture("path_ends.c"), "macro", &["--path", "35:T"], "macro");
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.contains("several conditions at column"), "{text}");
+}
+
+#[test]
 fn bad_targets_are_input_errors() {
     for (args, says) in [
         (vec!["--reach", "45"], "line 45 of"),
@@ -190,6 +208,11 @@ fn bad_targets_are_input_errors() {
         (vec!["--path", "49:T"], "line 49 of"),
         (vec!["--path", "48:Q"], "expected LINE:T"),
         (vec!["--path", "..., 48:T"], "`...` must come last"),
+        (vec!["--path", "48:T*0"], "a repetition is from 1 to 100000"),
+        (
+            vec!["--reach", "48", "--property", "unreach-call"],
+            "--property does not apply",
+        ),
     ] {
         let (code, text, _, _) = path(&dichotomic(), "dichotomic", &args, "bad");
         assert_eq!(code, Some(2), "{args:?}: {text}");

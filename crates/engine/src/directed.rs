@@ -6,13 +6,16 @@
 //!
 //! Pruning is sound: a side is excluded only when no path from it reaches
 //! the target, over the control-flow graphs and the call graph (a call
-//! through a pointer may reach any function; every call may return). So
+//! through a pointer may reach any function; every call may return; after
+//! the entry function returns or `exit` is called, `atexit` handlers may
+//! run any function). So
 //! when a directed run explores every path it lets through exactly and
 //! finds nothing, nothing reaches the target
 //! ([`crate::Summary::directed_incomplete`] is None).
 
 use crate::checkers::{Check, Checker, Kind, Point, PointKind};
 use crate::plugin::{Branch, BranchOracle, Follow, Observer};
+use crate::prog::successors;
 use crate::state::State;
 use fpsym_expr::Term;
 use llvm_ir::{Constant, Function, Instruction, Module, Name, Operand, Terminator};
@@ -58,19 +61,6 @@ fn callee(i: &Instruction) -> Option<Option<&str>> {
     })
 }
 
-fn successors(t: &Terminator) -> Vec<&Name> {
-    match t {
-        Terminator::Br(b) => vec![&b.dest],
-        Terminator::CondBr(c) => vec![&c.true_dest, &c.false_dest],
-        Terminator::Switch(s) => {
-            let mut v: Vec<&Name> = s.dests.iter().map(|(_, n)| n).collect();
-            v.push(&s.default_dest);
-            v
-        }
-        _ => vec![],
-    }
-}
-
 /// Which blocks can still reach a target: per function (module order) and
 /// block, whether a path from the block's start reaches it in this
 /// function or a callee, whether it can return, and a distance in blocks.
@@ -80,6 +70,9 @@ pub struct Reachability {
     index: HashMap<String, usize>,
     /// Per function, per block: reaches the target (here or in a callee).
     reaches: Vec<Vec<bool>>,
+    /// Some function reaches the target: code run after the entry
+    /// function returns (`atexit` handlers) may.
+    escape: bool,
     /// Per function, per block: can reach a `ret`.
     returns: Vec<Vec<bool>>,
     /// Per function, per block: blocks to the nearest one holding the
@@ -114,8 +107,9 @@ impl Reachability {
             .iter()
             .map(|f| f.basic_blocks.iter().map(|b| is_target(f, b)).collect())
             .collect();
-        // Calls per block: direct callees (defined ones) and whether there
-        // is a call through a pointer.
+        // Calls per block: direct callees (defined ones), and whether there
+        // is a call through a pointer or to `exit` (which runs the
+        // `atexit` handlers: functions called through pointers too).
         let calls: Vec<Vec<(Vec<usize>, bool)>> = funcs
             .iter()
             .map(|f| {
@@ -126,6 +120,7 @@ impl Reachability {
                         let mut indirect = false;
                         for i in &b.instrs {
                             match callee(i) {
+                                Some(Some("exit")) => indirect = true,
                                 Some(Some(n)) => direct.extend(index.get(n).copied()),
                                 Some(None) => indirect = true,
                                 None => {}
@@ -185,6 +180,9 @@ impl Reachability {
             }
             entry_reaches = next;
         }
+        // When some function reaches the target, an `atexit` handler (run
+        // after the entry function returns) may be one.
+        let escape = entry_reaches.iter().any(|r| *r);
         let reaches = distance
             .iter()
             .map(|d| d.iter().map(|x| x.is_some()).collect())
@@ -201,6 +199,7 @@ impl Reachability {
             .collect();
         Reachability {
             index,
+            escape,
             reaches,
             returns,
             distance,
@@ -227,7 +226,8 @@ impl Reachability {
                 return false;
             }
         }
-        false
+        // The entry function returns: the `atexit` handlers run then.
+        self.escape
     }
 
     /// Whether the target can be reached from `st`'s position.
@@ -388,7 +388,10 @@ impl PathSpec {
             }
             let bad = || format!("`{p}`: expected LINE:T, LINE:F, LINE:COL:T or with *N (e.g. 12:T*3)");
             let (body, times) = match p.split_once('*') {
-                Some((b, n)) => (b, n.trim().parse::<usize>().map_err(|_| bad())?),
+                Some((b, n)) => match n.trim().parse::<usize>() {
+                    Ok(n @ 1..=100_000) => (b, n),
+                    _ => return Err(format!("`{p}`: a repetition is from 1 to 100000")),
+                },
                 None => (*p, 1),
             };
             let fields: Vec<&str> = body.split(':').map(str::trim).collect();
@@ -424,10 +427,12 @@ impl PathSpec {
 
 /// The two-way branches of `module` by source line (in `file`, if given):
 /// the columns of each line's branches (several when a line has more than
-/// one condition), and the lines with a `switch`.
-pub fn branch_sites(module: &Module, file: Option<&str>) -> (BTreeMap<u32, BTreeSet<u32>>, BTreeSet<u32>) {
+/// one condition) with how many branches each column has (more than one
+/// when a macro puts several conditions at one place), and the lines with
+/// a `switch`.
+pub fn branch_sites(module: &Module, file: Option<&str>) -> (BTreeMap<u32, BTreeMap<u32, usize>>, BTreeSet<u32>) {
     use llvm_ir::HasDebugLoc;
-    let mut two = BTreeMap::<u32, BTreeSet<u32>>::new();
+    let mut two = BTreeMap::<u32, BTreeMap<u32, usize>>::new();
     let mut switches = BTreeSet::new();
     for f in &module.functions {
         for b in &f.basic_blocks {
@@ -435,9 +440,10 @@ pub fn branch_sites(module: &Module, file: Option<&str>) -> (BTreeMap<u32, BTree
             let Some(line) = loc_line(d, file) else { continue };
             match &b.term {
                 Terminator::CondBr(_) => {
-                    two.entry(line)
+                    *two.entry(line)
                         .or_default()
-                        .insert(d.as_ref().and_then(|d| d.col).unwrap_or(0));
+                        .entry(d.as_ref().and_then(|d| d.col).unwrap_or(0))
+                        .or_default() += 1;
                 }
                 Terminator::Switch(_) => {
                     switches.insert(line);
@@ -503,10 +509,16 @@ impl BranchOracle for FollowPath {
     }
 }
 
-/// Counts the decisions a state has taken along a [`PathSpec`].
+/// Counts the decisions a state has taken along a [`PathSpec`], and
+/// tells when a path that took them all ended some other way than
+/// [`PathDone`] sees (a failure, a trap): the path is then feasible all
+/// the same.
 pub struct PathProgress {
     file: Option<String>,
     lines: BTreeSet<u32>,
+    decisions: usize,
+    /// Set when a path ended (not cut short) after every decision.
+    pub ended_after: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl PathProgress {
@@ -515,6 +527,8 @@ impl PathProgress {
         PathProgress {
             file,
             lines: spec.lines(),
+            decisions: spec.decisions.len(),
+            ended_after: Default::default(),
         }
     }
 }
@@ -529,6 +543,12 @@ impl Observer for PathProgress {
         if on {
             let k = progress(st) + 1;
             st.ext_mut::<Progress>().0 = k;
+        }
+    }
+    fn at_path_end(&mut self, st: &State, end: &crate::exec::End) {
+        use crate::exec::End;
+        if progress(st) == self.decisions && matches!(end, End::Exit(_) | End::Error(_)) {
+            self.ended_after.store(true, std::sync::atomic::Ordering::Relaxed);
         }
     }
 }
@@ -575,7 +595,15 @@ impl Checker for PathDone {
                 Point::Instruction(i) => matches!(
                     callee(i),
                     Some(Some(
-                        "exit" | "_exit" | "_Exit" | "abort" | "__assert_fail" | "reach_error"
+                        "exit"
+                            | "_exit"
+                            | "_Exit"
+                            | "abort"
+                            | "__assert_fail"
+                            | "__assert_rtn"
+                            | "__assert"
+                            | "reach_error"
+                            | "__VERIFIER_error"
                     ))
                 ),
                 _ => false,

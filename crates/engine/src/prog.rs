@@ -55,7 +55,9 @@ pub struct Prog<'p> {
     pub unsupported: HashMap<(usize, usize, usize), String>,
 }
 
-fn successors(t: &Terminator) -> Vec<&Name> {
+/// The successor blocks a terminator names (a switch's cases, then its
+/// default).
+pub(crate) fn successors(t: &Terminator) -> Vec<&Name> {
     match t {
         Terminator::Br(b) => vec![&b.dest],
         Terminator::CondBr(c) => vec![&c.true_dest, &c.false_dest],

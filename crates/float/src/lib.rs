@@ -19,12 +19,14 @@
 
 mod arith;
 mod convert;
+mod decimal;
 mod format;
 mod interval;
 mod round;
 mod status;
 mod value;
 
+pub use decimal::parse_decimal;
 pub use format::{Format, FormatError};
 pub use interval::FloatInterval;
 pub use status::{RoundingMode, Status, StatusAnd};

@@ -92,7 +92,9 @@ pub(crate) fn renames(function_run: bool) -> Vec<(&'static str, &'static str)> {
 /// order (scalars by value, pointers to a copy of their object's bytes),
 /// then the call. An integer result becomes the exit status, as the run
 /// records it (`exit N`: the entry function's result), and is printed
-/// whole on stderr (`FPSYM-RESULT: N`); other results exit 0.
+/// whole on stderr (`FPSYM-RESULT: N`); a float or double result is
+/// printed as its double's bits (`FPSYM-FRESULT: 16 hex digits`); other
+/// results exit 0.
 pub(crate) fn harness(f: &str, params: &[String], ret: &str) -> String {
     // Struct types (for byval parameters) are named once, so that the
     // prototype and the local are the same type.
@@ -133,6 +135,12 @@ pub(crate) fn harness(f: &str, params: &[String], ret: &str) -> String {
         // The whole `(int)` result, not only the exit status's low 8 bits.
         s.push_str(&format!(
             "  int fpsym_r = (int){call};\n  fprintf(stderr, \"FPSYM-RESULT: %d\\n\", fpsym_r);\n  return fpsym_r;\n}}\n"
+        ));
+    } else if ret == "float" || ret == "double" {
+        // A float result, exactly (its double's bits): for confirmations
+        // about the value (a result out of its range).
+        s.push_str(&format!(
+            "  double fpsym_d = (double){call};\n  unsigned long long fpsym_b; memcpy(&fpsym_b, &fpsym_d, sizeof fpsym_b);\n  fprintf(stderr, \"FPSYM-FRESULT: %016llx\\n\", fpsym_b);\n  return 0;\n}}\n"
         ));
     } else {
         s.push_str(&format!("  {call};\n  return 0;\n}}\n"));

@@ -256,7 +256,7 @@ const RUN_MARKERS: [&str; 4] = [RUN_RECORD, STATS, "tests", "findings"];
 
 /// Everything a run (and its replay) writes into its directory: what
 /// `--force` may remove.
-pub const RUN_ENTRIES: [&str; 11] = [
+pub const RUN_ENTRIES: [&str; 12] = [
     RUN_RECORD,
     STATS,
     "tests",
@@ -268,6 +268,7 @@ pub const RUN_ENTRIES: [&str; 11] = [
     "functions",
     "error.json",
     PATH_RECORD,
+    "critical.json",
 ];
 
 /// Why an output directory cannot be used for a run.

@@ -12,6 +12,7 @@
 
 pub mod accuracy;
 pub mod fp;
+pub mod range;
 
 use crate::state::{Loc, State};
 use fpsym_expr::Term;

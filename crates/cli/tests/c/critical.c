@@ -1,0 +1,19 @@
+/* Critical values (fpsym critical). */
+
+/* x in [-2, 3]: the real square is in [0, 9], and so is the float one
+ * (rounding is monotone and 9 is a float). */
+float square(float x)
+{
+    return x * x;
+}
+
+/* n steps of 0.1 from 0: for n in [0, 10], the real sum is in [0, 1]; the
+ * float sum of ten 0.1f is 1.0000001. */
+float steps(int n)
+{
+    float s = 0.0f;
+    int i;
+    for (i = 0; i < n; i++)
+        s = s + 0.1f;
+    return s;
+}
