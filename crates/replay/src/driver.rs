@@ -180,9 +180,13 @@ mod tests {
         assert!(h.contains("int f(int, void *);"), "{h}");
         assert!(h.contains("FPSYM-RESULT: %d\\n"), "{h}");
         assert!(h.contains("return fpsym_r;"), "{h}");
+        // A float result: its exact bits, exit 0.
         let h = harness("g", &[], "double");
         assert!(h.contains("double g(void);"), "{h}");
-        assert!(h.contains("  g();\n  return 0;"), "{h}");
+        assert!(h.contains("double fpsym_d = (double)g();"), "{h}");
+        assert!(h.contains("FPSYM-FRESULT: %016llx\\n"), "{h}");
+        let h = harness("v", &[], "void");
+        assert!(h.contains("  v();\n  return 0;"), "{h}");
         let h = harness("s", &["struct { double x; }".into()], "void");
         assert!(h.contains("typedef struct { double x; } fpsym_arg0;"), "{h}");
         assert!(h.contains("void s(fpsym_arg0);"), "{h}");

@@ -91,7 +91,10 @@ mod tests {
         let hi = fpsym_float::parse_decimal("26.00001");
         assert_eq!(outside(1e9, lo.as_ref(), None), Some(BELOW));
         assert_eq!(outside(1000000064.0, lo.as_ref(), None), None);
-        assert_eq!(outside(26.00001f32 as f64, None, hi.as_ref()), Some(ABOVE));
+        // The float nearest 26.00001 is below it; the next one is above.
+        assert_eq!(outside(26.00001f32 as f64, None, hi.as_ref()), None);
+        let next = f32::from_bits(26.00001f32.to_bits() + 1);
+        assert_eq!(outside(next as f64, None, hi.as_ref()), Some(ABOVE));
         assert_eq!(outside(26.0, None, hi.as_ref()), None);
         assert_eq!(outside(f64::NAN, None, None), Some(NAN));
         assert_eq!(outside(f64::NEG_INFINITY, lo.as_ref(), None), Some(BELOW));
