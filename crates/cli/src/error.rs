@@ -161,8 +161,9 @@ struct Search<'a> {
     /// The worst inputs of the random phase (error, input), worst first:
     /// other starting points for the refinement.
     elite: Vec<(f64, BTreeMap<String, Vec<u8>>)>,
-    /// The refinement's current input and its error.
-    local: (BTreeMap<String, Vec<u8>>, f64),
+    /// The refinement's current input, its error, and the computed value
+    /// of the result it bisects.
+    local: (BTreeMap<String, Vec<u8>>, f64, Option<Float>),
 }
 
 impl Search<'_> {
@@ -243,7 +244,7 @@ impl Search<'_> {
     fn random_input(&mut self) -> BTreeMap<String, Vec<u8>> {
         let mut m: BTreeMap<String, Vec<u8>> = self.sizes.iter().map(|(k, n)| (k.clone(), vec![0u8; *n])).collect();
         for s in self.scalars.clone() {
-            let bytes: Vec<u8> = match s.kind {
+            match s.kind {
                 ScalarKind::Float(f) => {
                     let x = match s.range {
                         Some((lo, hi)) => {
@@ -276,20 +277,13 @@ impl Search<'_> {
                         },
                     };
                     put(&mut m, &s, x);
-                    continue;
                 }
-                ScalarKind::Int { bytes, .. } => {
+                ScalarKind::Int { .. } => {
                     let v: i128 = match s.range {
                         Some((lo, hi)) => self.rng.gen_range(lo as i128..=hi as i128),
                         None => self.rng.gen::<i64>() as i128,
                     };
-                    (0..bytes).map(|k| (v >> (8 * k)) as u8).collect()
-                }
-            };
-            if let Some(o) = m.get_mut(&s.object) {
-                let at = s.offset as usize;
-                if at + bytes.len() <= o.len() {
-                    o[at..at + bytes.len()].copy_from_slice(&bytes);
+                    put_bits(&mut m, &s, v as u128);
                 }
             }
         }
@@ -313,7 +307,6 @@ impl Search<'_> {
         if outputs.is_empty() {
             return Ok(());
         }
-        self.local = (start, max_error(&outputs));
         // The result to bisect: the worst one, or now and then another.
         let target = if outputs.len() > 1 && self.rng.gen_bool(0.5) {
             outputs[self.rng.gen_range(0..outputs.len())].0.clone()
@@ -324,6 +317,8 @@ impl Search<'_> {
                 .map(|o| o.0.clone())
                 .unwrap_or_default()
         };
+        let computed = outputs.iter().find(|o| o.0 == target).map(|o| o.1);
+        self.local = (start, max_error(&outputs), computed);
         let mut floats: Vec<usize> = (0..self.scalars.len())
             .filter(|k| matches!(self.scalars[*k].kind, ScalarKind::Float(_)))
             .collect();
@@ -335,8 +330,8 @@ impl Search<'_> {
             if done(self) {
                 return Ok(());
             }
-            // From the best input of this refinement so far.
-            let base = self.local.0.clone();
+            // From the best input of this refinement so far (measured).
+            let (base, _, base_computed) = self.local.clone();
             let sc = self.scalars[k].clone();
             let ScalarKind::Float(f) = sc.kind else { continue };
             // The computed target with input k set to v.
@@ -345,10 +340,11 @@ impl Search<'_> {
                 put(&mut i, &sc, v);
                 let outs = s.measure(i.clone())?;
                 let e = max_error(&outs);
-                if !outs.is_empty() && e > s.local.1 {
-                    s.local = (i, e);
+                let computed = outs.into_iter().find(|o| o.0 == target).map(|o| o.1);
+                if computed.is_some() && e > s.local.1 {
+                    s.local = (i, e, computed);
                 }
-                Ok(outs.into_iter().find(|o| o.0 == target).map(|o| o.1))
+                Ok(computed)
             };
             let (lo, hi) = match sc.range {
                 Some((lo, hi)) => (
@@ -359,7 +355,8 @@ impl Search<'_> {
             };
             let cur = get(&base, &sc);
             let side = |x: Option<Float>| x.filter(|x| !x.is_nan() && !x.is_zero()).map(|x| x.sign());
-            let g_cur = side(at(self, cur)?);
+            let g_cur = side(base_computed);
+            // Two values of opposite signs, the lower one's sign.
             let mut pair = None;
             for end in [lo, hi] {
                 if done(self) {
@@ -368,13 +365,16 @@ impl Search<'_> {
                 let g = side(at(self, end)?);
                 if let (Some(a), Some(b)) = (g_cur, g) {
                     if a != b {
-                        pair = Some(if key(end) < key(cur) { (end, cur) } else { (cur, end) });
+                        pair = Some(if key(end) < key(cur) {
+                            (end, cur, g)
+                        } else {
+                            (cur, end, g_cur)
+                        });
                         break;
                     }
                 }
             }
-            if let Some((mut a, mut b)) = pair {
-                let sa = side(at(self, a)?);
+            if let Some((mut a, mut b, sa)) = pair {
                 while key(b) - key(a) > 1 && !done(self) {
                     let m = from_key(f, key(a) + (key(b) - key(a)) / 2);
                     match side(at(self, m)?) {
@@ -529,7 +529,11 @@ fn max_error(outputs: &[Output1]) -> f64 {
 
 /// Writes a float scalar's bytes into its object.
 fn put(inputs: &mut BTreeMap<String, Vec<u8>>, s: &Scalar, x: Float) {
-    let b = x.to_bits();
+    put_bits(inputs, s, x.to_bits());
+}
+
+/// Writes a scalar's low bytes of `b` (little-endian) into its object.
+fn put_bits(inputs: &mut BTreeMap<String, Vec<u8>>, s: &Scalar, b: u128) {
     if let Some(o) = inputs.get_mut(&s.object) {
         let at = s.offset as usize;
         let n = s.kind.size() as usize;
@@ -546,8 +550,13 @@ fn get(inputs: &BTreeMap<String, Vec<u8>>, s: &Scalar) -> Float {
     let ScalarKind::Float(f) = s.kind else {
         unreachable!("get is called on float scalars")
     };
+    Float::from_bits(f, bits_of(inputs, s))
+}
+
+/// A scalar's bytes in its object, as an integer (little-endian).
+fn bits_of(inputs: &BTreeMap<String, Vec<u8>>, s: &Scalar) -> u128 {
     let bytes = &inputs[&s.object][s.offset as usize..(s.offset + s.kind.size()) as usize];
-    Float::from_bits(f, bytes.iter().rev().fold(0u128, |a, b| (a << 8) | *b as u128))
+    bytes.iter().rev().fold(0u128, |a, b| (a << 8) | *b as u128)
 }
 
 /// A float's place on the number line ([`Float::ordinal`]); NaNs (which
@@ -623,12 +632,7 @@ fn given_input(
                     if x < min || x > max {
                         return Err(bad(format!("{v} does not fit {} ({min} to {max})", sc.name)));
                     }
-                    if let Some(o) = m.get_mut(&sc.object) {
-                        let at = sc.offset as usize;
-                        for k in 0..bytes as usize {
-                            o[at + k] = (x >> (8 * k)) as u8;
-                        }
-                    }
+                    put_bits(&mut m, sc, x as u128);
                 }
             }
         }
@@ -809,7 +813,7 @@ pub fn run(raw: ErrorArgs) -> anyhow::Result<ExitCode> {
         rounds: 0,
         rng: StdRng::seed_from_u64(raw.seed),
         elite: Vec::new(),
-        local: (BTreeMap::new(), f64::NEG_INFINITY),
+        local: (BTreeMap::new(), f64::NEG_INFINITY, None),
     };
     if !raw.input.is_empty() {
         let given = given_input(&raw.input, &s.scalars, &s.sizes)?;
@@ -904,8 +908,7 @@ fn report(
         .scalars
         .iter()
         .map(|sc| {
-            let bytes = &best.inputs[&sc.object][sc.offset as usize..(sc.offset + sc.kind.size()) as usize];
-            let bits = bytes.iter().rev().fold(0u128, |a, b| (a << 8) | *b as u128);
+            let bits = bits_of(&best.inputs, sc);
             match sc.kind {
                 ScalarKind::Float(f) => {
                     let x = Float::from_bits(f, bits);

@@ -2,8 +2,9 @@
 //! their inputs (checked here in native float arithmetic), proofs that
 //! none exist, exact decimal bounds, and loop bounds that make "unknown".
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c").join(name)
@@ -23,22 +24,8 @@ fn critical(
     args: &[&str],
     tag: &str,
 ) -> (Option<i32>, String, serde_json::Value, PathBuf) {
-    let out = std::env::temp_dir().join(format!("fpsym-critical-{}-{tag}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&out);
-    let o = Command::new(env!("CARGO_BIN_EXE_fpsym"))
-        .arg("critical")
-        .arg(file)
-        .args(["--function", function, "-o"])
-        .arg(&out)
-        .args(args)
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
-    let j = std::fs::read_to_string(out.join("critical.json"))
-        .ok()
-        .and_then(|s| serde_json::from_str(&s).ok())
-        .unwrap_or(serde_json::Value::Null);
-    (o.status.code(), text, j, out)
+    let (code, text, out) = common::run_mode("critical", file, function, args, tag);
+    (code, text, common::json_in(&out, "critical.json"), out)
 }
 
 /// The float inputs of test `id`, by name.

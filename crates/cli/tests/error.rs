@@ -3,6 +3,8 @@
 //! test native replay runs, and outputs written through pointers are
 //! measured element by element.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -12,22 +14,9 @@ fn fixture(name: &str) -> PathBuf {
 
 /// `fpsym error FILE --function F ARGS -o OUT`: exit code, output, error.json.
 fn error(file: &str, function: &str, args: &[&str], tag: &str) -> (Option<i32>, String, serde_json::Value, PathBuf) {
-    let out = std::env::temp_dir().join(format!("fpsym-error-{}-{tag}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&out);
-    let o = Command::new(env!("CARGO_BIN_EXE_fpsym"))
-        .arg("error")
-        .arg(fixture(file))
-        .args(["--function", function, "--solver", "cp", "-o"])
-        .arg(&out)
-        .args(args)
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
-    let j = std::fs::read_to_string(out.join("error.json"))
-        .ok()
-        .and_then(|s| serde_json::from_str(&s).ok())
-        .unwrap_or(serde_json::Value::Null);
-    (o.status.code(), text, j, out)
+    let args: Vec<&str> = ["--solver", "cp"].iter().chain(args).copied().collect();
+    let (code, text, out) = common::run_mode("error", &fixture(file), function, &args, tag);
+    (code, text, common::json_in(&out, "error.json"), out)
 }
 
 fn err(j: &serde_json::Value) -> f64 {

@@ -3,8 +3,9 @@
 //! loop bounds making "unknown" rather than a wrong proof, and bad
 //! targets refused with the line and why.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c").join(name)
@@ -17,23 +18,9 @@ fn dichotomic() -> PathBuf {
 /// `fpsym path FILE --function F ARGS -o OUT`: exit code, output, the
 /// verdict of stats.json, and the directory.
 fn path(file: &Path, function: &str, args: &[&str], tag: &str) -> (Option<i32>, String, serde_json::Value, PathBuf) {
-    let out = std::env::temp_dir().join(format!("fpsym-path-{}-{tag}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&out);
-    let o = Command::new(env!("CARGO_BIN_EXE_fpsym"))
-        .arg("path")
-        .arg(file)
-        .args(["--function", function, "-o"])
-        .arg(&out)
-        .args(args)
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
-    let verdict = std::fs::read_to_string(out.join("stats.json"))
-        .ok()
-        .and_then(|s| serde_json::from_str::<serde_json::Value>(&s).ok())
-        .map(|j| j["verdict"].clone())
-        .unwrap_or(serde_json::Value::Null);
-    (o.status.code(), text, verdict, out)
+    let (code, text, out) = common::run_mode("path", file, function, args, tag);
+    let verdict = common::json_in(&out, "stats.json")["verdict"].clone();
+    (code, text, verdict, out)
 }
 
 /// The value of input `name` in the test of the goal's finding.

@@ -35,16 +35,17 @@ fn same_file(recorded: &str, file: Option<&str>) -> bool {
     !file.contains('/') && name(recorded) == name(file)
 }
 
+/// The line of a debug location in `file` (any, if None).
 fn loc_line(d: &Option<llvm_ir::DebugLoc>, file: Option<&str>) -> Option<u32> {
-    d.as_ref()
-        .filter(|d| {
-            let f = match &d.directory {
-                Some(dir) if !d.filename.starts_with('/') && !dir.is_empty() => format!("{dir}/{}", d.filename),
-                _ => d.filename.clone(),
-            };
-            same_file(&f, file)
-        })
-        .map(|d| d.line)
+    crate::state::loc_of(d)
+        .filter(|l| same_file(&l.file, file))
+        .map(|l| l.line)
+}
+
+/// A branch's (line, column) when it is on one of `lines` of `file`.
+fn on_lines(branch: &Branch<'_>, file: Option<&str>, lines: &BTreeSet<u32>) -> Option<(u32, u32)> {
+    let l = branch.loc?;
+    (same_file(&l.file, file) && lines.contains(&l.line)).then_some((l.line, l.column))
 }
 
 /// The direct callee of a call, or None for a call through a pointer.
@@ -478,15 +479,11 @@ impl FollowPath {
         let lines = spec.lines();
         FollowPath { spec, file, lines }
     }
-    fn line_of(&self, branch: &Branch<'_>) -> Option<(u32, u32)> {
-        let l = branch.loc?;
-        (same_file(&l.file, self.file.as_deref()) && self.lines.contains(&l.line)).then_some((l.line, l.column))
-    }
 }
 
 impl BranchOracle for FollowPath {
     fn decide(&mut self, st: &State, branch: &Branch<'_>) -> Follow {
-        let Some((line, column)) = self.line_of(branch) else {
+        let Some((line, column)) = on_lines(branch, self.file.as_deref(), &self.lines) else {
             return Follow::Both;
         };
         let k = progress(st);
@@ -535,9 +532,7 @@ impl PathProgress {
 
 impl Observer for PathProgress {
     fn at_branch(&mut self, st: &mut State, branch: &Branch<'_>, _taken: bool) {
-        let on = branch
-            .loc
-            .is_some_and(|l| same_file(&l.file, self.file.as_deref()) && self.lines.contains(&l.line));
+        let on = on_lines(branch, self.file.as_deref(), &self.lines).is_some();
         // (Past the end of a prefix the count goes on: the goal was met
         // at the end.)
         if on {

@@ -272,6 +272,7 @@ pub fn run(
         deadline,
         sink,
         finding_keys: HashSet::new(),
+        goal_found: false,
         pairs: HashMap::new(),
         unchecked: HashSet::new(),
         covered: HashSet::new(),
@@ -343,11 +344,7 @@ pub fn run(
                 continue;
             }
         }
-        if config
-            .stop_at_finding
-            .as_ref()
-            .is_some_and(|k| engine.finding_keys.iter().any(|(kind, _)| kind == k))
-        {
+        if engine.goal_found {
             stop = StopReason::Goal;
             break;
         }
@@ -504,30 +501,17 @@ pub fn run(
     let stopped = (stop != StopReason::Exhausted || left_n > 0).then(|| format!("stopped early ({stop})"));
     let excluded = engine.stats.excluded;
     let directed = (excluded > 0).then(|| format!("a branch oracle excluded {excluded} branch side(s)"));
-    let why: Vec<String> = stopped
-        .into_iter()
-        .chain(engine.incomplete.clone())
-        .chain(directed)
-        .collect();
-    let directed_incomplete = if excluded > 0 {
-        let own: Vec<&String> = why.iter().take(why.len() - 1).collect();
-        if !own.is_empty() {
-            Some(own.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("; "))
-        } else if engine.stats.paths_partial > 0 {
-            Some("some paths stopped early".into())
-        } else {
-            None
-        }
+    // Why the run is not exhaustive and exact: its own reasons (those of
+    // the paths a branch oracle let through), then the oracle's exclusions.
+    let partial = (engine.stats.paths_partial > 0).then(|| "some paths stopped early".to_string());
+    let own: Vec<String> = stopped.into_iter().chain(engine.incomplete.clone()).collect();
+    let directed_incomplete = if own.is_empty() {
+        partial.clone()
     } else {
-        None
+        Some(own.join("; "))
     };
-    let incomplete = if !why.is_empty() {
-        Some(why.join("; "))
-    } else if engine.stats.paths_partial > 0 {
-        Some("some paths stopped early".into())
-    } else {
-        None
-    };
+    let why: Vec<String> = own.into_iter().chain(directed).collect();
+    let incomplete = if why.is_empty() { partial } else { Some(why.join("; ")) };
     let verdict = if engine.stats.findings > 0 {
         Verdict::BugFound
     } else if let Some(why) = &incomplete {
@@ -541,11 +525,7 @@ pub fn run(
         stats,
         stop,
         verdict,
-        directed_incomplete: if excluded > 0 {
-            directed_incomplete
-        } else {
-            incomplete.clone()
-        },
+        directed_incomplete,
         incomplete,
         solver: engine.solver.stats(),
         property: None,
@@ -745,6 +725,8 @@ struct Engine<'e, 'p> {
     deadline: Option<Instant>,
     sink: &'e mut dyn ReportSink,
     finding_keys: HashSet<(checkers::Kind, Option<Loc>)>,
+    /// A finding of [`Config::stop_at_finding`]'s kind was reported.
+    goal_found: bool,
     /// With [`Config::count_inputs`]: per finding of a continuing check,
     /// its index among the findings, the finding, and the distinct inputs
     /// found reaching it.
@@ -1136,6 +1118,9 @@ impl<'e, 'p> Engine<'e, 'p> {
             Some((o, a, r)) => (Some(o), a, r),
             None => (None, Vec::new(), None),
         };
+        if self.config.stop_at_finding.as_ref() == Some(&v.kind) {
+            self.goal_found = true;
+        }
         self.finding_keys.insert((v.kind.clone(), v.loc.clone()));
         self.stats.findings += 1;
         let loc = v.loc.clone().unwrap_or(Loc {

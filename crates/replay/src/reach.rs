@@ -4,20 +4,12 @@
 //! taken has, at each of its lines, as many true and false decisions
 //! natively as the path names (at least as many for a prefix).
 
-use crate::classify::NativeRun;
+use crate::classify::{basename, NativeRun};
 use crate::confirm::Confirmation;
 use crate::native::tool_output;
 use fpsym_report::{Finding, FindingKind, Observed, PathRecord, Raised, PATH_FOLLOWED, REACHED};
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
 use std::process::Command;
-
-fn basename(s: &str) -> String {
-    Path::new(s)
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| s.to_string())
-}
 
 /// What one native run executed, by (file basename, line): line counts,
 /// and the (true, false) counts of the line's conditions.
