@@ -8,6 +8,11 @@ process, the cp+z3 portfolio in parallel), all in the same invocation;
 per query (a side of the range) the answer (sat with the result, unsat,
 unknown) and the run's seconds, against the paper's answer and the
 native check recorded in critical.json. Target: every query decided.
+Per program, the float range fpsym finds by interval propagation (the
+hull over the paths of each path's enclosure of the result) beside the
+seed's value-analysis range (Fluctuat / rAiCp) and the native extremes
+recorded in critical.json; programs without queries get their float
+range with the real range computed here.
 
     python3 bench/critical/run.py
     python3 bench/critical/run.py --solvers cp,portfolio --max-time 60
@@ -62,12 +67,31 @@ def main():
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     rows = []
+    ranges = []
     for name, prog in spec["programs"].items():
         by_expect = {}
         for q in prog["queries"]:
             by_expect.setdefault(q["expect"], []).append(q)
+        real = (prog.get("computed_here") or {}).get("real_range")
+        if not by_expect and real:
+            # Only the float range is read: a bound written with "..." is cut there.
+            lo, hi = (r.rstrip(".") for r in real)
+            by_expect[f"ret=[{lo},{hi}]"] = []
         for expect, queries in by_expect.items():
             results = {b: run(a.fpsym, prog, expect, b, a.max_time, a.solver_timeout, out / f"{name}-{b}") for b in backends}
+            for b in backends:
+                c = results[b][0]
+                fr = (c or {}).get("float_range") or {}
+                seed = prog.get("float_range_value_analysis")
+                native = prog.get("native_float_range") or (prog.get("computed_here") or {}).get("native_float_range")
+                if isinstance(native, dict):
+                    native = [native.get("min"), native.get("max")]
+                row = {"program": name, "expect": expect, "backend": b, "float_range": fr,
+                       "seed_value_analysis": seed, "native": native}
+                ranges.append(row)
+                every = "every path" if fr.get("every_path") else f"not every path: {fr.get('why')}"
+                print(f"{name:22} {b:9} float range [{fr.get('lo')}, {fr.get('hi')}] ({every}) | "
+                      f"seed value analysis {seed} | native {native}", flush=True)
             for q in queries:
                 side = "below" if "low" in q["id"] else "above"
                 row = {"query": q["id"], "interval": q["interval"]["text"], "paper": q["paper"].get("answer"),
@@ -83,7 +107,7 @@ def main():
                 print(f"{q['id']:22} {' | '.join(cells)} | paper {row['paper']}, native {row['native']}", flush=True)
     decided = {b: sum(1 for r in rows if r[b]["answer"] in ("sat", "unsat")) for b in backends}
     print("decided: " + ", ".join(f"{b} {n}/{len(rows)}" for b, n in decided.items()))
-    (out / "summary.json").write_text(json.dumps(rows, indent=1) + "\n")
+    (out / "summary.json").write_text(json.dumps({"queries": rows, "float_ranges": ranges}, indent=1) + "\n")
 
 
 if __name__ == "__main__":

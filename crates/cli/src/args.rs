@@ -57,11 +57,14 @@ pub enum Command {
     ///
     /// Example: fpsym path bench/path/programs/dichotomic.c --function dichotomic --path '48:T,50:F,48:T,50:T,...'
     Path(PathArgs),
-    /// Can the float computation put a function's result outside the
-    /// range the real-number computation stays in (seed 001's critical
-    /// values)? An input whose result is below, above (or NaN), with the
-    /// result, or a proof that none exists over every path (up to
-    /// --unroll iterations of each loop: then not a proof, and said so).
+    /// Can the float computation put a function's result (or what it
+    /// leaves behind an out-parameter or in a global) outside the range
+    /// the real-number computation stays in (seed 001's critical values)?
+    /// An input whose value is below, above (or NaN), with the value, or a
+    /// proof that none exists over every path (up to --unroll iterations
+    /// of each loop: then not a proof, and said so). Also the value's
+    /// float range by interval propagation over each path, and the
+    /// suspicious intervals between it and the expected range, answered.
     /// Takes the options of `run`.
     ///
     /// Example: fpsym critical bench/critical/programs/heron.c --function heron --range 'a=[5,10]' --range 'b=[0,5]' --range 'c=[0,5]' --expect 'ret=[-0.00001,156.25001]'
@@ -70,11 +73,18 @@ pub enum Command {
 
 #[derive(Args, Debug)]
 pub struct CriticalArgs {
-    /// The range the result must stay in: `ret=[LO,HI]`, the bounds exact
-    /// decimals (not rounded through a C double; `-inf`/`inf` or empty
-    /// for none).
-    #[arg(long, value_name = "ret=[LO,HI]")]
-    pub expect: String,
+    /// The range a value must stay in at the function's return, the
+    /// bounds exact decimals (not rounded through a C double; `-inf`/`inf`
+    /// or empty for none): `ret=[LO,HI]` (the result), `PARAM=[LO,HI]`
+    /// (every float of the object a pointer parameter points to),
+    /// `PARAM[i]=[LO,HI]` (one element of it), `GLOBAL=[LO,HI]` or
+    /// `GLOBAL[i]=[LO,HI]` (a global variable's floats). Repeatable.
+    #[arg(long, value_name = "WHAT=[LO,HI]", required = true)]
+    pub expect: Vec<String>,
+    /// Seconds of interval propagation per value and path for the float
+    /// range (the enclosure stops wider, still sound, when they run out).
+    #[arg(long, value_name = "SECONDS", default_value_t = 2.0)]
+    pub enclose_timeout: f64,
     /// Explore at most this many iterations of each loop (same as
     /// --loop-bound); a run cut by it proves nothing.
     #[arg(long, value_name = "K")]
@@ -89,8 +99,8 @@ pub struct PathArgs {
     #[arg(
         long,
         value_name = "[FILE:]LINE",
-        conflicts_with = "path",
-        required_unless_present = "path"
+        conflicts_with_all = ["path", "all_paths"],
+        required_unless_present_any = ["path", "all_paths"]
     )]
     pub reach: Option<String>,
     /// The path, as the decisions at two-way branches in execution order:
@@ -98,8 +108,15 @@ pub struct PathArgs {
     /// several conditions, LINE:T*N for N times in a row; a final `...`
     /// allows any continuation (a prefix). Branches on other lines are
     /// free. Example: '48:T,50:F*3,48:F'.
-    #[arg(long, value_name = "SPEC")]
+    #[arg(long, value_name = "SPEC", conflicts_with = "all_paths")]
     pub path: Option<String>,
+    /// Every path (up to --loop-bound iterations of each loop), each with
+    /// its verdict and the time cp takes to decide it alone, with and
+    /// without ULP-Max (seed 000's Table III). An infeasible path is
+    /// listed once, ending at the decision that makes it infeasible.
+    /// Written to OUT/paths.json.
+    #[arg(long)]
+    pub all_paths: bool,
     /// The file whose lines --path names (default: the only C file given).
     #[arg(long, value_name = "FILE")]
     pub file: Option<String>,
@@ -246,7 +263,9 @@ pub struct RunArgs {
     /// inputs, pointer parameters point to symbolic objects.
     #[arg(long, value_name = "NAME")]
     pub function: Option<String>,
-    /// Restrict a parameter of --function: `x=[a,b]` (inclusive). Repeatable.
+    /// Restrict a parameter of --function: `x=[a,b]` (inclusive), the
+    /// bounds exact decimals or -inf/inf: a float takes the floats inside
+    /// the real interval, an integer the integers. Repeatable.
     #[arg(long = "range", value_name = "PARAM=[LO,HI]")]
     pub ranges: Vec<String>,
     /// Elements behind each pointer parameter of --function (default 1).
@@ -294,7 +313,9 @@ pub struct RunArgs {
     /// Stop after this many instructions in total.
     #[arg(long, value_name = "N")]
     pub max_instructions: Option<u64>,
-    /// Visits of each loop header on one path before the path stops.
+    /// Repetitions of each loop on one path before the path stops (jumps
+    /// back to its header, all entries of the loop together: a `for` or
+    /// `while` loop entered once runs its body at most N times).
     #[arg(long, value_name = "N")]
     pub loop_bound: Option<u32>,
     /// Time limit per solver query, in seconds (default 10).

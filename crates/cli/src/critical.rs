@@ -1,38 +1,83 @@
 //! `fpsym critical`: can the float computation put a function's result
-//! outside the range the real-number computation stays in (seed 001)?
-//! `run` with the engine's range checker (`checkers::range`) at the entry
-//! function's return; every path explored, so each side of the range
-//! (below, above, NaN) gets its answer: an input with the result, "none"
-//! (every path explored exactly), or "unknown" (why).
+//! (or what it leaves behind an out-parameter or in a global) outside the
+//! range the real-number computation stays in (seed 001)? `run` with the
+//! engine's range checker (`checkers::range`) at the entry function's
+//! return; every path explored, so each side of the range (below, above,
+//! NaN) gets its answer: an input with the value, "none" (every path
+//! explored exactly), or "unknown" (why). The checker also encloses each
+//! value by interval propagation over each path's constraint: the hull is
+//! the float range of the value, and the suspicious intervals between it
+//! and the real range are answered (proved empty by propagation, or the
+//! side's answer).
 
 use crate::args::CriticalArgs;
 use crate::run::{execute, prepare, RunOptions};
 use crate::Failure;
-use fpsym_engine::checkers::range::{parse_decimal, OutOfRange, ABOVE_RANGE, BELOW_RANGE, NAN_RESULT};
+use fpsym_engine::checkers::range::{
+    kinds, parse_decimal, Element, Expectation, FloatRange, FloatRanges, OutOfRange, Target,
+};
 use fpsym_engine::checkers::CheckerFactory;
+use fpsym_engine::report::values::decimal;
 use fpsym_engine::report::Finding;
-use fpsym_engine::Summary;
+use fpsym_engine::shape::Shape;
+use fpsym_engine::{Entry, Summary};
+use fpsym_float::Float;
 use num_rational::BigRational;
 use std::process::ExitCode;
+use std::time::Duration;
 
-/// `ret=[LO,HI]`: the bounds (None for an infinite or empty one) and
-/// their text.
-type Expect = (Option<BigRational>, Option<BigRational>, String, String);
+/// What an `--expect` names, before the program is read.
+#[derive(Clone, Debug, PartialEq)]
+enum What {
+    Ret,
+    /// A pointer parameter or a global, possibly one element (`out[2]`).
+    Named(String, Option<u64>),
+}
+
+/// One `--expect WHAT=[LO,HI]`: what, the bounds (None for an infinite
+/// or empty one), their text and the whole text.
+#[derive(Clone, Debug)]
+struct Expect {
+    what: What,
+    lo: Option<BigRational>,
+    hi: Option<BigRational>,
+    lo_text: String,
+    hi_text: String,
+    text: String,
+}
 
 fn parse_expect(s: &str) -> Result<Expect, Failure> {
+    let usage = "expected ret=[LO,HI], PARAM=[LO,HI], PARAM[i]=[LO,HI] or GLOBAL=[LO,HI]";
     let bad = |why: &str| Failure::Input(format!("--expect {s}: {why}"));
-    let (what, range) = s.split_once('=').ok_or_else(|| bad("expected ret=[LO,HI]"))?;
-    if what.trim() != "ret" {
-        return Err(bad(
-            "only the return value (ret) can be checked; out-parameters and globals are not supported yet",
-        ));
-    }
+    let (what, range) = s.split_once('=').ok_or_else(|| bad(usage))?;
+    let what = what.trim();
+    let what = if what == "ret" {
+        What::Ret
+    } else {
+        let (name, index) = match what.split_once('[') {
+            Some((n, rest)) => {
+                let i = rest
+                    .strip_suffix(']')
+                    .and_then(|i| i.trim().parse::<u64>().ok())
+                    .ok_or_else(|| bad(&format!("{what}: expected NAME[INDEX], e.g. out[0]")))?;
+                (n.trim(), Some(i))
+            }
+            None => (what, None),
+        };
+        let ident = !name.is_empty()
+            && !name.starts_with(|c: char| c.is_ascii_digit())
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.');
+        if !ident {
+            return Err(bad(usage));
+        }
+        What::Named(name.to_string(), index)
+    };
     let inner = range
         .trim()
         .strip_prefix('[')
         .and_then(|r| r.strip_suffix(']'))
-        .ok_or_else(|| bad("expected ret=[LO,HI]"))?;
-    let (lo, hi) = inner.split_once(',').ok_or_else(|| bad("expected ret=[LO,HI]"))?;
+        .ok_or_else(|| bad(usage))?;
+    let (lo, hi) = inner.split_once(',').ok_or_else(|| bad(usage))?;
     let bound = |b: &str, inf: &str| -> Result<Option<BigRational>, Failure> {
         let b = b.trim();
         if b.is_empty() || b == inf || (inf == "+inf" && b == "inf") {
@@ -48,16 +93,149 @@ fn parse_expect(s: &str) -> Result<Expect, Failure> {
             return Err(bad("the lower bound is above the upper one"));
         }
     }
-    Ok((l, h, lo.trim().to_string(), hi.trim().to_string()))
+    Ok(Expect {
+        what,
+        lo: l,
+        hi: h,
+        lo_text: lo.trim().to_string(),
+        hi_text: hi.trim().to_string(),
+        text: s.to_string(),
+    })
 }
 
-/// The answer for one side of the range.
+/// The name of an LLVM name.
+fn name_of(n: &llvm_ir::Name) -> String {
+    match n {
+        llvm_ir::Name::Name(s) => s.to_string(),
+        llvm_ir::Name::Number(k) => k.to_string(),
+    }
+}
+
+/// The floats of `shape` named from `root`, only those of element
+/// `index` when given (`[index]` of an array).
+fn elements(root: &str, shape: &Shape, index: Option<u64>, e: &Expect) -> Result<Vec<Element>, Failure> {
+    let all = shape.floats();
+    let picked: Vec<Element> = all
+        .into_iter()
+        .filter(|(path, _, _)| match index {
+            None => true,
+            Some(i) => {
+                let p = format!("[{i}]");
+                path.starts_with(&p)
+            }
+        })
+        .map(|(path, offset, format)| Element {
+            offset,
+            format,
+            name: format!("{root}{path}"),
+        })
+        .collect();
+    if picked.is_empty() {
+        let why = match (index, shape) {
+            (Some(i), Shape::Array { len, .. }) if i >= *len => {
+                format!("{root} has {len} element(s) (--array-len for a parameter), no [{i}]")
+            }
+            (Some(_), Shape::Array { .. }) => format!("that element of {root} holds no float"),
+            (Some(_), _) => format!("{root} is not an array"),
+            (None, _) => format!("{root} holds no float (a {})", shape.ty()),
+        };
+        return Err(Failure::Input(format!("--expect {}: {why}", e.text)));
+    }
+    Ok(picked)
+}
+
+/// What `e` names in `program`, run from `function` with `array_len`
+/// elements behind each pointer parameter.
+fn resolve(
+    program: &fpsym_frontend::Program,
+    function: &str,
+    array_len: Option<u64>,
+    e: &Expect,
+) -> Result<Target, Failure> {
+    let module = &program.module;
+    let Some(f) = module.functions.iter().find(|f| f.name == function) else {
+        // The run says there is no such function.
+        return Ok(Target::Ret);
+    };
+    let layout = fpsym_engine::layout::Layout::new(&module.types);
+    let (name, index) = match &e.what {
+        What::Ret => {
+            return match layout.resolve(&f.return_type) {
+                Some(llvm_ir::Type::FPType(_)) => Ok(Target::Ret),
+                _ => Err(Failure::Input(format!(
+                    "--expect {}: {function} does not return a float; name a pointer parameter or a global instead",
+                    e.text
+                ))),
+            }
+        }
+        What::Named(n, i) => (n.as_str(), *i),
+    };
+    // A pointer parameter of the entry, by its IR name or its C name.
+    let prog = fpsym_engine::prog::Prog::new(program, |_| true);
+    let views = fpsym_engine::harness::param_views(&prog, f, array_len);
+    if let Some((k, view)) = views
+        .iter()
+        .enumerate()
+        .find(|(_, v)| v.ir_name == name || v.name == name)
+    {
+        let p = &f.parameters[k];
+        let pointer = matches!(layout.resolve(&p.ty), Some(llvm_ir::Type::PointerType { .. }));
+        if !pointer || view.byval {
+            return Err(Failure::Input(format!(
+                "--expect {}: parameter {name} of {function} is passed by value; name a pointer parameter (an out-parameter), a global, or ret",
+                e.text
+            )));
+        }
+        let shape = view.shape.as_ref().ok_or_else(|| {
+            Failure::Input(format!(
+                "--expect {}: the object {name} points to has no known type",
+                e.text
+            ))
+        })?;
+        return Ok(Target::Param {
+            param: view.ir_name.clone(),
+            elements: elements(&view.name, shape, index, e)?,
+        });
+    }
+    // A global variable.
+    if let Some(g) = module.global_vars.iter().find(|g| name_of(&g.name) == name) {
+        let ty = match g.ty.as_ref() {
+            llvm_ir::Type::PointerType { pointee_type, .. } => pointee_type.clone(),
+            _ => g.ty.clone(),
+        };
+        let size = layout.alloc_size(&ty);
+        let shape = program
+            .global_variable(name)
+            .filter(|v| v.ty.size_bits() == 8 * size)
+            .and_then(|v| Shape::from_ctype(&v.ty))
+            .or_else(|| Shape::from_ir(&layout, &ty))
+            .ok_or_else(|| Failure::Input(format!("--expect {}: global {name} has no known type", e.text)))?;
+        return Ok(Target::Global {
+            name: name.to_string(),
+            elements: elements(name, &shape, index, e)?,
+        });
+    }
+    let pointers: Vec<&str> = views
+        .iter()
+        .zip(&f.parameters)
+        .filter(|(_, p)| matches!(layout.resolve(&p.ty), Some(llvm_ir::Type::PointerType { .. })))
+        .map(|(v, _)| v.name.as_str())
+        .collect();
+    Err(Failure::Input(format!(
+        "--expect {}: {function} has no parameter {name} and the program no global variable {name} (pointer parameters of {function}: {})",
+        e.text,
+        if pointers.is_empty() { "none".to_string() } else { pointers.join(", ") }
+    )))
+}
+
+/// The answer for one side of the range (finding kind `kind`).
 fn side(kind: &str, s: &Summary, findings: &[Finding]) -> serde_json::Value {
     match findings.iter().find(|f| f.kind.to_string() == kind) {
         Some(f) => serde_json::json!({
             "answer": "sat",
             "test": f.test,
             "result": f.operands.first(),
+            "what": f.operation,
             "at": format!("{}:{}", f.file, f.line),
         }),
         None => match &s.incomplete {
@@ -69,59 +247,326 @@ fn side(kind: &str, s: &Summary, findings: &[Finding]) -> serde_json::Value {
     }
 }
 
+/// An answer in words.
+fn words(a: &serde_json::Value) -> String {
+    match a["answer"].as_str() {
+        Some("sat") => format!(
+            "yes: test {:06} gives {}{}",
+            a["test"].as_u64().unwrap_or(0),
+            a["result"].as_str().unwrap_or("?"),
+            match a["what"].as_str() {
+                Some(w) if w != "return" => format!(" ({w})"),
+                _ => String::new(),
+            }
+        ),
+        Some("unsat") => match a["why"].as_str() {
+            Some(why) => format!("no ({why})"),
+            None => "no (every path explored exactly)".into(),
+        },
+        _ => format!("unknown ({})", a["why"].as_str().unwrap_or("?")),
+    }
+}
+
+/// Why not every path of the run reached its end (None: all did, so the
+/// hull of the enclosures at the entry's return covers every value): the
+/// run stopped early, some path stopped early (a loop bound, something
+/// unsupported) or a value was made concrete or a branch dropped (from
+/// the run's events). Undecided checks lose no path.
+fn paths_lost(s: &Summary, out: &std::path::Path) -> Option<String> {
+    if s.stop != fpsym_engine::StopReason::Exhausted {
+        return Some(format!("the run stopped early ({})", s.stop));
+    }
+    if s.stats.paths_partial > 0 {
+        return Some(format!(
+            "{} path(s) stopped early{}",
+            s.stats.paths_partial,
+            s.incomplete.as_ref().map(|w| format!(" ({w})")).unwrap_or_default()
+        ));
+    }
+    let events = std::fs::read_to_string(out.join("events.jsonl")).unwrap_or_default();
+    for line in events.lines() {
+        let Ok(e) = serde_json::from_str::<fpsym_engine::report::Event>(line) else {
+            return Some("the run's events cannot be read".into());
+        };
+        if e.makes_incomplete() && !matches!(e, fpsym_engine::report::Event::CheckUndecided { .. }) {
+            return Some(e.describe());
+        }
+    }
+    None
+}
+
+/// The float range of one expectation as found: its JSON, and whether it
+/// encloses every value of every path (so an interval outside it is
+/// proved empty). `lost`: why not every path was seen.
+fn float_range(r: &FloatRange, lost: &Option<String>) -> (serde_json::Value, bool) {
+    let why = if let Some(l) = lost {
+        Some(format!("not every path was explored: {l}"))
+    } else if r.paths == 0 {
+        Some("no path reached the function's return".to_string())
+    } else {
+        r.unknown.clone()
+    };
+    let every = why.is_none();
+    let mut j = serde_json::json!({
+        "lo": r.bounds.map(|b| decimal(b.0)),
+        "hi": r.bounds.map(|b| decimal(b.1)),
+        "nan": r.nan,
+        "every_path": every,
+        "paths": r.paths,
+        "refuted": r.refuted,
+        "not_fixpoint": r.not_fixpoint,
+    });
+    if let Some(w) = why {
+        j["why"] = serde_json::json!(w);
+    }
+    (j, every)
+}
+
+/// Exact value of a float (None: infinite or NaN).
+fn exact(x: Float) -> Option<BigRational> {
+    x.to_rational()
+}
+
+/// Whether the float range `r` reaches below `bound` (`below`) or above
+/// it (false when `r` holds no non-NaN value).
+fn reaches(r: &FloatRange, bound: &BigRational, below: bool) -> bool {
+    let Some((l, h)) = r.bounds else { return false };
+    if below {
+        match exact(l) {
+            Some(q) => q < *bound,
+            None => l.is_negative(),
+        }
+    } else {
+        match exact(h) {
+            Some(q) => q > *bound,
+            None => !h.is_negative(),
+        }
+    }
+}
+
+/// The float of format `f` a finding shows (its shortest round-trip
+/// decimal, or an infinity).
+fn shown_value(a: &serde_json::Value, f: fpsym_float::Format) -> Option<Float> {
+    let text = a["result"].as_str()?;
+    match text {
+        "inf" => Some(Float::infinity(f, false)),
+        "-inf" => Some(Float::infinity(f, true)),
+        _ => {
+            parse_decimal(text).map(|q| Float::from_rational(f, &q, fpsym_float::RoundingMode::NearestTiesToEven).value)
+        }
+    }
+}
+
+/// The target's description for critical.json (what replay reads).
+fn target_json(t: &Target, params: &[String]) -> serde_json::Value {
+    let els = |es: &[Element]| -> Vec<serde_json::Value> {
+        es.iter()
+            .map(|e| {
+                serde_json::json!({
+                    "name": e.name,
+                    "offset": e.offset,
+                    "type": fpsym_engine::report::values::c_type_name(e.format),
+                })
+            })
+            .collect()
+    };
+    match t {
+        Target::Ret => serde_json::json!({"ret": true}),
+        Target::Param { param, elements } => serde_json::json!({
+            "param": param,
+            "index": params.iter().position(|n| n == param),
+            "elements": els(elements),
+        }),
+        Target::Global { name, elements } => serde_json::json!({
+            "global": name,
+            "size": elements.iter().map(|e| e.offset + fpsym_engine::layout::fp_store_size(e.format)).max(),
+            "elements": els(elements),
+        }),
+    }
+}
+
 pub fn run(raw: CriticalArgs) -> anyhow::Result<ExitCode> {
-    let (lo, hi, lo_text, hi_text) = parse_expect(&raw.expect)?;
-    if raw.run.function.is_none() {
+    let expects: Vec<Expect> = raw.expect.iter().map(|e| parse_expect(e)).collect::<Result<_, _>>()?;
+    let Some(function) = raw.run.function.clone() else {
         return Err(
             Failure::Input("fpsym critical needs --function F: the function whose result is checked".into()).into(),
         );
-    }
+    };
     let unroll = raw.unroll;
+    let t = raw.enclose_timeout;
+    if !(t.is_finite() && t > 0.0 && t < 1e9) {
+        return Err(Failure::Input(format!("--enclose-timeout {t}: expected a positive number of seconds")).into());
+    }
+    let budget = Duration::from_secs_f64(t);
     let opts = RunOptions::from_args(raw.run)?;
     let (mut engine, out, program) = prepare(&opts)?;
     if unroll.is_some() {
         engine.loop_bound = unroll;
     }
-    let (l, h) = (lo.clone(), hi.clone());
+    let array_len = match &engine.entry {
+        Entry::Function { array_len, .. } => *array_len,
+        Entry::Main => None,
+    };
+    let mut checked = Vec::new();
+    for (k, e) in expects.iter().enumerate() {
+        checked.push(Expectation {
+            target: resolve(&program, &function, array_len, e)?,
+            lo: e.lo.clone(),
+            hi: e.hi.clone(),
+            kinds: kinds(k),
+        });
+    }
+    let params: Vec<String> = program
+        .module
+        .functions
+        .iter()
+        .find(|f| f.name == function)
+        .map(|f| f.parameters.iter().map(|p| name_of(&p.name)).collect())
+        .unwrap_or_default();
+    let ranges: FloatRanges = Default::default();
+    let shared = ranges.clone();
+    let cp = opts.solver_config().cp.clone();
+    let for_checker = checked.clone();
     engine.checkers.push(CheckerFactory::new(move || {
-        Box::new(OutOfRange::new(l.clone(), h.clone()))
+        Box::new(OutOfRange::of(for_checker.clone()).enclosing(shared.clone(), cp.clone(), budget))
     }));
     let mut written: anyhow::Result<()> = Ok(());
     let code = execute(&opts, &engine, &program, &out, |s, f| {
-        let below = side(BELOW_RANGE, s, f);
-        let above = side(ABOVE_RANGE, s, f);
-        let nan = side(NAN_RESULT, s, f);
-        println!();
-        println!("result outside [{lo_text}, {hi_text}]:");
-        for (name, a, shown) in [
-            ("below", &below, lo.is_some()),
-            ("above", &above, hi.is_some()),
-            ("NaN", &nan, true),
-        ] {
-            if !shown {
-                continue;
-            }
-            let line = match a["answer"].as_str() {
-                Some("sat") => format!(
-                    "yes: test {:06} gives {}",
-                    a["test"].as_u64().unwrap_or(0),
-                    a["result"].as_str().unwrap_or("?")
-                ),
-                Some("unsat") => "no (every path explored exactly)".into(),
-                _ => format!("unknown ({})", a["why"].as_str().unwrap_or("?")),
+        let hulls = ranges.lock().map(|r| r.clone()).unwrap_or_default();
+        let lost = paths_lost(s, &out);
+        let mut all = Vec::new();
+        for (k, (e, x)) in expects.iter().zip(&checked).enumerate() {
+            let [bk, ak, nk] = &x.kinds;
+            let (below, above, mut nan) = (side(bk, s, f), side(ak, s, f), side(nk, s, f));
+            let hull = hulls.get(k).cloned().unwrap_or_default();
+            let (fr, every) = float_range(&hull, &lost);
+            let what = match &e.what {
+                What::Ret => "ret".to_string(),
+                What::Named(n, None) => n.clone(),
+                What::Named(n, Some(i)) => format!("{n}[{i}]"),
             };
-            println!("  {name}: {line}");
+            if every && !hull.nan {
+                if nan["answer"] == "sat" {
+                    written = Err(Failure::Internal(format!(
+                        "{what}: test {} gives NaN, which propagation excluded: a bug in fpsym",
+                        nan["test"]
+                    ))
+                    .into());
+                } else {
+                    nan = serde_json::json!({"answer": "unsat", "why": "proved by interval propagation"});
+                }
+            }
+            // The suspicious intervals: between the float range and the
+            // real one, each with the side's answer (or proved empty).
+            let mut suspicious = Vec::new();
+            let (flo, fhi) = (fr["lo"].clone(), fr["hi"].clone());
+            for (is_below, bound, text, answer) in
+                [(true, &e.lo, &e.lo_text, &below), (false, &e.hi, &e.hi_text, &above)]
+            {
+                let Some(b) = bound else { continue };
+                let (lo, lo_closed, hi, hi_closed) = if is_below {
+                    (flo.clone(), true, serde_json::json!(text), false)
+                } else {
+                    (serde_json::json!(text), false, fhi.clone(), true)
+                };
+                let empty = every && !reaches(&hull, b, is_below);
+                let mut a = if empty {
+                    serde_json::json!({"answer": "unsat", "why": "empty: proved by interval propagation"})
+                } else {
+                    answer.clone()
+                };
+                // A value found must lie in the float range: else the
+                // enclosure is wrong (a bug in fpsym).
+                if every && answer["answer"] == "sat" {
+                    if let Some((l, h)) = hull.bounds {
+                        let inside = shown_value(answer, l.format()).is_none_or(|v| {
+                            v.ieee_cmp(l) != Some(std::cmp::Ordering::Less)
+                                && v.ieee_cmp(h) != Some(std::cmp::Ordering::Greater)
+                        });
+                        if !inside || empty {
+                            written = Err(Failure::Internal(format!(
+                                "{what}: test {} gives {}, outside the float range found by propagation [{}, {}]: a bug in fpsym",
+                                answer["test"], answer["result"], decimal(l), decimal(h)
+                            ))
+                            .into());
+                        }
+                    }
+                }
+                if a["answer"] == "sat" {
+                    a["in"] = serde_json::json!(if is_below { "below" } else { "above" });
+                }
+                suspicious.push(serde_json::json!({
+                    "side": if is_below { "below" } else { "above" },
+                    "lo": lo, "lo_closed": lo_closed, "hi": hi, "hi_closed": hi_closed,
+                    "empty": empty,
+                    "answer": a,
+                }));
+            }
+            println!();
+            println!("{what} outside [{}, {}]:", e.lo_text, e.hi_text);
+            let range_line = match (&fr["lo"], &fr["hi"]) {
+                (serde_json::Value::String(l), serde_json::Value::String(h)) => format!("[{l}, {h}]"),
+                _ => "no float value".to_string(),
+            };
+            let nan_too = if hull.nan { " and NaN" } else { "" };
+            match fr["why"].as_str() {
+                None => println!("  float range (interval propagation, every path): {range_line}{nan_too}"),
+                Some(w) => println!(
+                    "  float range (interval propagation): {range_line}{nan_too} (not an enclosure of every value: {w})"
+                ),
+            }
+            for sus in &suspicious {
+                let below = sus["side"] == "below";
+                let interval = format!(
+                    "{}{}, {}{}",
+                    if below { "[" } else { "(" },
+                    sus["lo"].as_str().unwrap_or("-inf"),
+                    sus["hi"].as_str().unwrap_or("inf"),
+                    if below { ")" } else { "]" },
+                );
+                let name = if below { "below" } else { "above" };
+                if sus["empty"] == true {
+                    let bound = if below { &e.lo_text } else { &e.hi_text };
+                    println!(
+                        "  {name}: no (the float range has no value {name} {bound}: proved by interval propagation)"
+                    );
+                } else {
+                    println!("  {name}, in {interval}: {}", words(&sus["answer"]));
+                }
+            }
+            println!("  NaN: {}", words(&nan));
+            all.push(serde_json::json!({
+                "what": what,
+                "lo": e.lo_text,
+                "hi": e.hi_text,
+                "kinds": {"below": bk, "above": ak, "nan": nk},
+                "target": target_json(&x.target, &params),
+                "below": below,
+                "above": above,
+                "nan": nan,
+                "float_range": fr,
+                "suspicious": suspicious,
+            }));
         }
-        // Written before a replay, which reads the bounds from it.
+        // Written before a replay, which reads the bounds from it. The
+        // first expectation's answers also at the top (as before several
+        // were allowed).
+        let first = all.first().cloned().unwrap_or_default();
         let a = serde_json::json!({
-            "expect": {"lo": lo_text, "hi": hi_text},
-            "below": below,
-            "above": above,
-            "nan": nan,
+            "expect": {"what": first["what"], "lo": first["lo"], "hi": first["hi"]},
+            "below": first["below"],
+            "above": first["above"],
+            "nan": first["nan"],
+            "float_range": first["float_range"],
+            "suspicious": first["suspicious"],
+            "expects": all,
         });
-        written = serde_json::to_string_pretty(&a)
+        let w = serde_json::to_string_pretty(&a)
             .map_err(anyhow::Error::from)
             .and_then(|t| Ok(std::fs::write(out.join("critical.json"), t + "\n")?));
+        if written.is_ok() {
+            written = w;
+        }
     })?;
     written?;
     Ok(code)
@@ -133,14 +578,27 @@ mod tests {
 
     #[test]
     fn expectations_read_exact_bounds() {
-        let (l, h, _, _) = parse_expect("ret=[-0.00001, 156.25001]").unwrap();
-        assert_eq!(l, parse_decimal("-1e-5"));
-        assert_eq!(h, parse_decimal("156.25001"));
-        let (l, h, _, _) = parse_expect("ret=[0,]").unwrap();
-        assert_eq!((l.is_some(), h), (true, None));
-        let (l, _, _, _) = parse_expect("ret=[-inf,1]").unwrap();
-        assert_eq!(l, None);
-        for bad in ["ret", "x=[0,1]", "ret=[1,0]", "ret=[a,1]", "ret=(0,1)"] {
+        let e = parse_expect("ret=[-0.00001, 156.25001]").unwrap();
+        assert_eq!(e.lo, parse_decimal("-1e-5"));
+        assert_eq!(e.hi, parse_decimal("156.25001"));
+        let e = parse_expect("ret=[0,]").unwrap();
+        assert_eq!((e.lo.is_some(), e.hi), (true, None));
+        let e = parse_expect("ret=[-inf,1]").unwrap();
+        assert_eq!(e.lo, None);
+        assert_eq!(parse_expect("out=[0,1]").unwrap().what, What::Named("out".into(), None));
+        assert_eq!(
+            parse_expect("out[2]=[0,1]").unwrap().what,
+            What::Named("out".into(), Some(2))
+        );
+        for bad in [
+            "ret",
+            "ret=[1,0]",
+            "ret=[a,1]",
+            "ret=(0,1)",
+            "out[x]=[0,1]",
+            "1x=[0,1]",
+            "=[0,1]",
+        ] {
             assert!(parse_expect(bad).is_err(), "{bad}");
         }
     }

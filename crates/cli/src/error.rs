@@ -41,7 +41,8 @@ struct Scalar {
     /// How tests name it (`x`, `x[3]`).
     name: String,
     kind: ScalarKind,
-    /// `--range` of its parameter.
+    /// `--range` of its parameter, as doubles rounded inward (see
+    /// `InputRange::doubles`).
     range: Option<(f64, f64)>,
 }
 
@@ -266,7 +267,18 @@ impl Search<'_> {
                                 }
                             };
                             let v = v.clamp(lo, hi);
-                            Float::from_f64(v).convert(f, RoundingMode::NearestTiesToEven).value
+                            // Nearest, then kept inside the format's floats
+                            // of the range.
+                            let x = Float::from_f64(v).convert(f, RoundingMode::NearestTiesToEven).value;
+                            let l = Float::from_f64(lo).convert(f, RoundingMode::TowardPositive).value;
+                            let h = Float::from_f64(hi).convert(f, RoundingMode::TowardNegative).value;
+                            if x.ieee_cmp(l) == Some(std::cmp::Ordering::Less) {
+                                l
+                            } else if x.ieee_cmp(h) == Some(std::cmp::Ordering::Greater) {
+                                h
+                            } else {
+                                x
+                            }
                         }
                         None => loop {
                             let bits: u128 = self.rng.gen();
@@ -280,7 +292,10 @@ impl Search<'_> {
                 }
                 ScalarKind::Int { .. } => {
                     let v: i128 = match s.range {
-                        Some((lo, hi)) => self.rng.gen_range(lo as i128..=hi as i128),
+                        Some((lo, hi)) if lo.is_finite() && hi.is_finite() && lo.ceil() <= hi.floor() => {
+                            self.rng.gen_range(lo.ceil() as i128..=hi.floor() as i128)
+                        }
+                        Some(_) => self.rng.gen::<i64>() as i128,
                         None => self.rng.gen::<i64>() as i128,
                     };
                     put_bits(&mut m, &s, v as u128);
@@ -654,7 +669,7 @@ fn layout(
     program: &fpsym_frontend::Program,
     base: &Config,
     solver: &mut dyn fpsym_solver::Solver,
-    ranges: &[(String, f64, f64)],
+    ranges: &[fpsym_engine::harness::InputRange],
 ) -> anyhow::Result<(Vec<Scalar>, BTreeMap<String, usize>)> {
     let mut c = base.clone();
     c.max_instructions = Some(1);
@@ -671,10 +686,13 @@ fn layout(
     for o in &t.objects {
         let n = o.bytes.len() / 2;
         sizes.insert(o.name.clone(), n);
-        let range = ranges
-            .iter()
-            .find(|(p, _, _)| *p == o.name)
-            .map(|(_, lo, hi)| (*lo, *hi));
+        let range = match ranges.iter().find(|r| r.name == o.name) {
+            Some(r) => Some(
+                r.doubles()
+                    .ok_or_else(|| Failure::Input(format!("--range {}={}: no double lies in it", r.name, r.text)))?,
+            ),
+            None => None,
+        };
         let unsupported = || {
             Failure::Input(format!(
                 "parameter {} of type {}: fpsym error takes scalar and array parameters of float, double and integer types",

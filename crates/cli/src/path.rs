@@ -74,6 +74,13 @@ pub fn run(raw: PathArgs) -> anyhow::Result<ExitCode> {
         .into());
     }
     let opts = RunOptions::from_args(raw.run)?;
+    if raw.all_paths {
+        let file = raw.file.clone().or(only_c.clone());
+        if file.is_none() && sources.len() > 1 {
+            return Err(several().into());
+        }
+        return all_paths(opts, file);
+    }
     let (mut engine, out, program) = prepare(&opts)?;
     let module = &program.module;
     let mut plugins = Plugins::default();
@@ -236,4 +243,293 @@ pub fn run(raw: PathArgs) -> anyhow::Result<ExitCode> {
     )?;
     // The answer is the verdict printed: feasible, infeasible or unknown.
     Ok(ExitCode::SUCCESS)
+}
+
+/// One path of `--all-paths` as written to OUT/paths.json.
+#[derive(serde::Serialize)]
+struct PathEntry {
+    /// From 1, in the order the run ended them.
+    index: usize,
+    /// The decisions (`LINE:T`, `LINE:COL:T` where a line has several
+    /// conditions, `LINE:caseK:T` for a switch's K-th case, `FILE:...` on
+    /// another file).
+    path: String,
+    /// How many decisions.
+    decisions: usize,
+    /// `exit`, `failure: KIND`, or `infeasible branch side` for a side no
+    /// state went on to.
+    ending: String,
+    /// feasible, infeasible or unknown.
+    verdict: &'static str,
+    /// What decided it: `run` (the run followed it to its end, with a test),
+    /// `cp`, or the run's solver asked again.
+    decided_by: String,
+    /// Assertions in its constraint.
+    constraints: usize,
+    /// Free variables.
+    variables: usize,
+    /// cp alone on the path's constraint, with ULP-Max.
+    with_ulp_max: Solve,
+    /// cp alone, without ULP-Max.
+    without_ulp_max: Solve,
+}
+
+/// One cp query of `--all-paths`.
+#[derive(serde::Serialize)]
+struct Solve {
+    /// sat, unsat or unknown.
+    result: &'static str,
+    seconds: f64,
+    /// Floats ULP-Max removed from domains, and how many times it did.
+    ulp_max_pruned: f64,
+    ulp_max_firings: u64,
+}
+
+/// OUT/paths.json.
+#[derive(serde::Serialize)]
+struct AllPaths {
+    loop_bound: Option<u32>,
+    /// Whether the run explored every path up to the bound (else it
+    /// stopped early and the list is what it saw).
+    complete: bool,
+    stop: String,
+    paths: Vec<PathEntry>,
+    feasible: usize,
+    infeasible: usize,
+    unknown: usize,
+    /// Paths cut at the loop bound or by an unsupported construct (not listed).
+    cut: usize,
+    /// Feasible paths on which ULP-Max removed floats.
+    ulp_max_effective: usize,
+}
+
+/// Decides `q` with cp alone, checking a model against the constraint.
+fn solve_alone(cfg: fpsym_solver::cp::CpConfig, q: &fpsym_solver::Query, timeout: std::time::Duration) -> Solve {
+    use fpsym_solver::{Budget, SolveResult, Solver};
+    let mut cp = fpsym_solver::cp::CpSolver::new(cfg);
+    let budget = Budget {
+        deadline: Some(std::time::Instant::now() + timeout),
+        cancel: Some(crate::interrupt()),
+    };
+    let start = std::time::Instant::now();
+    let r = cp.check(q, &budget);
+    let seconds = start.elapsed().as_secs_f64();
+    let result = match r {
+        Ok(SolveResult::Sat(m)) => {
+            let holds = q
+                .assertions
+                .iter()
+                .all(|a| matches!(fpsym_expr::eval(a, &m), Ok(fpsym_expr::Value::Bool(true))));
+            if holds {
+                "sat"
+            } else {
+                "unknown"
+            }
+        }
+        Ok(SolveResult::Unsat) => "unsat",
+        _ => "unknown",
+    };
+    let s = cp.statistics();
+    Solve {
+        result,
+        seconds,
+        ulp_max_pruned: s.ulp_max_pruned,
+        ulp_max_firings: s.ulp_max_firings,
+    }
+}
+
+/// A path's decisions as text.
+fn path_text(
+    decisions: &[fpsym_engine::paths::Decision],
+    file: Option<&str>,
+    sites: &std::collections::BTreeMap<u32, std::collections::BTreeMap<u32, usize>>,
+) -> String {
+    decisions
+        .iter()
+        .map(|d| {
+            let side = if d.taken { "T" } else { "F" };
+            let main = file.is_none_or(|f| d.file == f || d.file.ends_with(&format!("/{f}")));
+            let prefix = if main {
+                String::new()
+            } else {
+                format!(
+                    "{}:",
+                    std::path::Path::new(&d.file)
+                        .file_name()
+                        .map_or(d.file.clone(), |n| n.to_string_lossy().into())
+                )
+            };
+            match d.case {
+                Some(k) => format!("{prefix}{}:case{k}:{side}", d.line),
+                None if main && sites.get(&d.line).is_some_and(|c| c.len() > 1) => {
+                    format!("{prefix}{}:{}:{side}", d.line, d.column)
+                }
+                None => format!("{prefix}{}:{side}", d.line),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// `--all-paths`: a plain exploration logging every path, then each path
+/// decided again by cp alone, with and without ULP-Max, and timed.
+fn all_paths(opts: RunOptions, file: Option<String>) -> anyhow::Result<ExitCode> {
+    use fpsym_engine::paths::Ending;
+    let (engine, out, program) = prepare(&opts)?;
+    let (oracle, observer, log) = fpsym_engine::paths::enumerate(&program.module);
+    let mut plugins = Plugins::default();
+    plugins.oracle = Some(Box::new(oracle));
+    plugins.observers.push(Box::new(observer));
+    let mut stop = String::new();
+    let mut complete = false;
+    let code = execute_with(
+        &opts,
+        &engine,
+        &program,
+        &out,
+        plugins,
+        |_, _| None,
+        |s, _| {
+            stop = s.stop.to_string();
+            complete = s.stop == StopReason::Exhausted;
+        },
+    )?;
+    let logged = log.lock().unwrap_or_else(|e| e.into_inner()).finish();
+    let (sites, _) = branch_sites(&program.module, file.as_deref());
+    let timeout = engine.solver_timeout.unwrap_or(std::time::Duration::from_secs(10));
+    let cp = opts.solver_config().cp.clone();
+    let mut chain: Option<Box<dyn fpsym_solver::Solver>> = None;
+    let interrupt = crate::interrupt();
+    let mut entries = Vec::new();
+    let mut cut = 0;
+    for p in logged {
+        let ending = match &p.ending {
+            Ending::Cut(_) => {
+                cut += 1;
+                continue;
+            }
+            Ending::Exit => "exit".to_string(),
+            Ending::Failure(k) => format!("failure: {k}"),
+            Ending::NotTaken => "infeasible branch side".to_string(),
+        };
+        if interrupt.load(std::sync::atomic::Ordering::Relaxed) {
+            complete = false;
+            stop = "interrupted".into();
+            break;
+        }
+        let q = fpsym_solver::Query::new(p.constraint.clone());
+        let with = solve_alone(cp.clone().with_ulp_max(true), &q, timeout);
+        let without = solve_alone(cp.clone().with_ulp_max(false), &q, timeout);
+        let results = [with.result, without.result];
+        if results.contains(&"sat") && results.contains(&"unsat") {
+            return Err(Failure::Internal(format!(
+                "cp with and without ULP-Max disagree on path {} ({}): a solver bug",
+                entries.len() + 1,
+                path_text(&p.decisions, file.as_deref(), &sites)
+            ))
+            .into());
+        }
+        let (verdict, decided_by) = if p.ending != Ending::NotTaken {
+            if results.contains(&"unsat") {
+                return Err(Failure::Internal(format!(
+                    "cp finds path {} infeasible, yet the run followed it to its end: a solver bug",
+                    entries.len() + 1
+                ))
+                .into());
+            }
+            ("feasible", "run".to_string())
+        } else if results.contains(&"unsat") {
+            ("infeasible", "cp".to_string())
+        } else if results.contains(&"sat") {
+            ("feasible", "cp".to_string())
+        } else {
+            // cp alone could not tell: the run's own solver, once more.
+            let s =
+                chain.get_or_insert_with(|| fpsym_solver::build_with_workers(opts.solver_config(), &crate::WORKERS));
+            let budget = fpsym_solver::Budget {
+                deadline: Some(std::time::Instant::now() + timeout),
+                cancel: Some(interrupt.clone()),
+            };
+            match s.check(&q, &budget) {
+                Ok(fpsym_solver::SolveResult::Unsat) => ("infeasible", s.name()),
+                Ok(fpsym_solver::SolveResult::Sat(_)) => ("feasible", s.name()),
+                _ => ("unknown", String::new()),
+            }
+        };
+        entries.push(PathEntry {
+            index: entries.len() + 1,
+            path: path_text(&p.decisions, file.as_deref(), &sites),
+            decisions: p.decisions.len(),
+            ending,
+            verdict,
+            decided_by,
+            constraints: q.assertions.len(),
+            variables: q.vars().len(),
+            with_ulp_max: with,
+            without_ulp_max: without,
+        });
+    }
+    let count = |v: &str| entries.iter().filter(|e| e.verdict == v).count();
+    let record = AllPaths {
+        loop_bound: engine.loop_bound,
+        complete,
+        stop,
+        feasible: count("feasible"),
+        infeasible: count("infeasible"),
+        unknown: count("unknown"),
+        cut,
+        ulp_max_effective: entries
+            .iter()
+            .filter(|e| e.verdict == "feasible" && e.with_ulp_max.ulp_max_pruned > 0.0)
+            .count(),
+        paths: entries,
+    };
+    fpsym_engine::report::write_json(&out.join(fpsym_engine::report::ALL_PATHS), &record)?;
+    println!();
+    let n = record.paths.len();
+    let pct = |k: usize| if n > 0 { 100.0 * k as f64 / n as f64 } else { 0.0 };
+    println!(
+        "all paths{}: {n} ({} feasible, {} infeasible = {:.0}%, {} unknown){}",
+        engine
+            .loop_bound
+            .map(|k| format!(" up to {k} iterations of each loop"))
+            .unwrap_or_default(),
+        record.feasible,
+        record.infeasible,
+        pct(record.infeasible),
+        record.unknown,
+        if cut > 0 {
+            format!("; {cut} cut at the loop bound or an unsupported construct (not listed)")
+        } else {
+            String::new()
+        }
+    );
+    if !record.complete {
+        println!("  the run stopped early ({}): the paths are those it saw", record.stop);
+    }
+    println!(
+        "  ULP-Max removed floats on {} of the {} feasible paths",
+        record.ulp_max_effective, record.feasible
+    );
+    println!(
+        "  {:>4}  {:<10}  {:>9}  {:>9}  path",
+        "#", "verdict", "ULP-Max s", "without s"
+    );
+    for e in &record.paths {
+        println!(
+            "  {:>4}  {:<10}  {:>9.3}  {:>9.3}  {}{}",
+            e.index,
+            e.verdict,
+            e.with_ulp_max.seconds,
+            e.without_ulp_max.seconds,
+            e.path,
+            if e.ending.starts_with("failure") {
+                format!(" ({})", e.ending)
+            } else {
+                String::new()
+            }
+        );
+    }
+    println!("paths: {}", out.join(fpsym_engine::report::ALL_PATHS).display());
+    Ok(code)
 }

@@ -58,11 +58,10 @@ fn confirmations(dir: &Path) -> Confirmations {
     if !reached.is_empty() {
         c = c.with(Box::new(fpsym_replay::Reached::new(reached)));
     }
-    // A critical run's range (its exact decimal bounds).
+    // A critical run's ranges (their exact decimal bounds).
     if let Ok(text) = std::fs::read_to_string(dir.join("critical.json")) {
         if let Ok(j) = serde_json::from_str::<serde_json::Value>(&text) {
-            let bound = |k: &str| j["expect"][k].as_str().and_then(fpsym_float::parse_decimal);
-            for r in fpsym_replay::ResultRange::all(bound("lo"), bound("hi")) {
+            for r in critical_ranges(&j) {
                 c = c.with(Box::new(r));
             }
         }
@@ -74,6 +73,62 @@ fn confirmations(dir: &Path) -> Confirmations {
         }
     }
     c
+}
+
+/// The confirmations of a critical run's expectations (`critical.json`):
+/// each one's kinds, bounds and where its values are natively.
+fn critical_ranges(j: &serde_json::Value) -> Vec<fpsym_replay::ResultRange> {
+    use fpsym_replay::{ResultRange, Watched};
+    let bound = |e: &serde_json::Value, k: &str| e[k].as_str().and_then(fpsym_float::parse_decimal);
+    let Some(expects) = j["expects"].as_array() else {
+        // Written before several expectations were allowed.
+        return ResultRange::all(bound(&j["expect"], "lo"), bound(&j["expect"], "hi"));
+    };
+    let format = |t: &str| match t {
+        "float" => Some(fpsym_float::Format::BINARY32),
+        "double" => Some(fpsym_float::Format::BINARY64),
+        "long double" => Some(fpsym_float::Format::X86_FP80),
+        "__float128" => Some(fpsym_float::Format::BINARY128),
+        "_Float16" => Some(fpsym_float::Format::BINARY16),
+        _ => None,
+    };
+    let mut out = Vec::new();
+    for (k, e) in expects.iter().enumerate() {
+        let t = &e["target"];
+        let elements: Option<Vec<(u64, fpsym_float::Format)>> = t["elements"].as_array().map(|es| {
+            es.iter()
+                .filter_map(|x| Some((x["offset"].as_u64()?, format(x["type"].as_str()?)?)))
+                .collect()
+        });
+        let watched = if t["ret"] == true {
+            Watched::Ret
+        } else if let (Some(index), Some(elements)) = (t["index"].as_u64(), elements.clone()) {
+            Watched::Arg {
+                index: index as usize,
+                elements,
+            }
+        } else if let (Some(name), Some(size), Some(elements)) = (t["global"].as_str(), t["size"].as_u64(), elements) {
+            Watched::Global {
+                name: name.to_string(),
+                size,
+                elements,
+            }
+        } else {
+            continue;
+        };
+        let kind = |s: &str| e["kinds"][s].as_str().map(String::from);
+        let (Some(b), Some(a), Some(n)) = (kind("below"), kind("above"), kind("nan")) else {
+            continue;
+        };
+        out.extend(ResultRange::sides(
+            [b, a, n],
+            bound(e, "lo"),
+            bound(e, "hi"),
+            watched,
+            k,
+        ));
+    }
+    out
 }
 
 /// A replay error as the CLI's failure: a failing coverage tool is

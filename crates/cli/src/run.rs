@@ -3,6 +3,7 @@
 use crate::args::RunArgs;
 use crate::solver_opts::{seconds, solver_config};
 use crate::Failure;
+use fpsym_engine::harness::InputRange;
 use fpsym_engine::plugin::Plugins;
 use fpsym_engine::report::{DirSink, EntryRecord, Finding, ReportSink, RunRecord};
 use fpsym_engine::searcher::{Policy, Search};
@@ -59,22 +60,9 @@ fn read_prp(path: &Path) -> Result<Property, Failure> {
     })
 }
 
-/// Parses `x=[a,b]`.
-fn parse_range(s: &str) -> Result<(String, f64, f64), Failure> {
-    let bad = || Failure::Input(format!("--range {s}: expected PARAM=[LO,HI], e.g. x=[-1,1]"));
-    let (name, rest) = s.split_once('=').ok_or_else(bad)?;
-    let inner = rest
-        .trim()
-        .strip_prefix('[')
-        .and_then(|r| r.strip_suffix(']'))
-        .ok_or_else(bad)?;
-    let (lo, hi) = inner.split_once(',').ok_or_else(bad)?;
-    let lo: f64 = lo.trim().parse().map_err(|_| bad())?;
-    let hi: f64 = hi.trim().parse().map_err(|_| bad())?;
-    if !(lo <= hi) {
-        return Err(Failure::Input(format!("--range {s}: empty range")));
-    }
-    Ok((name.trim().to_string(), lo, hi))
+/// Parses `x=[a,b]`, its bounds exact decimals (or infinities).
+fn parse_range(s: &str) -> Result<InputRange, Failure> {
+    InputRange::parse(s).map_err(Failure::Input)
 }
 
 /// Parses `--search`: a policy, or policies joined by `+` to take turns.

@@ -160,14 +160,394 @@ fn an_unrolling_bound_gives_unknown_not_a_proof() {
 
 #[test]
 fn bad_expectations_are_input_errors() {
-    for (e, says) in [
-        ("ret=[1,0]", "lower bound is above"),
-        ("out=[0,1]", "only the return value"),
-        ("ret=[0,x]", "x is not a decimal number"),
-        ("ret", "expected ret=[LO,HI]"),
+    for (f, e, says) in [
+        ("square", "ret=[1,0]", "lower bound is above"),
+        (
+            "square",
+            "out=[0,1]",
+            "square has no parameter out and the program no global variable out",
+        ),
+        ("square", "ret=[0,x]", "x is not a decimal number"),
+        ("square", "ret", "expected ret=[LO,HI]"),
+        ("square", "x=[0,1]", "parameter x of square is passed by value"),
+        ("accumulate", "ret=[0,1]", "accumulate does not return a float"),
+        ("accumulate", "acc[5]=[0,1]", "acc has 2 element(s)"),
+        ("accumulate", "acc[x]=[0,1]", "expected NAME[INDEX]"),
     ] {
-        let (code, text, _, _) = critical(&fixture("critical.c"), "square", &["--expect", e], "bad");
+        let (code, text, _, _) = critical(&fixture("critical.c"), f, &["--expect", e, "--array-len", "2"], "bad");
         assert_eq!(code, Some(2), "{e}: {text}");
         assert!(text.contains(says), "{e}: {text}");
     }
+}
+
+/// The floats of a test's objects (their elements for an array), by name.
+fn test_floats(out: &Path, id: u64) -> Vec<(String, f32)> {
+    let t = common::json_in(&out.join("tests"), &format!("{id:06}.json"));
+    let mut v = Vec::new();
+    for o in t["objects"].as_array().unwrap() {
+        let mut one = |x: &serde_json::Value| {
+            if let (Some(n), Some(val)) = (x["name"].as_str(), x["value"].as_str()) {
+                if let Ok(f) = val.parse::<f32>() {
+                    v.push((n.to_string(), f));
+                }
+            }
+        };
+        one(o);
+        for e in o["elements"].as_array().into_iter().flatten() {
+            one(e);
+        }
+    }
+    v
+}
+
+/// Every test of a run directory.
+fn test_ids(out: &Path) -> Vec<u64> {
+    let mut ids: Vec<u64> = std::fs::read_dir(out.join("tests"))
+        .unwrap()
+        .filter_map(|e| e.ok()?.path().file_stem()?.to_str()?.parse().ok())
+        .collect();
+    ids.sort();
+    ids
+}
+
+#[test]
+fn range_bounds_are_exact_decimals_not_doubles() {
+    // No float is 0.1: the range is empty (through a double it was 0.1f).
+    for (f, r, says) in [
+        ("ident", "x=[0.1,0.1]", "--range x: [0.1,0.1] holds no float value"),
+        ("steps", "n=[0.5,0.7]", "--range n: [0.5,0.7] holds no integer"),
+        ("ident", "x=[1,0]", "--range x=[1,0]: empty range"),
+        ("ident", "x=[0,zero]", "zero is not a decimal number"),
+    ] {
+        let (code, text, _) = common::run_mode("run", &fixture("critical.c"), f, &["--range", r], "empty");
+        assert_eq!(code, Some(2), "{r}: {text}");
+        assert!(text.contains(says), "{r}: {text}");
+    }
+    // 0.5 + 1e-20 is 0.5 as a double, so a double bound let the float 0.5
+    // in; exactly, the least float in the range is the one after 0.5.
+    let lo = "0.50000000000000000001";
+    let (code, text, j, out) = critical(
+        &fixture("critical.c"),
+        "ident",
+        &["--range", &format!("x=[{lo},1]"), "--expect", &format!("ret=[{lo},1]")],
+        "exact",
+    );
+    assert_eq!(code, Some(0), "{text}");
+    assert_eq!(j["below"]["answer"], "unsat", "{j}");
+    let next = f32::from_bits(0.5f32.to_bits() + 1);
+    assert_eq!(
+        j["float_range"]["lo"].as_str().unwrap().parse::<f32>().unwrap(),
+        next,
+        "{j}"
+    );
+    for id in test_ids(&out) {
+        for (_, x) in test_floats(&out, id) {
+            assert!((next..=1.0).contains(&x), "test {id}: {x}");
+        }
+    }
+    // Integers take the integers inside: only n = 10 in [9.5, 10.5].
+    let (code, text, j, _) = critical(
+        &fixture("critical.c"),
+        "steps",
+        &["--range", "n=[9.5,10.5]", "--expect", "ret=[0,1]"],
+        "int",
+    );
+    assert_eq!(code, Some(1), "{text}");
+    assert_eq!(j["above"]["result"], "1.0000001e0", "{j}");
+    assert_eq!(j["float_range"]["lo"], "1.0000001e0", "{j}");
+    assert_eq!(j["float_range"]["hi"], "1.0000001e0", "{j}");
+}
+
+/// Builds `driver` (C source) with the bench program `program` natively
+/// (clang-14, as replay builds) and runs it: its stdout.
+fn native(program: &Path, driver: &str, tag: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("fpsym-critical-native-{}-{tag}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = dir.join("driver.c");
+    std::fs::write(&src, driver).unwrap();
+    let exe = dir.join("enumerate");
+    let o = std::process::Command::new("clang-14")
+        .args(["-O0", "-ffp-contract=off", "-o"])
+        .arg(&exe)
+        .arg(&src)
+        .arg(program)
+        .arg("-lm")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = std::process::Command::new(&exe).output().unwrap();
+    assert!(o.status.success());
+    let _ = std::fs::remove_dir_all(&dir);
+    String::from_utf8(o.stdout).unwrap()
+}
+
+/// The float range of critical.json as f32 bounds.
+fn float_range(j: &serde_json::Value) -> (f32, f32) {
+    let b = |k: &str| j["float_range"][k].as_str().unwrap().parse::<f32>().unwrap();
+    (b("lo"), b("hi"))
+}
+
+#[test]
+fn the_float_range_encloses_every_native_result() {
+    // slope, exhaustively: every float h in [1e-6, 1e-3] natively.
+    let (code, text, j, _) = critical(
+        &bench("slope.c"),
+        "slope",
+        &[
+            "--range",
+            "x0=[13,13]",
+            "--range",
+            "h=[1e-6,1e-3]",
+            "--expect",
+            "ret=[25.99999,26.00001]",
+        ],
+        "slope-range",
+    );
+    assert_eq!(code, Some(1), "{text}");
+    assert_eq!(j["float_range"]["every_path"], true, "{j}");
+    let (lo, hi) = float_range(&j);
+    let got = native(
+        &bench("slope.c"),
+        r#"#include <stdio.h>
+float slope(float, float);
+int main(void) {
+  float lo = 1e30f, hi = -1e30f;
+  for (float h = 1e-6f; h <= 1e-3f; h = __builtin_nextafterf(h, 1.0f)) {
+    if ((double)h < 1e-6 || (double)h > 1e-3) continue;
+    float r = slope(13.0f, h);
+    if (r < lo) lo = r;
+    if (r > hi) hi = r;
+  }
+  printf("%.9g %.9g\n", lo, hi);
+  return 0;
+}
+"#,
+        "slope",
+    );
+    let v: Vec<f32> = got.split_whitespace().map(|x| x.parse().unwrap()).collect();
+    println!("slope: native [{}, {}], float range [{lo}, {hi}]", v[0], v[1]);
+    assert!(
+        lo <= v[0] && v[1] <= hi,
+        "native [{}, {}] outside [{lo}, {hi}]",
+        v[0],
+        v[1]
+    );
+    // Every value of the suspicious intervals' answers is in it too.
+    for s in j["suspicious"].as_array().unwrap() {
+        assert_eq!(s["answer"]["answer"], "sat", "{j}");
+        let r: f32 = s["answer"]["result"].as_str().unwrap().parse().unwrap();
+        assert!((lo..=hi).contains(&r), "{r}");
+    }
+    // heron, sampled: random triangles, nearly degenerate ones (c near
+    // a - b, where the float result goes negative) and right ones.
+    let (_, text, j, _) = critical(
+        &bench("heron.c"),
+        "heron",
+        &[
+            "--range",
+            "a=[5,10]",
+            "--range",
+            "b=[0,5]",
+            "--range",
+            "c=[0,5]",
+            "--expect",
+            "ret=[-0.00001,156.25001]",
+            "--solver-timeout",
+            "1",
+        ],
+        "heron-range",
+    );
+    assert_eq!(j["float_range"]["every_path"], true, "{text}");
+    let (lo, hi) = float_range(&j);
+    let got = native(
+        &bench("heron.c"),
+        r#"#include <stdio.h>
+#include <math.h>
+float heron(float, float, float);
+static unsigned long long s = 88172645463325252ULL;
+static float u(float lo, float hi) {
+  s ^= s << 13; s ^= s >> 7; s ^= s << 17;
+  float x = lo + (hi - lo) * (float)((s >> 11) * (1.0 / 9007199254740992.0));
+  return x < lo ? lo : x > hi ? hi : x;
+}
+int main(void) {
+  float lo = 1e30f, hi = -1e30f;
+  for (long i = 0; i < 3000000; i++) {
+    float a = u(5, 10), b = u(0, 5), c;
+    switch (i % 3) {
+    case 0: c = u(0, 5); break;
+    case 1: c = a - b; for (int k = (int)(i % 7) - 3; k < 0; k++) c = nextafterf(c, -1); for (int k = 0; k < (int)(i % 7) - 3; k++) c = nextafterf(c, 10); break;
+    default: b = 5 - u(0, 1e-4f); c = 5 - u(0, 1e-4f); a = sqrtf(b * b + c * c) + u(-1e-5f, 1e-5f); break;
+    }
+    if (c < 0 || c > 5 || a < 5 || a > 10) continue;
+    float r = heron(a, b, c);
+    if (r < lo) lo = r;
+    if (r > hi) hi = r;
+  }
+  printf("%.9g %.9g\n", lo, hi);
+  return 0;
+}
+"#,
+        "heron",
+    );
+    let v: Vec<f32> = got.split_whitespace().map(|x| x.parse().unwrap()).collect();
+    println!("heron: native (sampled) [{}, {}], float range [{lo}, {hi}]", v[0], v[1]);
+    assert!(v[0] < 0.0 && v[1] > 156.25, "the sampling missed the extremes: {got}");
+    assert!(
+        lo <= v[0] && v[1] <= hi,
+        "native [{}, {}] outside [{lo}, {hi}]",
+        v[0],
+        v[1]
+    );
+}
+
+#[test]
+fn suspicious_intervals_outside_the_float_range_are_proved_empty() {
+    // x*x for x in [-2, 3]: propagation encloses it in [0, 9] exactly.
+    let (code, text, j, _) = critical(
+        &fixture("critical.c"),
+        "square",
+        &["--range", "x=[-2,3]", "--expect", "ret=[-1,8]"],
+        "square-range",
+    );
+    assert_eq!(code, Some(1), "{text}");
+    assert_eq!(j["float_range"]["lo"], "0e0", "{j}");
+    assert_eq!(j["float_range"]["hi"], "9e0", "{j}");
+    assert_eq!(j["float_range"]["nan"], false, "{j}");
+    let s = j["suspicious"].as_array().unwrap();
+    assert_eq!(s[0]["side"], "below", "{j}");
+    assert_eq!(s[0]["empty"], true, "{j}");
+    assert_eq!(s[0]["answer"]["answer"], "unsat", "{j}");
+    assert_eq!(s[1]["side"], "above", "{j}");
+    assert_eq!(s[1]["empty"], false, "{j}");
+    assert_eq!(
+        (s[1]["lo"].as_str(), s[1]["hi"].as_str()),
+        (Some("8"), Some("9e0")),
+        "{j}"
+    );
+    assert_eq!(s[1]["answer"]["answer"], "sat", "{j}");
+    assert_eq!(j["nan"]["answer"], "unsat", "{j}");
+    assert!(
+        text.contains("float range (interval propagation, every path): [0e0, 9e0]\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("below: no (the float range has no value below -1"),
+        "{text}"
+    );
+    // x/x: 1, or NaN at 0; nothing else.
+    let (code, text, j, _) = critical(
+        &fixture("critical.c"),
+        "ratio",
+        &["--range", "x=[0,1]", "--expect", "ret=[1,1]"],
+        "ratio-range",
+    );
+    assert_eq!(code, Some(1), "{text}");
+    assert_eq!(
+        (j["float_range"]["lo"].as_str(), j["float_range"]["hi"].as_str()),
+        (Some("1e0"), Some("1e0")),
+        "{j}"
+    );
+    assert_eq!(j["float_range"]["nan"], true, "{j}");
+    assert_eq!(j["nan"]["answer"], "sat", "{j}");
+    for s in j["suspicious"].as_array().unwrap() {
+        assert_eq!(s["empty"], true, "{j}");
+    }
+    assert!(text.contains("every path): [1e0, 1e0] and NaN"), "{text}");
+    // Cut by a loop bound, the range covers only the paths explored: no
+    // interval is claimed empty.
+    let (_, text, j, _) = critical(
+        &fixture("critical.c"),
+        "steps",
+        &["--range", "n=[0,10]", "--expect", "ret=[0,2]", "--unroll", "5"],
+        "steps-range",
+    );
+    assert_eq!(j["float_range"]["every_path"], false, "{text}");
+    assert!(
+        j["float_range"]["why"].as_str().unwrap().contains("stopped early"),
+        "{j}"
+    );
+    assert_eq!(j["above"]["answer"], "unknown", "{j}");
+    assert_eq!(j["suspicious"][1]["empty"], false, "{j}");
+    assert_eq!(j["suspicious"][1]["answer"]["answer"], "unknown", "{j}");
+}
+
+#[test]
+fn out_parameters_and_globals_are_checked_and_confirmed_natively() {
+    // acc[0] is the float sum of n steps of 0.1, acc[1] its negation.
+    let (code, text, j, out) = critical(
+        &fixture("critical.c"),
+        "accumulate",
+        &[
+            "--range",
+            "n=[0,10]",
+            "--array-len",
+            "2",
+            "--expect",
+            "acc=[-1,1]",
+            "--expect",
+            "acc[1]=[-1,0]",
+        ],
+        "acc",
+    );
+    assert_eq!(code, Some(1), "{text}");
+    let e = &j["expects"];
+    assert_eq!(e[0]["below"]["answer"], "sat", "{j}");
+    assert_eq!(e[0]["below"]["result"], "-1.0000001e0", "{j}");
+    assert_eq!(e[0]["below"]["what"], "acc[1]", "{j}");
+    assert_eq!(e[0]["above"]["answer"], "sat", "{j}");
+    assert_eq!(e[0]["above"]["what"], "acc[0]", "{j}");
+    assert_eq!(e[0]["float_range"]["lo"], "-1.0000001e0", "{j}");
+    assert_eq!(e[0]["float_range"]["hi"], "1.0000001e0", "{j}");
+    // Only acc[1]: never above 0, proved.
+    assert_eq!(e[1]["what"], "acc[1]", "{j}");
+    assert_eq!(e[1]["below"]["answer"], "sat", "{j}");
+    assert_eq!(e[1]["above"]["answer"], "unsat", "{j}");
+    assert_eq!(e[1]["float_range"]["hi"], "-0e0", "{j}");
+    // The test's inputs, run natively: n = 10 makes acc[0] 1.0000001f.
+    let t = test_ids(&out)
+        .into_iter()
+        .find(|id| *id == e[0]["above"]["test"].as_u64().unwrap())
+        .unwrap();
+    let n: i64 = common::json_in(&out.join("tests"), &format!("{t:06}.json"))["objects"][0]["value"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let mut s = 0.0f32;
+    for _ in 0..n {
+        s += 0.1f32;
+    }
+    assert!(s > 1.0, "n = {n}");
+    let replayed = common::replay_confirms(&out);
+    assert!(replayed.contains("3 confirmed"), "{replayed}");
+    // A global, and a static one (found by replay in the symbol table).
+    let (code, text, j, out) = critical(
+        &fixture("critical.c"),
+        "keep_steps",
+        &[
+            "--range",
+            "n=[0,10]",
+            "--expect",
+            "total=[0,1]",
+            "--expect",
+            "hidden=[0,1]",
+        ],
+        "globals",
+    );
+    assert_eq!(code, Some(1), "{text}");
+    for e in j["expects"].as_array().unwrap() {
+        assert_eq!(e["above"]["answer"], "sat", "{j}");
+        assert_eq!(e["above"]["result"], "1.0000001e0", "{j}");
+        assert_eq!(e["below"]["answer"], "unsat", "{j}");
+    }
+    let kinds: Vec<&str> = j["expects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["kinds"]["above"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["above-range", "above-range-2"]);
+    let replayed = common::replay_confirms(&out);
+    assert!(replayed.contains("2 confirmed"), "{replayed}");
 }

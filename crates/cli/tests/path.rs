@@ -206,3 +206,109 @@ fn bad_targets_are_input_errors() {
         assert!(text.contains(says), "{args:?}: {text}");
     }
 }
+
+/// `--all-paths` on crates/cli/tests/c/all_paths.c: the paths counted by
+/// hand in the fixture, each feasible one confirmed by a native run of an
+/// input `--path` finds for it, each infeasible one refuted again by z3.
+#[test]
+fn all_paths_lists_every_path_with_its_verdict() {
+    let file = fixture("all_paths.c");
+    let ranges = ["--range", "x=[0,1e6]", "--range", "n=[0,2]"];
+    let (code, text, _, out) = path(&file, "halve", &[&ranges[..], &["--all-paths"]].concat(), "all");
+    assert_eq!(code, Some(0), "{text}");
+    let j = common::json_in(&out, "paths.json");
+    let verdicts: std::collections::BTreeMap<String, String> = j["paths"]
+        .as_array()
+        .expect("paths.json lists the paths")
+        .iter()
+        .map(|p| {
+            (
+                p["path"].as_str().unwrap().to_string(),
+                p["verdict"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let loops = ["10:F", "10:T,10:F", "10:T,10:T,10:F"];
+    let mut expected = std::collections::BTreeMap::new();
+    for l in loops {
+        expected.insert(format!("{l},13:F"), "feasible".to_string());
+        expected.insert(format!("{l},13:T,14:F"), "feasible".to_string());
+        expected.insert(format!("{l},13:T,14:T"), "infeasible".to_string());
+    }
+    expected.insert("10:T,10:T,10:T".into(), "infeasible".into());
+    assert_eq!(verdicts, expected, "{text}");
+    assert_eq!((j["feasible"].as_u64(), j["infeasible"].as_u64()), (Some(6), Some(4)));
+    assert_eq!(j["complete"], true);
+    assert!(
+        text.contains("all paths: 10 (6 feasible, 4 infeasible = 40%, 0 unknown)"),
+        "{text}"
+    );
+    for p in j["paths"].as_array().unwrap() {
+        for side in ["with_ulp_max", "without_ulp_max"] {
+            let r = p[side]["result"].as_str().unwrap();
+            let want = if p["verdict"] == "feasible" { "sat" } else { "unsat" };
+            assert_eq!(r, want, "{p}");
+        }
+    }
+    for (i, (spec, verdict)) in expected.iter().enumerate() {
+        if verdict == "feasible" {
+            let (code, text, v, _) = path(
+                &file,
+                "halve",
+                &[&ranges[..], &["--path", spec, "--replay"]].concat(),
+                &format!("all-f{i}"),
+            );
+            assert_eq!(
+                (code, v["verdict"].as_str()),
+                (Some(0), Some("feasible")),
+                "{spec}: {text}"
+            );
+            assert!(
+                text.contains("path-followed") && text.contains("confirmed"),
+                "{spec}: {text}"
+            );
+        } else {
+            let prefix = format!("{spec},...");
+            let (_, text, v, _) = path(
+                &file,
+                "halve",
+                &[&ranges[..], &["--path", &prefix, "--solver", "z3"]].concat(),
+                &format!("all-i{i}"),
+            );
+            assert_eq!(v["verdict"].as_str(), Some("infeasible"), "{spec} with z3: {text}");
+        }
+    }
+}
+
+/// With `--loop-bound 1`, the paths of at most one repetition: the second
+/// repetition is cut, not listed, and the run does not claim completeness
+/// beyond the bound.
+#[test]
+fn all_paths_stop_at_the_loop_bound() {
+    let (code, text, _, out) = path(
+        &fixture("all_paths.c"),
+        "halve",
+        &[
+            "--range",
+            "x=[0,1e6]",
+            "--range",
+            "n=[0,2]",
+            "--all-paths",
+            "--loop-bound",
+            "1",
+        ],
+        "all-bound",
+    );
+    assert_eq!(code, Some(0), "{text}");
+    let j = common::json_in(&out, "paths.json");
+    let paths: Vec<&str> = j["paths"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(paths.len(), 6, "{text}");
+    assert!(paths.iter().all(|p| !p.starts_with("10:T,10:T")), "{paths:?}");
+    assert_eq!(j["cut"], 1, "{j}");
+    assert!(text.contains("1 cut at the loop bound"), "{text}");
+}

@@ -22,9 +22,13 @@ use crate::state::{State, Symbolic};
 use crate::term::{self, bv, mk};
 use crate::value::Val;
 use fpsym_expr::{Op, Sort, Term};
+use fpsym_float::{Float, RoundingMode};
 use fpsym_frontend::CType;
 use llvm_ir::function::{Parameter, ParameterAttribute};
 use llvm_ir::{Function, Type};
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::Signed;
 
 /// How one IR parameter of a `--function` entry appears in tests.
 #[derive(Clone, Debug, PartialEq)]
@@ -306,8 +310,8 @@ impl Exec<'_, '_> {
     }
 
     /// `--range` on a pointer parameter: every float of the object it
-    /// points to (each element of an array input) lies in `[lo, hi]`.
-    pub fn range_pointee(&mut self, st: &mut State, p: &Val, bounds: (f64, f64)) -> Result<(), String> {
+    /// points to (each element of an array input) lies in the range.
+    pub fn range_pointee(&mut self, st: &mut State, p: &Val, range: &InputRange) -> Result<(), String> {
         let base = match p {
             Val::Bv(t) => term::as_bv(t).map(|b| b as u64),
             _ => None,
@@ -324,63 +328,197 @@ impl Exec<'_, '_> {
             return Err("its object holds no floating-point value".into());
         }
         for f in floats {
-            self.range(st, &Val::Fp(f), bounds, None)?;
+            self.range(st, &Val::Fp(f), range, None)?;
         }
         Ok(())
     }
 
-    /// Constrains input `v` to `[lo, hi]` (numeric comparison in its
-    /// type). An integer compares as signed or unsigned as its C type says
-    /// (`signed`; without debug information: signed when `lo` is
-    /// negative; `_Bool`, an `i1`, is unsigned); bounds outside the type's
-    /// values are an error, never wrapped.
-    pub fn range(&mut self, st: &mut State, v: &Val, (lo, hi): (f64, f64), signed: Option<bool>) -> Result<(), String> {
+    /// Constrains input `v` to the range (numeric comparison in its type,
+    /// against the exact bounds). A float takes the floats inside the real
+    /// interval (see [`InputRange::floats`]). An integer takes the
+    /// integers inside it, compared as signed or unsigned as its C type
+    /// says (`signed`; without debug information: signed when the lower
+    /// bound is negative; `_Bool`, an `i1`, is unsigned); bounds outside
+    /// the type's values are an error, never wrapped. An empty range is an
+    /// error.
+    pub fn range(&mut self, st: &mut State, v: &Val, range: &InputRange, signed: Option<bool>) -> Result<(), String> {
         match v {
             Val::Fp(t) => {
                 let fmt = term::format_of(t);
-                let c = |x: f64| {
-                    Term::fp(
-                        fpsym_float::Float::from_f64(x)
-                            .convert(fmt, fpsym_float::RoundingMode::NearestTiesToEven)
-                            .value,
+                let (lo, hi) = range.floats(fmt).ok_or_else(|| {
+                    format!(
+                        "{} holds no {} value (its bounds are read as exact decimals)",
+                        range.text,
+                        report::c_type_name(fmt)
                     )
-                };
-                st.constrain(mk(Op::FpGeq, vec![t.clone(), c(lo)]));
-                st.constrain(mk(Op::FpLeq, vec![t.clone(), c(hi)]));
+                })?;
+                st.constrain(mk(Op::FpGeq, vec![t.clone(), Term::fp(lo)]));
+                st.constrain(mk(Op::FpLeq, vec![t.clone(), Term::fp(hi)]));
             }
             Val::Bv(t) => {
                 let w = term::width(t);
-                if lo.fract() != 0.0 || hi.fract() != 0.0 {
-                    return Err(format!("an integer parameter needs integer bounds, got [{lo}, {hi}]"));
-                }
-                let signed = w > 1 && signed.unwrap_or(lo < 0.0);
-                let (min, max): (i128, i128) = match (signed, w) {
-                    (_, 127..) => (i128::MIN, i128::MAX), // beyond what an f64 bound says
-                    (true, _) => (-(1i128 << (w - 1)), (1i128 << (w - 1)) - 1),
-                    (false, _) => (0, (1i128 << w) - 1),
+                let neg_lo = match &range.lo {
+                    Bound::NegInf => true,
+                    Bound::Finite(q) => q.is_negative(),
+                    Bound::PosInf => false,
                 };
-                let (l, h) = (lo as i128, hi as i128);
-                if l < min || h > max {
-                    return Err(format!(
-                        "[{lo}, {hi}] is outside the values of its type ({} {w}-bit: [{min}, {max}])",
+                let signed = w > 1 && signed.unwrap_or(neg_lo);
+                let one = BigInt::from(1);
+                let (min, max): (BigInt, BigInt) = if signed {
+                    (-(&one << (w - 1)), (&one << (w - 1)) - 1)
+                } else {
+                    (BigInt::from(0), (&one << w) - 1)
+                };
+                let inside = || {
+                    format!(
+                        "{} is outside the values of its type ({} {w}-bit: [{min}, {max}])",
+                        range.text,
                         if signed { "signed" } else { "unsigned" }
-                    ));
+                    )
+                };
+                let l = match &range.lo {
+                    Bound::NegInf => min.clone(),
+                    Bound::Finite(q) => q.ceil().to_integer(),
+                    Bound::PosInf => return Err(inside()),
+                };
+                let h = match &range.hi {
+                    Bound::PosInf => max.clone(),
+                    Bound::Finite(q) => q.floor().to_integer(),
+                    Bound::NegInf => return Err(inside()),
+                };
+                if l > h {
+                    return Err(format!("{} holds no integer", range.text));
                 }
+                if l < min || h > max {
+                    return Err(inside());
+                }
+                let bits = |x: &BigInt| -> u128 {
+                    let m: BigInt = (x.clone() + (&one << w)) % (&one << w);
+                    m.try_into().expect("below 2^128")
+                };
                 let (ge, le) = if signed {
                     (Op::BvSge, Op::BvSle)
                 } else {
                     (Op::BvUge, Op::BvUle)
                 };
-                st.constrain(mk(ge, vec![t.clone(), bv(w, l as u128)]));
-                st.constrain(mk(le, vec![t.clone(), bv(w, h as u128)]));
+                st.constrain(mk(ge, vec![t.clone(), bv(w, bits(&l))]));
+                st.constrain(mk(le, vec![t.clone(), bv(w, bits(&h))]));
             }
             Val::Agg(_) => {
-                return Err(format!(
-                    "not a scalar (a struct passed as one register; give a range to a scalar parameter)"
-                ))
+                return Err(
+                    "not a scalar (a struct passed as one register; give a range to a scalar parameter)".to_string(),
+                )
             }
         }
         Ok(())
+    }
+}
+
+/// One end of a `--range`: an exact rational, or an infinity.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// `-inf`.
+    NegInf,
+    /// A decimal, exactly.
+    Finite(BigRational),
+    /// `inf`.
+    PosInf,
+}
+
+impl Bound {
+    /// Reads `-inf`, `inf` (`+inf`, `infinity`) or an exact decimal.
+    pub fn parse(s: &str) -> Option<Bound> {
+        let s = s.trim();
+        let l = s.to_ascii_lowercase();
+        match l.as_str() {
+            "-inf" | "-infinity" => Some(Bound::NegInf),
+            "inf" | "+inf" | "infinity" | "+infinity" => Some(Bound::PosInf),
+            _ => fpsym_float::parse_decimal(s).map(Bound::Finite),
+        }
+    }
+
+    /// The nearest float of `fmt` on the side `rm` says (toward positive:
+    /// the least float not below the bound).
+    fn float(&self, fmt: fpsym_float::Format, rm: RoundingMode) -> Float {
+        match self {
+            Bound::NegInf => Float::infinity(fmt, true),
+            Bound::PosInf => Float::infinity(fmt, false),
+            Bound::Finite(q) => Float::from_rational(fmt, q, rm).value,
+        }
+    }
+}
+
+/// `--range PARAM=[LO,HI]`: the inputs of a parameter lie in `[LO, HI]`,
+/// its bounds exact decimals (never read through a C double) or
+/// infinities.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InputRange {
+    /// The parameter: its IR name or the name tests show (`p.x`).
+    pub name: String,
+    /// The lower bound.
+    pub lo: Bound,
+    /// The upper bound.
+    pub hi: Bound,
+    /// `[LO,HI]` as written, for messages.
+    pub text: String,
+}
+
+impl InputRange {
+    /// Reads `PARAM=[LO,HI]`; the error says what is wrong.
+    pub fn parse(s: &str) -> Result<InputRange, String> {
+        let bad = |why: &str| format!("--range {s}: {why}");
+        let usage = "expected PARAM=[LO,HI], e.g. x=[-1,1]";
+        let (name, rest) = s.split_once('=').ok_or_else(|| bad(usage))?;
+        let inner = rest
+            .trim()
+            .strip_prefix('[')
+            .and_then(|r| r.strip_suffix(']'))
+            .ok_or_else(|| bad(usage))?;
+        let (lo, hi) = inner.split_once(',').ok_or_else(|| bad(usage))?;
+        let bound =
+            |b: &str| Bound::parse(b).ok_or_else(|| bad(&format!("{} is not a decimal number, -inf or inf", b.trim())));
+        let (lo, hi) = (bound(lo)?, bound(hi)?);
+        let empty = match (&lo, &hi) {
+            (Bound::Finite(l), Bound::Finite(h)) => l > h,
+            (Bound::PosInf, Bound::PosInf) | (Bound::NegInf, Bound::NegInf) => false,
+            (Bound::PosInf, _) | (_, Bound::NegInf) => true,
+            _ => false,
+        };
+        if empty || name.trim().is_empty() {
+            return Err(bad(if empty { "empty range" } else { usage }));
+        }
+        Ok(InputRange {
+            name: name.trim().to_string(),
+            lo,
+            hi,
+            text: format!("[{}]", inner.trim()),
+        })
+    }
+
+    /// The least and the greatest float of `fmt` in the range: the lower
+    /// bound rounded up, the upper one rounded down (from the exact
+    /// decimal, in one rounding). A finite bound admits no infinity (a
+    /// lower bound above the largest float leaves nothing); NaN is never
+    /// in a range. None: no float lies in it (`[0.1,0.1]` for a float).
+    pub fn floats(&self, fmt: fpsym_float::Format) -> Option<(Float, Float)> {
+        let lo = self.lo.float(fmt, RoundingMode::TowardPositive);
+        let hi = self.hi.float(fmt, RoundingMode::TowardNegative);
+        let overflow = (matches!(self.lo, Bound::Finite(_)) && lo.is_infinite() && !lo.is_negative())
+            || (matches!(self.hi, Bound::Finite(_)) && hi.is_infinite() && hi.is_negative());
+        if overflow || lo.ieee_cmp(hi) == Some(std::cmp::Ordering::Greater) {
+            return None;
+        }
+        Some((lo, hi))
+    }
+
+    /// The range as doubles, rounded inward (the least double not below
+    /// the lower bound, the greatest not above the upper one), for
+    /// sampling: rounding these to a narrower format in the same
+    /// directions gives [`InputRange::floats`] exactly. None when no
+    /// double lies in the range.
+    pub fn doubles(&self) -> Option<(f64, f64)> {
+        let (lo, hi) = self.floats(fpsym_float::Format::BINARY64)?;
+        Some((lo.to_f64()?, hi.to_f64()?))
     }
 }
 
@@ -466,5 +604,54 @@ fn c_return_type(f: &llvm_ir::Function) -> Option<String> {
         llvm_ir::Type::IntegerType { bits: 8 } if zext => Some("unsigned char".into()),
         llvm_ir::Type::IntegerType { bits: 16 } if zext => Some("unsigned short".into()),
         t => c_type(t),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fpsym_float::Format;
+
+    #[test]
+    fn ranges_take_the_floats_inside_the_exact_interval() {
+        let r = |s: &str| InputRange::parse(s).unwrap();
+        let f32s = |s: &str| {
+            r(s).floats(Format::BINARY32)
+                .map(|(l, h)| (l.to_f32().unwrap(), h.to_f32().unwrap()))
+        };
+        // No float is 0.1.
+        assert_eq!(f32s("x=[0.1,0.1]"), None);
+        assert_eq!(
+            f32s("x=[0.1,0.2]"),
+            Some((0.1f32, f32::from_bits(0.2f32.to_bits() - 1)))
+        );
+        // 0.5 + 1e-20 is 0.5 as a double; rounded up directly, the float after.
+        let next = f32::from_bits(0.5f32.to_bits() + 1);
+        assert_eq!(f32s("x=[0.50000000000000000001,1]"), Some((next, 1.0)));
+        // Inward doubles round to the same floats (directed roundings compose).
+        let (l, h) = r("x=[0.50000000000000000001,1]").doubles().unwrap();
+        assert_eq!(
+            Float::from_f64(l)
+                .convert(Format::BINARY32, RoundingMode::TowardPositive)
+                .value,
+            Float::from_f32(next)
+        );
+        assert_eq!(h, 1.0);
+        // Infinities as bounds; a finite bound beyond the largest float
+        // admits no infinity.
+        assert_eq!(f32s("x=[-inf,inf]"), Some((f32::NEG_INFINITY, f32::INFINITY)));
+        assert_eq!(f32s("x=[1e39,1e40]"), None);
+        assert_eq!(f32s("x=[1e38,1e40]").map(|p| p.1), Some(f32::MAX));
+        for bad in [
+            "x=[1,0]",
+            "x=[inf,1]",
+            "x=[1,-inf]",
+            "x=(0,1)",
+            "=[0,1]",
+            "x=[0,nan]",
+            "x=[0x1,2]",
+        ] {
+            assert!(InputRange::parse(bad).is_err(), "{bad}");
+        }
     }
 }

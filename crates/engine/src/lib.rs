@@ -21,6 +21,7 @@ pub mod harness;
 pub mod hooks;
 pub mod layout;
 pub mod memory;
+pub mod paths;
 pub mod plugin;
 pub mod prog;
 pub mod searcher;
@@ -53,8 +54,8 @@ pub enum Entry {
     Function {
         /// Its name.
         name: String,
-        /// Ranges for scalar parameters: name → (low, high), inclusive.
-        ranges: Vec<(String, f64, f64)>,
+        /// Ranges of parameters (`--range`), their bounds exact.
+        ranges: Vec<harness::InputRange>,
         /// Elements in the object a pointer parameter points to (default:
         /// one pointee).
         array_len: Option<u64>,
@@ -81,7 +82,9 @@ pub struct Config {
     pub max_states: usize,
     /// Stop after this many instructions in total. Default: none.
     pub max_instructions: Option<u64>,
-    /// Visits of each loop header on one path. Default: none.
+    /// Repetitions of each loop on one path (jumps back to its header; a
+    /// `for` or `while` loop entered once runs its body at most this many
+    /// times). Default: none.
     pub loop_bound: Option<u32>,
     /// Per-query solver time limit. Default: 10 s.
     pub solver_timeout: Option<Duration>,
@@ -830,16 +833,16 @@ impl<'e, 'p> Engine<'e, 'p> {
                         .harness_input(st, view, &t, *array_len)
                         .map_err(|e| EngineError::Entry(e.to_string()))?;
                     // `--range` names the IR parameter or the C name tests show.
-                    if let Some((_, lo, hi)) = ranges.iter().find(|(n, _, _)| *n == pname || *n == view.name) {
+                    if let Some(range) = ranges.iter().find(|r| r.name == pname || r.name == view.name) {
                         let signed = match &view.shape {
                             Some(crate::shape::Shape::Int { signed, .. }) => Some(*signed),
                             _ => None,
                         };
                         let pointer = matches!(ex.prog.layout.resolve(&t), Some(llvm_ir::Type::PointerType { .. }));
                         let ranged = if pointer {
-                            ex.range_pointee(st, &v, (*lo, *hi))
+                            ex.range_pointee(st, &v, range)
                         } else {
-                            ex.range(st, &v, (*lo, *hi), signed)
+                            ex.range(st, &v, range, signed)
                         };
                         ranged.map_err(|message| EngineError::Range {
                             param: view.name.clone(),
@@ -853,7 +856,7 @@ impl<'e, 'p> Engine<'e, 'p> {
         }
         drop(ex);
         if let Some((ranges, _)) = &harness {
-            for (n, _, _) in ranges {
+            for n in ranges.iter().map(|r| &r.name) {
                 let known = f
                     .parameters
                     .iter()

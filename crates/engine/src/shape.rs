@@ -347,6 +347,20 @@ impl Shape {
         }
     }
 
+    /// The floats it holds: each one's path from the root (`[1]`, `.x`,
+    /// empty for a float itself), byte offset and format.
+    pub fn floats(&self) -> Vec<(String, u64, Format)> {
+        let mut leaves = Vec::new();
+        self.leaves(String::new(), 0, &mut leaves);
+        leaves
+            .into_iter()
+            .filter_map(|(path, at, s)| match s {
+                Shape::Float { format, .. } if at % 8 == 0 => Some((path, at / 8, format)),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// The scalars of an aggregate read from `bytes`, named from `root`
     /// (`a[1]`, `p.x`); empty for a scalar.
     pub fn elements(&self, root: &str, bytes: &[u8]) -> Vec<TestElement> {

@@ -118,7 +118,8 @@ pub struct State {
     /// instruction (function, block, instruction, depth): the checks there
     /// were made; the state executes the instruction without them.
     pub split_at: Option<(usize, usize, usize, usize)>,
-    /// Visits of each loop header on this path: (function, block) → count.
+    /// Repetitions of each loop on this path (jumps back to its header,
+    /// all entries together): (function, header block) → count.
     pub loop_visits: HashMap<(usize, usize), u32>,
     /// A value was concretized on this path.
     pub concretized: bool,

@@ -94,7 +94,11 @@ pub(crate) fn renames(function_run: bool) -> Vec<(&'static str, &'static str)> {
 /// records it (`exit N`: the entry function's result), and is printed
 /// whole on stderr (`FPSYM-RESULT: N`); a float or double result is
 /// printed as its double's bits (`FPSYM-FRESULT: 16 hex digits`); other
-/// results exit 0.
+/// results exit 0. Built with `-DFPSYM_DUMP_ARGS` (a confirmation about
+/// out-parameters asks for it), the object each pointer parameter points
+/// to is printed in hex after the call (`FPSYM-ARG k: bytes`, its first
+/// MiB): what the function left there. (Not always: a function may free
+/// its argument.)
 pub(crate) fn harness(f: &str, params: &[String], ret: &str) -> String {
     // Struct types (for byval parameters) are named once, so that the
     // prototype and the local are the same type.
@@ -116,12 +120,20 @@ pub(crate) fn harness(f: &str, params: &[String], ret: &str) -> String {
     } else {
         params.join(", ")
     };
-    s.push_str(&format!("{ret} {f}({list});\nint main(void) {{\n"));
+    s.push_str(&format!("{ret} {f}({list});\n"));
+    s.push_str(
+        "#ifdef FPSYM_DUMP_ARGS\nstatic void fpsym_print_arg(int k, const void *p, size_t n) {\n  const unsigned char *b = p;\n  fprintf(stderr, \"FPSYM-ARG %d: \", k);\n  for (size_t i = 0; i < n && i < (1u << 20); i++) fprintf(stderr, \"%02x\", b[i]);\n  fprintf(stderr, \"\\n\");\n}\n#endif\n",
+    );
+    s.push_str("int main(void) {\n");
     let mut args = Vec::new();
+    let mut dump = String::new();
     for (k, t) in params.iter().enumerate() {
         if t == "void *" {
             s.push_str(&format!(
                 "  size_t n{k}; const unsigned char *d{k} = fpsym_next(&n{k});\n  void *a{k} = malloc(n{k} ? n{k} : 1); memcpy(a{k}, d{k}, n{k});\n"
+            ));
+            dump.push_str(&format!(
+                "#ifdef FPSYM_DUMP_ARGS\n  fpsym_print_arg({k}, a{k}, n{k});\n#endif\n"
             ));
         } else {
             s.push_str(&format!(
@@ -134,16 +146,16 @@ pub(crate) fn harness(f: &str, params: &[String], ret: &str) -> String {
     if integer_result(ret) {
         // The whole `(int)` result, not only the exit status's low 8 bits.
         s.push_str(&format!(
-            "  int fpsym_r = (int){call};\n  fprintf(stderr, \"FPSYM-RESULT: %d\\n\", fpsym_r);\n  return fpsym_r;\n}}\n"
+            "  int fpsym_r = (int){call};\n{dump}  fprintf(stderr, \"FPSYM-RESULT: %d\\n\", fpsym_r);\n  return fpsym_r;\n}}\n"
         ));
     } else if ret == "float" || ret == "double" {
         // A float result, exactly (its double's bits): for confirmations
         // about the value (a result out of its range).
         s.push_str(&format!(
-            "  double fpsym_d = (double){call};\n  unsigned long long fpsym_b; memcpy(&fpsym_b, &fpsym_d, sizeof fpsym_b);\n  fprintf(stderr, \"FPSYM-FRESULT: %016llx\\n\", fpsym_b);\n  return 0;\n}}\n"
+            "  double fpsym_d = (double){call};\n{dump}  unsigned long long fpsym_b; memcpy(&fpsym_b, &fpsym_d, sizeof fpsym_b);\n  fprintf(stderr, \"FPSYM-FRESULT: %016llx\\n\", fpsym_b);\n  return 0;\n}}\n"
         ));
     } else {
-        s.push_str(&format!("  {call};\n  return 0;\n}}\n"));
+        s.push_str(&format!("  {call};\n{dump}  return 0;\n}}\n"));
     }
     s
 }
@@ -187,6 +199,12 @@ mod tests {
         assert!(h.contains("FPSYM-FRESULT: %016llx\\n"), "{h}");
         let h = harness("v", &[], "void");
         assert!(h.contains("  v();\n  return 0;"), "{h}");
+        // Out-parameters: the objects are printed after the call.
+        let h = harness("o", &["double".into(), "void *".into()], "void");
+        assert!(
+            h.contains("  o(a0, a1);\n#ifdef FPSYM_DUMP_ARGS\n  fpsym_print_arg(1, a1, n1);\n#endif\n  return 0;"),
+            "{h}"
+        );
         let h = harness("s", &["struct { double x; }".into()], "void");
         assert!(h.contains("typedef struct { double x; } fpsym_arg0;"), "{h}");
         assert!(h.contains("void s(fpsym_arg0);"), "{h}");

@@ -28,7 +28,7 @@ pub use confirm::{ends_as, expected, Confirmation, Confirmations, Place, SameKin
 pub use fp::{FloatCast, FpTrap};
 pub use fpsym_report::{Coverage, CoverageCount, FindingResult, Observation, Observed, ReplayReport, TestResult};
 pub use native::{COVERAGE_FLAGS, REPLAY_FLAGS, TEST_TIMEOUT};
-pub use range::ResultRange;
+pub use range::{ResultRange, Watched};
 pub use reach::{PathFollowed, Reached};
 
 use classify::{classify_rest, driver_markers, observed, Classified};

@@ -61,6 +61,8 @@ pub const REPLAY: &str = "replay.json";
 pub const EVENTS: &str = "events.jsonl";
 /// `DIR/path.json` ([`PathRecord`]).
 pub const PATH_RECORD: &str = "path.json";
+/// `DIR/paths.json`: every path of a `fpsym path --all-paths` run.
+pub const ALL_PATHS: &str = "paths.json";
 
 /// Reads a JSON record.
 pub fn read_json<T: DeserializeOwned>(path: &Path) -> Result<T, ReportError> {
@@ -256,7 +258,7 @@ const RUN_MARKERS: [&str; 4] = [RUN_RECORD, STATS, "tests", "findings"];
 
 /// Everything a run (and its replay) writes into its directory: what
 /// `--force` may remove.
-pub const RUN_ENTRIES: [&str; 12] = [
+pub const RUN_ENTRIES: [&str; 13] = [
     RUN_RECORD,
     STATS,
     "tests",
@@ -268,6 +270,7 @@ pub const RUN_ENTRIES: [&str; 12] = [
     "functions",
     "error.json",
     PATH_RECORD,
+    ALL_PATHS,
     "critical.json",
 ];
 

@@ -813,3 +813,76 @@ fn directed_rounding_saturation_is_not_strict_decrease() {
     }
     unsat(vec![x.eq(&add(RoundingMode::NearestTiesToEven, &x, &x)), normal]);
 }
+
+/// `cp::enclose` against brute force on (3,3): every value a random term
+/// takes under the models of random assertions lies in the enclosure
+/// (NaN included), and "empty" only when there is no model.
+#[test]
+fn enclosures_contain_every_value_brute_force_3_3() {
+    use fpsym_solver::cp::{enclose, Domain, Enclosure};
+    let f = Format::new(3, 3).unwrap();
+    let vars = vec![var("x", f), var("y", f)];
+    let fs = all_floats(f);
+    let mut rng = StdRng::seed_from_u64(13);
+    let cfgs = configs();
+    let (mut with_values, mut empty) = (0, 0);
+    for i in 0..200 {
+        let mut g = Gen {
+            rng: &mut rng,
+            fmt: f,
+            vars: vars.clone(),
+        };
+        let n = g.rng.gen_range(0..=2);
+        let q: Vec<Term> = (0..n).map(|_| g.formula()).collect();
+        let t = g.float(3);
+        let cfg = &cfgs[i % cfgs.len()];
+        let e = enclose(
+            &Query::new(q.clone()),
+            &t,
+            cfg,
+            &Budget::timeout(Duration::from_secs(30)),
+        );
+        let has_r = q
+            .iter()
+            .chain([&t])
+            .any(|a| a.vars().iter().any(|v| v.var_name() == Some("r")));
+        let rms: Vec<Option<RoundingMode>> = if has_r {
+            RoundingMode::ALL.iter().map(|&m| Some(m)).collect()
+        } else {
+            vec![None]
+        };
+        let mut values = Vec::new();
+        for r in &rms {
+            for &a in &fs {
+                for &b in &fs {
+                    let mut m = Model::new();
+                    m.insert(vars[0].clone(), Value::Fp(a));
+                    m.insert(vars[1].clone(), Value::Fp(b));
+                    if let Some(r) = r {
+                        m.insert(Term::var("r", Sort::RoundingMode), Value::Rm(*r));
+                    }
+                    if q.iter().all(|a| eval(a, &m) == Ok(Value::Bool(true))) {
+                        values.push(eval(&t, &m).unwrap());
+                    }
+                }
+            }
+        }
+        match e {
+            Enclosure::Empty => {
+                empty += 1;
+                assert!(values.is_empty(), "({cfg}) empty, but {values:?}: {q:?} {t:?}");
+            }
+            Enclosure::Within { domain, fixpoint } => {
+                assert!(fixpoint, "({cfg}) no fixpoint on (3,3)");
+                assert!(matches!(domain, Domain::Fp(_)), "{domain:?}");
+                for v in &values {
+                    assert!(domain.contains(v), "({cfg}) {v:?} outside {domain:?}: {q:?} {t:?}");
+                }
+                if !values.is_empty() {
+                    with_values += 1;
+                }
+            }
+        }
+    }
+    println!("enclosures (3,3): {with_values} with values, {empty} empty");
+}

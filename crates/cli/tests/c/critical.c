@@ -17,3 +17,38 @@ float steps(int n)
         s = s + 0.1f;
     return s;
 }
+
+/* The input itself: what --range lets in, exactly. */
+float ident(float x)
+{
+    return x;
+}
+
+/* Out-parameters: the float sum of n steps of 0.1 and its negation (in
+ * the reals, in [0, 1] and [-1, 0] for n in [0, 10]). */
+void accumulate(int n, float *acc)
+{
+    acc[0] = steps(n);
+    acc[1] = -acc[0];
+}
+
+/* Globals: the same sum, left in `total` (and in a static one). */
+float total;
+static float hidden;
+
+void keep_steps(int n)
+{
+    total = steps(n);
+    hidden = total;
+}
+
+float hidden_value(void)
+{
+    return hidden;
+}
+
+/* 1, or NaN for x = 0. */
+float ratio(float x)
+{
+    return x / x;
+}

@@ -39,7 +39,7 @@ pub enum Sites {
 }
 
 /// Which iterations of a loop get the injected branches (counted from 0 by
-/// the visits of the innermost loop header before the site).
+/// the repetitions of the innermost loop before the site).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Sampling {
     /// start, start + step, start + 2 step, ...
@@ -187,8 +187,8 @@ impl Checker for Inaccuracy {
             return vec![];
         }
         if let Some(h) = header {
-            let visits = st.loop_visits.get(&(frame.func, h)).copied().unwrap_or(1);
-            if !self.sampling.samples(visits.saturating_sub(1)) {
+            let repeats = st.loop_visits.get(&(frame.func, h)).copied().unwrap_or(0);
+            if !self.sampling.samples(repeats) {
                 return vec![];
             }
         }

@@ -1157,17 +1157,20 @@ impl<'e, 'p> Exec<'e, 'p> {
         })
     }
 
-    /// Jumps to block `dest` of the current function, counting loop visits.
+    /// Jumps to block `dest` of the current function, counting loop
+    /// repetitions.
     pub fn goto(&mut self, st: &mut State, dest: &Name) -> Result<(), ExecError> {
         let fidx = st.frame().func;
         let to = *self.prog.blocks[fidx]
             .get(dest)
             .ok_or_else(|| ExecError::Unsupported(format!("branch to unknown block {dest}")))?;
         let f = st.frame_mut();
-        f.prev_bb = Some(f.bb);
+        let from = f.bb;
+        f.prev_bb = Some(from);
         f.bb = to;
         f.ip = 0;
-        if self.prog.loop_headers[fidx].contains(&to) {
+        // A jump back to a loop's header: one more repetition.
+        if to <= from && self.prog.loop_headers[fidx].contains(&to) {
             let n = st.loop_visits.entry((fidx, to)).or_insert(0);
             *n += 1;
         }

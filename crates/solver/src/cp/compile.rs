@@ -69,6 +69,13 @@ pub(crate) struct Csp {
 impl Csp {
     /// Compiles `q`.
     pub(crate) fn new(q: &Query) -> Csp {
+        Csp::with_terms(q, &[]).0
+    }
+
+    /// Compiles `q` with the terms `extra` as variables of the network
+    /// too (constrained by nothing but their definitions): the network,
+    /// and the variable of each extra term.
+    pub(crate) fn with_terms(q: &Query, extra: &[Term]) -> (Csp, Vec<VarId>) {
         let mut csp = Csp::default();
         let mut memo: HashMap<u64, VarId> = HashMap::new();
         let mut roots = Vec::new();
@@ -90,6 +97,7 @@ impl Csp {
             let d = csp.doms[r as usize].intersect(&Domain::point(Value::Bool(true)));
             csp.doms[r as usize] = d;
         }
+        let extra: Vec<VarId> = extra.iter().map(|t| csp.add_term(&fold(t), &mut memo)).collect();
         // inputs the folded assertions no longer mention still need a value
         for v in q.vars() {
             if !csp.inputs.iter().any(|(_, t)| *t == v) {
@@ -97,7 +105,7 @@ impl Csp {
                 csp.inputs.push((id, v));
             }
         }
-        csp
+        (csp, extra)
     }
 
     fn new_var(&mut self, d: Domain, s: Sort) -> VarId {

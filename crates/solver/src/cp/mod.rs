@@ -345,6 +345,73 @@ impl Solver for CpSolver {
     }
 }
 
+/// What propagation says about the values of a term over the models of a
+/// query's assertions (see [`enclose`]).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Enclosure {
+    /// Propagation refuted the assertions: they have no model.
+    Empty,
+    /// Every value the term takes in a model of the assertions lies in
+    /// `domain` (an over-approximation: it may hold values no model gives).
+    Within {
+        /// The term's domain after propagation.
+        domain: Domain,
+        /// Propagation reached its fixpoint (false: the budget ran out
+        /// first, the domain is still an enclosure, a wider one).
+        fixpoint: bool,
+    },
+}
+
+/// Encloses the values of `term` over the models of the conjunction of
+/// `query.assertions`: a domain `D` with `{ eval(term, m) | m ⊨ query } ⊆ D`,
+/// by propagation alone to a fixpoint (2B, plus 3B shaving of the inputs
+/// when `config.consistency` says so), then 3B shaving of the term's own
+/// bounds (slices at either end whose propagation fails are removed, by
+/// float count, then by value), without search. Sound because every
+/// propagator only removes values no solution has; on timeout the
+/// domains reached so far are returned (wider, still sound). This is the
+/// value analysis of seed 001 (the float range of a program's output by
+/// interval propagation over its path constraint).
+pub fn enclose(query: &Query, term: &fpsym_expr::Term, config: &CpConfig, budget: &Budget) -> Enclosure {
+    let (csp, vars) = compile::Csp::with_terms(query, std::slice::from_ref(term));
+    if csp.trivially_false {
+        return Enclosure::Empty;
+    }
+    let v = vars[0] as usize;
+    let mut stats = Stats::default();
+    let mut engine = engine::Engine::new(&csp, config, budget.clone(), &mut stats);
+    let mut doms = csp.doms.clone();
+    let mut fixpoint = true;
+    match engine.propagate_all(&mut doms) {
+        Ok(()) => {
+            let mut shaved = Ok(());
+            if config.consistency == Consistency::ThreeB {
+                shaved = search::shave(&mut engine, &mut doms);
+            }
+            if shaved.is_ok() {
+                shaved = search::shave_vars(&mut engine, &mut doms, &vars);
+            }
+            if shaved.is_ok() {
+                shaved = search::shave_by_value(&mut engine, &mut doms, vars[0]);
+            }
+            match shaved {
+                Ok(()) => {}
+                Err(engine::Stop::Fail) => return Enclosure::Empty,
+                Err(engine::Stop::Timeout) => fixpoint = false,
+            }
+        }
+        Err(engine::Stop::Fail) => return Enclosure::Empty,
+        Err(engine::Stop::Timeout) => fixpoint = false,
+    }
+    if doms[v].is_empty() {
+        return Enclosure::Empty;
+    }
+    Enclosure::Within {
+        domain: doms[v],
+        fixpoint,
+    }
+}
+
 /// Debugging aid: decides `query` like [`CpSolver`] while checking that no
 /// propagator removes the known solution `witness` (a model of the query)
 /// from domains that contain it; panics with the culprit if one does.

@@ -3,12 +3,12 @@
 //! shaving at the root.
 
 use crate::cp::compile::{Csp, VarId};
-use crate::cp::domain::{from_ord, ord, BoolSet, BvRange, Domain, RmSet};
+use crate::cp::domain::{from_ord, ord, ord_interval, BoolSet, BvRange, Domain, RmSet};
 use crate::cp::engine::{Engine, Stop};
 use crate::cp::{Consistency, CpConfig, Midpoint, SplitStrategy, Stats, VarChoice};
 use crate::{Budget, Reason, SolveResult};
 use fpsym_expr::{eval, Model, Value};
-use fpsym_float::FloatInterval;
+use fpsym_float::{Float, FloatInterval, Format, RoundingMode};
 use std::rc::Rc;
 
 /// A pending branch: the parent's domains with one variable restricted.
@@ -309,12 +309,17 @@ fn real_midpoint(l: fpsym_float::Float, h: fpsym_float::Float) -> i128 {
 /// A slice starts at 1/8 of the domain's floats; a refuted slice is removed
 /// and the next one tried at the same size, a consistent one is halved, down
 /// to a single float (at most 24 probes per bound and pass).
-fn shave(engine: &mut Engine, doms: &mut [Domain]) -> Result<(), Stop> {
-    let vars: Vec<VarId> = engine
-        .csp
-        .inputs
+pub(crate) fn shave(engine: &mut Engine, doms: &mut [Domain]) -> Result<(), Stop> {
+    let vars: Vec<VarId> = engine.csp.inputs.iter().map(|(v, _)| *v).collect();
+    shave_vars(engine, doms, &vars)
+}
+
+/// [`shave`] on the float variables among `vars` (any variables of the
+/// network, not only inputs).
+pub(crate) fn shave_vars(engine: &mut Engine, doms: &mut [Domain], vars: &[VarId]) -> Result<(), Stop> {
+    let vars: Vec<VarId> = vars
         .iter()
-        .map(|(v, _)| *v)
+        .copied()
         .filter(|v| matches!(doms[*v as usize], Domain::Fp(_)))
         .collect();
     for _pass in 0..3 {
@@ -381,6 +386,75 @@ fn shave(engine: &mut Engine, doms: &mut [Domain]) -> Result<(), Stop> {
         }
         if !changed {
             break;
+        }
+    }
+    Ok(())
+}
+
+/// 3B shaving of the bounds of float variable `v` by value: at either end,
+/// the slice of `1/2^k` of the domain's real width (k = 1, 2, ... up to
+/// 16, or one float) whose propagation fails is removed, and the next
+/// slice is tried from the new bound at half the width again. For an
+/// output whose bounds are far from its values (a sum of products), where
+/// slices by float count (see [`shave`]) are all on one side of zero.
+/// Domains with an infinite bound are left to [`shave_vars`]. Sound for
+/// any cut: the slice and the rest cover the domain.
+pub(crate) fn shave_by_value(engine: &mut Engine, doms: &mut [Domain], v: VarId) -> Result<(), Stop> {
+    for upper in [false, true] {
+        let mut k = 1;
+        let mut probes = 0;
+        while k <= 16 && probes < 200 {
+            let Domain::Fp(x) = doms[v as usize] else { return Ok(()) };
+            let Some((l, h)) = x.bounds() else { return Ok(()) };
+            let fmt = x.format();
+            let (Some(lf), Some(hf)) = (
+                l.convert(Format::BINARY64, RoundingMode::TowardNegative).value.to_f64(),
+                h.convert(Format::BINARY64, RoundingMode::TowardPositive).value.to_f64(),
+            ) else {
+                return Ok(());
+            };
+            if !lf.is_finite() || !hf.is_finite() || ord(l) >= ord(h) {
+                break;
+            }
+            let w = hf - lf;
+            let scale = (0.5f64).powi(k);
+            let cut = if upper { hf - w * scale } else { lf + w * scale };
+            let c = Float::from_f64(cut).convert(fmt, RoundingMode::NearestTiesToEven).value;
+            // The slice [c, h] (upper) or [l, c] (lower), at least one float
+            // and not all of them.
+            let (ol, oh) = (ord(l), ord(h));
+            let oc = if c.is_nan() { ol } else { ord(c).clamp(ol, oh) };
+            let (slice, rest) = if upper {
+                let s = oc.max(ol + 1);
+                (
+                    ord_interval(fmt, s, oh),
+                    ord_interval(fmt, ol, s - 1).with_nan(x.may_be_nan()),
+                )
+            } else {
+                let s = oc.min(oh - 1);
+                (
+                    ord_interval(fmt, ol, s),
+                    ord_interval(fmt, s + 1, oh).with_nan(x.may_be_nan()),
+                )
+            };
+            let mut trial = doms.to_vec();
+            trial[v as usize] = Domain::Fp(slice);
+            engine.stats.shaving_probes += 1;
+            probes += 1;
+            match engine.propagate_from(&mut trial, v) {
+                Err(Stop::Timeout) => return Err(Stop::Timeout),
+                Err(Stop::Fail) => {
+                    doms[v as usize] = Domain::Fp(rest);
+                    engine.propagate_from(doms, v)?;
+                    k = 1;
+                }
+                Ok(()) => {
+                    if slice.count() <= 1 {
+                        break;
+                    }
+                    k += 1;
+                }
+            }
         }
     }
     Ok(())
