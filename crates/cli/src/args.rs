@@ -114,7 +114,8 @@ pub struct PathArgs {
     /// its verdict and the time cp takes to decide it alone, with and
     /// without ULP-Max (seed 000's Table III). An infeasible path is
     /// listed once, ending at the decision that makes it infeasible.
-    /// Written to OUT/paths.json.
+    /// Written to OUT/paths.json. With --max-time, the run gets half of it
+    /// and the re-decisions the rest.
     #[arg(long)]
     pub all_paths: bool,
     /// The file whose lines --path names (default: the only C file given).
@@ -314,8 +315,9 @@ pub struct RunArgs {
     #[arg(long, value_name = "N")]
     pub max_instructions: Option<u64>,
     /// Repetitions of each loop on one path before the path stops (jumps
-    /// back to its header, all entries of the loop together: a `for` or
-    /// `while` loop entered once runs its body at most N times).
+    /// back to its header, all entries of the loop together): a `for` or
+    /// `while` loop entered once runs its body at most N times, N + 1 when
+    /// the last run leaves by a `break`.
     #[arg(long, value_name = "N")]
     pub loop_bound: Option<u32>,
     /// Time limit per solver query, in seconds (default 10).

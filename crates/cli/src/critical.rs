@@ -476,8 +476,10 @@ pub fn run(raw: CriticalArgs) -> anyhow::Result<ExitCode> {
                     answer.clone()
                 };
                 // A value found must lie in the float range: else the
-                // enclosure is wrong (a bug in fpsym).
-                if every && answer["answer"] == "sat" {
+                // enclosure is wrong (a bug in fpsym). (Values of several
+                // formats: their decimal text is not read back exactly in
+                // the hull's format, so not checked.)
+                if every && !hull.mixed && answer["answer"] == "sat" {
                     if let Some((l, h)) = hull.bounds {
                         let inside = shown_value(answer, l.format()).is_none_or(|v| {
                             v.ieee_cmp(l) != Some(std::cmp::Ordering::Less)

@@ -290,12 +290,33 @@ impl Search<'_> {
                     };
                     put(&mut m, &s, x);
                 }
-                ScalarKind::Int { .. } => {
+                ScalarKind::Int { bytes, signed } => {
+                    // The type's values.
+                    let bits = 8 * bytes as u32;
+                    let (tl, th): (i128, i128) = if signed {
+                        (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+                    } else {
+                        (0, (1i128 << bits) - 1)
+                    };
                     let v: i128 = match s.range {
-                        Some((lo, hi)) if lo.is_finite() && hi.is_finite() && lo.ceil() <= hi.floor() => {
-                            self.rng.gen_range(lo.ceil() as i128..=hi.floor() as i128)
+                        Some((lo, hi)) => {
+                            // An infinite bound stands for the type's.
+                            let l = if lo.is_finite() {
+                                (lo.ceil() as i128).max(tl)
+                            } else {
+                                tl
+                            };
+                            let h = if hi.is_finite() {
+                                (hi.floor() as i128).min(th)
+                            } else {
+                                th
+                            };
+                            if l <= h {
+                                self.rng.gen_range(l..=h)
+                            } else {
+                                self.rng.gen::<i64>() as i128
+                            }
                         }
-                        Some(_) => self.rng.gen::<i64>() as i128,
                         None => self.rng.gen::<i64>() as i128,
                     };
                     put_bits(&mut m, &s, v as u128);

@@ -256,8 +256,10 @@ struct PathEntry {
     path: String,
     /// How many decisions.
     decisions: usize,
-    /// `exit`, `failure: KIND`, or `infeasible branch side` for a side no
-    /// state went on to.
+    /// `exit`, `failure: KIND`; `branch side not taken` for a side no state
+    /// went on to (the run's solver found it infeasible, or could not tell),
+    /// `branch side the run gave up on (WHY)` for one it could not decide
+    /// in time.
     ending: String,
     /// feasible, infeasible or unknown.
     verdict: &'static str,
@@ -268,10 +270,11 @@ struct PathEntry {
     constraints: usize,
     /// Free variables.
     variables: usize,
-    /// cp alone on the path's constraint, with ULP-Max.
-    with_ulp_max: Solve,
+    /// cp alone on the path's constraint, with ULP-Max (null: not asked
+    /// before the time limit).
+    with_ulp_max: Option<Solve>,
     /// cp alone, without ULP-Max.
-    without_ulp_max: Solve,
+    without_ulp_max: Option<Solve>,
 }
 
 /// One cp query of `--all-paths`.
@@ -293,12 +296,15 @@ struct AllPaths {
     /// stopped early and the list is what it saw).
     complete: bool,
     stop: String,
+    /// Paths not decided again (time limit, interrupt).
+    not_redecided: usize,
     paths: Vec<PathEntry>,
     feasible: usize,
     infeasible: usize,
     unknown: usize,
-    /// Paths cut at the loop bound or by an unsupported construct (not listed).
-    cut: usize,
+    /// Paths cut at the loop bound or by an unsupported construct, by why
+    /// (not listed).
+    cut: std::collections::BTreeMap<String, usize>,
     /// Feasible paths on which ULP-Max removed floats.
     ulp_max_effective: usize,
 }
@@ -375,7 +381,12 @@ fn path_text(
 /// decided again by cp alone, with and without ULP-Max, and timed.
 fn all_paths(opts: RunOptions, file: Option<String>) -> anyhow::Result<ExitCode> {
     use fpsym_engine::paths::Ending;
-    let (engine, out, program) = prepare(&opts)?;
+    let start = std::time::Instant::now();
+    let (mut engine, out, program) = prepare(&opts)?;
+    // With a time limit, the run gets half of it and the re-decisions
+    // the rest.
+    let deadline = engine.max_time.map(|t| start + t);
+    engine.max_time = engine.max_time.map(|t| t / 2);
     let (oracle, observer, log) = fpsym_engine::paths::enumerate(&program.module);
     let mut plugins = Plugins::default();
     plugins.oracle = Some(Box::new(oracle));
@@ -401,35 +412,56 @@ fn all_paths(opts: RunOptions, file: Option<String>) -> anyhow::Result<ExitCode>
     let mut chain: Option<Box<dyn fpsym_solver::Solver>> = None;
     let interrupt = crate::interrupt();
     let mut entries = Vec::new();
-    let mut cut = 0;
+    let mut cut = std::collections::BTreeMap::<String, usize>::new();
+    let mut skipped = 0;
     for p in logged {
         let ending = match &p.ending {
-            Ending::Cut(_) => {
-                cut += 1;
+            Ending::Cut(why) => {
+                *cut.entry(why.clone()).or_insert(0) += 1;
                 continue;
             }
             Ending::Exit => "exit".to_string(),
             Ending::Failure(k) => format!("failure: {k}"),
-            Ending::NotTaken => "infeasible branch side".to_string(),
+            Ending::NotTaken => "branch side not taken".to_string(),
+            Ending::Undecided(why) => format!("branch side the run gave up on ({why})"),
         };
-        if interrupt.load(std::sync::atomic::Ordering::Relaxed) {
-            complete = false;
-            stop = "interrupted".into();
-            break;
-        }
+        // Decided by the run (it followed the path to its end, with a test).
+        let by_run = matches!(p.ending, Ending::Exit | Ending::Failure(_));
         let q = fpsym_solver::Query::new(p.constraint.clone());
-        let with = solve_alone(cp.clone().with_ulp_max(true), &q, timeout);
-        let without = solve_alone(cp.clone().with_ulp_max(false), &q, timeout);
+        let text = path_text(&p.decisions, file.as_deref(), &sites);
+        let late = deadline.is_some_and(|d| std::time::Instant::now() >= d);
+        if interrupt.load(std::sync::atomic::Ordering::Relaxed) || late {
+            // Not decided again: what the run knows.
+            skipped += 1;
+            entries.push(PathEntry {
+                index: entries.len() + 1,
+                path: text,
+                decisions: p.decisions.len(),
+                ending,
+                verdict: if by_run { "feasible" } else { "unknown" },
+                decided_by: if by_run { "run".into() } else { String::new() },
+                constraints: q.assertions.len(),
+                variables: q.vars().len(),
+                with_ulp_max: None,
+                without_ulp_max: None,
+            });
+            continue;
+        }
+        // Each query ends by the time limit.
+        let left = |t: std::time::Duration| {
+            deadline.map_or(t, |d| t.min(d.saturating_duration_since(std::time::Instant::now())))
+        };
+        let with = solve_alone(cp.clone().with_ulp_max(true), &q, left(timeout));
+        let without = solve_alone(cp.clone().with_ulp_max(false), &q, left(timeout));
         let results = [with.result, without.result];
         if results.contains(&"sat") && results.contains(&"unsat") {
             return Err(Failure::Internal(format!(
-                "cp with and without ULP-Max disagree on path {} ({}): a solver bug",
+                "cp with and without ULP-Max disagree on path {} ({text}): a solver bug",
                 entries.len() + 1,
-                path_text(&p.decisions, file.as_deref(), &sites)
             ))
             .into());
         }
-        let (verdict, decided_by) = if p.ending != Ending::NotTaken {
+        let (verdict, decided_by) = if by_run {
             if results.contains(&"unsat") {
                 return Err(Failure::Internal(format!(
                     "cp finds path {} infeasible, yet the run followed it to its end: a solver bug",
@@ -441,32 +473,34 @@ fn all_paths(opts: RunOptions, file: Option<String>) -> anyhow::Result<ExitCode>
         } else if results.contains(&"unsat") {
             ("infeasible", "cp".to_string())
         } else if results.contains(&"sat") {
-            ("feasible", "cp".to_string())
+            // A branch side the run did not go on from (its solver could
+            // not decide it): feasible, but the paths behind it were not
+            // explored.
+            ("unknown", String::new())
         } else {
             // cp alone could not tell: the run's own solver, once more.
             let s =
                 chain.get_or_insert_with(|| fpsym_solver::build_with_workers(opts.solver_config(), &crate::WORKERS));
             let budget = fpsym_solver::Budget {
-                deadline: Some(std::time::Instant::now() + timeout),
+                deadline: Some(std::time::Instant::now() + left(timeout)),
                 cancel: Some(interrupt.clone()),
             };
             match s.check(&q, &budget) {
                 Ok(fpsym_solver::SolveResult::Unsat) => ("infeasible", s.name()),
-                Ok(fpsym_solver::SolveResult::Sat(_)) => ("feasible", s.name()),
                 _ => ("unknown", String::new()),
             }
         };
         entries.push(PathEntry {
             index: entries.len() + 1,
-            path: path_text(&p.decisions, file.as_deref(), &sites),
+            path: text,
             decisions: p.decisions.len(),
             ending,
             verdict,
             decided_by,
             constraints: q.assertions.len(),
             variables: q.vars().len(),
-            with_ulp_max: with,
-            without_ulp_max: without,
+            with_ulp_max: Some(with),
+            without_ulp_max: Some(without),
         });
     }
     let count = |v: &str| entries.iter().filter(|e| e.verdict == v).count();
@@ -474,13 +508,14 @@ fn all_paths(opts: RunOptions, file: Option<String>) -> anyhow::Result<ExitCode>
         loop_bound: engine.loop_bound,
         complete,
         stop,
+        not_redecided: skipped,
         feasible: count("feasible"),
         infeasible: count("infeasible"),
         unknown: count("unknown"),
         cut,
         ulp_max_effective: entries
             .iter()
-            .filter(|e| e.verdict == "feasible" && e.with_ulp_max.ulp_max_pruned > 0.0)
+            .filter(|e| e.verdict == "feasible" && e.with_ulp_max.as_ref().is_some_and(|w| w.ulp_max_pruned > 0.0))
             .count(),
         paths: entries,
     };
@@ -492,20 +527,33 @@ fn all_paths(opts: RunOptions, file: Option<String>) -> anyhow::Result<ExitCode>
         "all paths{}: {n} ({} feasible, {} infeasible = {:.0}%, {} unknown){}",
         engine
             .loop_bound
-            .map(|k| format!(" up to {k} iterations of each loop"))
+            .map(|k| format!(" up to {k} repetition(s) of each loop"))
             .unwrap_or_default(),
         record.feasible,
         record.infeasible,
         pct(record.infeasible),
         record.unknown,
-        if cut > 0 {
-            format!("; {cut} cut at the loop bound or an unsupported construct (not listed)")
-        } else {
+        if record.cut.is_empty() {
             String::new()
+        } else {
+            format!(
+                "; cut (not listed): {}",
+                record
+                    .cut
+                    .iter()
+                    .map(|(why, n)| format!("{n} at {why}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
         }
     );
     if !record.complete {
         println!("  the run stopped early ({}): the paths are those it saw", record.stop);
+    }
+    if skipped > 0 {
+        println!(
+            "  {skipped} path(s) not decided again before the time limit or an interrupt (no times; a side the run did not take is unknown)"
+        );
     }
     println!(
         "  ULP-Max removed floats on {} of the {} feasible paths",
@@ -515,13 +563,14 @@ fn all_paths(opts: RunOptions, file: Option<String>) -> anyhow::Result<ExitCode>
         "  {:>4}  {:<10}  {:>9}  {:>9}  path",
         "#", "verdict", "ULP-Max s", "without s"
     );
+    let secs = |s: &Option<Solve>| s.as_ref().map_or("-".to_string(), |s| format!("{:.3}", s.seconds));
     for e in &record.paths {
         println!(
-            "  {:>4}  {:<10}  {:>9.3}  {:>9.3}  {}{}",
+            "  {:>4}  {:<10}  {:>9}  {:>9}  {}{}",
             e.index,
             e.verdict,
-            e.with_ulp_max.seconds,
-            e.without_ulp_max.seconds,
+            secs(&e.with_ulp_max),
+            secs(&e.without_ulp_max),
             e.path,
             if e.ending.starts_with("failure") {
                 format!(" ({})", e.ending)

@@ -105,7 +105,19 @@ impl RunOptions {
         if let Some(f) = &a.function {
             engine.entry = Entry::Function {
                 name: f.clone(),
-                ranges: a.ranges.iter().map(|r| parse_range(r)).collect::<Result<_, _>>()?,
+                ranges: {
+                    let ranges: Vec<InputRange> = a.ranges.iter().map(|r| parse_range(r)).collect::<Result<_, _>>()?;
+                    for (i, r) in ranges.iter().enumerate() {
+                        if ranges[..i].iter().any(|o| o.name == r.name) {
+                            return Err(Failure::Input(format!(
+                                "--range {}: given twice (one range per input)",
+                                r.name
+                            ))
+                            .into());
+                        }
+                    }
+                    ranges
+                },
                 array_len: a.array_len,
             };
         } else if !a.ranges.is_empty() || a.array_len.is_some() {

@@ -551,3 +551,34 @@ fn out_parameters_and_globals_are_checked_and_confirmed_natively() {
     let replayed = common::replay_confirms(&out);
     assert!(replayed.contains("2 confirmed"), "{replayed}");
 }
+
+#[test]
+fn a_float_range_over_floats_and_doubles_holds_both() {
+    let (_, text, j, _) = critical(
+        &fixture("critical.c"),
+        "mixed_out",
+        &[
+            "--range",
+            "a=[5,10]",
+            "--range",
+            "b=[0,5]",
+            "--range",
+            "c=[0,5]",
+            "--expect",
+            "s=[-1000,100]",
+            "--solver-timeout",
+            "1",
+        ],
+        "mixed",
+    );
+    // Natively, a = 7.0710678f, b = c = 5 gives s->a = 156.25.
+    let hi: f64 = j["float_range"]["hi"].as_str().expect("a float range").parse().unwrap();
+    assert!(hi >= 156.25, "{text}");
+    let above = j["suspicious"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["side"] == "above")
+        .unwrap();
+    assert_ne!(above["answer"]["answer"], "unsat", "{text}");
+}

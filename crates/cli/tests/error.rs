@@ -322,3 +322,23 @@ fn bad_requests_are_input_errors() {
     assert_eq!(code, Some(2), "{text}");
     assert!(text.contains("no float result to measure"), "{text}");
 }
+
+#[test]
+fn integer_ranges_open_on_one_side_are_kept() {
+    let (code, text, j, _) = error(
+        "error_int_range.c",
+        "gated",
+        &["--range", "x=[0,1]", "--range", "n=[-inf,5]", "--max-time", "4"],
+        "int-range",
+    );
+    assert_eq!(code, Some(0), "{text}");
+    assert_eq!(err(&j), 0.0, "{text}");
+    let n = j["inputs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["name"] == "n")
+        .unwrap();
+    let n: i64 = n["decimal"].as_str().unwrap().parse().unwrap();
+    assert!(n <= 5, "{text}");
+}

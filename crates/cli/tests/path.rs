@@ -200,6 +200,11 @@ fn bad_targets_are_input_errors() {
             vec!["--reach", "48", "--property", "unreach-call"],
             "--property does not apply",
         ),
+        (
+            vec!["--all-paths", "--range", "xL=[0,1]", "--range", "xL=[2,3]"],
+            "--range xL: given twice",
+        ),
+        (vec!["--all-paths", "--reach", "48"], "cannot be used with"),
     ] {
         let (code, text, _, _) = path(&dichotomic(), "dichotomic", &args, "bad");
         assert_eq!(code, Some(2), "{args:?}: {text}");
@@ -309,6 +314,6 @@ fn all_paths_stop_at_the_loop_bound() {
         .collect();
     assert_eq!(paths.len(), 6, "{text}");
     assert!(paths.iter().all(|p| !p.starts_with("10:T,10:T")), "{paths:?}");
-    assert_eq!(j["cut"], 1, "{j}");
-    assert!(text.contains("1 cut at the loop bound"), "{text}");
+    assert_eq!(j["cut"]["loop bound 1 reached"], 1, "{j}");
+    assert!(text.contains("cut (not listed): 1 at loop bound 1 reached"), "{text}");
 }

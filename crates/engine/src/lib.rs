@@ -82,9 +82,12 @@ pub struct Config {
     pub max_states: usize,
     /// Stop after this many instructions in total. Default: none.
     pub max_instructions: Option<u64>,
-    /// Repetitions of each loop on one path (jumps back to its header; a
-    /// `for` or `while` loop entered once runs its body at most this many
-    /// times). Default: none.
+    /// Repetitions of each loop on one path (jumps back to its header, all
+    /// entries of the loop together): a path is cut at the jump back that
+    /// would exceed it. So a `for` or `while` loop entered once tests its
+    /// condition at most this many times plus one and runs its body that
+    /// many times, or one more when the body leaves by a `break`.
+    /// Default: none.
     pub loop_bound: Option<u32>,
     /// Per-query solver time limit. Default: 10 s.
     pub solver_timeout: Option<Duration>,
@@ -925,7 +928,7 @@ impl<'e, 'p> Engine<'e, 'p> {
     /// Gives up on a pending branch side: a `BranchDropped` event, and the
     /// verdict is incomplete.
     fn drop_pending(&mut self, p: Pending, why: String) -> Result<(), EngineError> {
-        let end = End::Partial(format!("dropped: {why}"));
+        let end = End::Partial(format!("{}{why}", paths::DROPPED));
         for o in self.plugins.observers.iter_mut() {
             o.at_path_end(&p.state, &end);
         }

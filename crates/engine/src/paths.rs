@@ -35,6 +35,10 @@ pub struct Decision {
     pub taken: bool,
 }
 
+/// How the message of a path the run gave up on at an undecided branch
+/// side begins (`End::Partial`).
+pub const DROPPED: &str = "dropped: ";
+
 /// How a logged path ends.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Ending {
@@ -45,6 +49,9 @@ pub enum Ending {
     /// The exploration stopped it (a loop bound, an unsupported construct):
     /// not a complete path.
     Cut(String),
+    /// The run gave up on the branch side it ends with: the solver could
+    /// not decide it in time (why). Its constraint includes the side.
+    Undecided(String),
     /// A branch side no state went on to: infeasible, unless the run could
     /// not decide it (the mode decides it again).
     NotTaken,
@@ -191,7 +198,10 @@ impl Observer for EnumerateObserver {
         let ending = match end {
             End::Exit(_) => Ending::Exit,
             End::Error(v) => Ending::Failure(v.kind.to_string()),
-            End::Partial(why) => Ending::Cut(why.clone()),
+            End::Partial(why) => match why.strip_prefix(DROPPED) {
+                Some(w) => Ending::Undecided(w.to_string()),
+                None => Ending::Cut(why.clone()),
+            },
             // Excluded by an assumption: not a path of the program.
             End::Infeasible => return,
         };

@@ -52,3 +52,14 @@ float ratio(float x)
 {
     return x / x;
 }
+
+/* A float and a double in one out-parameter: the float range's hull
+ * compares them in one format (a reviewer's case: comparing their
+ * ordinals made it [-1250, 1] and "above 100: no", while a = 7.0710678,
+ * b = c = 5 gives s->a = 156.25). */
+struct mixed { float a; double b; };
+void mixed_out(float a, float b, float c, struct mixed *s) {
+    float t = (a + b + c) / 2.0f;
+    s->a = t * (t - a) * (t - b) * (t - c);
+    s->b = a / 10.0;
+}

@@ -112,8 +112,12 @@ pub struct FloatRange {
     /// Paths whose propagation stopped at its budget before a fixpoint
     /// (their enclosure is wider).
     pub not_fixpoint: u64,
-    /// The least and greatest non-NaN float of the hull (None: none yet).
+    /// The least and greatest non-NaN float of the hull (None: none yet),
+    /// in the values' format, or when they have several (a struct of
+    /// floats and doubles) in one holding each of them exactly.
     pub bounds: Option<(Float, Float)>,
+    /// The values have several formats.
+    pub mixed: bool,
     /// Some path may give NaN.
     pub nan: bool,
     /// Why the hull does not enclose every value on the paths it saw
@@ -131,7 +135,20 @@ impl FloatRange {
         if let Some((l, h)) = x.bounds() {
             self.bounds = Some(match self.bounds {
                 None => (l, h),
-                Some((a, b)) => (min(a, l), max(b, h)),
+                Some((a, b)) => {
+                    // Floats of different formats are compared in one
+                    // wide enough for both (their ordinals are not
+                    // comparable).
+                    let (fa, fl) = (a.format(), l.format());
+                    let common = if fa == fl {
+                        fa
+                    } else {
+                        self.mixed = true;
+                        Format::new(fa.eb().max(fl.eb()), fa.sb().max(fl.sb())).unwrap_or(fa)
+                    };
+                    let wide = |v: Float| v.convert(common, RoundingMode::NearestTiesToEven).value;
+                    (min(wide(a), wide(l)), max(wide(b), wide(h)))
+                }
             });
         }
     }
