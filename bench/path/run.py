@@ -14,12 +14,13 @@ times with and without ULP-Max. Target: every path answered under 1 s.
 `--tcas N` adds seed 000's Table III experiment on the tcas
 reconstruction: `fpsym path --all-paths` (cp) with nb_acs in [2, 2+K] for
 K = 0..N (the paths of at most K iterations of the main loop; sines and
-cosines as free inputs), every path with its verdict and cp's time alone
+cosines as free inputs; 2 s per query, retried up to 32 s), every path
+with its verdict and cp's time alone
 with and without ULP-Max; reported against the paper's figures (about 130
 paths at 5 iterations, 51 % infeasible, ULP-Max acting on 27 of the
 feasible paths, 0.027 to 3.7 s per path).
 
-    python3 bench/path/run.py --solvers cp --tcas 2 --tcas-time 900
+    python3 bench/path/run.py --solvers cp --tcas 1     # about 8 min for tcas
 """
 
 import argparse
@@ -50,7 +51,7 @@ def main():
     ap.add_argument("--out", default=str(ROOT / "target/bench/path"))
     ap.add_argument("--tcas", type=int, default=None, metavar="N",
                     help="also tcas --all-paths for 0..N main-loop iterations")
-    ap.add_argument("--tcas-time", type=float, default=600.0, help="--max-time of each tcas run")
+    ap.add_argument("--tcas-time", type=float, default=1800.0, help="--max-time of each tcas run")
     a = ap.parse_args()
     if not Path(a.fpsym).exists():
         sys.exit(f"{a.fpsym}: not built (cargo build --release)")
@@ -105,7 +106,7 @@ def tcas(fpsym, prog, most, max_time, out):
         d = out / f"tcas-all-{k}"
         cmd = [fpsym, "path", str(ROOT / "bench/path/programs" / prog["file"]), "--function", prog["function"],
                "--array-len", "7", "--range", f"nb_acs=[2,{2 + k}]", "-D", "TCAS_TRIG_AS_INPUTS", "--all-paths",
-               "--solver", "cp", "--max-time", str(max_time), "-o", str(d), "--force"]
+               "--solver", "cp", "--solver-timeout", "2", "--max-time", str(max_time), "-o", str(d), "--force"]
         r = subprocess.run(cmd, capture_output=True, text=True)
         try:
             j = json.loads((d / "paths.json").read_text())

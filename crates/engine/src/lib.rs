@@ -901,7 +901,14 @@ impl<'e, 'p> Engine<'e, 'p> {
                     Some(end) => self.finish(p.state, end)?,
                 }
             }
-            exec::Decision::No => self.stats.recovered_infeasible += 1,
+            exec::Decision::No => {
+                self.stats.recovered_infeasible += 1;
+                // Observers see the side end as refuted.
+                let end = End::Partial(format!("{}after {} retries", paths::REFUTED, p.retries));
+                for o in self.plugins.observers.iter_mut() {
+                    o.at_path_end(&p.state, &end);
+                }
+            }
             exec::Decision::Timeout => {
                 p.timeout = timeout;
                 let cap = self

@@ -39,6 +39,10 @@ pub struct Decision {
 /// side begins (`End::Partial`).
 pub const DROPPED: &str = "dropped: ";
 
+/// How the message of a branch side found infeasible on a retry begins
+/// (`End::Partial`, told to observers only: the side has no test).
+pub const REFUTED: &str = "refuted: ";
+
 /// How a logged path ends.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Ending {
@@ -52,8 +56,9 @@ pub enum Ending {
     /// The run gave up on the branch side it ends with: the solver could
     /// not decide it in time (why). Its constraint includes the side.
     Undecided(String),
-    /// A branch side no state went on to: infeasible, unless the run could
-    /// not decide it (the mode decides it again).
+    /// A branch side no state went on to, or one set aside undecided and
+    /// refuted when asked again: infeasible, unless the run could not
+    /// decide it (the mode decides it again).
     NotTaken,
 }
 
@@ -198,6 +203,7 @@ impl Observer for EnumerateObserver {
         let ending = match end {
             End::Exit(_) => Ending::Exit,
             End::Error(v) => Ending::Failure(v.kind.to_string()),
+            End::Partial(why) if why.starts_with(REFUTED) => Ending::NotTaken,
             End::Partial(why) => match why.strip_prefix(DROPPED) {
                 Some(w) => Ending::Undecided(w.to_string()),
                 None => Ending::Cut(why.clone()),
