@@ -228,8 +228,31 @@ fn resolve(
     )))
 }
 
-/// The answer for one side of the range (finding kind `kind`).
-fn side(kind: &str, s: &Summary, findings: &[Finding]) -> serde_json::Value {
+/// The checks of each kind the run left undecided, with why (from its
+/// events).
+fn undecided_checks(out: &std::path::Path) -> Vec<(String, String)> {
+    let events = std::fs::read_to_string(out.join("events.jsonl")).unwrap_or_default();
+    events
+        .lines()
+        .filter_map(|l| serde_json::from_str::<fpsym_engine::report::Event>(l).ok())
+        .filter_map(|e| match e {
+            fpsym_engine::report::Event::CheckUndecided { kind, reason, .. } => Some((kind.to_string(), reason)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The answer for one side of the range (finding kind `kind`): found,
+/// none (every path explored and no check of this kind left undecided),
+/// or unknown. `lost`: why not every path was explored ([`paths_lost`]);
+/// `undecided`: [`undecided_checks`].
+fn side(
+    kind: &str,
+    s: &Summary,
+    findings: &[Finding],
+    lost: &Option<String>,
+    undecided: &[(String, String)],
+) -> serde_json::Value {
     match findings.iter().find(|f| f.kind.to_string() == kind) {
         Some(f) => serde_json::json!({
             "answer": "sat",
@@ -240,6 +263,19 @@ fn side(kind: &str, s: &Summary, findings: &[Finding]) -> serde_json::Value {
         }),
         None => match &s.incomplete {
             None => serde_json::json!({"answer": "unsat"}),
+            // Only checks left undecided, none of this kind: every path
+            // was explored and this check refuted on each.
+            Some(_) if lost.is_none() && !undecided.is_empty() && !undecided.iter().any(|(k, _)| k == kind) => {
+                serde_json::json!({"answer": "unsat"})
+            }
+            Some(_) if lost.is_none() && undecided.iter().any(|(k, _)| k == kind) => {
+                let why = undecided
+                    .iter()
+                    .find(|(k, _)| k == kind)
+                    .map(|(_, w)| w.clone())
+                    .unwrap_or_default();
+                serde_json::json!({"answer": "unknown", "why": format!("a {kind} check was undecided: {why}")})
+            }
             Some(why) => {
                 serde_json::json!({"answer": "unknown", "why": format!("not every path was explored exactly: {why}")})
             }
@@ -434,10 +470,12 @@ pub fn run(raw: CriticalArgs) -> anyhow::Result<ExitCode> {
     let code = execute(&opts, &engine, &program, &out, |s, f| {
         let hulls = ranges.lock().map(|r| r.clone()).unwrap_or_default();
         let lost = paths_lost(s, &out);
+        let undecided = undecided_checks(&out);
         let mut all = Vec::new();
         for (k, (e, x)) in expects.iter().zip(&checked).enumerate() {
             let [bk, ak, nk] = &x.kinds;
-            let (below, above, mut nan) = (side(bk, s, f), side(ak, s, f), side(nk, s, f));
+            let side = |k: &str| side(k, s, f, &lost, &undecided);
+            let (below, above, mut nan) = (side(bk), side(ak), side(nk));
             let hull = hulls.get(k).cloned().unwrap_or_default();
             let (fr, every) = float_range(&hull, &lost);
             let what = match &e.what {

@@ -64,6 +64,36 @@ pub(crate) struct Csp {
     pub order_props: Vec<u32>,
     /// The term of every variable (for debugging with a witness model).
     pub terms: Vec<Option<Term>>,
+    /// Per variable: a bit-vector input that only names a float's bits
+    /// (see [`bit_names`]); search branches on it last.
+    pub deferred: Vec<bool>,
+}
+
+/// The bit-vector variables `b` that an assertion `to_fp(b) = x` (alone,
+/// or as the else branch of `ite(isNaN x, b = NaN, to_fp(b) = x)`, the
+/// engine's encoding of a float stored as bytes) ties to a float term `x`
+/// without `b`: each is determined by the variables of `x`, so branching
+/// on its 2^32 or 2^64 values before theirs only multiplies the search.
+fn bit_names(assertions: &[Term]) -> std::collections::HashSet<u64> {
+    let mut out = std::collections::HashSet::new();
+    for a in assertions {
+        let eq = match a.op() {
+            Op::Ite => a.args().get(2),
+            Op::Eq => Some(a),
+            _ => None,
+        };
+        let Some(e) = eq.filter(|e| matches!(e.op(), Op::Eq) && e.args().len() == 2) else {
+            continue;
+        };
+        for (l, r) in [(&e.args()[0], &e.args()[1]), (&e.args()[1], &e.args()[0])] {
+            if let (Op::ToFpFromBits(_), [b]) = (l.op(), l.args()) {
+                if b.var_name().is_some() && !r.vars().contains(b) {
+                    out.insert(b.id());
+                }
+            }
+        }
+    }
+    out
 }
 
 impl Csp {
@@ -104,6 +134,11 @@ impl Csp {
                 let id = csp.new_var(Domain::full(v.sort()), v.sort());
                 csp.inputs.push((id, v));
             }
+        }
+        let bits = bit_names(&csp.assertions);
+        csp.deferred = vec![false; csp.doms.len()];
+        for (v, t) in &csp.inputs {
+            csp.deferred[*v as usize] = bits.contains(&t.id());
         }
         (csp, extra)
     }
