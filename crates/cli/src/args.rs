@@ -61,7 +61,7 @@ pub enum Command {
     /// leaves behind an out-parameter or in a global) outside the range
     /// the real-number computation stays in (seed 001's critical values)?
     /// An input whose value is below, above (or NaN), with the value, or a
-    /// proof that none exists over every path (up to --unroll iterations
+    /// proof that none exists over every path (up to --unroll repetitions
     /// of each loop: then not a proof, and said so). Also the value's
     /// float range by interval propagation over each path, and the
     /// suspicious intervals between it and the expected range, answered.
@@ -85,7 +85,7 @@ pub struct CriticalArgs {
     /// range (the enclosure stops wider, still sound, when they run out).
     #[arg(long, value_name = "SECONDS", default_value_t = 2.0)]
     pub enclose_timeout: f64,
-    /// Explore at most this many iterations of each loop (same as
+    /// Explore at most this many repetitions of each loop (the same as
     /// --loop-bound); a run cut by it proves nothing.
     #[arg(long, value_name = "K")]
     pub unroll: Option<u32>,
