@@ -277,6 +277,8 @@ fn side(
                 serde_json::json!({"answer": "unknown", "why": format!("a {kind} check was undecided: {why}")})
             }
             Some(why) => {
+                // The reason paths were lost, if known, else the run's first.
+                let why = lost.as_deref().unwrap_or(why);
                 serde_json::json!({"answer": "unknown", "why": format!("not every path was explored exactly: {why}")})
             }
         },
@@ -324,7 +326,10 @@ fn paths_lost(s: &Summary, out: &std::path::Path) -> Option<String> {
         let Ok(e) = serde_json::from_str::<fpsym_engine::report::Event>(line) else {
             return Some("the run's events cannot be read".into());
         };
-        if e.makes_incomplete() && !matches!(e, fpsym_engine::report::Event::CheckUndecided { .. }) {
+        // (A path stopped: something unsupported, or a path whose test
+        // could not be made, with the finding it would have carried.)
+        let stopped = matches!(e, fpsym_engine::report::Event::PathStopped { .. });
+        if stopped || e.makes_incomplete() && !matches!(e, fpsym_engine::report::Event::CheckUndecided { .. }) {
             return Some(e.describe());
         }
     }
@@ -428,6 +433,12 @@ pub fn run(raw: CriticalArgs) -> anyhow::Result<ExitCode> {
             Failure::Input("fpsym critical needs --function F: the function whose result is checked".into()).into(),
         );
     };
+    if raw.run.property.is_some() {
+        // (A property would leave the range checks unasked.)
+        return Err(
+            Failure::Input("fpsym critical checks the result's range; --property does not apply".into()).into(),
+        );
+    }
     let unroll = raw.unroll;
     let t = raw.enclose_timeout;
     if !(t.is_finite() && t > 0.0 && t < 1e9) {

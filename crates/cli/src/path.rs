@@ -504,6 +504,15 @@ fn all_paths(opts: RunOptions, file: Option<String>) -> anyhow::Result<ExitCode>
         });
     }
     let count = |v: &str| entries.iter().filter(|e| e.verdict == v).count();
+    // Sides the run gave up on: the paths behind them are missing.
+    let gave_up = entries
+        .iter()
+        .filter(|e| e.ending.starts_with("branch side the run gave up on"))
+        .count();
+    if gave_up > 0 && complete {
+        complete = false;
+        stop = format!("{gave_up} branch side(s) undecided: the paths behind them were not explored");
+    }
     let record = AllPaths {
         loop_bound: engine.loop_bound,
         complete,
@@ -548,7 +557,7 @@ fn all_paths(opts: RunOptions, file: Option<String>) -> anyhow::Result<ExitCode>
         }
     );
     if !record.complete {
-        println!("  the run stopped early ({}): the paths are those it saw", record.stop);
+        println!("  incomplete ({}): the paths are those the run saw", record.stop);
     }
     if skipped > 0 {
         println!(

@@ -178,6 +178,15 @@ fn bad_expectations_are_input_errors() {
         assert_eq!(code, Some(2), "{e}: {text}");
         assert!(text.contains(says), "{e}: {text}");
     }
+    // A property would leave the range checks unasked (and "no" unproved).
+    let (code, text, _, _) = critical(
+        &fixture("critical.c"),
+        "square",
+        &["--expect", "ret=[0,1]", "--property", "unreach-call"],
+        "bad-property",
+    );
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.contains("--property does not apply"), "{text}");
 }
 
 /// The floats of a test's objects (their elements for an array), by name.

@@ -317,3 +317,58 @@ fn all_paths_stop_at_the_loop_bound() {
     assert_eq!(j["cut"]["loop bound 1 reached"], 1, "{j}");
     assert!(text.contains("cut (not listed): 1 at loop bound 1 reached"), "{text}");
 }
+
+/// Sides set aside undecided (a solver that answers a query only the
+/// second time it sees it) and refuted on the retry are listed when they
+/// are branch sides, not when a checker forked them: the two paths of
+/// all_paths_checks.c, as with a plain solver.
+#[test]
+fn all_paths_list_only_branch_sides_set_aside() {
+    let dir = std::env::temp_dir().join(format!("fpsym-path-slow-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("slow.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\nq=$(cat); h=$(printf '%s' \"$q\" | md5sum | cut -c1-32)\nif [ ! -e {d}/$h ]; then touch {d}/$h; exec sleep 30; fi\nprintf '%s\\n' \"$q\" | z3 -in\n",
+            d = dir.display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let solver = format!("process:{}", script.display());
+    let (code, text, _, out) = path(
+        &fixture("all_paths_checks.c"),
+        "g",
+        &[
+            "--range",
+            "x=[1,100]",
+            "--range",
+            "n=[0,1]",
+            "--all-paths",
+            "--solver",
+            &solver,
+            "--solver-timeout",
+            "0.3",
+            "--no-cache",
+        ],
+        "all-slow",
+    );
+    assert_eq!(code, Some(0), "{text}");
+    let j = common::json_in(&out, "paths.json");
+    let paths: Vec<(&str, &str)> = j["paths"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["path"].as_str().unwrap(), p["verdict"].as_str().unwrap()))
+        .collect();
+    assert_eq!(paths.len(), 2, "{text}");
+    assert!(paths.iter().all(|(_, v)| *v == "feasible"), "{text}");
+    let s = common::json_in(&out, "stats.json");
+    assert!(
+        s["stats"]["retries"].as_u64().unwrap() > 0,
+        "the solver was not slow: {s}"
+    );
+}

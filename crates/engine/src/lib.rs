@@ -697,6 +697,8 @@ struct Pending {
     reason: String,
     /// Retries so far.
     retries: u32,
+    /// A side of a branch of the program ([`exec::Undecided::branch`]).
+    branch: bool,
 }
 
 impl Pending {
@@ -712,6 +714,7 @@ impl Pending {
                 timeout: u.timeout,
                 loc: u.loc.clone(),
                 reason: u.reason.clone(),
+                branch: u.branch,
                 state: st,
                 then,
                 retries: 0,
@@ -776,6 +779,7 @@ impl<'e, 'p> Engine<'e, 'p> {
             cancel: self.cancel.clone(),
             fault: &mut self.fault,
             undecided: Vec::new(),
+            branching: false,
         }
     }
 
@@ -903,10 +907,12 @@ impl<'e, 'p> Engine<'e, 'p> {
             }
             exec::Decision::No => {
                 self.stats.recovered_infeasible += 1;
-                // Observers see the side end as refuted.
-                let end = End::Partial(format!("{}after {} retries", paths::REFUTED, p.retries));
-                for o in self.plugins.observers.iter_mut() {
-                    o.at_path_end(&p.state, &end);
+                // Observers see a branch side end as refuted.
+                if p.branch {
+                    let end = End::Partial(format!("{}after {} retries", paths::REFUTED, p.retries));
+                    for o in self.plugins.observers.iter_mut() {
+                        o.at_path_end(&p.state, &end);
+                    }
                 }
             }
             exec::Decision::Timeout => {
@@ -935,7 +941,11 @@ impl<'e, 'p> Engine<'e, 'p> {
     /// Gives up on a pending branch side: a `BranchDropped` event, and the
     /// verdict is incomplete.
     fn drop_pending(&mut self, p: Pending, why: String) -> Result<(), EngineError> {
-        let end = End::Partial(format!("{}{why}", paths::DROPPED));
+        let end = if p.branch {
+            End::Partial(format!("{}{why}", paths::DROPPED))
+        } else {
+            End::Partial(format!("a check left undecided: {why}"))
+        };
         for o in self.plugins.observers.iter_mut() {
             o.at_path_end(&p.state, &end);
         }
@@ -1185,8 +1195,15 @@ impl<'e, 'p> Engine<'e, 'p> {
                 Feasible::Yes(m) => m,
                 Feasible::No => return Ok(None),
                 Feasible::Unknown(why) => {
-                    self.incomplete
-                        .get_or_insert_with(|| format!("no test for a path: {why}"));
+                    let reason = format!("no test for a path: {why}");
+                    // An event too: the path's end (a finding of a
+                    // continuing check, say) is lost with its test.
+                    let loc = self.location(st);
+                    self.sink.event(&Event::PathStopped {
+                        loc,
+                        reason: reason.clone(),
+                    })?;
+                    self.incomplete.get_or_insert(reason);
                     return Ok(None);
                 }
             }

@@ -100,6 +100,8 @@ pub struct Undecided {
     pub loc: Option<Loc>,
     /// Why it is undecided (`timeout`, or the solver fault).
     pub reason: String,
+    /// A side of a branch of the program (not of a checker's fork).
+    pub branch: bool,
 }
 
 /// The undecided condition on `st`'s path with the longest timeout, if any.
@@ -160,6 +162,8 @@ pub struct Exec<'e, 'p> {
     pub fault: &'e mut Option<fpsym_solver::SolverError>,
     /// Branch sides forked as if feasible although their query timed out.
     pub undecided: Vec<Undecided>,
+    /// Set while a branch of the program forks (see [`Undecided::branch`]).
+    pub branching: bool,
 }
 
 /// Resizes a bit-vector term to `w` bits (truncate, or extend by sign/zero).
@@ -296,6 +300,7 @@ impl<'e, 'p> Exec<'e, 'p> {
                     timeout: timeout.unwrap_or_default(),
                     loc: loc.clone(),
                     reason,
+                    branch: this.branching,
                 });
                 let mut s = st;
                 s.constrain(c);
@@ -1104,7 +1109,9 @@ impl<'e, 'p> Exec<'e, 'p> {
             Follow::Then | Follow::Else => 1,
             Follow::Neither => 2,
         };
+        self.branching = true;
         let (mut t, mut f) = self.fork_sides(st, cond.clone(), loc.clone(), follow);
+        self.branching = false;
         if !self.plugins.observers.is_empty() {
             for o in self.plugins.observers.iter_mut() {
                 if let Some(s) = t.as_mut() {
