@@ -591,3 +591,16 @@ fn a_float_range_over_floats_and_doubles_holds_both() {
         .unwrap();
     assert_ne!(above["answer"]["answer"], "unsat", "{text}");
 }
+
+#[test]
+fn a_long_double_result_is_confirmed_natively() {
+    let (code, text, j, _) = critical(
+        &fixture("critical.c"),
+        "long_square",
+        &["--range", "x=[1,2]", "--expect", "ret=[-1,1.5]", "--replay"],
+        "long-double",
+    );
+    assert_eq!(code, Some(1), "{text}");
+    assert_eq!(j["above"]["answer"], "sat", "{j}");
+    assert!(text.contains("1 findings, 1 confirmed, 0 unconfirmed"), "{text}");
+}

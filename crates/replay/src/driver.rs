@@ -93,7 +93,8 @@ pub(crate) fn renames(function_run: bool) -> Vec<(&'static str, &'static str)> {
 /// then the call. An integer result becomes the exit status, as the run
 /// records it (`exit N`: the entry function's result), and is printed
 /// whole on stderr (`FPSYM-RESULT: N`); a float or double result is
-/// printed as its double's bits (`FPSYM-FRESULT: 16 hex digits`); other
+/// printed as its double's bits (`FPSYM-FRESULT: 16 hex digits`), a long
+/// double one as its x87 bytes (`FPSYM-LRESULT: 20 hex digits`); other
 /// results exit 0. Built with `-DFPSYM_DUMP_ARGS` (a confirmation about
 /// out-parameters asks for it), the object each pointer parameter points
 /// to is printed in hex after the call (`FPSYM-ARG k: bytes`, its first
@@ -154,6 +155,11 @@ pub(crate) fn harness(f: &str, params: &[String], ret: &str) -> String {
         s.push_str(&format!(
             "  double fpsym_d = (double){call};\n{dump}  unsigned long long fpsym_b; memcpy(&fpsym_b, &fpsym_d, sizeof fpsym_b);\n  fprintf(stderr, \"FPSYM-FRESULT: %016llx\\n\", fpsym_b);\n  return 0;\n}}\n"
         ));
+    } else if ret == "long double" {
+        // Its x87 bytes (10 of them), exactly.
+        s.push_str(&format!(
+            "  long double fpsym_l = {call};\n{dump}  unsigned char fpsym_lb[sizeof fpsym_l]; memcpy(fpsym_lb, &fpsym_l, sizeof fpsym_l);\n  fprintf(stderr, \"FPSYM-LRESULT: \");\n  for (int fpsym_k = 0; fpsym_k < 10; fpsym_k++) fprintf(stderr, \"%02x\", fpsym_lb[fpsym_k]);\n  fprintf(stderr, \"\\n\");\n  return 0;\n}}\n"
+        ));
     } else {
         s.push_str(&format!("  {call};\n{dump}  return 0;\n}}\n"));
     }
@@ -197,6 +203,9 @@ mod tests {
         assert!(h.contains("double g(void);"), "{h}");
         assert!(h.contains("double fpsym_d = (double)g();"), "{h}");
         assert!(h.contains("FPSYM-FRESULT: %016llx\\n"), "{h}");
+        let h = harness("l", &[], "long double");
+        assert!(h.contains("long double fpsym_l = l();"), "{h}");
+        assert!(h.contains("FPSYM-LRESULT: "), "{h}");
         let h = harness("v", &[], "void");
         assert!(h.contains("  v();\n  return 0;"), "{h}");
         // Out-parameters: the objects are printed after the call.

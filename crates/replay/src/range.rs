@@ -187,7 +187,10 @@ impl ResultRange {
     /// The values the native run shows (None: it does not show them).
     fn values(&self, run: &NativeRun) -> Option<Vec<Float>> {
         match &self.watched {
-            Watched::Ret => result(run).map(|x| vec![Float::from_f64(x)]),
+            Watched::Ret => match run.marker("FPSYM-LRESULT: ") {
+                Some(hex) => floats(&bytes_of(hex)?, &[(0, Format::X86_FP80)]),
+                None => result(run).map(|x| vec![Float::from_f64(x)]),
+            },
             Watched::Arg { index, elements } => {
                 let hex = run
                     .stderr

@@ -63,3 +63,8 @@ void mixed_out(float a, float b, float c, struct mixed *s) {
     s->a = t * (t - a) * (t - b) * (t - c);
     s->b = a / 10.0;
 }
+
+/* A long double result: replay reads it exactly (its x87 bytes). */
+long double long_square(long double x) {
+    return x * x - 2.0L;
+}
