@@ -18,6 +18,7 @@ use fpsym_engine::checkers::range::{
 };
 use fpsym_engine::checkers::CheckerFactory;
 use fpsym_engine::report::values::decimal;
+use fpsym_engine::report::Event;
 use fpsym_engine::report::Finding;
 use fpsym_engine::shape::Shape;
 use fpsym_engine::{Entry, Summary};
@@ -230,16 +231,21 @@ fn resolve(
 
 /// The checks of each kind the run left undecided, with why (from its
 /// events).
-fn undecided_checks(out: &std::path::Path) -> Vec<(String, String)> {
-    let events = std::fs::read_to_string(out.join("events.jsonl")).unwrap_or_default();
+fn undecided_checks(events: &[Event]) -> Vec<(String, String)> {
     events
-        .lines()
-        .filter_map(|l| serde_json::from_str::<fpsym_engine::report::Event>(l).ok())
+        .iter()
         .filter_map(|e| match e {
-            fpsym_engine::report::Event::CheckUndecided { kind, reason, .. } => Some((kind.to_string(), reason)),
+            Event::CheckUndecided { kind, reason, .. } => Some((kind.to_string(), reason.clone())),
             _ => None,
         })
         .collect()
+}
+
+/// The run's events (OUT/events.jsonl), or None when a line cannot be
+/// read.
+fn read_events(out: &std::path::Path) -> Option<Vec<Event>> {
+    let text = std::fs::read_to_string(out.join("events.jsonl")).unwrap_or_default();
+    text.lines().map(|l| serde_json::from_str::<Event>(l).ok()).collect()
 }
 
 /// The answer for one side of the range (finding kind `kind`): found,
@@ -310,7 +316,7 @@ fn words(a: &serde_json::Value) -> String {
 /// run stopped early, some path stopped early (a loop bound, something
 /// unsupported) or a value was made concrete or a branch dropped (from
 /// the run's events). Undecided checks lose no path.
-fn paths_lost(s: &Summary, out: &std::path::Path) -> Option<String> {
+fn paths_lost(s: &Summary, events: Option<&[Event]>) -> Option<String> {
     if s.stop != fpsym_engine::StopReason::Exhausted {
         return Some(format!("the run stopped early ({})", s.stop));
     }
@@ -321,19 +327,17 @@ fn paths_lost(s: &Summary, out: &std::path::Path) -> Option<String> {
             s.incomplete.as_ref().map(|w| format!(" ({w})")).unwrap_or_default()
         ));
     }
-    let events = std::fs::read_to_string(out.join("events.jsonl")).unwrap_or_default();
-    for line in events.lines() {
-        let Ok(e) = serde_json::from_str::<fpsym_engine::report::Event>(line) else {
-            return Some("the run's events cannot be read".into());
-        };
-        // (A path stopped: something unsupported, or a path whose test
-        // could not be made, with the finding it would have carried.)
-        let stopped = matches!(e, fpsym_engine::report::Event::PathStopped { .. });
-        if stopped || e.makes_incomplete() && !matches!(e, fpsym_engine::report::Event::CheckUndecided { .. }) {
-            return Some(e.describe());
-        }
-    }
-    None
+    let Some(events) = events else {
+        return Some("the run's events cannot be read".into());
+    };
+    // (A path stopped: something unsupported, or a path whose test could
+    // not be made, with the finding it would have carried.)
+    events
+        .iter()
+        .find(|e| {
+            matches!(e, Event::PathStopped { .. }) || e.makes_incomplete() && !matches!(e, Event::CheckUndecided { .. })
+        })
+        .map(|e| e.describe())
 }
 
 /// The float range of one expectation as found: its JSON, and whether it
@@ -480,8 +484,9 @@ pub fn run(raw: CriticalArgs) -> anyhow::Result<ExitCode> {
     let mut written: anyhow::Result<()> = Ok(());
     let code = execute(&opts, &engine, &program, &out, |s, f| {
         let hulls = ranges.lock().map(|r| r.clone()).unwrap_or_default();
-        let lost = paths_lost(s, &out);
-        let undecided = undecided_checks(&out);
+        let events = read_events(&out);
+        let lost = paths_lost(s, events.as_deref());
+        let undecided = undecided_checks(events.as_deref().unwrap_or_default());
         let mut all = Vec::new();
         for (k, (e, x)) in expects.iter().zip(&checked).enumerate() {
             let [bk, ak, nk] = &x.kinds;

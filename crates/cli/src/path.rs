@@ -414,6 +414,7 @@ fn all_paths(opts: RunOptions, file: Option<String>) -> anyhow::Result<ExitCode>
     let mut entries = Vec::new();
     let mut cut = std::collections::BTreeMap::<String, usize>::new();
     let mut skipped = 0;
+    let mut gave_up = 0;
     for p in logged {
         let ending = match &p.ending {
             Ending::Cut(why) => {
@@ -423,7 +424,10 @@ fn all_paths(opts: RunOptions, file: Option<String>) -> anyhow::Result<ExitCode>
             Ending::Exit => "exit".to_string(),
             Ending::Failure(k) => format!("failure: {k}"),
             Ending::NotTaken => "branch side not taken".to_string(),
-            Ending::Undecided(why) => format!("branch side the run gave up on ({why})"),
+            Ending::Undecided(why) => {
+                gave_up += 1;
+                format!("branch side the run gave up on ({why})")
+            }
         };
         // Decided by the run (it followed the path to its end, with a test).
         let by_run = matches!(p.ending, Ending::Exit | Ending::Failure(_));
@@ -505,10 +509,6 @@ fn all_paths(opts: RunOptions, file: Option<String>) -> anyhow::Result<ExitCode>
     }
     let count = |v: &str| entries.iter().filter(|e| e.verdict == v).count();
     // Sides the run gave up on: the paths behind them are missing.
-    let gave_up = entries
-        .iter()
-        .filter(|e| e.ending.starts_with("branch side the run gave up on"))
-        .count();
     if gave_up > 0 && complete {
         complete = false;
         stop = format!("{gave_up} branch side(s) undecided: the paths behind them were not explored");

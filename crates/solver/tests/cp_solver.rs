@@ -627,14 +627,19 @@ fn all_floats(f: Format) -> Vec<Float> {
     v
 }
 
-fn brute_force_sat(q: &[Term], vars: &[Term], f: Format) -> bool {
+/// Every assignment of `vars` (two floats of format `f`, and the rounding
+/// mode `r` when `mentions` name it) under which `q` holds.
+fn brute_force_models(q: &[Term], mentions: &[&Term], vars: &[Term], f: Format) -> Vec<Model> {
     let fs = all_floats(f);
-    let has_r = q.iter().any(|a| a.vars().iter().any(|v| v.var_name() == Some("r")));
+    let has_r = mentions
+        .iter()
+        .any(|a| a.vars().iter().any(|v| v.var_name() == Some("r")));
     let rms: Vec<Option<RoundingMode>> = if has_r {
         RoundingMode::ALL.iter().map(|&m| Some(m)).collect()
     } else {
         vec![None]
     };
+    let mut out = Vec::new();
     for r in &rms {
         for &a in &fs {
             for &b in &fs {
@@ -645,12 +650,16 @@ fn brute_force_sat(q: &[Term], vars: &[Term], f: Format) -> bool {
                     m.insert(Term::var("r", Sort::RoundingMode), Value::Rm(*r));
                 }
                 if q.iter().all(|t| eval(t, &m) == Ok(Value::Bool(true))) {
-                    return true;
+                    out.push(m);
                 }
             }
         }
     }
-    false
+    out
+}
+
+fn brute_force_sat(q: &[Term], vars: &[Term], f: Format) -> bool {
+    !brute_force_models(q, &q.iter().collect::<Vec<_>>(), vars, f).is_empty()
 }
 
 #[test]
@@ -822,7 +831,6 @@ fn enclosures_contain_every_value_brute_force_3_3() {
     use fpsym_solver::cp::{enclose, Domain, Enclosure};
     let f = Format::new(3, 3).unwrap();
     let vars = vec![var("x", f), var("y", f)];
-    let fs = all_floats(f);
     let mut rng = StdRng::seed_from_u64(13);
     let cfgs = configs();
     let (mut with_values, mut empty) = (0, 0);
@@ -842,31 +850,11 @@ fn enclosures_contain_every_value_brute_force_3_3() {
             cfg,
             &Budget::timeout(Duration::from_secs(30)),
         );
-        let has_r = q
+        let mentions: Vec<&Term> = q.iter().chain([&t]).collect();
+        let values: Vec<Value> = brute_force_models(&q, &mentions, &vars, f)
             .iter()
-            .chain([&t])
-            .any(|a| a.vars().iter().any(|v| v.var_name() == Some("r")));
-        let rms: Vec<Option<RoundingMode>> = if has_r {
-            RoundingMode::ALL.iter().map(|&m| Some(m)).collect()
-        } else {
-            vec![None]
-        };
-        let mut values = Vec::new();
-        for r in &rms {
-            for &a in &fs {
-                for &b in &fs {
-                    let mut m = Model::new();
-                    m.insert(vars[0].clone(), Value::Fp(a));
-                    m.insert(vars[1].clone(), Value::Fp(b));
-                    if let Some(r) = r {
-                        m.insert(Term::var("r", Sort::RoundingMode), Value::Rm(*r));
-                    }
-                    if q.iter().all(|a| eval(a, &m) == Ok(Value::Bool(true))) {
-                        values.push(eval(&t, &m).unwrap());
-                    }
-                }
-            }
-        }
+            .map(|m| eval(&t, m).unwrap())
+            .collect();
         match e {
             Enclosure::Empty => {
                 empty += 1;
