@@ -331,6 +331,8 @@ pub fn run(
         }
         if last_progress.elapsed() > Duration::from_millis(200) {
             if let Some(p) = cx.progress.as_mut() {
+                engine.stats.branches_covered = engine.covered.len() as u64;
+                engine.stats.seconds = start.elapsed().as_secs_f64();
                 p(engine.stats, states.len());
             }
             last_progress = Instant::now();

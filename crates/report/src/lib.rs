@@ -11,12 +11,14 @@
 //! HTML writers plug in there.
 #![deny(missing_docs)]
 
+mod progress;
 mod records;
 mod replay_record;
 mod run_record;
 mod summary;
 pub mod values;
 
+pub use progress::{read_progress, ProgressSample, PROGRESS};
 pub use records::{Event, Finding, FindingKind, Loc, PathEnd, Termination, Test, TestElement, TestObject};
 pub use replay_record::{
     Coverage, CoverageCount, FindingResult, Observation, Observed, Raised, ReplayReport, TestResult,
@@ -258,7 +260,7 @@ const RUN_MARKERS: [&str; 4] = [RUN_RECORD, STATS, "tests", "findings"];
 
 /// Everything a run (and its replay) writes into its directory: what
 /// `--force` may remove.
-pub const RUN_ENTRIES: [&str; 13] = [
+pub const RUN_ENTRIES: [&str; 14] = [
     RUN_RECORD,
     STATS,
     "tests",
@@ -272,6 +274,7 @@ pub const RUN_ENTRIES: [&str; 13] = [
     PATH_RECORD,
     ALL_PATHS,
     "critical.json",
+    PROGRESS,
 ];
 
 /// Why an output directory cannot be used for a run.
