@@ -474,7 +474,7 @@ def errors_of(run, names):
         m = re.match(r"(\S+): (.*)$", line)
         if m and m.group(1) in names and not m.group(2).startswith(("fp-", "float-cast", "none")):
             out.append({"function": m.group(1), "message": m.group(2)})
-    if run["exit"] not in (0, 1) and not names:
+    if run["exit"] not in (0, 1, 4) and not names:
         msg = [l for l in run["stderr"].splitlines() if l.strip()]
         out.append({"function": None, "message": "\n".join(msg[-20:]) or f"exit {run['exit']}"})
     if run["killed"]:

@@ -69,6 +69,52 @@ pub enum Command {
     ///
     /// Example: fpsym critical bench/critical/programs/heron.c --function heron --range 'a=[5,10]' --range 'b=[0,5]' --range 'c=[0,5]' --expect 'ret=[-0.00001,156.25001]'
     Critical(CriticalArgs),
+    /// Show a run's tests for people (KLEE's ktest-tool): each input by
+    /// name and type, its value in decimal (shortest round-trip) and as a
+    /// hex float, its class (normal, subnormal, zero, inf, NaN), arrays
+    /// and structs element by element; with a directory, also the
+    /// findings with their tests.
+    ///
+    /// Example: fpsym show fpsym-out-0 --test 1
+    Show(ShowArgs),
+    /// Export a run's findings and tests for use outside fpsym: a
+    /// standalone reproducer .c per finding (--c), or the tests as a
+    /// libFuzzer corpus (--libfuzzer).
+    ///
+    /// Example: fpsym export fpsym-out-0 --c
+    Export(ExportArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct ShowArgs {
+    /// An output directory of fpsym, or one test file (tests/NNNNNN.json).
+    pub path: std::path::PathBuf,
+    /// Only this test of the directory.
+    #[arg(long, value_name = "N")]
+    pub test: Option<u64>,
+    /// Print the same as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+#[command(group = clap::ArgGroup::new("what").required(true).multiple(true).args(["c", "libfuzzer"]))]
+pub struct ExportArgs {
+    /// The output directory of a fpsym run.
+    pub dir: std::path::PathBuf,
+    /// Write a standalone reproducer NNN-KIND.c per finding (the inputs as
+    /// C literals; its first comment says how to build and run it).
+    #[arg(long)]
+    pub c: bool,
+    /// Where --c writes (default DIR/export).
+    #[arg(short = 'o', long = "out", value_name = "EXPORT_DIR", requires = "c")]
+    pub out: Option<std::path::PathBuf>,
+    /// Write every test as a libFuzzer corpus file CORPUS_DIR/NNNNNN: the
+    /// inputs as the replay driver reads them (per input, a 4-byte
+    /// little-endian length then its bytes, in the order the program reads
+    /// them).
+    #[arg(long, value_name = "CORPUS_DIR")]
+    pub libfuzzer: Option<std::path::PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -252,6 +298,12 @@ pub struct ReplayArgs {
     /// Also write llvm-cov's HTML coverage report into DIR.
     #[arg(long, value_name = "DIR")]
     pub coverage_html: Option<std::path::PathBuf>,
+    /// Replay only this test: what it did natively (exit status or
+    /// signal, what was observed, its stderr) and whether that is what the
+    /// run recorded. Writes DIR/replay/test-NNNNNN.json; DIR/replay.json
+    /// (the whole run's) is left as it was.
+    #[arg(long, value_name = "N")]
+    pub test: Option<u64>,
 }
 
 #[derive(Args, Debug)]
@@ -330,9 +382,50 @@ pub struct RunArgs {
     /// other; replay runs it with the same). Repeatable.
     #[arg(long, value_name = "NAME=VALUE")]
     pub env: Vec<String>,
-    /// Do not link fpsym's C runtime (string.h, stdlib.h, ctype.h).
+    /// Do not link fpsym's C runtime (string.h, stdlib.h, ctype.h, stdio.h
+    /// input).
     #[arg(long)]
     pub no_runtime: bool,
+    /// How glibc's transcendental functions (sin, exp, pow, ... on float
+    /// and double) are treated: `symbolic` (the result is a symbolic
+    /// value the cp solver encloses soundly; models are checked against
+    /// glibc) or `concretize` (one sample of the arguments, computed
+    /// natively; the run is then never verified).
+    #[arg(long, value_enum, default_value = "symbolic", value_name = "HOW")]
+    pub libm: LibmArg,
+    /// main gets one more argument: a symbolic string of up to N
+    /// characters (KLEE's --sym-arg). Repeatable: each adds one argument,
+    /// in command-line order with --sym-args. Tests name it argv[1],
+    /// argv[2], ...; replay passes it to the process.
+    #[arg(long = "sym-arg", value_name = "N", help_heading = "Symbolic inputs")]
+    pub sym_arg: Vec<u32>,
+    /// main gets between MIN and MAX more arguments, each a symbolic string
+    /// of up to N characters (KLEE's --sym-args): one path per count.
+    /// Repeatable.
+    #[arg(
+        long = "sym-args",
+        num_args = 3,
+        value_names = ["MIN", "MAX", "N"],
+        help_heading = "Symbolic inputs"
+    )]
+    pub sym_args: Vec<u32>,
+    /// Standard input holds N symbolic bytes, then end of file (KLEE's
+    /// --sym-stdin), read by getchar, getc, fgetc, fgets, fread, scanf and
+    /// fscanf. Tests name it `stdin`; replay writes it to the process's
+    /// standard input. Without it standard input is empty.
+    #[arg(long = "sym-stdin", value_name = "N", help_heading = "Symbolic inputs")]
+    pub sym_stdin: Option<u64>,
+    /// Float inputs are finite: no NaN and no infinity for any float
+    /// parameter (and float element of an array or struct parameter),
+    /// klee_make_symbolic object of a float type, or
+    /// __VERIFIER_nondet_float/double. Findings then never have a NaN or
+    /// infinite input.
+    #[arg(long, help_heading = "Symbolic inputs")]
+    pub finite_inputs: bool,
+    /// The order of --sym-arg and --sym-args on the command line (true:
+    /// a --sym-args group), filled by [`parse`].
+    #[arg(skip)]
+    pub sym_order: Vec<bool>,
     /// When done, replay every test natively and confirm the findings
     /// (as `fpsym replay DIR`).
     #[arg(long)]
@@ -340,8 +433,22 @@ pub struct RunArgs {
     /// With --replay: also measure coverage (as `fpsym replay --coverage`).
     #[arg(long)]
     pub coverage: bool,
+    /// Print the final summary as one JSON object on stdout (verdict,
+    /// exit code, counters, findings, the mode's own record); everything
+    /// else fpsym prints goes to stderr.
+    #[arg(long)]
+    pub json: bool,
     #[command(flatten)]
     pub solver: SolverArgs,
+}
+
+/// `--libm`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum LibmArg {
+    /// Symbolic results, sound enclosures, models checked against glibc.
+    Symbolic,
+    /// One concrete sample, computed natively.
+    Concretize,
 }
 
 #[derive(Args, Debug)]
@@ -431,5 +538,40 @@ pub enum StatsFormat {
 }
 
 pub fn parse() -> Result<Cli, clap::Error> {
-    Cli::try_parse()
+    use clap::{CommandFactory, FromArgMatches};
+    let matches = Cli::command().try_get_matches()?;
+    let mut cli = Cli::from_arg_matches(&matches).map_err(|e| e.format(&mut Cli::command()))?;
+    if let (Some((_, sub)), Some(run)) = (matches.subcommand(), cli.command.run_args_mut()) {
+        run.sym_order = sym_order(sub);
+    }
+    Ok(cli)
+}
+
+impl Command {
+    /// The options of `run` a mode takes, if it takes them.
+    fn run_args_mut(&mut self) -> Option<&mut RunArgs> {
+        match self {
+            Command::Run(r) => Some(r),
+            Command::Exceptions(a) => Some(&mut a.run),
+            Command::Error(a) => Some(&mut a.run),
+            Command::Path(a) => Some(&mut a.run),
+            Command::Critical(a) => Some(&mut a.run),
+            _ => None,
+        }
+    }
+}
+
+/// The order of the `--sym-arg` and `--sym-args` occurrences (true: a
+/// `--sym-args` group), from the positions of their values.
+fn sym_order(m: &clap::ArgMatches) -> Vec<bool> {
+    let positions = |id: &str| -> Vec<usize> {
+        match m.try_get_raw_occurrences(id) {
+            Ok(Some(_)) => m.indices_of(id).map(|i| i.collect()).unwrap_or_default(),
+            _ => Vec::new(),
+        }
+    };
+    let mut all: Vec<(usize, bool)> = positions("sym_arg").into_iter().map(|i| (i, false)).collect();
+    all.extend(positions("sym_args").chunks(3).map(|c| (c[0], true)));
+    all.sort();
+    all.into_iter().map(|(_, g)| g).collect()
 }

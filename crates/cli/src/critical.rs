@@ -449,7 +449,8 @@ pub fn run(raw: CriticalArgs) -> anyhow::Result<ExitCode> {
         return Err(Failure::Input(format!("--enclose-timeout {t}: expected a positive number of seconds")).into());
     }
     let budget = Duration::from_secs_f64(t);
-    let opts = RunOptions::from_args(raw.run)?;
+    let mut opts = RunOptions::from_args(raw.run)?;
+    opts.set_mode("critical");
     let (mut engine, out, program) = prepare(&opts)?;
     if unroll.is_some() {
         engine.loop_bound = unroll;
@@ -482,6 +483,7 @@ pub fn run(raw: CriticalArgs) -> anyhow::Result<ExitCode> {
         Box::new(OutOfRange::of(for_checker.clone()).enclosing(shared.clone(), cp.clone(), budget))
     }));
     let mut written: anyhow::Result<()> = Ok(());
+    let mut outcome = 0;
     let code = execute(&opts, &engine, &program, &out, |s, f| {
         let hulls = ranges.lock().map(|r| r.clone()).unwrap_or_default();
         let events = read_events(&out);
@@ -604,6 +606,7 @@ pub fn run(raw: CriticalArgs) -> anyhow::Result<ExitCode> {
                 "suspicious": suspicious,
             }));
         }
+        outcome = answers_code(&all);
         // Written before a replay, which reads the bounds from it. The
         // first expectation's answers also at the top (as before several
         // were allowed).
@@ -625,7 +628,36 @@ pub fn run(raw: CriticalArgs) -> anyhow::Result<ExitCode> {
         }
     })?;
     written?;
-    Ok(code)
+    // A finding of another kind also counts as found.
+    Ok(if crate::raw_code(code) == 1 {
+        code
+    } else {
+        ExitCode::from(outcome)
+    })
+}
+
+/// The exit code of the answers (critical.json's `expects`): 1 when a
+/// side has a value outside, else 4 when one is unknown, else 0 (every
+/// side proved). A side proved empty by propagation counts as proved.
+fn answers_code(expects: &[serde_json::Value]) -> u8 {
+    let mut answers = Vec::new();
+    for x in expects {
+        for side in ["below", "above"] {
+            let own = x["suspicious"]
+                .as_array()
+                .and_then(|s| s.iter().find(|s| s["side"] == side))
+                .map_or(&x[side], |s| &s["answer"]);
+            answers.push(own["answer"].as_str().unwrap_or("unknown").to_string());
+        }
+        answers.push(x["nan"]["answer"].as_str().unwrap_or("unknown").to_string());
+    }
+    if answers.iter().any(|a| a == "sat") {
+        1
+    } else if answers.iter().any(|a| a != "unsat") {
+        crate::INCOMPLETE
+    } else {
+        0
+    }
 }
 
 #[cfg(test)]

@@ -165,6 +165,37 @@ struct Search<'a> {
     /// The refinement's current input, its error, and the computed value
     /// of the result it bisects.
     local: (BTreeMap<String, Vec<u8>>, f64, Option<Float>),
+    /// Inputs measured and their errors, for error.json's `samples` (the
+    /// report plots them).
+    samples: Samples,
+}
+
+/// How many measured inputs error.json keeps from the start of the search,
+/// and as many from its end.
+const SAMPLES_KEPT: usize = 1000;
+
+/// The first and the last [`SAMPLES_KEPT`] inputs measured: each scalar's
+/// bits (in the order of `Search::scalars`) and the input's relative error.
+#[derive(Default)]
+struct Samples {
+    first: Vec<(Vec<u128>, f64)>,
+    last: std::collections::VecDeque<(Vec<u128>, f64)>,
+    /// Inputs measured in all (with a result).
+    seen: u64,
+}
+
+impl Samples {
+    fn push(&mut self, bits: Vec<u128>, error: f64) {
+        self.seen += 1;
+        if self.first.len() < SAMPLES_KEPT {
+            self.first.push((bits, error));
+            return;
+        }
+        if self.last.len() == SAMPLES_KEPT {
+            self.last.pop_front();
+        }
+        self.last.push_back((bits, error));
+    }
 }
 
 impl Search<'_> {
@@ -228,6 +259,8 @@ impl Search<'_> {
         if outputs.is_empty() {
             return Ok(outputs);
         }
+        let bits = self.scalars.iter().map(|sc| bits_of(&inputs, sc)).collect();
+        self.samples.push(bits, error);
         if self.best.as_ref().is_none_or(|b| error > b.error) {
             self.time_to_best = self.start.elapsed().as_secs_f64();
             self.best = Some(Measured {
@@ -765,6 +798,48 @@ fn mp_decimal(x: &Mp) -> String {
     x.to_string_radix(10, Some(40))
 }
 
+/// A scalar's value in decimal, as error.json's `inputs` give it.
+fn scalar_decimal(kind: ScalarKind, bits: u128) -> String {
+    match kind {
+        ScalarKind::Float(f) => values::decimal(Float::from_bits(f, bits)),
+        ScalarKind::Int { bytes, signed } => {
+            let w = 8 * bytes as u32;
+            if signed && w < 128 {
+                (((bits << (128 - w)) as i128) >> (128 - w)).to_string()
+            } else {
+                bits.to_string()
+            }
+        }
+    }
+}
+
+/// error.json's `samples`: the names of the scalars, and the first and
+/// last inputs measured with their relative errors (for the report's plot
+/// of the error against the input).
+fn samples_json(s: &Search<'_>) -> serde_json::Value {
+    let points: Vec<serde_json::Value> = s
+        .samples
+        .first
+        .iter()
+        .chain(&s.samples.last)
+        .map(|(bits, e)| {
+            let values: Vec<String> = s
+                .scalars
+                .iter()
+                .zip(bits)
+                .map(|(sc, b)| scalar_decimal(sc.kind, *b))
+                .collect();
+            serde_json::json!({"values": values, "error": error_json(*e)})
+        })
+        .collect();
+    serde_json::json!({
+        "inputs": s.scalars.iter().map(|sc| sc.name.clone()).collect::<Vec<_>>(),
+        "measured": s.samples.seen,
+        "kept": points.len(),
+        "points": points,
+    })
+}
+
 fn error_json(e: f64) -> serde_json::Value {
     if e.is_finite() {
         serde_json::json!(e)
@@ -815,7 +890,8 @@ pub fn run(raw: ErrorArgs) -> anyhow::Result<ExitCode> {
         return Err(Failure::Input(format!("--precision {}: at least 24 bits", raw.precision)).into());
     }
     let max_time = raw.run.max_time.unwrap_or(60.0);
-    let opts = RunOptions::from_args(raw.run)?;
+    let mut opts = RunOptions::from_args(raw.run)?;
+    opts.set_mode("error");
     let (mut base, out, program) = prepare(&opts)?;
     let ranges = match &base.entry {
         Entry::Function { ranges, .. } => ranges.clone(),
@@ -853,6 +929,7 @@ pub fn run(raw: ErrorArgs) -> anyhow::Result<ExitCode> {
         rng: StdRng::seed_from_u64(raw.seed),
         elite: Vec::new(),
         local: (BTreeMap::new(), f64::NEG_INFINITY, None),
+        samples: Samples::default(),
     };
     if !raw.input.is_empty() {
         let given = given_input(&raw.input, &s.scalars, &s.sizes)?;
@@ -1011,6 +1088,7 @@ fn report(
         "symbolic_rounds": s.rounds,
         "diagnosis": {"sites": diagnosis_sites, "divergences": divergences},
         "reference_check": reference_check,
+        "samples": samples_json(s),
     });
     std::fs::write(out.join("error.json"), serde_json::to_string_pretty(&j)? + "\n")?;
     println!(

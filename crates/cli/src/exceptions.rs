@@ -176,6 +176,7 @@ pub fn run(raw: ExceptionsArgs) -> anyhow::Result<ExitCode> {
     let all = raw.all_functions;
     let per_function = crate::solver_opts::seconds("--max-time-per-function", raw.max_time_per_function)?;
     let mut opts = RunOptions::from_args(raw.run)?;
+    opts.set_mode("exceptions");
     opts.engine_mut()
         .checkers
         .push(CheckerFactory::new(move || Box::new(FpExceptions::new(kinds))));
@@ -226,6 +227,7 @@ fn all_functions(
         }
     }
     let mut found_any = false;
+    let mut incomplete = false;
     let mut failed = None;
     let mut rows: Vec<(String, Vec<String>, String)> = Vec::new();
     for f in &functions {
@@ -267,7 +269,10 @@ fn all_functions(
             };
         });
         match code {
-            Ok(c) => found_any |= c == ExitCode::from(1),
+            Ok(c) => {
+                found_any |= c == ExitCode::from(1);
+                incomplete |= c == ExitCode::from(crate::INCOMPLETE);
+            }
             Err(e) => {
                 println!("{f}: {e:#}");
                 verdict = "error".into();
@@ -299,6 +304,8 @@ fn all_functions(
     }
     Ok(if found_any {
         ExitCode::from(1)
+    } else if incomplete {
+        ExitCode::from(crate::INCOMPLETE)
     } else {
         ExitCode::SUCCESS
     })

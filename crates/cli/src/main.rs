@@ -1,15 +1,21 @@
 //! The `fpsym` binary: argument parsing and glue only.
 //!
-//! Exit codes (one place, here): 0 done, 1 findings present where a mode says
-//! so, 2 usage or input error, 3 internal error.
+//! Exit codes (one place, here; the README's "Exit codes" lists them per
+//! mode): 0 proved or done (verified, infeasible, no value outside), 1 found
+//! (findings, a feasible path, a value outside), 2 usage or input error,
+//! 3 internal error, 4 incomplete (nothing found, nothing proved: a limit,
+//! an undecided query, an unmodelled call).
 
 mod args;
 mod critical;
 mod error;
 mod exceptions;
+mod export;
 mod path;
 mod replay;
 mod run;
+mod show;
+mod session;
 mod solve;
 mod solver_opts;
 
@@ -50,9 +56,20 @@ pub(crate) fn interrupt() -> std::sync::Arc<std::sync::atomic::AtomicBool> {
     .clone()
 }
 
+/// Exit 4: nothing found and nothing proved.
+pub(crate) const INCOMPLETE: u8 = 4;
+
+/// The codes `main` exits with, in order.
+const CODES: [u8; 5] = [0, 1, 2, 3, INCOMPLETE];
+
+/// The number of an exit code `main` uses.
+pub(crate) fn raw_code(code: ExitCode) -> u8 {
+    CODES.into_iter().find(|c| ExitCode::from(*c) == code).unwrap_or(3)
+}
+
 fn main() -> ExitCode {
-    let code = match run() {
-        Ok(code) => code,
+    let (code, error) = match run() {
+        Ok(code) => (raw_code(code), None),
         Err(e) => {
             let code = match e.downcast_ref::<Failure>() {
                 Some(Failure::Internal(_)) => {
@@ -68,10 +85,10 @@ fn main() -> ExitCode {
                     2
                 }
             };
-            ExitCode::from(code)
+            (code, Some(format!("{e:#}")))
         }
     };
-    leave(code)
+    leave(ExitCode::from(session::finish(code, error.as_deref())))
 }
 
 /// The solver threads of every chain this process builds: `run` and `solve`
@@ -97,11 +114,7 @@ fn leave(code: ExitCode) -> ExitCode {
     use std::io::Write;
     let _ = std::io::stdout().flush();
     let _ = std::io::stderr().flush();
-    // ExitCode has no public accessor; compare against the codes main uses.
-    let raw = [0u8, 1, 2, 3]
-        .into_iter()
-        .find(|c| ExitCode::from(*c) == code)
-        .unwrap_or(3);
+    let raw = raw_code(code);
     // SAFETY: `_exit` ends the process without running destructors; all
     // output has been flushed above.
     unsafe { libc::_exit(raw as i32) }
@@ -117,6 +130,20 @@ fn run() -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(code));
         }
     };
+    let json = match &cli.command {
+        args::Command::Run(a) => a.json,
+        args::Command::Exceptions(a) => a.run.json,
+        args::Command::Error(a) => a.run.json,
+        args::Command::Path(a) => a.run.json,
+        args::Command::Critical(a) => a.run.json,
+        _ => false,
+    };
+    if json {
+        session::json_to_stdout()?;
+    }
+    if let args::Command::Replay(raw) = &cli.command {
+        session::output(&raw.dir);
+    }
     match cli.command {
         args::Command::Solve(raw) => {
             let opts = solve::SolveOptions::from_args(raw)?;
@@ -130,12 +157,17 @@ fn run() -> anyhow::Result<ExitCode> {
         args::Command::Error(raw) => error::run(raw),
         args::Command::Path(raw) => path::run(raw),
         args::Command::Critical(raw) => critical::run(raw),
-        args::Command::Replay(raw) => replay::replay(
-            &raw.dir,
-            &replay::ReplayOptions {
+        args::Command::Replay(raw) => {
+            let opts = replay::ReplayOptions {
                 coverage: raw.coverage,
                 coverage_html: raw.coverage_html,
-            },
-        ),
+            };
+            match raw.test {
+                Some(id) => replay::replay_one(&raw.dir, id, &opts),
+                None => replay::replay(&raw.dir, &opts),
+            }
+        }
+        args::Command::Show(raw) => show::run(&raw),
+        args::Command::Export(raw) => export::run(&raw),
     }
 }

@@ -73,7 +73,8 @@ pub fn run(raw: PathArgs) -> anyhow::Result<ExitCode> {
         )
         .into());
     }
-    let opts = RunOptions::from_args(raw.run)?;
+    let mut opts = RunOptions::from_args(raw.run)?;
+    opts.set_mode("path");
     if raw.all_paths {
         let file = raw.file.clone().or(only_c.clone());
         if file.is_none() && sources.len() > 1 {
@@ -240,9 +241,9 @@ pub fn run(raw: PathArgs) -> anyhow::Result<ExitCode> {
                 }
             }
         },
-    )?;
-    // The answer is the verdict printed: feasible, infeasible or unknown.
-    Ok(ExitCode::SUCCESS)
+    )
+    // The answer is the verdict printed: feasible (1), infeasible (0) or
+    // unknown (4).
 }
 
 /// One path of `--all-paths` as written to OUT/paths.json.
@@ -589,5 +590,14 @@ fn all_paths(opts: RunOptions, file: Option<String>) -> anyhow::Result<ExitCode>
         );
     }
     println!("paths: {}", out.join(fpsym_engine::report::ALL_PATHS).display());
-    Ok(code)
+    // 1 when a path ends in a finding; else 4 when a path is unknown or
+    // the listing is not complete; else 0 (every path up to the bound
+    // decided).
+    Ok(if crate::raw_code(code) == 1 {
+        code
+    } else if record.unknown > 0 || !record.complete || record.not_redecided > 0 {
+        ExitCode::from(crate::INCOMPLETE)
+    } else {
+        ExitCode::SUCCESS
+    })
 }

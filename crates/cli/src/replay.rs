@@ -2,7 +2,7 @@
 //! the program of a `fpsym run` natively (with AddressSanitizer), feeds it
 //! each test's inputs through a generated driver, and confirms every
 //! finding and every test's end. Here: the table, the summary, and the
-//! exit code.
+//! exit code; with `--test N`, one test and what it did natively.
 
 use crate::Failure;
 use fpsym_replay::{Confirmations, ReplayError, ReplayReport};
@@ -154,35 +154,165 @@ fn basename(s: &str) -> String {
         .unwrap_or_default()
 }
 
+/// What a native run did, in a few words: the observation with its place
+/// or code, and the first thing it raised on the way (FP exceptions,
+/// casts).
+fn observed_text(o: &fpsym_replay::Observed) -> String {
+    let kind = o.kind.name();
+    let mut seen = match (&o.file, o.line, o.code) {
+        (Some(f), Some(l), _) => format!("{kind} at {f}:{l}"),
+        (_, _, Some(c)) => format!("{kind} {c}"),
+        _ => kind.to_string(),
+    };
+    if let Some(r) = o.raised.first() {
+        let at = match (&r.file, r.line) {
+            (Some(f), Some(l)) => format!(" at {f}:{l}"),
+            _ => String::new(),
+        };
+        let more = match o.raised.len() {
+            1 => String::new(),
+            n => format!(" (+{} more)", n - 1),
+        };
+        seen = format!("{seen}, raised {}{at}{more}", r.kind);
+    }
+    seen
+}
+
+/// `fpsym replay DIR --test N`: replays test `id` alone and says what it
+/// did natively and whether that is what the run recorded; exit 3 when it
+/// is not (or a finding of the test is not confirmed), as for a whole
+/// replay. `DIR/replay.json` is left alone: the result goes to
+/// `DIR/replay/test-NNNNNN.json`.
+pub fn replay_one(dir: &Path, id: u64, opts: &ReplayOptions) -> anyhow::Result<ExitCode> {
+    let confirmations = confirmations(dir);
+    let r = fpsym_replay::replay_test(dir, id, opts, &confirmations).map_err(failure)?;
+    print_one(&r, opts)?;
+    let unconfirmed = r.findings.iter().filter(|f| !f.confirmed).count();
+    if !r.result.confirmed || unconfirmed > 0 {
+        let mut what = Vec::new();
+        if !r.result.confirmed {
+            what.push(format!("test {id:06} behaves otherwise natively than the run recorded"));
+        }
+        if unconfirmed > 0 {
+            what.push(format!("{unconfirmed} finding(s) of it not confirmed by native replay"));
+        }
+        return Err(Failure::Internal(format!(
+            "{} (see {}): a bug in fpsym",
+            what.join(", "),
+            r.record.display()
+        ))
+        .into());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The usual name of a signal.
+fn signal_name(sig: i32) -> Option<&'static str> {
+    Some(match sig {
+        1 => "SIGHUP",
+        2 => "SIGINT",
+        4 => "SIGILL",
+        5 => "SIGTRAP",
+        6 => "SIGABRT",
+        7 => "SIGBUS",
+        8 => "SIGFPE",
+        9 => "SIGKILL",
+        11 => "SIGSEGV",
+        13 => "SIGPIPE",
+        15 => "SIGTERM",
+        _ => return None,
+    })
+}
+
+/// Lines of a native run's stderr shown by `replay --test`.
+const STDERR_LINES: usize = 40;
+
+/// What one replayed test did, for people.
+fn print_one(r: &fpsym_replay::TestReplay, opts: &ReplayOptions) -> std::io::Result<()> {
+    let out = std::io::stdout();
+    let mut out = out.lock();
+    let t = &r.result;
+    writeln!(out, "test {:06}", t.test)?;
+    let how = match (r.timed_out, r.exit_code, r.signal) {
+        (true, ..) => format!("killed after {} s (time limit)", fpsym_replay::TEST_TIMEOUT.as_secs()),
+        (_, Some(c), _) if r.stderr.contains("AddressSanitizer:DEADLYSIGNAL") => {
+            format!("exited with status {c} (AddressSanitizer caught a deadly signal)")
+        }
+        (_, Some(c), _) if r.stderr.contains("ERROR: AddressSanitizer") => {
+            format!("exited with status {c} (AddressSanitizer's report)")
+        }
+        (_, Some(c), _) => format!("exited with status {c}"),
+        (_, _, Some(s)) => match signal_name(s) {
+            Some(name) => format!("killed by signal {s} ({name})"),
+            None => format!("killed by signal {s}"),
+        },
+        _ => "ended without status".to_string(),
+    };
+    writeln!(out, "  natively:  {how}")?;
+    writeln!(out, "  observed:  {}", observed_text(&t.observed))?;
+    if let Some(v) = t.observed.result {
+        writeln!(out, "  result:    {v}")?;
+    }
+    for x in t.observed.raised.iter().skip(1) {
+        let at = match (&x.file, x.line) {
+            (Some(f), Some(l)) => format!(" at {f}:{l}"),
+            _ => String::new(),
+        };
+        writeln!(out, "  raised:    {}{at}", x.kind)?;
+    }
+    writeln!(out, "  recorded:  {}", t.expected)?;
+    writeln!(out, "  matches the record: {}", if t.confirmed { "yes" } else { "NO" })?;
+    for f in &r.findings {
+        let verdict = match (f.confirmed, &f.reason) {
+            (true, _) => "confirmed".to_string(),
+            (false, Some(why)) => format!("NOT CONFIRMED ({why})"),
+            (false, None) => "NOT CONFIRMED".to_string(),
+        };
+        writeln!(
+            out,
+            "  finding {} at {}:{}: {verdict}",
+            f.kind,
+            basename(&f.file),
+            f.line
+        )?;
+    }
+    // What the program and the sanitizers wrote (not the driver's markers).
+    let lines: Vec<&str> = r.stderr.lines().filter(|l| !l.starts_with("FPSYM-")).collect();
+    if !lines.is_empty() {
+        writeln!(out, "  stderr:")?;
+        for l in lines.iter().take(STDERR_LINES) {
+            writeln!(out, "    | {l}")?;
+        }
+        if lines.len() > STDERR_LINES {
+            writeln!(out, "    | ... ({} more lines)", lines.len() - STDERR_LINES)?;
+        }
+    }
+    if let Some(cov) = &r.coverage {
+        writeln!(
+            out,
+            "  coverage (native, this test): lines {}/{} ({:.1}%), branches {}/{} ({:.1}%)",
+            cov.lines.covered,
+            cov.lines.count,
+            cov.lines.percent,
+            cov.branches.covered,
+            cov.branches.count,
+            cov.branches.percent
+        )?;
+        if let Some(h) = &opts.coverage_html {
+            writeln!(out, "  coverage report: {}/index.html", h.display())?;
+        }
+    }
+    writeln!(out, "  written:   {}", r.record.display())?;
+    Ok(())
+}
+
 /// The table of tests, the findings, the summary line and the coverage.
 fn print(report: &ReplayReport, opts: &ReplayOptions) -> std::io::Result<()> {
     let out = std::io::stdout();
     let mut out = out.lock();
-    writeln!(
-        out,
-        "{:>8}  {:<28} {:<40} {}",
-        "test", "expected", "observed", "confirmed"
-    )?;
+    writeln!(out, "{:>8}  {:<28} {:<40} confirmed", "test", "expected", "observed")?;
     for r in &report.tests {
-        let o = &r.observed;
-        let kind = o.kind.name();
-        let mut seen = match (&o.file, o.line, o.code) {
-            (Some(f), Some(l), _) => format!("{kind} at {f}:{l}"),
-            (_, _, Some(c)) => format!("{kind} {c}"),
-            _ => kind.to_string(),
-        };
-        // What it raised on the way (FP exceptions, casts): the first one.
-        if let Some(r) = o.raised.first() {
-            let at = match (&r.file, r.line) {
-                (Some(f), Some(l)) => format!(" at {f}:{l}"),
-                _ => String::new(),
-            };
-            let more = match o.raised.len() {
-                1 => String::new(),
-                n => format!(" (+{} more)", n - 1),
-            };
-            seen = format!("{seen}, raised {}{at}{more}", r.kind);
-        }
+        let seen = observed_text(&r.observed);
         writeln!(
             out,
             "{:>8}  {:<28} {:<40} {}",

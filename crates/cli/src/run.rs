@@ -27,6 +27,7 @@ pub struct RunOptions {
     replay: bool,
     coverage: bool,
     after_run: Option<AfterRun>,
+    mode: &'static str,
 }
 
 /// What a mode does once the engine has run and before the summary is
@@ -58,6 +59,50 @@ fn read_prp(path: &Path) -> Result<Property, Failure> {
             text.trim()
         ))
     })
+}
+
+/// The symbolic arguments and standard input of `--sym-arg`, `--sym-args`
+/// (in command-line order) and `--sym-stdin`: for `main` only.
+fn sym_io(a: &RunArgs) -> Result<fpsym_engine::posix::SymIo, Failure> {
+    use fpsym_engine::posix::{SymArgs, SymIo};
+    let mut single = a.sym_arg.iter().map(|&len| SymArgs { min: 1, max: 1, len });
+    let mut groups = a.sym_args.chunks(3).map(|c| SymArgs {
+        min: c[0],
+        max: c[1],
+        len: c[2],
+    });
+    // Command-line order when parsing recorded it, else singles first.
+    let order = if a.sym_order.len() == a.sym_arg.len() + a.sym_args.len() / 3 {
+        a.sym_order.clone()
+    } else {
+        std::iter::repeat_n(false, a.sym_arg.len())
+            .chain(std::iter::repeat_n(true, a.sym_args.len() / 3))
+            .collect()
+    };
+    let args = order
+        .iter()
+        .filter_map(|g| if *g { groups.next() } else { single.next() })
+        .collect();
+    let io = SymIo {
+        args,
+        stdin: a.sym_stdin,
+    };
+    if !io.is_empty() {
+        if let Some(f) = &a.function {
+            let flag = if !a.sym_arg.is_empty() {
+                "--sym-arg"
+            } else if !a.sym_args.is_empty() {
+                "--sym-args"
+            } else {
+                "--sym-stdin"
+            };
+            return Err(Failure::Input(format!(
+                "{flag} applies to main (its argv and stdin), not to --function {f}"
+            )));
+        }
+    }
+    io.validate().map_err(Failure::Input)?;
+    Ok(io)
 }
 
 /// Parses `x=[a,b]`, its bounds exact decimals (or infinities).
@@ -92,6 +137,12 @@ impl RunOptions {
     /// The solver's options.
     pub fn solver_config(&self) -> &SolverConfig {
         &self.solver
+    }
+
+    /// Names the command that runs (`exceptions`, ...; default `run`), as
+    /// run.json records it.
+    pub fn set_mode(&mut self, mode: &'static str) {
+        self.mode = mode;
     }
 
     /// Sets the mode's step after the engine's run.
@@ -142,6 +193,12 @@ impl RunOptions {
             engine.solver_timeout = Some(t);
         }
         engine.print = a.print;
+        engine.libm = match a.libm {
+            crate::args::LibmArg::Symbolic => fpsym_engine::LibmModel::Symbolic,
+            crate::args::LibmArg::Concretize => fpsym_engine::LibmModel::Concretize,
+        };
+        engine.sym_io = sym_io(&a)?;
+        engine.finite_inputs = a.finite_inputs;
         for e in &a.env {
             let (name, value) = e
                 .split_once('=')
@@ -184,6 +241,7 @@ impl RunOptions {
             replay: a.replay,
             coverage: a.coverage,
             after_run: None,
+            mode: "run",
         })
     }
 }
@@ -239,6 +297,7 @@ pub fn prepare(opts: &RunOptions) -> anyhow::Result<(Config, PathBuf, fpsym_fron
             return Err(Failure::Input(format!("{}: no such file", f.display())).into());
         }
     }
+    crate::solver_opts::check_backends(&opts.solver)?;
     let mut engine = opts.engine.clone();
     engine.property = match &opts.property {
         PropertySpec::Named(p) => *p,
@@ -252,6 +311,7 @@ pub fn prepare(opts: &RunOptions) -> anyhow::Result<(Config, PathBuf, fpsym_fron
         None => fpsym_engine::report::fresh_output()
             .map_err(|e| Failure::Input(format!("cannot create an output directory: {e}")))?,
     };
+    crate::session::output(&out);
     let work = out.join("build");
     std::fs::create_dir_all(&work)?;
     let program = match fpsym_frontend::build(&opts.files, &opts.compile, &work) {
@@ -291,30 +351,17 @@ pub fn execute_with(
     report: impl FnOnce(&Summary, &[Finding]),
 ) -> anyhow::Result<ExitCode> {
     let out = out.to_path_buf();
+    crate::session::output(&out);
     write_run_record(opts, engine, &out, program)?;
     let mut solver = fpsym_solver::build_with_workers(&opts.solver, &crate::WORKERS);
     let interrupt = crate::interrupt();
     let mut sink = DirSink::create(&out)?;
-    let bar = if std::io::stderr().is_terminal() {
-        let b = indicatif::ProgressBar::new_spinner();
-        b.set_style(indicatif::ProgressStyle::with_template("{spinner} {elapsed} {msg}").unwrap());
-        Some(b)
-    } else {
-        None
-    };
-    let mut progress = |s: &fpsym_engine::Stats, live: usize| {
-        if let Some(b) = &bar {
-            b.set_message(format!(
-                "{} instructions, {} states live, {} tests, {} findings, {} queries",
-                s.instructions, live, s.tests, s.findings, s.queries
-            ));
-            b.tick();
-        }
-    };
+    let mut progress = Progress::new(&out)?;
+    let mut on_progress = |s: &fpsym_engine::Stats, live: usize| progress.sample(s, live);
     let mut cx = RunContext {
         interrupt,
         user: fpsym_frontend::UserCode::from_inputs(&opts.files),
-        progress: Some(&mut progress),
+        progress: Some(&mut on_progress),
         plugins,
         ..RunContext::default()
     };
@@ -327,9 +374,7 @@ pub fn execute_with(
         e => anyhow::Error::from(Failure::Internal(e.to_string())),
     })?;
     drop(cx);
-    if let Some(b) = bar {
-        b.finish_and_clear();
-    }
+    progress.finish(&summary.stats);
     if let Some(after) = opts.after_run {
         after(program, engine, &out, &mut sink, solver.as_mut())?;
     }
@@ -362,11 +407,112 @@ pub fn execute_with(
         ))
         .into());
     }
-    Ok(if summary.stats.findings > 0 {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(ExitCode::from(verdict_code(&summary.verdict)))
+}
+
+/// The exit code of a verdict: 1 found (a bug, a feasible path), 0 proved
+/// (verified, infeasible), 4 neither (incomplete, unknown).
+pub fn verdict_code(v: &Verdict) -> u8 {
+    match v {
+        Verdict::BugFound | Verdict::Feasible(_) => 1,
+        Verdict::Verified | Verdict::Infeasible(_) => 0,
+        Verdict::Incomplete(_) | Verdict::Unknown(_) => crate::INCOMPLETE,
+    }
+}
+
+/// How a run shows it is alive: on a terminal a progress line (paths,
+/// tests, findings, branch coverage, time); otherwise (CI logs) one status
+/// line on stderr every 10 s (`FPSYM_STATUS_SECONDS` sets another period);
+/// and always a sample a second into `OUT/progress.jsonl` for the report's
+/// plots.
+struct Progress {
+    bar: Option<indicatif::ProgressBar>,
+    file: std::fs::File,
+    last_sample: Option<std::time::Instant>,
+    last_status: std::time::Instant,
+    status_every: std::time::Duration,
+}
+
+impl Progress {
+    /// Between two samples in progress.jsonl.
+    const SAMPLE_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
+
+    fn new(out: &Path) -> std::io::Result<Progress> {
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let b = indicatif::ProgressBar::new_spinner();
+            b.set_style(
+                indicatif::ProgressStyle::with_template("{spinner} {elapsed} {msg}").expect("a valid template"),
+            );
+            b
+        });
+        Ok(Progress {
+            bar,
+            file: std::fs::File::create(out.join(fpsym_engine::report::PROGRESS))?,
+            last_sample: None,
+            last_status: std::time::Instant::now(),
+            status_every: std::env::var("FPSYM_STATUS_SECONDS")
+                .ok()
+                .and_then(|s| s.parse::<f64>().ok())
+                .and_then(|s| std::time::Duration::try_from_secs_f64(s).ok())
+                .unwrap_or(std::time::Duration::from_secs(10)),
+        })
+    }
+
+    /// The counters in a few words.
+    fn line(s: &fpsym_engine::Stats, live: usize) -> String {
+        let cov = if s.branches_total > 0 {
+            format!("{:.1}%", 100.0 * s.branches_covered as f64 / s.branches_total as f64)
+        } else {
+            "-".to_string()
+        };
+        format!(
+            "{} paths, {} tests, {} findings, branch coverage {cov} ({}/{}), {live} states live, {} instructions, {} queries",
+            s.paths_completed + s.paths_partial,
+            s.tests,
+            s.findings,
+            s.branches_covered,
+            s.branches_total,
+            s.instructions,
+            s.queries
+        )
+    }
+
+    fn write_sample(&mut self, s: &fpsym_engine::Stats, live: usize) {
+        use std::io::Write;
+        let sample = fpsym_engine::report::ProgressSample::of(s, live);
+        if let Ok(text) = serde_json::to_string(&sample) {
+            // A sample that cannot be written only thins the plot.
+            let _ = writeln!(self.file, "{text}");
+        }
+    }
+
+    /// Called by the engine about five times a second.
+    fn sample(&mut self, s: &fpsym_engine::Stats, live: usize) {
+        let now = std::time::Instant::now();
+        if self.last_sample.is_none_or(|t| now - t >= Self::SAMPLE_EVERY) {
+            self.write_sample(s, live);
+            self.last_sample = Some(now);
+        }
+        match &self.bar {
+            Some(b) => {
+                b.set_message(Self::line(s, live));
+                b.tick();
+            }
+            None if now - self.last_status >= self.status_every => {
+                eprintln!("fpsym: {:.0} s: {}", s.seconds, Self::line(s, live));
+                self.last_status = now;
+            }
+            None => {}
+        }
+    }
+
+    /// The run is over: the last sample, and the progress line cleared.
+    fn finish(&mut self, s: &fpsym_engine::Stats) {
+        self.write_sample(s, 0);
+        if let Some(b) = self.bar.take() {
+            b.finish_and_clear();
+        }
+    }
 }
 
 fn print_summary(s: &Summary, findings: &[Finding], out: &std::path::Path) {
@@ -463,6 +609,9 @@ fn write_run_record(
         env: opts.engine.env.iter().cloned().collect(),
         entry,
         property: (property == Property::UnreachCall).then_some(property),
+        sym_args: engine.sym_io.args.clone(),
+        sym_stdin: engine.sym_io.stdin,
+        mode: Some(opts.mode.to_string()),
     };
     fpsym_engine::report::write_json(&out.join(fpsym_engine::report::RUN_RECORD), &record)?;
     Ok(())

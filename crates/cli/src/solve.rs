@@ -58,6 +58,7 @@ fn read_input(file: &str) -> Result<(String, String), Failure> {
 pub fn run(opts: &SolveOptions) -> anyhow::Result<ExitCode> {
     let (src, name) = read_input(&opts.file)?;
     let script = parse_script(&src, &name).map_err(|e| Failure::Input(e.to_string()))?;
+    crate::solver_opts::check_backends(&opts.solver)?;
     let mut solver = fpsym_solver::build_with_workers(&opts.solver, &crate::WORKERS);
     let out = std::io::stdout();
     let mut out = out.lock();

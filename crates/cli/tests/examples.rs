@@ -46,7 +46,8 @@ fn check(name: &str) {
     let stdout = String::from_utf8_lossy(&o.stdout);
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(
-        matches!(o.status.code(), Some(0 | 1)),
+        // Verified, found, or incomplete (a time limit): not an error.
+        matches!(o.status.code(), Some(0 | 1 | 4)),
         "{name}: exit {:?}\n{stdout}\n{stderr}",
         o.status
     );

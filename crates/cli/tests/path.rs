@@ -59,7 +59,7 @@ fn reachable_lines_get_inputs_confirmed_natively() {
         &["--reach", "18", "--replay"],
         "r18",
     );
-    assert_eq!(code, Some(0), "{text}");
+    assert_eq!(code, Some(1), "{text}");
     assert_eq!(v["verdict"], "feasible", "{text}");
     let y = input(&out, "y");
     assert_eq!(twice(y) + 1.0, twice(y), "{text}");
@@ -68,7 +68,7 @@ fn reachable_lines_get_inputs_confirmed_natively() {
         "{text}"
     );
     let (code, text, v, out) = path(&fixture("path_reach.c"), "classify", &["--reach", "20"], "r20");
-    assert_eq!(code, Some(0), "{text}");
+    assert_eq!(code, Some(1), "{text}");
     assert_eq!(v["verdict"], "feasible", "{text}");
     let x = input(&out, "x");
     assert!(x.is_nan(), "{text}");
@@ -100,7 +100,7 @@ fn paths_are_taken_or_proven_infeasible() {
         &["--path", "11:T,12:F,14:F,17:T", "--replay"],
         "p-ok",
     );
-    assert_eq!(code, Some(0), "{text}");
+    assert_eq!(code, Some(1), "{text}");
     assert_eq!(v["verdict"], "feasible", "{text}");
     let (x, y) = (input(&out, "x"), input(&out, "y"));
     assert!(
@@ -128,7 +128,7 @@ fn dichotomic_prefixes_of_seed_000_are_feasible_and_confirmed() {
     assert_eq!(p12["k"], 12);
     let spec = format!("{},...", p12["path"].as_str().unwrap());
     let (code, text, v, _) = path(&dichotomic(), "dichotomic", &["--path", &spec, "--replay"], "dich12");
-    assert_eq!(code, Some(0), "{text}");
+    assert_eq!(code, Some(1), "{text}");
     assert_eq!(v["verdict"], "feasible", "{text}");
     assert!(text.contains("finding path-followed at dichotomic.c"), "{text}");
     assert!(text.contains("1 confirmed, 0 unconfirmed"), "{text}");
@@ -149,7 +149,7 @@ fn dichotomic_prefixes_of_seed_000_are_feasible_and_confirmed() {
         &["--path", "48:T,50:T,48:F", "--replay"],
         "dich1",
     );
-    assert_eq!(code, Some(0), "{text}");
+    assert_eq!(code, Some(1), "{text}");
     assert_eq!(v["verdict"], "feasible", "{text}");
     assert!(text.contains("1 confirmed, 0 unconfirmed"), "{text}");
 }
@@ -164,7 +164,7 @@ fn a_loop_bound_makes_unknown_not_infeasible() {
         &["--path", "48:T*30,...", "--loop-bound", "3", "--max-time", "20"],
         "bound",
     );
-    assert_eq!(code, Some(0), "{text}");
+    assert_eq!(code, Some(4), "{text}");
     assert_eq!(v["verdict"], "unknown", "{text}");
     assert!(v["why"].as_str().unwrap().contains("loop bound 3 reached"), "{v}");
 }
@@ -174,12 +174,12 @@ fn targets_reached_after_the_entry_returns_or_by_a_failure_are_not_called_infeas
     // An atexit handler runs after `registers` returns: its line is
     // reachable (the pruning must not cut the entry's return).
     let (code, text, v, _) = path(&fixture("path_ends.c"), "registers", &["--reach", "10"], "atexit");
-    assert_eq!(code, Some(0), "{text}");
+    assert_eq!(code, Some(1), "{text}");
     assert_eq!(v["verdict"], "feasible", "{text}");
     // 25:T is taken, then the division by zero ends the program: the path
     // exists.
     let (code, text, v, _) = path(&fixture("path_ends.c"), "divides", &["--path", "25:T"], "div");
-    assert_eq!(code, Some(0), "{text}");
+    assert_eq!(code, Some(1), "{text}");
     assert_eq!(v["verdict"], "feasible", "{text}");
     // Two conditions at one place (a macro): refused, not guessed.
     let (code, text, _, _) = path(&fixture("path_ends.c"), "macro", &["--path", "35:T"], "macro");
@@ -265,7 +265,7 @@ fn all_paths_lists_every_path_with_its_verdict() {
             );
             assert_eq!(
                 (code, v["verdict"].as_str()),
-                (Some(0), Some("feasible")),
+                (Some(1), Some("feasible")),
                 "{spec}: {text}"
             );
             assert!(

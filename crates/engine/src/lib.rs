@@ -23,6 +23,7 @@ pub mod layout;
 pub mod memory;
 pub mod paths;
 pub mod plugin;
+pub mod posix;
 pub mod prog;
 pub mod searcher;
 pub mod shape;
@@ -48,7 +49,8 @@ use value::Val;
 /// What to run.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Entry {
-    /// `main` (with argc = 1, argv = {"prog", NULL} when it takes them).
+    /// `main` (with argc = 1, argv = {"prog", NULL} when it takes them,
+    /// plus the symbolic arguments of [`Config::sym_io`]).
     Main,
     /// A function whose parameters become inputs.
     Function {
@@ -60,6 +62,20 @@ pub enum Entry {
         /// one pointee).
         array_len: Option<u64>,
     },
+}
+
+/// How calls to glibc's transcendental functions are treated.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LibmModel {
+    /// `y = sin(x)` is the term `(fpsym.sin rm x)`: the path goes on
+    /// symbolically, the solver (cp) reasons with sound enclosures of the
+    /// function, and every model is checked against glibc itself.
+    #[default]
+    Symbolic,
+    /// The arguments are made concrete (one sample, an event: the run is
+    /// never verified) and glibc computes: the behaviour before symbolic
+    /// functions existed, kept for comparison.
+    Concretize,
 }
 
 /// Options of a run.
@@ -99,6 +115,9 @@ pub struct Config {
     pub timeout_retry_cap: u32,
     /// Print what the program prints (format strings). Default: false.
     pub print: bool,
+    /// How calls to glibc's transcendental functions (`sin`, `exp`, `pow`,
+    /// ... on `float` and `double`) are treated. Default: symbolic.
+    pub libm: LibmModel,
     /// Largest heap allocation served (bigger ones return NULL). Default: 1 GiB.
     pub max_alloc: u64,
     /// Deepest call stack. Default: 1000.
@@ -141,6 +160,17 @@ pub struct Config {
     /// ([`StopReason::Goal`]): for modes one finding answers (a line
     /// reached, a path followed, a value out of range). Default: None.
     pub stop_at_finding: Option<checkers::Kind>,
+    /// Symbolic command-line arguments and standard input of a `main` run
+    /// (`--sym-arg`, `--sym-args`, `--sym-stdin`; see [`posix`]); with a
+    /// `--function` entry the run does not start ([`EngineError::Entry`]).
+    /// Default: none (argc = 1, standard input empty).
+    pub sym_io: posix::SymIo,
+    /// Float inputs are finite: every floating-point input variable
+    /// (function parameters, the floats of their arrays and structs,
+    /// `klee_make_symbolic` objects of float types, `__VERIFIER_nondet_float`
+    /// and `_double`) is constrained to exclude NaN and the infinities, so
+    /// no test or finding has a NaN or infinite float input. Default: false.
+    pub finite_inputs: bool,
 }
 
 impl Default for Config {
@@ -156,6 +186,7 @@ impl Default for Config {
             solver_timeout: Some(Duration::from_secs(10)),
             timeout_retry_cap: 16,
             print: false,
+            libm: LibmModel::Symbolic,
             max_alloc: 1 << 30,
             max_call_depth: 1000,
             quantum: 10_000,
@@ -168,6 +199,8 @@ impl Default for Config {
             keep_symbolic: Default::default(),
             count_inputs: false,
             stop_at_finding: None,
+            sym_io: posix::SymIo::default(),
+            finite_inputs: false,
         }
     }
 }
@@ -314,12 +347,21 @@ pub fn run(
             init.mem.write(base, 0, &cells);
         }
     }
-    engine.enter(&mut init)?;
+    // One initial path per combination of symbolic argument counts.
     let mut states: BTreeMap<u64, State> = BTreeMap::new();
-    let mut next_id = 1u64;
-    states.insert(0, init);
-    engine.stats.states = 1;
-    searcher.update(&[(0, 0)], &[]);
+    let mut next_id = 0u64;
+    let mut entries = Vec::new();
+    for lens in engine.arg_layouts()? {
+        let mut st = init.clone();
+        st.id = next_id;
+        engine.enter(&mut st, &lens)?;
+        states.insert(next_id, st);
+        entries.push((next_id, 0));
+        next_id += 1;
+    }
+    drop(init);
+    engine.stats.states = next_id;
+    searcher.update(&entries, &[]);
     let mut limits = Limits::new(config, deadline, interrupt.clone());
     let mut pending: std::collections::VecDeque<Pending> = Default::default();
     let mut stop = StopReason::Exhausted;
@@ -785,8 +827,44 @@ impl<'e, 'p> Engine<'e, 'p> {
         }
     }
 
-    /// Pushes the entry frame (and, for `--function`, its inputs).
-    fn enter(&mut self, st: &mut State) -> Result<(), EngineError> {
+    /// The argument lists the run starts a path with (the maximal length
+    /// of each symbolic argument; see [`posix::SymIo::layouts`]): one
+    /// empty list unless `main` takes `argv` and arguments are symbolic.
+    /// With [`Config::inputs`], only those whose arguments the inputs
+    /// give, with their sizes.
+    fn arg_layouts(&self) -> Result<Vec<Vec<u32>>, EngineError> {
+        let io = &self.config.sym_io;
+        if io.is_empty() {
+            return Ok(vec![Vec::new()]);
+        }
+        if let Entry::Function { name, .. } = &self.config.entry {
+            return Err(EngineError::Entry(format!(
+                "--sym-arg, --sym-args and --sym-stdin apply to `main`, not to --function {name}"
+            )));
+        }
+        io.validate().map_err(EngineError::Entry)?;
+        let takes_argv = self
+            .prog
+            .func_index
+            .get("main")
+            .is_some_and(|&f| self.prog.funcs[f].parameters.len() >= 2);
+        if !takes_argv {
+            return Ok(vec![Vec::new()]);
+        }
+        let mut layouts = io.layouts();
+        if let Some(given) = &self.config.inputs {
+            let sizes: Vec<usize> = (1..)
+                .map_while(|k| given.get(&format!("argv[{k}]")).map(Vec::len))
+                .collect();
+            layouts.retain(|l| l.len() == sizes.len() && l.iter().zip(&sizes).all(|(n, s)| *n as usize + 1 == *s));
+        }
+        Ok(layouts)
+    }
+
+    /// Pushes the entry frame (and, for `--function`, its inputs); `main`
+    /// gets one symbolic argument per entry of `arg_lens` (its maximal
+    /// length) and the symbolic standard input of [`Config::sym_io`].
+    fn enter(&mut self, st: &mut State, arg_lens: &[u32]) -> Result<(), EngineError> {
         let (name, harness) = match &self.config.entry {
             Entry::Main => ("main".to_string(), None),
             Entry::Function {
@@ -802,7 +880,6 @@ impl<'e, 'p> Engine<'e, 'p> {
             .ok_or_else(|| EngineError::Entry(format!("no function `{name}` with a body in the program")))?;
         let f = self.prog.funcs[fidx];
         let mut regs = HashMap::new();
-        let types = &self.prog.module.types;
         let layout = self.prog.layout;
         let views = match &harness {
             Some((_, array_len)) => crate::harness::param_views(self.prog, f, *array_len),
@@ -815,22 +892,12 @@ impl<'e, 'p> Engine<'e, 'p> {
                 llvm_ir::Name::Number(n) => format!("arg{n}"),
             };
             let v = match (&harness, layout.resolve(&p.ty)) {
-                (None, Some(llvm_ir::Type::IntegerType { bits })) if k == 0 => Val::Bv(bv(*bits, 1)),
+                (None, Some(llvm_ir::Type::IntegerType { bits })) if k == 0 => {
+                    Val::Bv(bv(*bits, 1 + arg_lens.len() as u128))
+                }
+                // argv = {"prog", argv[1], ..., NULL}
                 (None, Some(llvm_ir::Type::PointerType { .. })) if k == 1 => {
-                    // argv = {"prog", NULL}
-                    let s = st
-                        .mem
-                        .allocate(5, 16, MemKind::Global, "argv[0]", None, Cell::byte(bv(8, 0)));
-                    let cells: Vec<Cell> = b"prog\0".iter().map(|c| Cell::byte(bv(8, *c as u128))).collect();
-                    st.mem.write(s, 0, &cells);
-                    let argv = st
-                        .mem
-                        .allocate(16, 16, MemKind::Global, "argv", None, Cell::byte(bv(8, 0)));
-                    let ptr = Val::Bv(bv(64, s as u128));
-                    let ty = types.pointer_to(types.i8());
-                    let c = ex.cells_of(st, &ptr, &ty);
-                    st.mem.write(argv, 0, &c);
-                    Val::Bv(bv(64, argv as u128))
+                    Val::Bv(bv(64, ex.sym_argv(st, arg_lens) as u128))
                 }
                 (None, _) => ex.zero(&p.ty).map_err(|e| EngineError::Entry(e.to_string()))?,
                 (Some((ranges, array_len)), t) => {
@@ -862,6 +929,10 @@ impl<'e, 'p> Engine<'e, 'p> {
                 }
             };
             regs.insert(p.name.clone(), v);
+        }
+        // Standard input after the arguments (tests list them in this order).
+        if let (None, Some(n)) = (&harness, ex.config.sym_io.stdin) {
+            ex.sym_stdin(st, n);
         }
         drop(ex);
         if let Some((ranges, _)) = &harness {
@@ -1019,6 +1090,10 @@ impl<'e, 'p> Engine<'e, 'p> {
         for o in self.plugins.observers.iter_mut() {
             o.at_path_end(&st, &end);
         }
+        let end = match end {
+            End::Error(v) => End::Error(self.at_user_call(v)),
+            e => e,
+        };
         for e in &st.trail {
             if self.prog.user[e.0] {
                 self.covered.insert(*e);
@@ -1088,6 +1163,7 @@ impl<'e, 'p> Engine<'e, 'p> {
     /// constrained to the violation) and the finding, if new. No path
     /// ends: nothing is counted as a path, no observer sees an end.
     fn report_continued(&mut self, st: &State, v: checkers::Violation) -> Result<(), EngineError> {
+        let v = self.at_user_call(v);
         if self.finding_keys.contains(&(v.kind.clone(), v.loc.clone())) {
             return Ok(());
         }
@@ -1124,6 +1200,31 @@ impl<'e, 'p> Engine<'e, 'p> {
             }
         }
         Ok(())
+    }
+
+    /// A violation inside fpsym's C runtime (a `scanf("%s")` writing past
+    /// the program's buffer, a `strcpy` overflowing) located where the
+    /// program called the runtime: the call site of the outermost runtime
+    /// function on the stack, which is where native replay sees it (the
+    /// first frame in the program's files of a sanitizer's report).
+    fn at_user_call(&self, mut v: checkers::Violation) -> checkers::Violation {
+        let runtime = |f: usize| self.prog.program.is_runtime_function(&self.prog.funcs[f].name);
+        let mut called = None;
+        for (f, site) in &v.stack {
+            if !runtime(*f) {
+                break;
+            }
+            called = Some((*f, site.clone()));
+        }
+        if let Some((f, Some(site))) = called {
+            let name = &self.prog.funcs[f].name;
+            v.message = match v.message.as_str() {
+                "" => format!("in `{name}`"),
+                m => format!("{m} (in `{name}`)"),
+            };
+            v.loc = Some(site);
+        }
+        v
     }
 
     /// Writes a new finding triggered by test `test`; returns it.

@@ -117,6 +117,10 @@ pub fn apply(op: &Op, a: &[Value]) -> Result<Value, EvalError> {
                 a[2]
             }
         }
+        Libm(g) => {
+            let xs = a[1..].iter().map(|x| f(x, op)).collect::<Result<Vec<_>, _>>()?;
+            Value::Fp(g.glibc(r(&a[0], op)?, &xs).ok_or(EvalError::BadOperands(op.name()))?.0)
+        }
         FpAbs => Value::Fp(f(&a[0], op)?.abs()),
         FpNeg => Value::Fp(f(&a[0], op)?.neg()),
         FpAdd => Value::Fp(f(&a[1], op)?.add(f(&a[2], op)?, r(&a[0], op)?).value),

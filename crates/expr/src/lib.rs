@@ -15,6 +15,7 @@
 
 mod eval;
 mod fold;
+pub mod libm;
 mod model;
 mod op;
 mod sort;
@@ -24,6 +25,7 @@ mod value;
 
 pub use eval::{apply, eval, EvalError};
 pub use fold::fold;
+pub use libm::LibmFn;
 pub use model::Model;
 pub use op::Op;
 pub use sort::Sort;

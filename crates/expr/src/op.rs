@@ -159,6 +159,12 @@ pub enum Op {
     BvSgt,
     /// `bvsge`.
     BvSge,
+
+    /// A C library function (`(fpsym.sin rm x)`, `(fpsym.pow rm x y)`):
+    /// the value glibc computes on this machine, in rounding mode `rm`,
+    /// for floats of one format, `Float32` or `Float64` (see
+    /// [`crate::libm`]).
+    Libm(crate::libm::LibmFn),
 }
 
 impl Op {
@@ -246,6 +252,7 @@ impl Op {
             BvSle => "bvsle",
             BvSgt => "bvsgt",
             BvSge => "bvsge",
+            Libm(f) => f.smtlib_name(),
         }
     }
 

@@ -412,6 +412,18 @@ fn result_sort(op: &Op, args: &[Term]) -> Result<Sort, SortError> {
             want(op, &args[0], 0, is_rm, "RoundingMode")?;
             Sort::Float(float_of(op, &args[1], 1)?)
         }
+        Libm(f) => {
+            arity(op, args, 1 + f.arity())?;
+            want(op, &args[0], 0, is_rm, "RoundingMode")?;
+            let fmt = same_floats(op, args, 1)?;
+            if !crate::libm::LibmFn::evaluated_in(fmt) {
+                return Err(err(
+                    op,
+                    "Float32 or Float64 arguments expected (glibc's float and double functions)".to_string(),
+                ));
+            }
+            Sort::Float(fmt)
+        }
         FpRem | FpMin | FpMax => {
             arity(op, args, 2)?;
             Sort::Float(same_floats(op, args, 0)?)

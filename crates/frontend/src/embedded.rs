@@ -16,6 +16,7 @@ pub(crate) const RUNTIME: &[(&str, &str)] = &[
     ("string.c", include_str!("../runtime/string.c")),
     ("stdlib.c", include_str!("../runtime/stdlib.c")),
     ("ctype.c", include_str!("../runtime/ctype.c")),
+    ("stdio.c", include_str!("../runtime/stdio.c")),
 ];
 
 /// Writes `files` under `dir`, creating directories; a file already holding

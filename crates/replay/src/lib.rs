@@ -11,13 +11,20 @@
 //! `classify` (a run's stderr and status → [`Observed`]), `confirm` (the
 //! confirmation trait, its registry, typed ends against observations),
 //! `fp` (FP exceptions trapped natively, float-cast overflows sanitized),
-//! `coverage` (llvm-profdata and llvm-cov).
+//! `coverage` (llvm-profdata and llvm-cov), `export` (a standalone
+//! reproducer per finding, the driver with literal inputs; what input
+//! values are in C: float formats, classes, hex-float literals).
+//!
+//! [`replay_test`] replays one test the same way and writes
+//! `DIR/replay/test-NNNNNN.json`, leaving `DIR/replay.json` (the whole
+//! run's) alone.
 #![deny(missing_docs)]
 
 mod classify;
 mod confirm;
 mod coverage;
 mod driver;
+mod export;
 mod fp;
 mod native;
 mod range;
@@ -25,15 +32,20 @@ mod reach;
 
 pub use classify::NativeRun;
 pub use confirm::{ends_as, expected, Confirmation, Confirmations, Place, SameKind};
+pub use driver::{decode_inputs, encode_inputs};
+pub use export::{
+    build_command, c_string_literal, element_class, float_class, hex_float_value, reproducer, scalar_format,
+    shell_line, FloatClass, Reproducer,
+};
 pub use fp::{FloatCast, FpTrap};
 pub use fpsym_report::{Coverage, CoverageCount, FindingResult, Observation, Observed, ReplayReport, TestResult};
-pub use native::{COVERAGE_FLAGS, REPLAY_FLAGS, TEST_TIMEOUT};
+pub use native::{streams, Streams, COVERAGE_FLAGS, REPLAY_FLAGS, TEST_TIMEOUT};
 pub use range::{ResultRange, Watched};
 pub use reach::{PathFollowed, Reached};
 
 use classify::{classify_rest, driver_markers, observed, Classified};
 use fpsym_frontend::UserCode;
-use fpsym_report::{EntryRecord, FindingKind, PathEnd, ReportError, RunRecord};
+use fpsym_report::{EntryRecord, Finding, FindingKind, PathEnd, ReportError, RunRecord, Test};
 use native::io;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -55,6 +67,16 @@ pub enum ReplayError {
     /// not be written.
     #[error(transparent)]
     Record(#[from] ReportError),
+    /// `--test N` names a test the run does not have.
+    #[error("{}: no test {test} (the tests are {})", dir.display(), list_ids(available))]
+    NoSuchTest {
+        /// The directory.
+        dir: PathBuf,
+        /// The id asked for.
+        test: u64,
+        /// The ids there are.
+        available: Vec<u64>,
+    },
     /// A test's input bytes are not hex.
     #[error("{}: test {test}: the bytes of input `{object}` are not hex", dir.display())]
     BadTest {
@@ -126,6 +148,29 @@ pub enum ReplayError {
     },
 }
 
+/// Test ids for a message: `1, 2, 3` (runs of consecutive ids as `1-40`),
+/// `none` when there are none.
+fn list_ids(ids: &[u64]) -> String {
+    if ids.is_empty() {
+        return "none".into();
+    }
+    let mut parts: Vec<String> = Vec::new();
+    let mut k = 0;
+    while k < ids.len() {
+        let mut e = k;
+        while e + 1 < ids.len() && ids[e + 1] == ids[e] + 1 {
+            e += 1;
+        }
+        parts.push(match e - k {
+            0 => ids[k].to_string(),
+            1 => format!("{}, {}", ids[k], ids[e]),
+            _ => format!("{}-{}", ids[k], ids[e]),
+        });
+        k = e + 1;
+    }
+    parts.join(", ")
+}
+
 impl ReplayError {
     /// Whether the error is fpsym's or a tool's fault rather than the
     /// input's (a CLI's exit 3 rather than 2): a coverage tool that failed.
@@ -161,84 +206,262 @@ pub struct ReplayOptions {
 /// ([`ReplayReport::unconfirmed`], [`ReplayReport::mismatched`]), not
 /// errors. Scratch files go to `DIR/replay/`.
 pub fn replay(dir: &Path, opts: &ReplayOptions, confirmations: &Confirmations) -> Result<ReplayReport, ReplayError> {
-    let coverage_on = opts.coverage || opts.coverage_html.is_some();
-    let record: RunRecord = fpsym_report::read_json(&dir.join(fpsym_report::RUN_RECORD)).map_err(|source| {
-        ReplayError::NotARunDirectory {
-            dir: dir.to_path_buf(),
-            source,
-        }
-    })?;
-    let tests = fpsym_report::read_tests(dir)?;
-    let findings = fpsym_report::read_findings(dir)?;
-    // The confirmations of the kinds this run has take part in the build
-    // and the classification.
-    let kinds: BTreeSet<FindingKind> = findings
-        .iter()
-        .map(|f| f.kind.clone())
-        .chain(tests.iter().filter_map(|t| match &t.end {
-            PathEnd::Error(k) => Some(k.clone()),
-            _ => None,
-        }))
-        .collect();
-    let taking_part = confirmations.taking_part(&kinds);
-    let files: Vec<PathBuf> = record.files.iter().map(PathBuf::from).collect();
-    let user = UserCode::from_inputs(&files);
-    // For --function runs, an integer result is the exit status; a pointer
-    // result (an address of the run's memory) is not compared.
-    let pointer_result = matches!(&record.entry, EntryRecord::Function { ret: Some(r), .. } if r == "void *");
-    let profiles_read = taking_part.iter().any(|c| c.needs_profile());
-    let exe = native::build(dir, &record, coverage_on || profiles_read, &taking_part)?;
-    let profiles = dir.join("replay").join("profiles");
-    let _ = std::fs::remove_dir_all(&profiles);
-    std::fs::create_dir_all(&profiles).map_err(io(&profiles))?;
-    let scratch = dir.join("replay").join("input.bin");
-    let env = record.env_pairs();
+    let session = Session::open(dir, opts, confirmations)?;
     let mut report = ReplayReport::default();
     let mut observations: BTreeMap<u64, Observed> = BTreeMap::new();
-    // Addresses already symbolized (one llvm-symbolizer run each).
-    let places = std::cell::RefCell::new(std::collections::HashMap::new());
-    for t in &tests {
-        let input = driver::encode_inputs(&t.objects).map_err(|object| ReplayError::BadTest {
-            dir: dir.to_path_buf(),
-            test: t.id,
-            object,
-        })?;
-        let profile = profiles.join(format!("{:06}.profraw", t.id));
-        let run = native::run_test(&exe, &input, &scratch, &profile, &env, &user)?;
-        let o = observe(&exe, run, &taking_part, &places)?;
-        report.tests.push(TestResult {
-            test: t.id,
-            expected: expected(&t.end, pointer_result),
-            confirmed: ends_as(&t.end, &o, pointer_result),
-            observed: o.clone(),
-        });
-        observations.insert(t.id, o);
+    for t in &session.tests {
+        let (result, _) = session.run(t)?;
+        observations.insert(t.id, result.observed.clone());
+        report.tests.push(result);
     }
-    for f in &findings {
-        let o = observations
-            .get(&f.test)
-            .cloned()
-            .unwrap_or_else(|| Observed::bare(Observation::MissingTest));
-        report.findings.push(FindingResult {
-            kind: f.kind.clone(),
-            file: f.file.clone(),
-            line: f.line,
-            test: f.test,
-            confirmed: confirmations.confirms(f, &o),
-            reason: confirmations.missing_rule(&f.kind),
-            observed: o,
-        });
-    }
-    if coverage_on {
-        report.coverage = Some(coverage::coverage(
-            dir,
-            &exe,
-            &record.sources(),
-            opts.coverage_html.as_deref(),
-        )?);
-    }
+    report.findings = session.findings_of(&observations, confirmations, |_| true);
+    report.coverage = session.coverage(opts)?;
     fpsym_report::write_json(&dir.join(fpsym_report::REPLAY), &report)?;
     Ok(report)
+}
+
+/// One test replayed natively ([`replay_test`]): its [`TestResult`], the
+/// findings it triggers, and the raw facts of the run.
+#[derive(Clone, Debug)]
+pub struct TestReplay {
+    /// The test's end as recorded, as observed, and whether they match.
+    pub result: TestResult,
+    /// The run's findings whose test this is, each confirmed or not.
+    pub findings: Vec<FindingResult>,
+    /// The exit status, if the program exited.
+    pub exit_code: Option<i32>,
+    /// The signal that ended it, if one did.
+    pub signal: Option<i32>,
+    /// Killed after [`TEST_TIMEOUT`].
+    pub timed_out: bool,
+    /// What it wrote on stderr (the program, the sanitizers, and the
+    /// driver's `FPSYM-` lines).
+    pub stderr: String,
+    /// Line and branch coverage of this test alone, when asked for.
+    pub coverage: Option<Coverage>,
+    /// Where the result was written: `DIR/replay/test-NNNNNN.json` (a
+    /// [`ReplayReport`] of this test only; `DIR/replay.json`, the whole
+    /// run's, is left as it was).
+    pub record: PathBuf,
+}
+
+/// Replays test `id` of the run in `dir` natively, built exactly as
+/// [`replay`] builds it (the confirmations of every kind the run has take
+/// part, so the test behaves as in a full replay), and confirms its end
+/// and the findings it triggers. Writes `DIR/replay/test-NNNNNN.json` and
+/// leaves `DIR/replay.json` alone. A test that does not exist is
+/// [`ReplayError::NoSuchTest`], which lists the ids there are.
+pub fn replay_test(
+    dir: &Path,
+    id: u64,
+    opts: &ReplayOptions,
+    confirmations: &Confirmations,
+) -> Result<TestReplay, ReplayError> {
+    // The test first: no build for a test that is not there.
+    let tests = fpsym_report::read_tests(dir)?;
+    if !tests.iter().any(|t| t.id == id) {
+        fpsym_report::read_json::<RunRecord>(&dir.join(fpsym_report::RUN_RECORD)).map_err(|source| {
+            ReplayError::NotARunDirectory {
+                dir: dir.to_path_buf(),
+                source,
+            }
+        })?;
+        return Err(ReplayError::NoSuchTest {
+            dir: dir.to_path_buf(),
+            test: id,
+            available: tests.iter().map(|t| t.id).collect(),
+        });
+    }
+    let session = Session::open(dir, opts, confirmations)?;
+    let t = session
+        .tests
+        .iter()
+        .find(|t| t.id == id)
+        .ok_or_else(|| ReplayError::NoSuchTest {
+            dir: dir.to_path_buf(),
+            test: id,
+            available: session.tests.iter().map(|t| t.id).collect(),
+        })?;
+    let (result, run) = session.run(t)?;
+    let observations = BTreeMap::from([(id, result.observed.clone())]);
+    let findings = session.findings_of(&observations, confirmations, |f| f.test == id);
+    let coverage = session.coverage(opts)?;
+    let report = ReplayReport {
+        tests: vec![result.clone()],
+        findings: findings.clone(),
+        coverage: coverage.clone(),
+    };
+    let record = dir.join("replay").join(format!("test-{id:06}.json"));
+    fpsym_report::write_json(&record, &report)?;
+    Ok(TestReplay {
+        result,
+        findings,
+        exit_code: run.code,
+        signal: run.signal,
+        timed_out: run.timed_out,
+        stderr: run.stderr,
+        coverage,
+        record,
+    })
+}
+
+/// The raw facts of a native run, without its borrow of the user's files.
+struct RunFacts {
+    stderr: String,
+    code: Option<i32>,
+    signal: Option<i32>,
+    timed_out: bool,
+}
+
+/// A replay under way: the run's records, the native build, and what the
+/// runs share.
+struct Session<'c> {
+    dir: PathBuf,
+    record: RunRecord,
+    tests: Vec<Test>,
+    findings: Vec<Finding>,
+    taking_part: Vec<&'c dyn Confirmation>,
+    user: UserCode,
+    pointer_result: bool,
+    exe: PathBuf,
+    profiles: PathBuf,
+    scratch: PathBuf,
+    env: Vec<(String, String)>,
+    /// Addresses already symbolized (one llvm-symbolizer run each).
+    places: Places,
+}
+
+impl<'c> Session<'c> {
+    /// Reads the run of `dir` and builds it natively (for coverage when
+    /// `opts` or a confirmation asks).
+    fn open(dir: &Path, opts: &ReplayOptions, confirmations: &'c Confirmations) -> Result<Session<'c>, ReplayError> {
+        let coverage_on = opts.coverage || opts.coverage_html.is_some();
+        let record: RunRecord = fpsym_report::read_json(&dir.join(fpsym_report::RUN_RECORD)).map_err(|source| {
+            ReplayError::NotARunDirectory {
+                dir: dir.to_path_buf(),
+                source,
+            }
+        })?;
+        let tests = fpsym_report::read_tests(dir)?;
+        let findings = fpsym_report::read_findings(dir)?;
+        // The confirmations of the kinds this run has take part in the
+        // build and the classification.
+        let kinds: BTreeSet<FindingKind> = findings
+            .iter()
+            .map(|f| f.kind.clone())
+            .chain(tests.iter().filter_map(|t| match &t.end {
+                PathEnd::Error(k) => Some(k.clone()),
+                _ => None,
+            }))
+            .collect();
+        let taking_part = confirmations.taking_part(&kinds);
+        let files: Vec<PathBuf> = record.files.iter().map(PathBuf::from).collect();
+        let user = UserCode::from_inputs(&files);
+        // For --function runs, an integer result is the exit status; a
+        // pointer result (an address of the run's memory) is not compared.
+        let pointer_result = matches!(&record.entry, EntryRecord::Function { ret: Some(r), .. } if r == "void *");
+        let profiles_read = taking_part.iter().any(|c| c.needs_profile());
+        let exe = native::build(dir, &record, coverage_on || profiles_read, &taking_part)?;
+        let profiles = dir.join("replay").join("profiles");
+        let _ = std::fs::remove_dir_all(&profiles);
+        std::fs::create_dir_all(&profiles).map_err(io(&profiles))?;
+        let scratch = dir.join("replay").join("input.bin");
+        let env = record.env_pairs();
+        Ok(Session {
+            dir: dir.to_path_buf(),
+            record,
+            tests,
+            findings,
+            taking_part,
+            user,
+            pointer_result,
+            exe,
+            profiles,
+            scratch,
+            env,
+            places: Places::default(),
+        })
+    }
+
+    /// Runs test `t` natively: its result, and the run's raw facts.
+    fn run(&self, t: &Test) -> Result<(TestResult, RunFacts), ReplayError> {
+        let bad = |object| ReplayError::BadTest {
+            dir: self.dir.clone(),
+            test: t.id,
+            object,
+        };
+        // Arguments and standard input go to the process, the rest to the driver.
+        let (streams, objects) = native::streams(&self.record, &t.objects).map_err(bad)?;
+        let input = driver::encode_inputs(objects).map_err(bad)?;
+        let profile = self.profiles.join(format!("{:06}.profraw", t.id));
+        let run = native::run_test(
+            &self.exe,
+            &input,
+            &streams,
+            &self.scratch,
+            &profile,
+            &self.env,
+            &self.user,
+        )?;
+        let facts = RunFacts {
+            stderr: run.stderr.clone(),
+            code: run.code,
+            signal: run.signal,
+            timed_out: run.timed_out,
+        };
+        let o = observe(&self.exe, run, &self.taking_part, &self.places)?;
+        Ok((
+            TestResult {
+                test: t.id,
+                expected: expected(&t.end, self.pointer_result),
+                confirmed: ends_as(&t.end, &o, self.pointer_result),
+                observed: o,
+            },
+            facts,
+        ))
+    }
+
+    /// The findings `which` selects, each confirmed (or not) by the native
+    /// run of its test in `observations`.
+    fn findings_of(
+        &self,
+        observations: &BTreeMap<u64, Observed>,
+        confirmations: &Confirmations,
+        which: impl Fn(&Finding) -> bool,
+    ) -> Vec<FindingResult> {
+        self.findings
+            .iter()
+            .filter(|f| which(f))
+            .map(|f| {
+                let o = observations
+                    .get(&f.test)
+                    .cloned()
+                    .unwrap_or_else(|| Observed::bare(Observation::MissingTest));
+                FindingResult {
+                    kind: f.kind.clone(),
+                    file: f.file.clone(),
+                    line: f.line,
+                    test: f.test,
+                    confirmed: confirmations.confirms(f, &o),
+                    reason: confirmations.missing_rule(&f.kind),
+                    observed: o,
+                }
+            })
+            .collect()
+    }
+
+    /// Coverage of the tests run so far, when `opts` asks for it.
+    fn coverage(&self, opts: &ReplayOptions) -> Result<Option<Coverage>, ReplayError> {
+        if !(opts.coverage || opts.coverage_html.is_some()) {
+            return Ok(None);
+        }
+        Ok(Some(coverage::coverage(
+            &self.dir,
+            &self.exe,
+            &self.record.sources(),
+            opts.coverage_html.as_deref(),
+        )?))
+    }
 }
 
 /// What a run did: a timeout; the driver's markers (a `reach_error` call
@@ -249,7 +472,7 @@ type Places = std::cell::RefCell<std::collections::HashMap<String, Option<(Strin
 
 fn observe(
     exe: &Path,
-    run: NativeRun,
+    run: NativeRun<'_>,
     taking_part: &[&dyn Confirmation],
     places: &Places,
 ) -> Result<Observed, ReplayError> {
@@ -276,4 +499,23 @@ fn observe(
     };
     o.raised = taking_part.iter().flat_map(|c| c.raised(&run, &symbolize)).collect();
     Ok(o)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn test_ids_are_listed_as_runs() {
+        assert_eq!(list_ids(&[]), "none");
+        assert_eq!(list_ids(&[4]), "4");
+        assert_eq!(list_ids(&[1, 2]), "1, 2");
+        assert_eq!(list_ids(&[1, 2, 3, 5, 7, 8, 9, 10]), "1-3, 5, 7-10");
+        let e = ReplayError::NoSuchTest {
+            dir: PathBuf::from("out"),
+            test: 9,
+            available: vec![1, 2, 3],
+        };
+        assert_eq!(e.to_string(), "out: no test 9 (the tests are 1-3)");
+    }
 }

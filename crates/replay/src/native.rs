@@ -6,7 +6,7 @@ use crate::classify::{source_line, NativeRun};
 use crate::driver::{harness, renames, DRIVER};
 use crate::{Confirmation, ReplayError};
 use fpsym_frontend::UserCode;
-use fpsym_report::{EntryRecord, RunRecord};
+use fpsym_report::{EntryRecord, RunRecord, TestObject};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -151,22 +151,69 @@ pub(crate) fn build(
     Ok(exe)
 }
 
+/// What a test gives the process itself rather than the driver: its
+/// command-line arguments and its standard input (`--sym-arg`,
+/// `--sym-args`, `--sym-stdin`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Streams {
+    /// The arguments after the program's name, each up to its first NUL.
+    pub args: Vec<Vec<u8>>,
+    /// The bytes of standard input (empty: end of file at once).
+    pub stdin: Vec<u8>,
+}
+
+/// Splits a test's objects into what the process gets ([`Streams`]: the
+/// leading `argv[K]` objects when the run had symbolic arguments, then
+/// `stdin` when it had symbolic standard input, as the engine creates
+/// them first) and the rest, which the driver feeds. Err: the name of an
+/// object whose bytes are not hex.
+pub fn streams<'t>(
+    record: &RunRecord,
+    objects: &'t [TestObject],
+) -> Result<(Streams, &'t [TestObject]), String> {
+    let mut s = Streams::default();
+    let mut k = 0;
+    let bytes = |o: &TestObject| o.byte_values().ok_or_else(|| o.name.clone());
+    if !record.sym_args.is_empty() {
+        while let Some(o) = objects.get(k).filter(|o| o.name == format!("argv[{}]", k + 1)) {
+            let mut b = bytes(o)?;
+            if let Some(nul) = b.iter().position(|c| *c == 0) {
+                b.truncate(nul);
+            }
+            s.args.push(b);
+            k += 1;
+        }
+    }
+    if record.sym_stdin.is_some() {
+        if let Some(o) = objects.get(k).filter(|o| o.name == "stdin") {
+            s.stdin = bytes(o)?;
+            k += 1;
+        }
+    }
+    Ok((s, &objects[k..]))
+}
+
 /// Runs `exe` on one test's encoded inputs (written to `scratch`), with
-/// the run's environment and nothing else, its coverage profile written to
-/// `profile`. A run past [`TEST_TIMEOUT`] is killed: it has neither exit
-/// status nor signal, and `timed_out` (what it wrote before is kept: the
-/// exceptions it raised on the way still count).
+/// the run's environment and nothing else, the test's arguments and its
+/// standard input bytes on a pipe (`streams`), its coverage profile
+/// written to `profile`. A run past [`TEST_TIMEOUT`] is killed: it has
+/// neither exit status nor signal, and `timed_out` (what it wrote before
+/// is kept: the exceptions it raised on the way still count).
 pub(crate) fn run_test<'a>(
     exe: &Path,
     input: &[u8],
+    streams: &Streams,
     scratch: &Path,
     profile: &Path,
     env: &[(String, String)],
     user: &'a UserCode,
 ) -> Result<NativeRun<'a>, ReplayError> {
+    use std::os::unix::ffi::OsStrExt;
     std::fs::write(scratch, input).map_err(io(scratch))?;
+    let args = streams.args.iter().map(|a| std::ffi::OsStr::from_bytes(a));
     // The program sees the environment of the run (`--env`), nothing else.
     let mut child = Command::new(exe)
+        .args(args)
         .env_clear()
         .envs(env.iter().map(|(k, v)| (k, v)))
         .env("FPSYM_TEST", scratch)
@@ -175,11 +222,23 @@ pub(crate) fn run_test<'a>(
             "ASAN_OPTIONS",
             "detect_stack_use_after_return=1:detect_leaks=0:handle_abort=1",
         )
-        .stdin(Stdio::null())
+        .stdin(if streams.stdin.is_empty() {
+            Stdio::null()
+        } else {
+            Stdio::piped()
+        })
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
         .map_err(io(exe))?;
+    // Standard input from a thread (a program may read little of it, or
+    // nothing: a closed pipe is not an error here).
+    let writer = child.stdin.take().map(|mut pipe| {
+        let bytes = streams.stdin.clone();
+        std::thread::spawn(move || {
+            let _ = std::io::Write::write_all(&mut pipe, &bytes);
+        })
+    });
     let mut stderr = child.stderr.take().expect("stderr is piped");
     let reader = std::thread::spawn(move || {
         let mut s = String::new();
@@ -199,6 +258,9 @@ pub(crate) fn run_test<'a>(
         std::thread::sleep(Duration::from_millis(5));
     };
     let stderr = reader.join().unwrap_or_default();
+    if let Some(w) = writer {
+        let _ = w.join();
+    }
     use std::os::unix::process::ExitStatusExt;
     Ok(NativeRun {
         stderr,
@@ -220,4 +282,68 @@ pub(crate) fn symbolize(exe: &Path, addr: &str) -> Result<Option<(String, u32)>,
         "llvm-14",
     )?;
     Ok(source_line(&String::from_utf8_lossy(&out.stdout)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn obj(name: &str, bytes: &str) -> TestObject {
+        TestObject {
+            name: name.into(),
+            ty: "u8[2]".into(),
+            bytes: bytes.into(),
+            value: None,
+            hex: None,
+            elements: vec![],
+        }
+    }
+
+    fn record(sym_args: bool, sym_stdin: bool) -> RunRecord {
+        RunRecord {
+            files: vec![],
+            include: vec![],
+            defines: vec![],
+            cflags: vec![],
+            env: Default::default(),
+            entry: EntryRecord::Main { main: true },
+            property: None,
+            sym_args: if sym_args {
+                vec![fpsym_report::SymArgs { min: 0, max: 2, len: 2 }]
+            } else {
+                vec![]
+            },
+            sym_stdin: sym_stdin.then_some(2),
+            mode: None,
+        }
+    }
+
+    #[test]
+    fn arguments_and_stdin_lead_the_objects_and_go_to_the_process() {
+        let objects = [
+            obj("argv[1]", "2d0000"),
+            obj("argv[2]", "617a00"),
+            obj("stdin", "0a00"),
+            obj("stdin#1", "01"),
+        ];
+        let (s, rest) = streams(&record(true, true), &objects).unwrap();
+        assert_eq!(s.args, vec![b"-".to_vec(), b"az".to_vec()]);
+        assert_eq!(s.stdin, vec![b'\n', 0]);
+        assert_eq!(rest.len(), 1);
+        assert_eq!(rest[0].name, "stdin#1");
+        // Without symbolic arguments or stdin, objects of those names are
+        // the program's own (klee_make_symbolic), for the driver.
+        let (s, rest) = streams(&record(false, false), &objects).unwrap();
+        assert_eq!(s, Streams::default());
+        assert_eq!(rest.len(), 4);
+        // No arguments on this path (a count of 0), stdin only.
+        let (s, rest) = streams(&record(true, true), &objects[2..]).unwrap();
+        assert!(s.args.is_empty());
+        assert_eq!(s.stdin, vec![b'\n', 0]);
+        assert_eq!(rest.len(), 1);
+        assert_eq!(
+            streams(&record(true, false), &[obj("argv[1]", "zz")]).unwrap_err(),
+            "argv[1]"
+        );
+    }
 }

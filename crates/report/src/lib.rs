@@ -11,19 +11,25 @@
 //! HTML writers plug in there.
 #![deny(missing_docs)]
 
+mod charts;
+mod html;
+mod junit;
 mod progress;
 mod records;
 mod replay_record;
+mod reports;
 mod run_record;
+mod sarif;
 mod summary;
 pub mod values;
 
 pub use progress::{read_progress, ProgressSample, PROGRESS};
 pub use records::{Event, Finding, FindingKind, Loc, PathEnd, Termination, Test, TestElement, TestObject};
 pub use replay_record::{
-    Coverage, CoverageCount, FindingResult, Observation, Observed, Raised, ReplayReport, TestResult,
+    Coverage, CoverageCount, FileLines, FindingResult, Observation, Observed, Raised, ReplayReport, TestResult,
 };
-pub use run_record::{EntryRecord, PathDecision, PathRecord, RunRecord, PATH_FOLLOWED, REACHED};
+pub use reports::{write_reports, write_reports_relative_to, HTML, JUNIT, SARIF};
+pub use run_record::{EntryRecord, PathDecision, PathRecord, RunRecord, SymArgs, PATH_FOLLOWED, REACHED};
 pub use summary::{Property, Stats, StopReason, Summary, Verdict};
 pub use values::{c_type_name, decimal, hex_float};
 
@@ -260,7 +266,7 @@ const RUN_MARKERS: [&str; 4] = [RUN_RECORD, STATS, "tests", "findings"];
 
 /// Everything a run (and its replay) writes into its directory: what
 /// `--force` may remove.
-pub const RUN_ENTRIES: [&str; 14] = [
+pub const RUN_ENTRIES: [&str; 18] = [
     RUN_RECORD,
     STATS,
     "tests",
@@ -275,6 +281,10 @@ pub const RUN_ENTRIES: [&str; 14] = [
     ALL_PATHS,
     "critical.json",
     PROGRESS,
+    SARIF,
+    JUNIT,
+    HTML,
+    "export",
 ];
 
 /// Why an output directory cannot be used for a run.

@@ -161,6 +161,39 @@ pub struct Coverage {
     pub lines: CoverageCount,
     /// Branches.
     pub branches: CoverageCount,
+    /// Execution counts per source line, by file (llvm-cov's line
+    /// coverage; lines without code are absent). Empty in records written
+    /// before it was kept.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<FileLines>,
+}
+
+/// How often each line of one source file ran, over all tests.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FileLines {
+    /// The file, as llvm-cov names it (the path the program was built from).
+    pub file: String,
+    /// `[line, count]` for every line with code, by line: count 0 is a
+    /// line no test ran.
+    pub lines: Vec<(u32, u64)>,
+}
+
+impl Coverage {
+    /// The counts of `file`'s lines, if it was measured (matched by the
+    /// path as given, or else by the path's last components: a finding's
+    /// file and llvm-cov's may be spelt differently).
+    pub fn lines_of(&self, file: &str) -> Option<&FileLines> {
+        self.files.iter().find(|f| f.file == file).or_else(|| {
+            let name = std::path::Path::new(file).file_name()?;
+            let mut same = self
+                .files
+                .iter()
+                .filter(|f| std::path::Path::new(&f.file).file_name() == Some(name));
+            let first = same.next()?;
+            // Two measured files of that name: ambiguous.
+            same.next().is_none().then_some(first)
+        })
+    }
 }
 
 /// The result of replaying a run (`DIR/replay.json`).

@@ -27,6 +27,34 @@ pub struct RunRecord {
     /// The property checked (None: every finding counts).
     #[serde(default)]
     pub property: Option<Property>,
+    /// Symbolic command-line arguments (`--sym-arg`, `--sym-args`), in
+    /// order: each test's first objects are its arguments (`argv[1]`,
+    /// `argv[2]`, ...), which replay passes to the process.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sym_args: Vec<SymArgs>,
+    /// `--sym-stdin N`: the object `stdin` after the arguments holds the N
+    /// bytes replay writes to the process's standard input (None: stdin is
+    /// empty).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sym_stdin: Option<u64>,
+    /// The command that ran (`run`, `exceptions`, `error`, `path`,
+    /// `critical`; None in records of older runs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<String>,
+}
+
+/// A group of symbolic command-line arguments: between `min` and `max`
+/// of them (KLEE's `--sym-args MIN MAX N`; `--sym-arg N` is one, `min` =
+/// `max` = 1), each a string of at most `len` characters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SymArgs {
+    /// The fewest arguments of the group.
+    pub min: u32,
+    /// The most.
+    pub max: u32,
+    /// The most characters of each (its object has `len + 1` bytes, the
+    /// last one NUL).
+    pub len: u32,
 }
 
 /// The entry point of a run.

@@ -33,7 +33,7 @@
 use super::{Check, Checker, Kind, Operation, Point, PointKind};
 use crate::state::State;
 use crate::term::{format_of, mk, rm};
-use fpsym_expr::{Op, Term};
+use fpsym_expr::{LibmFn, Op, Term};
 use fpsym_float::{Float, Format, RoundingMode};
 use llvm_ir::Instruction as I;
 
@@ -588,6 +588,55 @@ impl FpExceptions {
         Some(out)
     }
 
+    /// A transcendental function glibc computes on `float` or `double`
+    /// arguments ([`LibmFn`]; `exp`-like ones go to [`Self::growth`]
+    /// first): what [`Self::libm`] says (or every kind unchecked), but
+    /// overflow decided on the result itself, the term `(fpsym.f rm x)`
+    /// the call's hook gives the call's value (by definition glibc's
+    /// value). glibc raises overflow exactly when it returns ±inf from
+    /// finite arguments that are not a pole (a pole raises
+    /// divide-by-zero: see [`libm_poles`]); so in round-to-nearest that is
+    /// the condition, and in the other modes (where an overflow may
+    /// return the largest finite value instead) it is a sufficient one
+    /// and the rest is unchecked. Underflow and inexact stay unchecked.
+    /// None for other functions and formats.
+    fn libm_overflow(&self, name: &str, r: RoundingMode, args: &[Term]) -> Option<Vec<Check>> {
+        let base = libm_base(name);
+        let f = LibmFn::from_c_name(base)?;
+        let fmt = args.first().map(format_of)?;
+        let floats = args.iter().all(|a| matches!(a.sort(), fpsym_expr::Sort::Float(_)));
+        if !floats || args.len() != f.arity() || !LibmFn::evaluated_in(fmt) || args.iter().any(|a| format_of(a) != fmt)
+        {
+            return None;
+        }
+        let mut v = self.libm(name, args);
+        if v.is_empty() {
+            v = self.unchecked(name);
+        }
+        if !self.kinds.overflow {
+            return Some(v);
+        }
+        v.retain(|c| !(c.kind == Kind::FpOverflow && c.then == super::OnViolation::Unchecked));
+        let mut operands = vec![rm(r)];
+        operands.extend(args.iter().cloned());
+        let y = mk(Op::Libm(f), operands);
+        let mut cond: Vec<Term> = args.iter().map(fin).collect();
+        cond.push(is_inf(&y));
+        cond.push(not(or(libm_poles(base, args))));
+        v.push(Check::continuing(
+            Kind::FpOverflow,
+            and(cond),
+            format!("{name} overflows (glibc returns an infinity)"),
+        ));
+        if r != RoundingMode::NearestTiesToEven {
+            v.push(Check::unchecked(
+                Kind::FpOverflow,
+                format!("overflow of {name} rounding {r:?} (the largest finite value) is not modelled"),
+            ));
+        }
+        Some(v)
+    }
+
     /// The asked ones of `kinds`, unchecked for `why`.
     fn unchecked_kinds(&self, kinds: &[Kind], why: &str) -> Vec<Check> {
         kinds
@@ -606,6 +655,40 @@ impl FpExceptions {
                 .filter(|c| c.kind != Kind::FpInvalid),
         );
         v
+    }
+}
+
+/// Where glibc's transcendental function `base` (C's name of the `double`
+/// form) has a pole on finite `args`: an infinite result raising
+/// divide-by-zero, not overflow. log, log2, log10 at ±0; log1p at -1;
+/// atanh at ±1; pow(±0, y) for finite y < 0; tgamma at ±0; lgamma at
+/// non-positive integers (±0 included). No other function of
+/// [`LibmFn`] returns an infinity from finite arguments except by
+/// overflowing (tan never reaches its poles in floating point).
+fn libm_poles(base: &str, args: &[Term]) -> Vec<Term> {
+    let Some(x) = args.first() else { return vec![] };
+    let fmt = format_of(x);
+    let c = |v: i64| {
+        fpc(Float::from_f64(v as f64)
+            .convert(fmt, RoundingMode::NearestTiesToEven)
+            .value)
+    };
+    let integral = |t: &Term| {
+        mk(
+            Op::FpEq,
+            vec![mk(Op::FpRoundToIntegral, vec![rm(RoundingMode::TowardZero), t.clone()]), t.clone()],
+        )
+    };
+    match base {
+        "log" | "log2" | "log10" | "tgamma" => vec![is_zero(x)],
+        "log1p" => vec![mk(Op::FpEq, vec![x.clone(), c(-1)])],
+        "atanh" => vec![mk(Op::FpEq, vec![mk(Op::FpAbs, vec![x.clone()]), c(1)])],
+        "pow" => match args.get(1) {
+            Some(y) => vec![and(vec![is_zero(x), fin(y), lt(y, &c(0))])],
+            None => vec![],
+        },
+        "lgamma" => vec![and(vec![fin(x), not(lt(&c(0), x)), integral(x)])],
+        _ => vec![],
     }
 }
 
@@ -868,6 +951,9 @@ impl FpExceptions {
                             "fmin" | "fmax" => self.min_max_or_unchecked(&name, args),
                             _ => {
                                 if let Some(v) = self.growth(&name, r, args) {
+                                    return v;
+                                }
+                                if let Some(v) = self.libm_overflow(&name, r, args) {
                                     return v;
                                 }
                                 let v = self.libm(&name, args);

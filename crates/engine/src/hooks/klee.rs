@@ -155,6 +155,7 @@ impl Exec<'_, '_> {
     pub fn fresh_input(&mut self, st: &mut State, label: &str, sort: Sort, ty: &str) -> Term {
         let name = st.unique_name(label);
         let v = self.input_term(&name, &name, sort, 0);
+        self.finite_input(st, &v);
         let (bytes, shape) = match sort {
             Sort::Float(f) => {
                 let n = crate::layout::fp_store_size(f);
@@ -261,6 +262,7 @@ impl Exec<'_, '_> {
             };
             let vname = if single { name.clone() } else { format!("{name}@{lo}") };
             let v = self.input_term(&name, &vname, *sort, *lo);
+            self.finite_input(st, &v);
             for i in 0..n {
                 cells[(lo + i) as usize] = Some(Cell {
                     val: v.clone(),

@@ -25,7 +25,6 @@ mod heap;
 mod intrinsics;
 mod klee;
 mod libm;
-mod native_libm;
 mod stdio;
 mod transcendental;
 
@@ -235,7 +234,7 @@ impl Hook for Family {
             Family::Heap => ex.heap(st, call),
             Family::Env => ex.env_call(st, call),
             Family::Libm => ex.libm(st, call),
-            Family::Transcendental => ex.concretized_libm(st, call),
+            Family::Transcendental => ex.transcendental(st, call),
             Family::Intrinsics => {
                 let intr = name.strip_prefix("llvm.").ok_or_else(|| unmodelled(name))?;
                 ex.intrinsic(st, intr, args, dest, loc)

@@ -1,21 +1,35 @@
 //! Transcendental functions (`sin`, `exp`, `pow`, ... with their `f`
-//! forms): not modelled symbolically. The arguments are made concrete
-//! (model values, constrained on the path, an event: the run is then never
-//! "verified") and the host's glibc computes, in the path's rounding mode
-//! (see `native_libm`), so replay agrees. `long double` forms end the path
+//! forms).
+//!
+//! Symbolic (the default, [`crate::LibmModel::Symbolic`]): on `float` and
+//! `double` arguments the result is the term `(fpsym.sin rm x)`, the value
+//! glibc computes (see [`fpsym_expr::libm`]): the path goes on, branches
+//! behind the call are explored, the cp solver reasons about it with sound
+//! enclosures, and every model is checked against glibc itself. `errno`
+//! follows glibc where it is a function of the result: EDOM when the
+//! result is NaN from arguments that are not, ERANGE when it is infinite
+//! from finite arguments (overflow, pole); glibc's ERANGE on some
+//! underflows is not modelled on symbolic arguments.
+//!
+//! Concretized ([`crate::LibmModel::Concretize`], and the functions or
+//! formats the symbolic form does not cover): the arguments are made
+//! concrete (model values, constrained on the path, an event: the run is
+//! then never "verified") and the host's glibc computes, in the path's
+//! rounding mode, so replay agrees. `long double` forms end the path
 //! partial.
 
+use super::env::{EDOM, ERANGE};
 use super::libm_suffix;
-use super::native_libm;
 use super::HookCall;
 use crate::exec::{End, Exec, ExecError, Outcome};
 use crate::state::State;
-use crate::term::{as_bv, format_of};
+use crate::term::{as_bv, format_of, mk, rm};
 use crate::value::Val;
-use fpsym_expr::Term;
+use fpsym_expr::libm::{call_f32, call_f64};
+use fpsym_expr::{LibmFn, Op, Term};
 use fpsym_float::{Float, Format, RoundingMode};
 
-/// The functions concretized here (with `f`/`l` forms).
+/// The functions modelled here (with `f`/`l` forms).
 pub(super) const NAMES: &[&str] = &[
     "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "exp",
     "exp2", "expm1", "log", "log2", "log10", "log1p", "pow", "cbrt", "hypot", "erf", "erfc", "tgamma", "lgamma",
@@ -27,6 +41,75 @@ pub(super) fn models(name: &str) -> bool {
 }
 
 impl Exec<'_, '_> {
+    /// A transcendental function: symbolic where it can be, else
+    /// concretized.
+    pub(super) fn transcendental(&mut self, st: &mut State, call: &HookCall<'_>) -> Result<Outcome, ExecError> {
+        if self.config.libm == crate::LibmModel::Symbolic {
+            if let Some(o) = self.symbolic_libm(st, call) {
+                return Ok(o);
+            }
+        }
+        self.concretized_libm(st, call)
+    }
+
+    /// `y = f(x)` as the term `(fpsym.f rm x)` for `float` and `double`
+    /// arguments of one format (None otherwise: the caller concretizes).
+    fn symbolic_libm(&mut self, st: &mut State, call: &HookCall<'_>) -> Option<Outcome> {
+        let HookCall { name, args, dest, .. } = *call;
+        let f = NAMES
+            .iter()
+            .find(|b| libm_suffix(name, b).is_some())
+            .and_then(|b| LibmFn::from_c_name(b))?;
+        let xs: Vec<Term> = args
+            .iter()
+            .map(|a| match a {
+                Val::Fp(t) => Some(t.clone()),
+                _ => None,
+            })
+            .collect::<Option<_>>()?;
+        let fmt = format_of(xs.first()?);
+        if xs.len() != f.arity() || !LibmFn::evaluated_in(fmt) || xs.iter().any(|x| format_of(x) != fmt) {
+            return None;
+        }
+        let r = st.rm;
+        let mut operands = vec![rm(r)];
+        operands.extend(xs.iter().cloned());
+        let y = mk(Op::Libm(f), operands);
+        if y.as_const().is_some() {
+            // Every argument concrete: glibc's own errno.
+            let vals: Vec<Float> = xs.iter().filter_map(|x| x.as_const().and_then(|v| v.as_fp())).collect();
+            if let Some((_, e)) = f.glibc(r, &vals).filter(|(_, e)| *e != 0) {
+                self.set_errno(st, None, e as u32);
+            }
+        } else {
+            let not_nan: Vec<Term> = xs.iter().map(|x| mk(Op::Not, vec![mk(Op::FpIsNaN, vec![x.clone()])])).collect();
+            let finite: Vec<Term> = xs
+                .iter()
+                .map(|x| {
+                    mk(
+                        Op::Not,
+                        vec![mk(
+                            Op::Or,
+                            vec![mk(Op::FpIsNaN, vec![x.clone()]), mk(Op::FpIsInfinite, vec![x.clone()])],
+                        )],
+                    )
+                })
+                .collect();
+            let all = |mut c: Vec<Term>, last: Term| {
+                c.push(last);
+                mk(Op::And, c)
+            };
+            let domain = all(not_nan, mk(Op::FpIsNaN, vec![y.clone()]));
+            let range = all(finite, mk(Op::FpIsInfinite, vec![y.clone()]));
+            self.set_errno(st, Some(domain), EDOM);
+            self.set_errno(st, Some(range), ERANGE);
+        }
+        if let Some(d) = dest {
+            st.frame_mut().regs.insert(d.clone(), Val::Fp(y));
+        }
+        Some(Outcome::Continue)
+    }
+
     /// A transcendental function: the arguments are made concrete (model
     /// values, constrained on the path) and the host's libm computes.
     pub(super) fn concretized_libm(&mut self, st: &mut State, call: &HookCall<'_>) -> Result<Outcome, ExecError> {
@@ -74,9 +157,9 @@ impl Exec<'_, '_> {
             .unwrap_or(name);
         let v = if fmt == Format::BINARY32 {
             let xs: Vec<f32> = xs.iter().map(|x| *x as f32).collect();
-            native_libm::call_f32(base, &xs, st.rm).map(|(v, e)| (f64::from(v), e))
+            call_f32(base, &xs, st.rm).map(|(v, e)| (f64::from(v), e))
         } else {
-            native_libm::call_f64(base, &xs, st.rm)
+            call_f64(base, &xs, st.rm)
         };
         let Some((v, errno)) = v else {
             return Ok(Outcome::End(End::Partial(format!("{name} is not modelled"))));

@@ -168,7 +168,11 @@ pub(crate) fn by_name(name: &str) -> Option<Builtin> {
         "bvxnor" => BvNegated(BvXor),
         "bvcomp" => BvComp,
         "concat" => Concat,
-        _ => return None,
+        // fpsym's extensions: glibc's functions (`fpsym.sin`, `fpsym.pow`).
+        _ => match fpsym_expr::LibmFn::from_smtlib_name(name) {
+            Some(f) => Fixed(Libm(f), if f.arity() == 2 { RFF } else { RF }),
+            None => return None,
+        },
     })
 }
 

@@ -104,6 +104,10 @@ fn unsupported(u: &Term) -> Option<String> {
             )),
             _ => None,
         },
+        Op::Libm(f) => Some(format!(
+            "{} (glibc's {f}: Z3 has no theory of it; fpsym's cp solver encloses it)",
+            u.op().name()
+        )),
         Op::FpRoundToIntegral | Op::FpToUbv(_) | Op::FpToSbv(_) => match arg_format(1) {
             Some(f) if f.eb() == 2 => Some(format!(
                 "{} in {} (Z3 4.8.12 rounds subnormals to integers wrongly when eb = 2)",
@@ -458,6 +462,7 @@ impl Builder {
 
                 Var(_) | BoolConst(_) | BvConst(_) | FpConst(_) | RmConst(_) | Xor | FpMin | FpMax | FpToUbv(_)
                 | FpToSbv(_) | ToFpFromFp(_) | FpRem => unreachable!("handled above"),
+                Libm(_) => unreachable!("refused by `unsupported`"),
             }
         };
         self.own(r)

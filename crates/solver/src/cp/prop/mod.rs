@@ -14,6 +14,7 @@ pub(crate) mod bv;
 pub(crate) mod compare;
 pub(crate) mod convert;
 pub(crate) mod fma;
+pub(crate) mod libm;
 pub(crate) mod mono;
 pub(crate) mod mul;
 pub(crate) mod rem;
@@ -59,6 +60,7 @@ pub(crate) fn run(op: &Op, args: &mut [Domain], res: &mut Domain, ctx: &mut Ctx)
             convert::propagate(op, args, res)?
         }
         Var(_) | BoolConst(_) | BvConst(_) | FpConst(_) | RmConst(_) => {}
+        Libm(f) => libm::propagate(*f, args, res)?,
         _ => bv::propagate(op, args, res)?,
     }
     check(args, res)?;

@@ -1,0 +1,113 @@
+//! `fpsym export DIR --c [-o EXPORT_DIR]`: a standalone reproducer
+//! `EXPORT_DIR/NNN-KIND.c` per finding (default EXPORT_DIR: DIR/export),
+//! made by [`fpsym_replay::reproducer`]; `fpsym export DIR --libfuzzer
+//! CORPUS_DIR`: every test as a libFuzzer corpus file `CORPUS_DIR/NNNNNN`,
+//! the bytes [`fpsym_replay::encode_inputs`] makes of all its inputs
+//! (what the replay driver reads; with symbolic arguments or standard
+//! input, those come first). Both at once is allowed.
+
+use crate::args::ExportArgs;
+use crate::Failure;
+use fpsym_report::{RunRecord, Test};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// An input error (exit 2).
+fn input(msg: impl Into<String>) -> anyhow::Error {
+    Failure::Input(msg.into()).into()
+}
+
+/// Creates `dir` (and its parents) and returns its absolute path.
+fn create(dir: &Path) -> anyhow::Result<PathBuf> {
+    std::fs::create_dir_all(dir).map_err(|e| input(format!("{}: {e}", dir.display())))?;
+    dir.canonicalize().map_err(|e| input(format!("{}: {e}", dir.display())))
+}
+
+/// Writes `bytes` to `path`.
+fn write(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    std::fs::write(path, bytes).map_err(|e| input(format!("{}: {e}", path.display())))
+}
+
+/// `fpsym export`.
+pub fn run(args: &ExportArgs) -> anyhow::Result<ExitCode> {
+    let dir = &args.dir;
+    let record: RunRecord = fpsym_report::read_json(&dir.join(fpsym_report::RUN_RECORD))
+        .map_err(|e| input(format!("{}: not a fpsym output directory: {e}", dir.display())))?;
+    let tests = fpsym_report::read_tests(dir).map_err(|e| input(e.to_string()))?;
+    if args.c {
+        let out = args.out.clone().unwrap_or_else(|| dir.join("export"));
+        reproducers(dir, &record, &tests, &out)?;
+    }
+    if let Some(corpus) = &args.libfuzzer {
+        corpus_files(dir, &tests, corpus)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A reproducer per finding into `out`.
+fn reproducers(dir: &Path, record: &RunRecord, tests: &[Test], out: &Path) -> anyhow::Result<()> {
+    let findings = fpsym_report::read_findings(dir).map_err(|e| input(e.to_string()))?;
+    if findings.is_empty() {
+        println!("{}: no findings, no reproducers to write", dir.display());
+        return Ok(());
+    }
+    let out = create(out)?;
+    // The build commands name the directory's headers: absolute.
+    let abs_dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+    let mut first_command = None;
+    for (k, f) in findings.iter().enumerate() {
+        let index = k + 1;
+        let test = tests.iter().find(|t| t.id == f.test).ok_or_else(|| {
+            input(format!(
+                "{}: finding {index:03} ({}) names test {}, which is not in {}/tests",
+                dir.display(),
+                f.kind,
+                f.test,
+                dir.display()
+            ))
+        })?;
+        let kind: String = f
+            .kind
+            .name()
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' })
+            .collect();
+        let path = out.join(format!("{index:03}-{kind}.c"));
+        let r = fpsym_replay::reproducer(&abs_dir, record, index, f, test, &path).map_err(|e| input(e.to_string()))?;
+        write(&path, r.source.as_bytes())?;
+        println!(
+            "{}: {} at {}:{} (test {:06})",
+            path.display(),
+            f.kind,
+            f.file,
+            f.line,
+            test.id
+        );
+        first_command.get_or_insert(fpsym_replay::shell_line(&r.command));
+    }
+    if let Some(cmd) = first_command {
+        println!("build and run each as its first comment says, e.g.:\n  {cmd} && ./a.out");
+    }
+    Ok(())
+}
+
+/// Every test as a corpus file `corpus/NNNNNN`.
+fn corpus_files(dir: &Path, tests: &[Test], corpus: &Path) -> anyhow::Result<()> {
+    let corpus = create(corpus)?;
+    for t in tests {
+        let bytes = fpsym_replay::encode_inputs(&t.objects).map_err(|object| {
+            input(format!(
+                "{}: test {}: the bytes of input `{object}` are not hex",
+                dir.display(),
+                t.id
+            ))
+        })?;
+        write(&corpus.join(format!("{:06}", t.id)), &bytes)?;
+    }
+    println!(
+        "{}: {} corpus file(s), one per test (per input: a 4-byte little-endian length, then its bytes)",
+        corpus.display(),
+        tests.len()
+    );
+    Ok(())
+}

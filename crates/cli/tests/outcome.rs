@@ -1,0 +1,225 @@
+//! What a command tells its caller: distinct exit codes (0 proved, 1 found,
+//! 2 usage, 4 incomplete), `--json` on stdout, status lines when stderr is
+//! not a terminal, `OUT/progress.jsonl`, and a backend that cannot run.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn scratch(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("fpsym-outcome-{}-{tag}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn program(dir: &Path, body: &str) -> PathBuf {
+    let p = dir.join("p.c");
+    std::fs::write(&p, body).unwrap();
+    p
+}
+
+fn fpsym(args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_fpsym"));
+    c.args(args);
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.output().unwrap()
+}
+
+fn text(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr)
+}
+
+/// The one JSON object `--json` prints on stdout (nothing else there).
+fn json_stdout(o: &Output) -> serde_json::Value {
+    let out = String::from_utf8_lossy(&o.stdout);
+    let lines: Vec<&str> = out.lines().filter(|l| !l.trim().is_empty()).collect();
+    assert_eq!(lines.len(), 1, "stdout must hold one JSON line:\n{}", text(o));
+    serde_json::from_str(lines[0]).unwrap_or_else(|e| panic!("{e}: {}", lines[0]))
+}
+
+const ENDLESS: &str = "double f(double x, int n) {\n  double s = 0;\n  for (int i = 0; i < n; i++) {\n    if (x > i) s += x; else s -= x;\n  }\n  return s;\n}\n";
+
+#[test]
+fn an_incomplete_run_exits_4_with_status_lines_progress_samples_and_json() {
+    let dir = scratch("incomplete");
+    let p = program(&dir, ENDLESS);
+    let out = dir.join("out");
+    let o = fpsym(
+        &[
+            "run",
+            p.to_str().unwrap(),
+            "--function",
+            "f",
+            "--max-time",
+            "3",
+            "--json",
+            "-o",
+            out.to_str().unwrap(),
+        ],
+        &[("FPSYM_STATUS_SECONDS", "0.5")],
+    );
+    assert_eq!(o.status.code(), Some(4), "{}", text(&o));
+    let v = json_stdout(&o);
+    assert_eq!(v["exit_code"], 4, "{v}");
+    assert_eq!(v["verdict"], "incomplete", "{v}");
+    assert_eq!(v["stop"], "max-time", "{v}");
+    assert_eq!(v["output"], out.to_str().unwrap(), "{v}");
+    assert!(v["error"].is_null(), "{v}");
+    // The summary for people went to stderr; the status lines too (stderr
+    // is a pipe here, not a terminal).
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("verdict: incomplete"), "{err}");
+    let status: Vec<&str> = err
+        .lines()
+        .filter(|l| l.starts_with("fpsym: ") && l.contains(" paths, "))
+        .collect();
+    assert!(status.len() >= 2, "status lines every 0.5 s expected:\n{err}");
+    assert!(status[0].contains("branch coverage"), "{err}");
+    // A sample a second, in order, the last one the run's final counters.
+    let samples: Vec<serde_json::Value> = std::fs::read_to_string(out.join("progress.jsonl"))
+        .expect("progress.jsonl")
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(samples.len() >= 3, "{samples:?}");
+    for w in samples.windows(2) {
+        assert!(w[0]["seconds"].as_f64() <= w[1]["seconds"].as_f64(), "{samples:?}");
+        assert!(w[0]["paths"].as_u64() <= w[1]["paths"].as_u64(), "{samples:?}");
+    }
+    let last = samples.last().unwrap();
+    assert_eq!(last["tests"], v["stats"]["tests"], "{last} vs {v}");
+    assert_eq!(
+        last["branches_covered"], v["stats"]["branches_covered"],
+        "{last} vs {v}"
+    );
+}
+
+#[test]
+fn verified_exits_0_and_findings_exit_1_with_json_findings() {
+    let dir = scratch("codes");
+    let ok = program(&dir, "int f(double x) { if (x > 2.0) return 1; return 0; }\n");
+    let o = fpsym(
+        &[
+            "run",
+            ok.to_str().unwrap(),
+            "--function",
+            "f",
+            "--json",
+            "-o",
+            dir.join("ok").to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let v = json_stdout(&o);
+    assert_eq!(
+        (v["exit_code"].as_u64(), v["verdict"].as_str()),
+        (Some(0), Some("verified")),
+        "{v}"
+    );
+
+    let bad = dir.join("bad.c");
+    std::fs::write(
+        &bad,
+        "#include <assert.h>\nint f(double x) {\n  assert(x * x != 9.0);\n  return 0;\n}\n",
+    )
+    .unwrap();
+    let o = fpsym(
+        &[
+            "run",
+            bad.to_str().unwrap(),
+            "--function",
+            "f",
+            "--json",
+            "--replay",
+            "-o",
+            dir.join("bad").to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let v = json_stdout(&o);
+    assert_eq!(v["exit_code"], 1, "{v}");
+    assert_eq!(v["verdict"], "bug-found", "{v}");
+    let f = v["findings"].as_array().expect("findings");
+    assert_eq!(f.len(), 1, "{v}");
+    assert_eq!(
+        (f[0]["kind"].as_str(), f[0]["line"].as_u64()),
+        (Some("assertion-failure"), Some(3)),
+        "{v}"
+    );
+    // The replay ran in the same command, and says so.
+    assert_eq!(v["replay"]["unconfirmed"], 0, "{v}");
+    assert_eq!(v["replay"]["findings"], 1, "{v}");
+}
+
+#[test]
+fn a_mode_record_is_the_json_result() {
+    let dir = scratch("mode");
+    let p = program(&dir, "double f(double x) { return x * 2.0; }\n");
+    let o = fpsym(
+        &[
+            "critical",
+            p.to_str().unwrap(),
+            "--function",
+            "f",
+            "--range",
+            "x=[1,2]",
+            "--expect",
+            "ret=[2,4]",
+            "--json",
+            "-o",
+            dir.join("out").to_str().unwrap(),
+        ],
+        &[],
+    );
+    // x * 2 is exact: every side proved, exit 0.
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let v = json_stdout(&o);
+    assert_eq!(v["result"]["below"]["answer"], "unsat", "{v}");
+    assert_eq!(v["result"]["above"]["answer"], "unsat", "{v}");
+}
+
+#[test]
+fn a_backend_that_cannot_run_is_an_error_naming_it() {
+    let dir = scratch("backend");
+    let p = program(&dir, "int f(double x) { if (x > 2.0) return 1; return 0; }\n");
+    let o = fpsym(
+        &[
+            "run",
+            p.to_str().unwrap(),
+            "--function",
+            "f",
+            "--solver",
+            "process:fpsym-no-such-solver --in",
+            "-o",
+            dir.join("out").to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).contains("cannot run `fpsym-no-such-solver`: not found on PATH"),
+        "{}",
+        text(&o)
+    );
+    let q = dir.join("q.smt2");
+    std::fs::write(&q, "(declare-const x Float32)(assert (fp.eq x x))(check-sat)\n").unwrap();
+    let o = fpsym(
+        &[
+            "solve",
+            "--cross-check",
+            "process:/nonexistent/cvc5",
+            q.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).contains("--cross-check process:/nonexistent/cvc5: cannot run"),
+        "{}",
+        text(&o)
+    );
+}

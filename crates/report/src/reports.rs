@@ -1,0 +1,516 @@
+//! The whole-run reports of an output directory: `report.sarif`,
+//! `junit.xml` and `report.html`, made from what the directory holds.
+//!
+//! Everything is read back from the directory (the same typed records the
+//! run wrote), so the reports of a run killed early, or of any mode, are
+//! made the same way: what is missing (no `stats.json` after a kill, no
+//! `replay.json` without replay) is said, never guessed.
+
+use crate::{
+    read_json, read_progress, Event, Finding, FindingKind, PathEnd, ProgressSample, ReplayReport, ReportError,
+    RunRecord, Summary, Test, EVENTS, REPLAY, RUN_RECORD, STATS,
+};
+use serde::de::DeserializeOwned;
+use std::path::{Component, Path, PathBuf};
+
+/// `DIR/report.sarif`.
+pub const SARIF: &str = "report.sarif";
+/// `DIR/junit.xml`.
+pub const JUNIT: &str = "junit.xml";
+/// `DIR/report.html`.
+pub const HTML: &str = "report.html";
+
+/// Writes `DIR/report.sarif`, `DIR/junit.xml` and `DIR/report.html` from
+/// the records in `dir` (run, summary, tests, findings, events, replay and
+/// a mode's own record when present). Called once a command is done with
+/// the directory (after replay, when it runs). Source files are named
+/// relative to the current directory when they are under it.
+pub fn write_reports(dir: &Path) -> Result<(), ReportError> {
+    let cwd = std::env::current_dir().ok();
+    write_reports_relative_to(dir, cwd.as_deref())
+}
+
+/// [`write_reports`] with source files named relative to `base` (when
+/// under it) instead of the current directory; `None`: as recorded.
+///
+/// A directory of `--all-functions` (no `run.json`, a run directory per
+/// function in `functions/`) gets reports of all of them: one SARIF run
+/// with every function's results, a JUnit suite per function, and a page
+/// listing the functions (each function's own directory has its reports).
+pub fn write_reports_relative_to(dir: &Path, base: Option<&Path>) -> Result<(), ReportError> {
+    let subs = function_dirs(dir);
+    let parts: Vec<Part> = if dir.join(RUN_RECORD).exists() || subs.is_empty() {
+        vec![Part {
+            sub: String::new(),
+            run: RunDir::read(dir, base)?,
+        }]
+    } else {
+        subs.into_iter()
+            .map(|sub| {
+                Ok(Part {
+                    run: RunDir::read(&dir.join(&sub), base)?,
+                    sub,
+                })
+            })
+            .collect::<Result<_, ReportError>>()?
+    };
+    let write = |name: &str, text: String| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).map_err(|source| ReportError::Io { path, source })
+    };
+    write(SARIF, crate::sarif::render(dir, &parts)?)?;
+    write(JUNIT, crate::junit::render(&parts))?;
+    let page = match parts.as_slice() {
+        [one] if one.sub.is_empty() => crate::html::render(&one.run),
+        _ => crate::html::render_index(dir, &parts),
+    };
+    write(HTML, page)?;
+    Ok(())
+}
+
+/// `functions/F` for each subdirectory of `DIR/functions` holding a run
+/// (`run.json`), by name.
+fn function_dirs(dir: &Path) -> Vec<String> {
+    let Ok(rd) = std::fs::read_dir(dir.join("functions")) else {
+        return Vec::new();
+    };
+    let mut subs: Vec<String> = rd
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().join(RUN_RECORD).is_file())
+        .map(|e| format!("functions/{}", e.file_name().to_string_lossy()))
+        .collect();
+    subs.sort();
+    subs
+}
+
+/// One run directory of a report: `sub` is its path from the report's
+/// directory (empty: the directory itself).
+pub(crate) struct Part {
+    /// `functions/F`, or empty.
+    pub sub: String,
+    /// Its records.
+    pub run: RunDir,
+}
+
+/// Which command made a directory (for the reports' titles and pictures).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// `fpsym run`.
+    Run,
+    /// `fpsym exceptions`.
+    Exceptions,
+    /// `fpsym error` (`error.json`).
+    Error,
+    /// `fpsym path` (`path.json`, `paths.json`).
+    Path,
+    /// `fpsym critical` (`critical.json`).
+    Critical,
+}
+
+impl Mode {
+    /// The subcommand's name.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Mode::Run => "run",
+            Mode::Exceptions => "exceptions",
+            Mode::Error => "error",
+            Mode::Path => "path",
+            Mode::Critical => "critical",
+        }
+    }
+
+    fn from_name(s: &str) -> Option<Mode> {
+        [Mode::Run, Mode::Exceptions, Mode::Error, Mode::Path, Mode::Critical]
+            .into_iter()
+            .find(|m| m.name() == s)
+    }
+}
+
+/// Whether a finding kind is one `fpsym exceptions` reports.
+pub(crate) fn is_exception_kind(k: &FindingKind) -> bool {
+    matches!(
+        k,
+        FindingKind::FpOverflow
+            | FindingKind::FpUnderflow
+            | FindingKind::FpDivideByZero
+            | FindingKind::FpInvalid
+            | FindingKind::FpInexact
+            | FindingKind::FloatCastOverflow
+    )
+}
+
+/// Everything an output directory holds that the reports show.
+#[derive(Clone)]
+pub(crate) struct RunDir {
+    /// The directory.
+    pub dir: PathBuf,
+    /// Where relative file names start (the working directory).
+    pub base: Option<PathBuf>,
+    /// `run.json`, if there.
+    pub run: Option<RunRecord>,
+    /// `stats.json`, if there (a run killed early has none).
+    pub summary: Option<Summary>,
+    /// The tests, by id.
+    pub tests: Vec<Test>,
+    /// The findings, in the order found.
+    pub findings: Vec<Finding>,
+    /// `events.jsonl`.
+    pub events: Vec<Event>,
+    /// `replay.json`, if replay ran.
+    pub replay: Option<ReplayReport>,
+    /// `progress.jsonl`.
+    pub progress: Vec<ProgressSample>,
+    /// The command that made the directory.
+    pub mode: Mode,
+    /// The mode's own record (`error.json`, `critical.json`, `paths.json`,
+    /// `path.json`), if there.
+    pub record: Option<(String, serde_json::Value)>,
+    /// Records that could not be read (file: why): shown, not fatal.
+    pub problems: Vec<String>,
+}
+
+impl RunDir {
+    /// Reads what `dir` holds. A missing record is absent; an unreadable
+    /// one is listed in `problems`; a directory that cannot be read at all
+    /// is an error.
+    pub(crate) fn read(dir: &Path, base: Option<&Path>) -> Result<RunDir, ReportError> {
+        if !dir.is_dir() {
+            return Err(ReportError::Io {
+                path: dir.to_path_buf(),
+                source: std::io::Error::new(std::io::ErrorKind::NotFound, "not a directory"),
+            });
+        }
+        let mut problems = Vec::new();
+        let run: Option<RunRecord> = optional(&dir.join(RUN_RECORD), &mut problems);
+        let summary: Option<Summary> = optional(&dir.join(STATS), &mut problems);
+        let replay: Option<ReplayReport> = optional(&dir.join(REPLAY), &mut problems);
+        let mut tests: Vec<Test> = all_records(&dir.join("tests"), &mut problems)?;
+        tests.sort_by_key(|t| t.id);
+        let findings: Vec<Finding> = all_records(&dir.join("findings"), &mut problems)?;
+        let events = read_events(&dir.join(EVENTS), &mut problems);
+        let progress = read_progress(dir);
+        let record = ["error.json", "critical.json", "paths.json", "path.json"]
+            .iter()
+            .find_map(|name| {
+                let v: serde_json::Value = optional(&dir.join(name), &mut problems)?;
+                Some((name.to_string(), v))
+            });
+        // The mode: as run.json says, when it says; else from the mode's
+        // own record; else exceptions when its kinds show.
+        let said = read_json::<serde_json::Value>(&dir.join(RUN_RECORD))
+            .ok()
+            .and_then(|v| v.get("mode").and_then(|m| m.as_str()).and_then(Mode::from_name));
+        let exception_kinds = findings.iter().any(|f| is_exception_kind(&f.kind))
+            || tests
+                .iter()
+                .any(|t| matches!(&t.end, PathEnd::Error(k) if is_exception_kind(k)))
+            || events
+                .iter()
+                .any(|e| matches!(e, Event::CheckUndecided { kind, .. } if is_exception_kind(kind)));
+        let mode = said.unwrap_or(match record.as_ref().map(|r| r.0.as_str()) {
+            Some("error.json") => Mode::Error,
+            Some("critical.json") => Mode::Critical,
+            Some("paths.json" | "path.json") => Mode::Path,
+            _ if exception_kinds => Mode::Exceptions,
+            _ => Mode::Run,
+        });
+        Ok(RunDir {
+            dir: dir.to_path_buf(),
+            base: base.map(Path::to_path_buf),
+            run,
+            summary,
+            tests,
+            findings,
+            events,
+            replay,
+            progress,
+            mode,
+            record,
+            problems,
+        })
+    }
+
+    /// The test `id`, if the directory has it.
+    pub(crate) fn test(&self, id: u64) -> Option<&Test> {
+        self.tests
+            .binary_search_by_key(&id, |t| t.id)
+            .ok()
+            .map(|i| &self.tests[i])
+    }
+
+    /// Whether replay confirmed the `index`-th finding (None: not replayed).
+    pub(crate) fn confirmed(&self, index: usize, f: &Finding) -> Option<bool> {
+        let r = self.replay.as_ref()?;
+        r.findings
+            .get(index)
+            .filter(|x| x.test == f.test && x.kind == f.kind && x.line == f.line)
+            .or_else(|| {
+                r.findings
+                    .iter()
+                    .find(|x| x.test == f.test && x.kind == f.kind && x.line == f.line)
+            })
+            .map(|x| x.confirmed)
+    }
+
+    /// The program's sources as named in the reports.
+    pub(crate) fn program(&self) -> Vec<String> {
+        match &self.run {
+            Some(r) => r.files.iter().map(|f| self.display_path(f)).collect(),
+            None => Vec::new(),
+        }
+    }
+
+    /// The source file a record names, on disk: as given when it exists
+    /// (absolute, or relative to the working directory), else the run's
+    /// input that ends with it, else the only input of that file name.
+    pub(crate) fn source_path(&self, file: &str) -> Option<PathBuf> {
+        if file.is_empty() {
+            return None;
+        }
+        let p = Path::new(file);
+        let direct = if p.is_absolute() {
+            Some(p.to_path_buf())
+        } else {
+            self.base.as_ref().map(|b| b.join(p))
+        };
+        if let Some(d) = direct.filter(|d| d.is_file()) {
+            return Some(d);
+        }
+        let inputs: Vec<PathBuf> = self
+            .run
+            .as_ref()
+            .map(|r| r.files.iter().map(PathBuf::from).collect())
+            .unwrap_or_default();
+        if let Some(i) = inputs.iter().find(|i| i.ends_with(p) && i.is_file()) {
+            return Some(i.clone());
+        }
+        let name = p.file_name()?;
+        let mut same = inputs.iter().filter(|i| i.file_name() == Some(name));
+        let first = same.next()?;
+        (same.next().is_none() && first.is_file()).then(|| first.clone())
+    }
+
+    /// A file name for people and for SARIF: the file on disk relative to
+    /// the working directory when it is under it, else as found or given.
+    pub(crate) fn display_path(&self, file: &str) -> String {
+        let found = self.source_path(file).unwrap_or_else(|| PathBuf::from(file));
+        match self.relative(&found) {
+            Some(r) => r,
+            None => found.to_string_lossy().into_owned(),
+        }
+    }
+
+    /// `path` relative to the base (with `/`), if it is under it.
+    pub(crate) fn relative(&self, path: &Path) -> Option<String> {
+        let base = self.base.as_ref()?;
+        let rel = normalize(path).strip_prefix(normalize(base)).ok()?.to_path_buf();
+        let parts: Vec<String> = rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        (!parts.is_empty()).then(|| parts.join("/"))
+    }
+
+    /// The lines of a source file (None when unreadable).
+    pub(crate) fn source_lines(&self, file: &str) -> Option<Vec<String>> {
+        let p = self.source_path(file)?;
+        let bytes = std::fs::read(p).ok()?;
+        Some(String::from_utf8_lossy(&bytes).lines().map(str::to_string).collect())
+    }
+}
+
+/// `path` without `.` components and with `..` applied lexically.
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A JSON record that may be missing; unreadable, it is a problem.
+fn optional<T: DeserializeOwned>(path: &Path, problems: &mut Vec<String>) -> Option<T> {
+    if !path.exists() {
+        return None;
+    }
+    match read_json(path) {
+        Ok(v) => Some(v),
+        Err(e) => {
+            problems.push(e.to_string());
+            None
+        }
+    }
+}
+
+/// Every readable `.json` record of `dir` in file-name order; the others
+/// are problems (a run killed while writing one).
+fn all_records<T: DeserializeOwned>(dir: &Path, problems: &mut Vec<String>) -> Result<Vec<T>, ReportError> {
+    let rd = match std::fs::read_dir(dir) {
+        Ok(rd) => rd,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(source) => {
+            return Err(ReportError::Io {
+                path: dir.to_path_buf(),
+                source,
+            })
+        }
+    };
+    let mut paths: Vec<PathBuf> = rd
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    paths.sort();
+    Ok(paths.iter().filter_map(|p| optional(p, problems)).collect())
+}
+
+/// The events of `events.jsonl` (a line that is not one is a problem).
+fn read_events(path: &Path, problems: &mut Vec<String>) -> Vec<Event> {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return Vec::new();
+    };
+    let mut events = Vec::new();
+    for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        match serde_json::from_str(line) {
+            Ok(e) => events.push(e),
+            Err(e) => problems.push(format!("{}:{}: {e}", path.display(), i + 1)),
+        }
+    }
+    events
+}
+
+/// A place in a source file: file, line, column.
+pub(crate) type Place = (String, u32, u32);
+
+/// A finding's call stack frame (`f (called at FILE:LINE:COL)`): the
+/// function and the place of the call, when given.
+pub(crate) fn parse_frame(frame: &str) -> (String, Option<Place>) {
+    let Some((function, rest)) = frame.split_once(" (called at ") else {
+        return (frame.to_string(), None);
+    };
+    let at = rest.strip_suffix(')').unwrap_or(rest);
+    let mut parts = at.rsplitn(3, ':');
+    let (Some(col), Some(line), Some(file)) = (parts.next(), parts.next(), parts.next()) else {
+        return (function.to_string(), None);
+    };
+    match (line.parse(), col.parse()) {
+        (Ok(l), Ok(c)) => (function.to_string(), Some((file.to_string(), l, c))),
+        _ => (function.to_string(), None),
+    }
+}
+
+/// One input of a test in a line: `name = value (hex)`, elements inside
+/// braces, bytes for objects without a value.
+pub(crate) fn input_text(t: &crate::TestObject) -> String {
+    if let Some(v) = &t.value {
+        return match &t.hex {
+            Some(h) => format!("{} = {v} ({h})", t.name),
+            None => format!("{} = {v}", t.name),
+        };
+    }
+    if !t.elements.is_empty() {
+        const SHOWN: usize = 8;
+        let mut parts: Vec<String> = t
+            .elements
+            .iter()
+            .take(SHOWN)
+            .map(|e| match &e.hex {
+                Some(h) => format!("{} = {} ({h})", e.name, e.value),
+                None => format!("{} = {}", e.name, e.value),
+            })
+            .collect();
+        if t.elements.len() > SHOWN {
+            parts.push(format!("... {} more", t.elements.len() - SHOWN));
+        }
+        return format!("{} = {{{}}}", t.name, parts.join(", "));
+    }
+    format!("{} = bytes {}", t.name, t.bytes)
+}
+
+/// A test's inputs in one line (`none` for a test without inputs).
+pub(crate) fn inputs_text(t: &Test) -> String {
+    if t.objects.is_empty() {
+        return "none".into();
+    }
+    t.objects.iter().map(input_text).collect::<Vec<_>>().join("; ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frames_parse() {
+        assert_eq!(parse_frame("main"), ("main".to_string(), None));
+        assert_eq!(
+            parse_frame("f (called at /a/b:c.c:12:5)"),
+            ("f".to_string(), Some(("/a/b:c.c".to_string(), 12, 5)))
+        );
+        assert_eq!(parse_frame("g (called at ?)"), ("g".to_string(), None));
+    }
+
+    #[test]
+    fn paths_relative_to_the_base() {
+        let d = RunDir {
+            dir: PathBuf::from("/tmp"),
+            base: Some(PathBuf::from("/work/main")),
+            run: None,
+            summary: None,
+            tests: vec![],
+            findings: vec![],
+            events: vec![],
+            replay: None,
+            progress: vec![],
+            mode: Mode::Run,
+            record: None,
+            problems: vec![],
+        };
+        assert_eq!(
+            d.relative(Path::new("/work/main/./src/../src/a.c")).as_deref(),
+            Some("src/a.c")
+        );
+        assert_eq!(d.relative(Path::new("/work/other/a.c")), None);
+        assert_eq!(d.display_path("/elsewhere/x.c"), "/elsewhere/x.c");
+    }
+}
+
+/// `s` as XML or HTML text or attribute value: `& < > " '` as entities,
+/// and the characters XML 1.0 does not allow (control characters other
+/// than tab, newline and carriage return; U+FFFE, U+FFFF) as U+FFFD, so
+/// that any message a program or a tool wrote makes a well-formed file.
+pub(crate) fn escape_markup(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            '\t' | '\n' | '\r' => out.push(c),
+            c if (c as u32) < 0x20 || c == '\u{7f}' || c == '\u{fffe}' || c == '\u{ffff}' => out.push('\u{fffd}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod escape_tests {
+    use super::escape_markup;
+
+    #[test]
+    fn markup_is_escaped() {
+        assert_eq!(
+            escape_markup("a <b> & \"c\" 'd'"),
+            "a &lt;b&gt; &amp; &quot;c&quot; &#39;d&#39;"
+        );
+        assert_eq!(escape_markup("x\u{0}y\u{1b}z\tw\n"), "x\u{fffd}y\u{fffd}z\tw\n");
+        assert_eq!(escape_markup("&amp;"), "&amp;amp;");
+    }
+}

@@ -1,0 +1,397 @@
+//! The cp solver on queries over the C library functions (`fpsym.sin`,
+//! `fpsym.pow`, ...): known answers decided by propagation within a time
+//! bound, every sat model checked by `eval` (which calls glibc), and a
+//! randomized comparison with brute-force enumeration over Float32
+//! intervals small enough to enumerate (ground truth: glibc itself).
+
+use fpsym_expr::{eval, Float, Format, LibmFn, Model, Op, RoundingMode, Sort, Term, Value};
+use fpsym_solver::cp::CpConfig;
+use fpsym_solver::{build, Backend, Budget, Query, SolveResult, SolverConfig};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use std::time::{Duration, Instant};
+
+const RNE: RoundingMode = RoundingMode::NearestTiesToEven;
+const F32: Format = Format::BINARY32;
+const F64: Format = Format::BINARY64;
+
+fn app(op: Op, args: Vec<Term>) -> Term {
+    Term::app(op, args).expect("well-sorted test term")
+}
+fn c64(x: f64) -> Term {
+    Term::fp(Float::from_f64(x))
+}
+fn c32(x: f32) -> Term {
+    Term::fp(Float::from_f32(x))
+}
+fn var(name: &str, f: Format) -> Term {
+    Term::var(name, Sort::Float(f))
+}
+/// `(fpsym.f rm args...)`.
+fn lib(f: LibmFn, rm: &Term, args: &[&Term]) -> Term {
+    let mut v = vec![rm.clone()];
+    v.extend(args.iter().map(|a| (*a).clone()));
+    app(Op::Libm(f), v)
+}
+fn rne() -> Term {
+    Term::rm(RNE)
+}
+fn cmp(op: Op, a: &Term, b: &Term) -> Term {
+    app(op, vec![a.clone(), b.clone()])
+}
+/// `lo <= x <= hi`.
+fn within(x: &Term, lo: &Term, hi: &Term) -> Vec<Term> {
+    vec![cmp(Op::FpLeq, lo, x), cmp(Op::FpLeq, x, hi)]
+}
+
+/// cp (default configuration) on `assertions` within `secs`; the answer
+/// and the time it took. A sat model must satisfy every assertion under
+/// `eval` (glibc's own values).
+fn cp(assertions: &[Term], secs: u64) -> (SolveResult, Duration) {
+    let mut s = build(&SolverConfig::bare(Backend::Cp(CpConfig::default())));
+    let t = Instant::now();
+    let r = s
+        .check(
+            &Query::new(assertions.to_vec()),
+            &Budget::timeout(Duration::from_secs(secs)),
+        )
+        .unwrap_or_else(|e| panic!("solver error on {assertions:?}: {e}"));
+    let took = t.elapsed();
+    if let SolveResult::Sat(m) = &r {
+        for a in assertions {
+            assert_eq!(eval(a, m), Ok(Value::Bool(true)), "model {m:?} violates {a:?}");
+        }
+    }
+    (r, took)
+}
+
+/// Sat within `secs` (model checked).
+fn sat(name: &str, assertions: Vec<Term>, secs: u64) -> Model {
+    let (r, took) = cp(&assertions, secs);
+    eprintln!("{name}: {} in {took:?}", verdict(&r));
+    match r {
+        SolveResult::Sat(m) => m,
+        r => panic!("{name}: expected sat, got {r:?}"),
+    }
+}
+
+/// Unsat within `secs` (a proof by propagation, not by enumeration).
+fn unsat(name: &str, assertions: Vec<Term>, secs: u64) {
+    let (r, took) = cp(&assertions, secs);
+    eprintln!("{name}: {} in {took:?}", verdict(&r));
+    assert!(matches!(r, SolveResult::Unsat), "{name}: expected unsat, got {r:?}");
+}
+
+fn verdict(r: &SolveResult) -> &'static str {
+    match r {
+        SolveResult::Sat(_) => "sat",
+        SolveResult::Unsat => "unsat",
+        SolveResult::Unknown(_) => "unknown",
+    }
+}
+
+#[test]
+fn sin_near_its_maximum_is_found() {
+    for (fmt, c) in [(F64, c64(0.99999)), (F32, c32(0.99999))] {
+        let x = var("x", fmt);
+        let (lo, hi) = if fmt == F64 {
+            (c64(0.0), c64(4.0))
+        } else {
+            (c32(0.0), c32(4.0))
+        };
+        let mut a = within(&x, &lo, &hi);
+        a.push(cmp(Op::FpGt, &lib(LibmFn::Sin, &rne(), &[&x]), &c));
+        let m = sat("sin(x) > 0.99999, x in [0, 4]", a, 10);
+        let v = m.get(&x).and_then(|v| v.as_fp()).unwrap();
+        let v = v.to_f64().or(v.to_f32().map(f64::from)).unwrap();
+        assert!((v - std::f64::consts::FRAC_PI_2).abs() < 0.005, "{v}");
+    }
+}
+
+#[test]
+fn exp_bounds_are_proved() {
+    let x = var("x", F64);
+    let mut a = within(&x, &c64(0.0), &c64(700.0));
+    a.push(cmp(Op::FpGt, &lib(LibmFn::Exp, &rne(), &[&x]), &c64(1e308)));
+    unsat("exp(x) > 1e308, x in [0, 700]", a, 5);
+    // in any rounding mode, with the mode a variable
+    let r = Term::var("r", Sort::RoundingMode);
+    let mut a = within(&x, &c64(0.0), &c64(700.0));
+    a.push(cmp(Op::FpGt, &lib(LibmFn::Exp, &r, &[&x]), &c64(1e308)));
+    unsat("exp_r(x) > 1e308, x in [0, 700], any mode", a, 5);
+    // and just above the threshold it is sat
+    let mut a = within(&x, &c64(0.0), &c64(709.7));
+    a.push(cmp(Op::FpGt, &lib(LibmFn::Exp, &rne(), &[&x]), &c64(1e308)));
+    sat("exp(x) > 1e308, x in [0, 709.7]", a, 10);
+    let y = var("y", F32);
+    let mut a = within(&y, &c32(-100.0), &c32(88.0));
+    a.push(app(Op::FpIsInfinite, vec![lib(LibmFn::Exp, &rne(), &[&y])]));
+    unsat("expf(y) infinite, y in [-100, 88]", a, 5);
+}
+
+#[test]
+fn log_of_tiny_arguments_is_found() {
+    let x = var("x", F64);
+    let a = vec![
+        cmp(Op::FpGeq, &x, &c64(0.0)),
+        cmp(Op::FpLt, &lib(LibmFn::Log, &rne(), &[&x]), &c64(-800.0)),
+    ];
+    sat("log(x) < -800, x >= 0", a, 10);
+    // excluding zero: a subnormal
+    let a = vec![
+        cmp(Op::FpGt, &x, &c64(0.0)),
+        cmp(Op::FpLt, &lib(LibmFn::Log, &rne(), &[&x]), &c64(-740.0)),
+    ];
+    let m = sat("log(x) < -740, x > 0", a, 10);
+    assert!(m.get(&x).and_then(|v| v.as_fp()).unwrap().is_subnormal());
+    // no float is that small
+    let a = vec![
+        cmp(Op::FpGt, &x, &c64(0.0)),
+        cmp(Op::FpLt, &lib(LibmFn::Log, &rne(), &[&x]), &c64(-745.2)),
+    ];
+    unsat("log(x) < -745.2, x > 0", a, 5);
+}
+
+#[test]
+fn sin_sign_is_proved() {
+    for fmt in [F64, F32] {
+        let x = var("x", fmt);
+        let (lo, hi, z) = if fmt == F64 {
+            (c64(1.0), c64(2.0), c64(0.0))
+        } else {
+            (c32(1.0), c32(2.0), c32(0.0))
+        };
+        let mut a = within(&x, &lo, &hi);
+        a.push(cmp(Op::FpLt, &lib(LibmFn::Sin, &rne(), &[&x]), &z));
+        unsat("sin(x) < 0, x in [1, 2]", a, 5);
+    }
+}
+
+#[test]
+fn pow_square_agrees_with_brute_force() {
+    // Float32: every float of [1, 2] enumerated with glibc's powf
+    let x = var("x", F32);
+    let mut a = within(&x, &c32(1.0), &c32(2.0));
+    a.push(cmp(Op::FpEq, &lib(LibmFn::Pow, &rne(), &[&x, &c32(2.0)]), &c32(2.0)));
+    let brute = (1.0f32.to_bits()..=2.0f32.to_bits()).any(|b| {
+        let v = LibmFn::Pow.glibc(RNE, &[Float::from_f32(f32::from_bits(b)), Float::from_f32(2.0)]);
+        v.unwrap().0 == Float::from_f32(2.0)
+    });
+    let (r, took) = cp(&a, 10);
+    eprintln!(
+        "powf(x, 2) == 2, x in [1, 2]: {} in {took:?} (brute force: {brute})",
+        verdict(&r)
+    );
+    assert_eq!(matches!(r, SolveResult::Sat(_)), brute);
+    assert!(matches!(r, SolveResult::Sat(_) | SolveResult::Unsat));
+    // Float64: the solutions are within a few floats of sqrt(2) (the
+    // enclosure proves it); enumerate a window around it
+    let x = var("x", F64);
+    let mut a = within(&x, &c64(1.0), &c64(2.0));
+    a.push(cmp(Op::FpEq, &lib(LibmFn::Pow, &rne(), &[&x, &c64(2.0)]), &c64(2.0)));
+    let r2 = std::f64::consts::SQRT_2.to_bits();
+    let brute = (r2 - 1000..=r2 + 1000).any(|b| {
+        let v = LibmFn::Pow.glibc(RNE, &[Float::from_f64(f64::from_bits(b)), Float::from_f64(2.0)]);
+        v.unwrap().0 == Float::from_f64(2.0)
+    });
+    let (r, took) = cp(&a, 10);
+    eprintln!(
+        "pow(x, 2) == 2, x in [1, 2]: {} in {took:?} (brute force near sqrt 2: {brute})",
+        verdict(&r)
+    );
+    assert_eq!(matches!(r, SolveResult::Sat(_)), brute);
+    assert!(matches!(r, SolveResult::Sat(_) | SolveResult::Unsat));
+}
+
+#[test]
+fn other_functions_answer_quickly() {
+    let (x, y) = (var("x", F64), var("y", F64));
+    // Γ has its minimum 0.8856... at 1.4616...
+    let mut a = within(&x, &c64(0.5), &c64(3.0));
+    a.push(cmp(Op::FpLt, &lib(LibmFn::Tgamma, &rne(), &[&x]), &c64(0.88)));
+    unsat("tgamma(x) < 0.88, x in [0.5, 3]", a, 5);
+    let mut a = within(&x, &c64(0.5), &c64(3.0));
+    a.push(cmp(Op::FpLt, &lib(LibmFn::Tgamma, &rne(), &[&x]), &c64(0.9)));
+    sat("tgamma(x) < 0.9, x in [0.5, 3]", a, 10);
+    // the first quadrant of atan2
+    let a = vec![
+        cmp(Op::FpGt, &y, &c64(0.0)),
+        cmp(Op::FpGt, &x, &c64(0.0)),
+        cmp(Op::FpGt, &lib(LibmFn::Atan2, &rne(), &[&y, &x]), &c64(1.571)),
+    ];
+    unsat("atan2(y, x) > 1.571, x, y > 0", a, 5);
+    // hypot(x, y) >= |x|
+    let a = vec![
+        cmp(Op::FpGeq, &x, &c64(1.0)),
+        cmp(Op::FpLt, &lib(LibmFn::Hypot, &rne(), &[&x, &y]), &c64(0.999)),
+    ];
+    unsat("hypot(x, y) < 0.999, x >= 1", a, 5);
+    // pow on a box: at most 10^100
+    let mut a = within(&x, &c64(0.0), &c64(10.0));
+    a.extend(within(&y, &c64(0.0), &c64(100.0)));
+    a.push(cmp(Op::FpGt, &lib(LibmFn::Pow, &rne(), &[&x, &y]), &c64(1e101)));
+    unsat("pow(x, y) > 1e101, x in [0, 10], y in [0, 100]", a, 5);
+    let mut a = within(&x, &c64(0.0), &c64(10.0));
+    a.extend(within(&y, &c64(0.0), &c64(100.0)));
+    a.push(cmp(Op::FpGt, &lib(LibmFn::Pow, &rne(), &[&x, &y]), &c64(1e99)));
+    sat("pow(x, y) > 1e99, x in [0, 10], y in [0, 100]", a, 10);
+    // asin is NaN only outside [-1, 1]
+    let mut a = within(&x, &c64(-1.0), &c64(1.0));
+    a.push(app(Op::FpIsNaN, vec![lib(LibmFn::Asin, &rne(), &[&x])]));
+    unsat("asin(x) NaN, x in [-1, 1]", a, 5);
+    let a = vec![app(Op::FpIsNaN, vec![lib(LibmFn::Asin, &rne(), &[&x])])];
+    sat("asin(x) NaN", a, 10);
+    // cosh >= 1 everywhere
+    let a = vec![cmp(Op::FpLt, &lib(LibmFn::Cosh, &rne(), &[&x]), &c64(0.9999))];
+    unsat("cosh(x) < 0.9999", a, 5);
+    // a chain: log(exp(x)) far from x
+    let e = lib(LibmFn::Exp, &rne(), &[&x]);
+    let mut a = within(&x, &c64(1.0), &c64(2.0));
+    a.push(cmp(Op::FpGt, &lib(LibmFn::Log, &rne(), &[&e]), &c64(2.01)));
+    unsat("log(exp(x)) > 2.01, x in [1, 2]", a, 5);
+}
+
+/// The unary functions a random query draws from.
+const UNARY: [LibmFn; 24] = [
+    LibmFn::Sin,
+    LibmFn::Cos,
+    LibmFn::Tan,
+    LibmFn::Asin,
+    LibmFn::Acos,
+    LibmFn::Atan,
+    LibmFn::Sinh,
+    LibmFn::Cosh,
+    LibmFn::Tanh,
+    LibmFn::Asinh,
+    LibmFn::Acosh,
+    LibmFn::Atanh,
+    LibmFn::Exp,
+    LibmFn::Exp2,
+    LibmFn::Expm1,
+    LibmFn::Log,
+    LibmFn::Log2,
+    LibmFn::Log10,
+    LibmFn::Log1p,
+    LibmFn::Cbrt,
+    LibmFn::Erf,
+    LibmFn::Erfc,
+    LibmFn::Tgamma,
+    LibmFn::Lgamma,
+];
+
+/// A random Float32 centre for an argument interval.
+fn centre(rng: &mut StdRng) -> f32 {
+    match rng.gen_range(0..4) {
+        0 => rng.gen_range(-4.0f32..4.0),
+        1 => rng.gen_range(-1.2f32..1.2),
+        2 => {
+            let m = 10f32.powf(rng.gen_range(-30.0..30.0));
+            if rng.gen() {
+                m
+            } else {
+                -m
+            }
+        }
+        _ => [
+            0.0f32, 1.0, -1.0, 1.5707964, 3.1415927, 88.72, -103.9, 1.4616, 2.0, 35.04,
+        ][rng.gen_range(0..10)],
+    }
+}
+
+/// Random Float32 queries `lo <= x <= hi && c <= f(x) <= d` (the rounding
+/// mode fixed or a variable) on intervals of at most 4096 floats: cp's
+/// answer must agree with enumeration of every float (through `eval`).
+#[test]
+fn random_queries_agree_with_enumeration() {
+    let mut rng = StdRng::seed_from_u64(7);
+    let x = var("x", F32);
+    let (mut n_sat, mut n_unsat) = (0, 0);
+    for i in 0..240 {
+        let f = UNARY[i % UNARY.len()];
+        let c = centre(&mut rng);
+        let w = 1u32 << rng.gen_range(0..12);
+        let lo = f32::from_bits(c.to_bits().saturating_sub(rng.gen_range(0..=w)));
+        let mut hi = f32::from_bits(lo.to_bits().saturating_add(w));
+        if lo.is_sign_negative() != hi.is_sign_negative() || hi.is_nan() {
+            hi = lo;
+        }
+        let (lo, hi) = if lo <= hi { (lo, hi) } else { (hi, lo) };
+        let mid = f32::from_bits((lo.to_bits() / 2) + (hi.to_bits() / 2));
+        let rm = if rng.gen_bool(0.3) {
+            Term::var("r", Sort::RoundingMode)
+        } else {
+            Term::rm(RoundingMode::ALL[rng.gen_range(0..5)])
+        };
+        let fx = lib(f, &rm, &[&x]);
+        let v = LibmFn::glibc(f, RNE, &[Float::from_f32(mid)])
+            .unwrap()
+            .0
+            .to_f32()
+            .unwrap();
+        let (d1, d2) = (rng.gen_range(0..3000u32), rng.gen_range(0..3000u32));
+        let mut a = within(&x, &c32(lo), &c32(hi));
+        if v.is_finite() && rng.gen_bool(0.8) {
+            let near = f32::from_bits(v.to_bits().wrapping_add(rng.gen_range(0..200)));
+            let (zl, zh) = if v >= 0.0 {
+                (
+                    f32::from_bits(near.to_bits().saturating_sub(d1)),
+                    f32::from_bits(near.to_bits() + d2),
+                )
+            } else {
+                (
+                    f32::from_bits(near.to_bits() + d1),
+                    f32::from_bits(near.to_bits().saturating_sub(d2)),
+                )
+            };
+            let (zl, zh) = if zl <= zh { (zl, zh) } else { (zh, zl) };
+            if zl.is_nan() || zh.is_nan() {
+                continue;
+            }
+            a.extend(within(&fx, &c32(zl), &c32(zh)));
+        } else {
+            a.push(app(Op::FpIsNaN, vec![fx.clone()]));
+        }
+        let modes: Vec<RoundingMode> = match rm.as_const() {
+            Some(Value::Rm(r)) => vec![r],
+            _ => RoundingMode::ALL.to_vec(),
+        };
+        let brute = enumerate(&a, &x, &rm, lo, hi, &modes);
+        let (r, took) = cp(&a, 20);
+        match (&r, brute) {
+            (SolveResult::Sat(_), _) => n_sat += 1,
+            (SolveResult::Unsat, false) => n_unsat += 1,
+            (SolveResult::Unsat, true) => panic!("{f} on [{lo}, {hi}]: cp says unsat, enumeration finds {a:?}"),
+            (SolveResult::Unknown(why), _) => panic!("{f} on [{lo}, {hi}]: unknown ({why:?}) after {took:?}: {a:?}"),
+        }
+        assert!(
+            !matches!(r, SolveResult::Sat(_)) || brute,
+            "sat model yet no solution found by enumeration"
+        );
+    }
+    eprintln!("random queries: {n_sat} sat, {n_unsat} unsat");
+    assert!(n_sat > 40 && n_unsat > 20, "{n_sat} sat, {n_unsat} unsat");
+}
+
+/// Whether some float of `[lo, hi]` (and mode) satisfies `a` under `eval`.
+fn enumerate(a: &[Term], x: &Term, rm: &Term, lo: f32, hi: f32, modes: &[RoundingMode]) -> bool {
+    let ords = |v: f32| {
+        let o = Float::from_f32(v).ordinal().unwrap();
+        o as i64
+    };
+    for o in ords(lo) - 1..=ords(hi) + 1 {
+        let Some(v) = Float::from_ordinal(F32, o as i128) else {
+            continue;
+        };
+        for &r in modes {
+            let mut m = Model::new();
+            m.insert(x.clone(), Value::Fp(v));
+            if rm.var_name().is_some() {
+                m.insert(rm.clone(), Value::Rm(r));
+            }
+            if a.iter().all(|t| eval(t, &m) == Ok(Value::Bool(true))) {
+                return true;
+            }
+        }
+    }
+    false
+}
