@@ -41,6 +41,8 @@ test: check-tools
 #   examples:   every examples/c program with run + replay + coverage
 #   dichotomic: seed 000 Table II for cp (with/without ULP-Max) and z3
 #   critical:   seed 001 critical-value queries, cp and z3, 60 s per query
+#   transcendental: targets behind sin/exp/log/pow/..., --libm symbolic vs
+#               --libm concretize in one run, 60 s per program
 bench: build
 	SOLVERS=all,portfolio-seq,bitwuzla-direct bench/solve-corpus.sh
 	python3 bench/chain/dichotomic_series.py --series paths
@@ -50,6 +52,7 @@ bench: build
 	python3 bench/cp/dichotomic.py --timeout 30
 	python3 bench/cp/gen_critical.py target/bench/critical
 	python3 bench/solve_corpus.py --solvers cp,z3 --timeout 60 --corpus target/bench/critical --labels none --csv target/bench-critical.csv
+	python3 bench/transcendental/run.py
 
 # GNU GSL's special functions under `fpsym exceptions` (seed 003's
 # benchmark; fetches Debian's gsl source package once; about 1.5 hours

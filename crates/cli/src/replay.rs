@@ -288,16 +288,7 @@ fn print_one(r: &fpsym_replay::TestReplay, opts: &ReplayOptions) -> std::io::Res
         }
     }
     if let Some(cov) = &r.coverage {
-        writeln!(
-            out,
-            "  coverage (native, this test): lines {}/{} ({:.1}%), branches {}/{} ({:.1}%)",
-            cov.lines.covered,
-            cov.lines.count,
-            cov.lines.percent,
-            cov.branches.covered,
-            cov.branches.count,
-            cov.branches.percent
-        )?;
+        writeln!(out, "  coverage (native, this test): {}", coverage_counts(cov))?;
         if let Some(h) = &opts.coverage_html {
             writeln!(out, "  coverage report: {}/index.html", h.display())?;
         }
@@ -351,19 +342,18 @@ fn print(report: &ReplayReport, opts: &ReplayOptions) -> std::io::Result<()> {
         report.mismatched()
     )?;
     if let Some(cov) = &report.coverage {
-        writeln!(
-            out,
-            "coverage (native, your files): lines {}/{} ({:.1}%), branches {}/{} ({:.1}%)",
-            cov.lines.covered,
-            cov.lines.count,
-            cov.lines.percent,
-            cov.branches.covered,
-            cov.branches.count,
-            cov.branches.percent
-        )?;
+        writeln!(out, "coverage (native, your files): {}", coverage_counts(cov))?;
         if let Some(h) = &opts.coverage_html {
             writeln!(out, "coverage report: {}/index.html", h.display())?;
         }
     }
     Ok(())
+}
+
+/// `lines C/N (P%), branches C/N (P%)`.
+fn coverage_counts(cov: &fpsym_replay::Coverage) -> String {
+    format!(
+        "lines {}/{} ({:.1}%), branches {}/{} ({:.1}%)",
+        cov.lines.covered, cov.lines.count, cov.lines.percent, cov.branches.covered, cov.branches.count, cov.branches.percent
+    )
 }

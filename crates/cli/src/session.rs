@@ -53,9 +53,10 @@ pub(crate) fn finish(code: u8, error: Option<&str>) -> u8 {
         let mut s = session();
         (std::mem::take(&mut s.outputs), s.json.take())
     };
+    let failed_on_input = code == 2;
     let mut code = code;
     let mut error = error.map(str::to_string);
-    for dir in &outputs {
+    for dir in outputs.iter().filter(|d| reportable(d, failed_on_input)) {
         if let Err(e) = fpsym_engine::report::write_reports(dir) {
             eprintln!("fpsym: internal error: reports of {}: {e}", dir.display());
             if code != 2 {
@@ -81,6 +82,26 @@ pub(crate) fn finish(code: u8, error: Option<&str>) -> u8 {
         let _ = writeln!(out, "{text}");
     }
     code
+}
+
+/// Whether the reports of `dir` are written when the command ended (with
+/// an input error: `failed_on_input`): not for a directory that is not there (`fpsym replay
+/// missing`: the input error says so, no "internal error" after it), nor,
+/// after an input error, for one that holds no run (`fpsym replay DIR` of
+/// a directory that is not an output directory: nothing of fpsym's is
+/// written into it; a program clang rejected: nothing to report).
+fn reportable(dir: &Path, failed_on_input: bool) -> bool {
+    if !dir.is_dir() {
+        return false;
+    }
+    let holds_run = dir.join(fpsym_engine::report::RUN_RECORD).is_file()
+        || std::fs::read_dir(dir.join("functions"))
+            .map(|rd| {
+                rd.filter_map(|e| e.ok())
+                    .any(|e| e.path().join(fpsym_engine::report::RUN_RECORD).is_file())
+            })
+            .unwrap_or(false);
+    !failed_on_input || holds_run
 }
 
 /// The mode records a run directory may hold, by file name.

@@ -88,6 +88,9 @@ struct ShownElement {
     hex: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     class: Option<&'static str>,
+    /// As [`ShownInput::class_detail`] (array elements: from their bytes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    class_detail: Option<&'static str>,
 }
 
 /// One finding.
@@ -249,11 +252,7 @@ fn shown_input(o: &TestObject) -> Result<ShownInput, String> {
     let (mut class, mut class_detail) = (None, None);
     match fpsym_replay::scalar_format(ty, &bytes, o_value.as_deref()) {
         Some(fmt) => {
-            let raw = bytes[..(fmt.width() / 8) as usize]
-                .iter()
-                .rev()
-                .fold(0u128, |acc, b| (acc << 8) | *b as u128);
-            let x = fpsym_float::Float::from_bits(fmt, raw);
+            let x = float_at(&bytes, fmt);
             let (d, h) = (decimal(x), hex_float(x));
             if o_value.as_deref().is_some_and(|v| v != d) || o_hex.as_deref().is_some_and(|v| v != h) {
                 return Err(format!(
@@ -275,28 +274,50 @@ fn shown_input(o: &TestObject) -> Result<ShownInput, String> {
         }
         None => check_integer(o, &bytes)?,
     }
+    // An array (`T[n]`) of n elements of type T: element k is the k-th
+    // slice of the bytes, so its value and class come from them. (A
+    // struct's members have no offsets in the record: their class is
+    // read from their value.)
+    let n = o_elements.len();
+    let slices: Option<Vec<&[u8]>> =
+        (n > 0 && bytes.len() % n == 0 && o_elements.iter().all(|e| *ty == format!("{}[{n}]", e.ty)))
+            .then(|| bytes.chunks(bytes.len() / n).collect());
     let elements = o_elements
         .iter()
-        .map(|e| {
-            let class = match &e.hex {
-                Some(h) => Some(
-                    fpsym_replay::element_class(&e.ty, &e.value, h)
-                        .ok_or_else(|| {
-                            format!(
-                                "element `{}`: {} ({h}) is not one float of type `{}` (edited by hand?)",
-                                e.name, e.value, e.ty
-                            )
-                        })?
-                        .name(),
-                ),
-                None => None,
-            };
+        .enumerate()
+        .map(|(k, e)| {
+            let (mut class, mut class_detail) = (None, None);
+            if let Some(h) = &e.hex {
+                let c = fpsym_replay::element_class(&e.ty, &e.value, h).ok_or_else(|| {
+                    format!(
+                        "element `{}`: {} ({h}) is not one float of type `{}` (edited by hand?)",
+                        e.name, e.value, e.ty
+                    )
+                })?;
+                class = Some(c.name());
+                let slice = slices.as_ref().map(|s| s[k]);
+                if let Some((b, fmt)) =
+                    slice.and_then(|b| Some((b, fpsym_replay::scalar_format(&e.ty, b, Some(&e.value))?)))
+                {
+                    let x = float_at(b, fmt);
+                    let (d, hx) = (decimal(x), hex_float(x));
+                    if d != e.value || hx != *h {
+                        return Err(format!(
+                            "element `{}`: the record says {} ({h}) but its bytes are {d} ({hx}) (edited by hand? edit both, or neither)",
+                            e.name, e.value
+                        ));
+                    }
+                    let (c, detail) = fpsym_replay::float_class(b, fmt).ok_or("too few bytes for its type")?;
+                    (class, class_detail) = (Some(c.name()), detail);
+                }
+            }
             Ok(ShownElement {
                 name: e.name.clone(),
                 ty: e.ty.clone(),
                 value: e.value.clone(),
                 hex: e.hex.clone(),
                 class,
+                class_detail,
             })
         })
         .collect::<Result<Vec<_>, String>>()?;
@@ -321,6 +342,16 @@ fn shown_input(o: &TestObject) -> Result<ShownInput, String> {
         class_detail,
         elements,
     })
+}
+
+/// The float of format `fmt` at the start of `bytes` (little-endian; as
+/// many bytes as [`fpsym_replay::scalar_format`] found for it).
+fn float_at(bytes: &[u8], fmt: fpsym_float::Format) -> fpsym_float::Float {
+    let raw = bytes[..(fmt.width() / 8) as usize]
+        .iter()
+        .rev()
+        .fold(0u128, |acc, b| (acc << 8) | *b as u128);
+    fpsym_float::Float::from_bits(fmt, raw)
 }
 
 /// An integer's recorded value against its bytes: the same modulo
@@ -432,7 +463,7 @@ fn print(shown: &Shown) -> std::io::Result<()> {
                     "    {}: {} = {}",
                     e.name,
                     e.ty,
-                    scalar_text(&e.value, e.hex.as_deref(), e.class, None)
+                    scalar_text(&e.value, e.hex.as_deref(), e.class, e.class_detail)
                 )?;
             }
         }

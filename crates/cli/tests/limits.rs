@@ -188,7 +188,7 @@ fn timed_out_branch_is_retried_with_doubled_timeouts() {
     )
     .output()
     .unwrap();
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(4), "{}", text(&o));
     assert!(findings(&out).is_empty(), "{}", text(&o));
     let s = stats(&out);
     assert_eq!(s["stop"], "max-time", "{s}");
@@ -218,7 +218,7 @@ fn without_max_time_retries_stop_at_the_cap() {
         .unwrap();
     let took = start.elapsed();
     eprintln!("retry cap: dropped after {took:?}");
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(4), "{}", text(&o));
     let s = stats(&dir.join("out"));
     assert_eq!(s["stop"], "exhausted", "{s}");
     assert_eq!(s["stats"]["retries"], 4, "{s}");
@@ -264,7 +264,7 @@ fn max_time_stops_a_running_solver() {
             "--max-time 2 with {backend}: ended {took:?} after the run started ({:?} after the spawn)",
             spawned.elapsed()
         );
-        assert_eq!(status.and_then(|s| s.code()), Some(0), "{backend}: {}", text(&o));
+        assert_eq!(status.and_then(|s| s.code()), Some(4), "{backend}: {}", text(&o));
         assert!(took < Duration::from_secs(3), "{backend}: {took:?}");
         let s = stats(&out);
         assert_eq!(s["stop"], "max-time", "{backend}: {s}");
@@ -353,7 +353,7 @@ fn ctrl_c_stops_a_running_solver() {
         }
         eprintln!("SIGINT with {backend}: ended {took:?} after the signal");
         let o = child.wait_with_output().unwrap();
-        assert_eq!(status.and_then(|s| s.code()), Some(0), "{backend}: {}", text(&o));
+        assert_eq!(status.and_then(|s| s.code()), Some(4), "{backend}: {}", text(&o));
         assert!(took < Duration::from_millis(1500), "{backend}: {took:?}");
         let s = stats(&out);
         assert_eq!(s["stop"], "interrupted", "{backend}: {s}");
@@ -386,7 +386,7 @@ fn max_memory_holds_the_resident_set() {
     let peak_mib = usage.ru_maxrss as u64 / 1024;
     eprintln!("--max-memory 200: peak resident set {peak_mib} MiB");
     assert!(
-        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 4,
         "status {status}"
     );
     let s = stats(&out);
@@ -417,7 +417,7 @@ fn a_timed_out_process_solver_leaves_no_process_behind() {
     )
     .output()
     .unwrap();
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(4), "{}", text(&o));
     std::thread::sleep(Duration::from_millis(200));
     let left: Vec<String> = std::fs::read_dir("/proc")
         .unwrap()

@@ -223,3 +223,24 @@ fn a_backend_that_cannot_run_is_an_error_naming_it() {
         text(&o)
     );
 }
+
+#[test]
+fn replay_of_what_is_not_an_output_directory_writes_nothing_into_it() {
+    let d = scratch("not-an-output");
+    let mine = d.join("mine");
+    std::fs::create_dir_all(&mine).unwrap();
+    std::fs::write(mine.join("notes.txt"), "mine\n").unwrap();
+    let o = fpsym(&["replay", mine.to_str().unwrap()], &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(!text(&o).contains("internal error"), "{}", text(&o));
+    let left: Vec<_> = std::fs::read_dir(&mine)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left, vec![std::ffi::OsString::from("notes.txt")], "{}", text(&o));
+    // A directory that is not there: one input error, nothing else.
+    let o = fpsym(&["replay", d.join("missing").to_str().unwrap(), "--test", "1"], &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(!text(&o).contains("internal error"), "{}", text(&o));
+    let _ = std::fs::remove_dir_all(&d);
+}

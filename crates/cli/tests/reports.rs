@@ -233,8 +233,15 @@ fn a_run_with_replay_and_coverage() {
     let suites: Vec<_> = doc.descendants().filter(|n| n.has_tag_name("testsuite")).collect();
     assert_eq!(suites.len(), 1, "{xml}");
     let cases: Vec<_> = doc.descendants().filter(|n| n.has_tag_name("testcase")).collect();
-    assert_eq!(cases.len(), tests + 1, "{xml}");
-    assert_eq!(suites[0].attribute("tests"), Some((tests + 1).to_string().as_str()));
+    // A case per finding, per test, and the verdict's (bug found: not
+    // skipped).
+    assert_eq!(cases.len(), tests + 2, "{xml}");
+    assert_eq!(suites[0].attribute("tests"), Some((tests + 2).to_string().as_str()));
+    assert_eq!(suites[0].attribute("skipped"), Some("0"), "{xml}");
+    assert!(
+        cases.iter().any(|c| c.attribute("name") == Some("verdict: bug found")),
+        "{xml}"
+    );
     let failures: Vec<_> = doc.descendants().filter(|n| n.has_tag_name("failure")).collect();
     assert_eq!(failures.len(), 1, "{xml}");
     assert_eq!(suites[0].attribute("failures"), Some("1"));

@@ -164,8 +164,11 @@ fn a_buffer_overflow_inside_scanf_is_found_at_the_call() {
         .as_str()
         .unwrap()
         .ends_with("symio_scanf_overflow.c"));
+    // Four characters none of which is a C space; printable, as findings
+    // prefer (a NUL, a character to %s, would hide the overflow from
+    // AddressSanitizer's scanf interceptor, which measures with strlen).
     let input = bytes(&r.finding_test(0)["objects"][0]);
-    assert!(input.iter().all(|c| !c.is_ascii_whitespace() && *c != 0), "{input:?}");
+    assert!(input.iter().all(|c| c.is_ascii_graphic()), "{input:?}");
     replay_confirms(&r.out);
     r.done();
 }

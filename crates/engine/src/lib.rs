@@ -1292,9 +1292,26 @@ impl<'e, 'p> Engine<'e, 'p> {
     /// [`Engine::make_test`], with the model the test's input comes from
     /// (complete for the inputs' variables).
     fn make_test_with_model(&mut self, st: &State, end: TestEnd) -> Result<Option<(Test, Model)>, EngineError> {
+        // A finding's symbolic argv and stdin bytes are printable when
+        // they can be (KLEE's preferred counterexamples): readable, and
+        // what AddressSanitizer measures natively (a NUL inside a string
+        // scanf writes past a buffer hides the overflow from it).
+        let finding = matches!(end, TestEnd::Known(report::PathEnd::Error(_)));
+        let prefer = if finding {
+            posix::preferences(&self.config.sym_io, st)
+        } else {
+            Vec::new()
+        };
+        let preferred = match prefer.is_empty() {
+            true => None,
+            false => match self.exec().feasible(st, &prefer) {
+                Feasible::Yes(m) => Some(m),
+                _ => None,
+            },
+        };
         let model = {
             let mut ex = self.exec();
-            match ex.feasible(st, &[]) {
+            match preferred.map_or_else(|| ex.feasible(st, &[]), Feasible::Yes) {
                 Feasible::Yes(m) => m,
                 Feasible::No => return Ok(None),
                 Feasible::Unknown(why) => {

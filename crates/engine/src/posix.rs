@@ -234,6 +234,53 @@ impl Exec<'_, '_> {
     }
 }
 
+/// What a finding's test prefers of the symbolic arguments and standard
+/// input of a path (asked first, dropped when the path cannot have it):
+/// every argument byte printable ASCII or NUL, every standard input byte
+/// printable ASCII, a newline or a tab. Empty without symbolic arguments
+/// and standard input.
+pub(crate) fn preferences(io: &SymIo, st: &State) -> Vec<Term> {
+    if io.is_empty() {
+        return Vec::new();
+    }
+    let printable = |b: &Term| {
+        mk(
+            Op::And,
+            vec![
+                mk(Op::BvUge, vec![b.clone(), bv(8, 0x20)]),
+                mk(Op::BvUle, vec![b.clone(), bv(8, 0x7e)]),
+            ],
+        )
+    };
+    let either = |b: &Term, c: u8| {
+        mk(
+            Op::Or,
+            vec![printable(b), mk(Op::Eq, vec![b.clone(), bv(8, c as u128)])],
+        )
+    };
+    let mut out = Vec::new();
+    // The engine's objects come first: the arguments, then stdin.
+    let mut k = 1;
+    for s in &st.symbolics {
+        if s.name == format!("argv[{k}]") && !io.args.is_empty() {
+            out.extend(s.bytes.iter().map(|b| either(b, 0)));
+            k += 1;
+        } else if s.name == STDIN_OBJECT && io.stdin.is_some() {
+            out.extend(s.bytes.iter().map(|b| {
+                mk(
+                    Op::Or,
+                    vec![either(b, b'\n'), mk(Op::Eq, vec![b.clone(), bv(8, b'\t' as u128)])],
+                )
+            }));
+            break;
+        } else {
+            break;
+        }
+    }
+    out.retain(|t| crate::term::as_bool(t) != Some(true));
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -157,6 +157,16 @@ impl LibmFn {
         LibmFn::ALL.into_iter().find(|f| f.smtlib_name() == name)
     }
 
+    /// The functions of one float argument.
+    pub fn unary() -> impl Iterator<Item = LibmFn> {
+        LibmFn::ALL.into_iter().filter(|f| f.arity() == 1)
+    }
+
+    /// The functions of two float arguments (`atan2`, `pow`, `hypot`).
+    pub fn binary() -> impl Iterator<Item = LibmFn> {
+        LibmFn::ALL.into_iter().filter(|f| f.arity() == 2)
+    }
+
     /// The number of float arguments (2 for `atan2`, `pow`, `hypot`).
     pub fn arity(self) -> usize {
         match self {

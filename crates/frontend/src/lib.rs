@@ -7,7 +7,8 @@
 //! flags, plus fpsym's own include directory holding `klee/klee.h` and
 //! `fpsym/svcomp.h`), takes `.bc` and `.ll` inputs as they are, links
 //! everything with `llvm-link-14` (then fpsym's C runtime, weak definitions
-//! of common `string.h`, `stdlib.h` and `ctype.h` functions, with
+//! of common `string.h`, `stdlib.h`, `ctype.h` functions and `stdio.h`'s
+//! stdin readers, with
 //! `--only-needed`), runs `opt-14 -mem2reg`, and loads the result with
 //! llvm-ir. [`load`] loads an already linked module.
 //!
@@ -65,7 +66,8 @@ pub struct CompileOptions {
     pub defines: Vec<String>,
     /// Extra clang flags, appended after the fixed ones. Default: none.
     pub cflags: Vec<String>,
-    /// Link fpsym's C runtime (string.h, stdlib.h, ctype.h functions, all
+    /// Link fpsym's C runtime (string.h, stdlib.h, ctype.h functions and
+    /// stdio.h's stdin readers, all
     /// weak so the program's own definitions win). Default: true.
     pub runtime: bool,
 }

@@ -115,7 +115,8 @@ pub fn scalar_format(ty: &str, bytes: &[u8], value: Option<&str>) -> Option<Form
 
 /// The class of the float of format `fmt` encoded at the start of
 /// `bytes`, with a detail when the class alone hides something: a NaN is
-/// `quiet` or `signalling`; an x87 encoding may be a `pseudo-denormal`
+/// `quiet` or `signalling` (`, negative` when its sign bit is set: C's
+/// `-nan`); an x87 encoding may be a `pseudo-denormal`
 /// (read as the normal it denotes), an `unnormal`, a `pseudo-infinity` or
 /// a `pseudo-NaN` (invalid operands: the FPU answers NaN). None when
 /// `bytes` is too short.
@@ -123,9 +124,17 @@ pub fn float_class(bytes: &[u8], fmt: Format) -> Option<(FloatClass, Option<&'st
     let bits = raw_bits(bytes, fmt)?;
     let fb = fmt.frac_bits();
     let emax = (1u128 << fmt.eb()) - 1;
+    let sign_bit = fmt.eb() + fmt.sb() - u32::from(!fmt.has_explicit_int_bit());
+    let negative = (bits >> sign_bit) & 1 == 1;
     let nan = |frac: u128, top: u32| {
         let quiet = (frac >> top) & 1 == 1;
-        (FloatClass::Nan, Some(if quiet { "quiet" } else { "signalling" }))
+        let detail = match (quiet, negative) {
+            (true, false) => "quiet",
+            (false, false) => "signalling",
+            (true, true) => "quiet, negative",
+            (false, true) => "signalling, negative",
+        };
+        (FloatClass::Nan, Some(detail))
     };
     if fmt.has_explicit_int_bit() {
         // x87: 63 fraction bits, the integer bit, 15 exponent bits, sign.
@@ -916,6 +925,14 @@ mod tests {
         assert_eq!(c(&d(5e-324), Format::BINARY64), (FloatClass::Subnormal, None));
         assert_eq!(c(&d(f64::NEG_INFINITY), Format::BINARY64), (FloatClass::Infinite, None));
         assert_eq!(c(&d(f64::NAN), Format::BINARY64), (FloatClass::Nan, Some("quiet")));
+        assert_eq!(
+            c(&d(-f64::NAN), Format::BINARY64),
+            (FloatClass::Nan, Some("quiet, negative"))
+        );
+        assert_eq!(
+            c(&(-f32::NAN).to_le_bytes(), Format::BINARY32),
+            (FloatClass::Nan, Some("quiet, negative"))
+        );
         let snan = 0x7ff0_0000_0000_0001u64.to_le_bytes();
         assert_eq!(c(&snan, Format::BINARY64), (FloatClass::Nan, Some("signalling")));
         assert_eq!(c(&1e-40f32.to_le_bytes(), Format::BINARY32).0, FloatClass::Subnormal);

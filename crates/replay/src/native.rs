@@ -167,10 +167,7 @@ pub struct Streams {
 /// `stdin` when it had symbolic standard input, as the engine creates
 /// them first) and the rest, which the driver feeds. Err: the name of an
 /// object whose bytes are not hex.
-pub fn streams<'t>(
-    record: &RunRecord,
-    objects: &'t [TestObject],
-) -> Result<(Streams, &'t [TestObject]), String> {
+pub fn streams<'t>(record: &RunRecord, objects: &'t [TestObject]) -> Result<(Streams, &'t [TestObject]), String> {
     let mut s = Streams::default();
     let mut k = 0;
     let bytes = |o: &TestObject| o.byte_values().ok_or_else(|| o.name.clone());

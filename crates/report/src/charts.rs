@@ -242,6 +242,9 @@ pub(crate) fn bar_chart(title: &str, bars: &[Bar]) -> String {
     s
 }
 
+/// The least distance in pixels between two x tick labels' centres.
+const MIN_TICK_GAP: f64 = 44.0;
+
 /// How the scatter's x axis maps values: linear, or a signed logarithm
 /// when the inputs span many binades.
 #[derive(Clone, Copy)]
@@ -335,7 +338,17 @@ pub(crate) fn error_scatter(title: &str, input: &str, points: &[(f64, f64)], wor
                 }
                 k -= step;
             }
-            v
+            // The powers of ten nearest the scale's constant all map near
+            // 0 (and ±10^k near each other): keep a label only when it
+            // is clear of those kept before it (0 first, then the
+            // largest), or they print over each other.
+            let mut kept: Vec<(f64, String)> = Vec::new();
+            for (t, label) in v {
+                if kept.iter().all(|(u, _)| (f.px(t) - f.px(*u)).abs() >= MIN_TICK_GAP) {
+                    kept.push((t, label));
+                }
+            }
+            kept
         }
     };
     let step = ((d1 - d0) / 8.0).ceil().max(1.0);
@@ -421,6 +434,24 @@ mod tests {
         for c in svg.split("<circle cx=\"").skip(1) {
             let x: f64 = c.split('"').next().unwrap().parse().unwrap();
             assert!((ML..=W - MR).contains(&x), "{x}: {svg}");
+        }
+        // Inputs near ±100 and some tiny ones (the smallest 5% set the
+        // scale's constant): no two x tick labels print over each other.
+        let mut mixed: Vec<(f64, f64)> = (0..200).map(|k| (-100.0 + k as f64, 1e-16)).collect();
+        mixed.extend((0..20).map(|k| (if k % 2 == 0 { 1.0 } else { -1.0 } * 1e-307 * (k + 1) as f64, 1e-10)));
+        let svg = error_scatter("e", "x", &mixed, None);
+        assert!(svg.contains("signed log scale"));
+        let xs: Vec<f64> = svg
+            .split("<text x=\"")
+            .skip(1)
+            .filter(|t| t.contains("text-anchor=\"middle\">") && t.contains("class=\"tk\""))
+            .map(|t| t.split('"').next().unwrap().parse().unwrap())
+            .collect();
+        assert!(xs.len() >= 3, "{svg}");
+        for (i, a) in xs.iter().enumerate() {
+            for b in &xs[i + 1..] {
+                assert!((a - b).abs() >= MIN_TICK_GAP, "labels at {a} and {b}: {svg}");
+            }
         }
         let s = XScale::SymLog(5e-324);
         for x in [-1e300, -1.0, 0.0, 2.5e-300, 7.0] {

@@ -6,7 +6,7 @@
 //! tests and the events. Every text from a record is escaped.
 
 use crate::charts::{bar_chart, error_scatter, line_chart, Bar, Series, PALETTE};
-use crate::reports::{escape_markup as esc, inputs_text, is_exception_kind, parse_frame, Mode, Part, RunDir};
+use crate::reports::{escape_markup as esc, inputs_text, is_exception_kind, stack_text, Mode, Part, RunDir};
 use crate::sarif::{describe_kind, verdict_words};
 use crate::{Event, Finding, TestObject};
 use serde_json::Value;
@@ -805,9 +805,10 @@ fn excerpt(h: &mut String, run: &RunDir, file: &str, line: u32, column: u32) {
         );
         if n == at && column > 0 {
             // The caret under the column (tabs kept so it lines up).
+            let chars = crate::reports::char_column(&lines[n - 1], column);
             let pad: String = lines[n - 1]
                 .chars()
-                .take(column as usize - 1)
+                .take(chars as usize - 1)
                 .map(|c| if c == '\t' { '\t' } else { ' ' })
                 .collect();
             let _ = writeln!(
@@ -870,19 +871,9 @@ fn findings(h: &mut String, run: &RunDir) {
             facts.push(s);
         }
         if f.stack.len() > 1 {
-            let frames: Vec<String> = f
-                .stack
-                .iter()
-                .map(|fr| match parse_frame(fr) {
-                    (function, Some((file, line, col))) => {
-                        format!("{function} (called at {}:{line}:{col})", run.display_path(&file))
-                    }
-                    (function, None) => function,
-                })
-                .collect();
             facts.push(format!(
                 "call stack (innermost first): <code>{}</code>",
-                esc(&frames.join(" ← "))
+                esc(&stack_text(run, f, " ← "))
             ));
         }
         if !facts.is_empty() {

@@ -3,9 +3,12 @@
 //! One test case per finding, failing (its `<failure>` names the kind, the
 //! place `file:line:column`, the message and the triggering input), and
 //! one per generated test, passing (`test 000001: exit 0`) unless replay
-//! saw it end otherwise than the run said. The suite's time is the run's.
+//! saw it end otherwise than the run said, and one for the verdict:
+//! skipped when the run is incomplete or unknown (nothing found, nothing
+//! proved: CI pages then do not show an all-green suite). The suite's time
+//! is the run's.
 
-use crate::reports::{escape_markup as esc, inputs_text, Part, RunDir};
+use crate::reports::{escape_markup as esc, inputs_text, stack_text, Part, RunDir};
 use crate::Finding;
 
 /// A test case being written.
@@ -18,6 +21,8 @@ struct Case {
     failure: Option<(String, String, String)>,
     /// Text for `<system-out>`.
     out: Option<String>,
+    /// Why the case is skipped, if it is.
+    skipped: Option<String>,
 }
 
 /// The failure of the `index`-th finding.
@@ -37,7 +42,7 @@ fn finding_case(run: &RunDir, class: &str, index: usize, f: &Finding) -> Case {
         f.kind, f.test, f.test
     );
     if !f.stack.is_empty() {
-        body.push_str(&format!("stack (innermost first): {}\n", f.stack.join(" <- ")));
+        body.push_str(&format!("stack (innermost first): {}\n", stack_text(run, f, " <- ")));
     }
     match run.confirmed(index, f) {
         Some(true) => body.push_str("replay: confirmed natively\n"),
@@ -51,18 +56,20 @@ fn finding_case(run: &RunDir, class: &str, index: usize, f: &Finding) -> Case {
         line: Some(f.line),
         failure: Some((f.kind.to_string(), format!("{} at {place}: {message}", f.kind), body)),
         out: None,
+        skipped: None,
     }
 }
 
 /// `junit.xml`'s text: a suite per run directory.
 pub(crate) fn render(parts: &[Part]) -> String {
-    let suites: Vec<(String, usize, usize, f64)> = parts.iter().map(|p| suite(&p.run, &p.sub)).collect();
+    let suites: Vec<(String, usize, usize, usize, f64)> = parts.iter().map(|p| suite(&p.run, &p.sub)).collect();
     let tests: usize = suites.iter().map(|s| s.1).sum();
     let failures: usize = suites.iter().map(|s| s.2).sum();
-    let time: f64 = suites.iter().map(|s| s.3).sum();
+    let skipped: usize = suites.iter().map(|s| s.3).sum();
+    let time: f64 = suites.iter().map(|s| s.4).sum();
     let mut x = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     x.push_str(&format!(
-        "<testsuites name=\"fpsym\" tests=\"{tests}\" failures=\"{failures}\" errors=\"0\" skipped=\"0\" time=\"{time:.3}\">\n"
+        "<testsuites name=\"fpsym\" tests=\"{tests}\" failures=\"{failures}\" errors=\"0\" skipped=\"{skipped}\" time=\"{time:.3}\">\n"
     ));
     for (text, ..) in suites {
         x.push_str(&text);
@@ -73,7 +80,7 @@ pub(crate) fn render(parts: &[Part]) -> String {
 
 /// One run directory's `<testsuite>` (`sub`: its path from the report's
 /// directory, or empty), with its test cases, failures and time.
-fn suite(run: &RunDir, sub: &str) -> (String, usize, usize, f64) {
+fn suite(run: &RunDir, sub: &str) -> (String, usize, usize, usize, f64) {
     let program = run
         .program()
         .iter()
@@ -125,9 +132,29 @@ fn suite(run: &RunDir, sub: &str) -> (String, usize, usize, f64) {
             line: None,
             failure,
             out: Some(format!("input: {}\n", inputs_text(t))),
+            skipped: None,
         });
     }
+    // The verdict: skipped when nothing was found and nothing proved.
+    let (verdict, why, skip) = match &run.summary {
+        Some(s) => {
+            let (v, why) = crate::sarif::verdict_words(&s.verdict);
+            let skip = matches!(s.verdict, crate::Verdict::Incomplete(_) | crate::Verdict::Unknown(_));
+            (v.to_string(), why.map(str::to_string), skip)
+        }
+        None => ("none".to_string(), Some("the run did not finish (no stats.json)".to_string()), true),
+    };
+    cases.push(Case {
+        classname: class.clone(),
+        name: format!("verdict: {verdict}"),
+        file: None,
+        line: None,
+        failure: None,
+        out: why.clone(),
+        skipped: skip.then(|| why.unwrap_or_default()),
+    });
     let failures = cases.iter().filter(|c| c.failure.is_some()).count();
+    let skipped = cases.iter().filter(|c| c.skipped.is_some()).count();
     let time = run.summary.as_ref().map_or(0.0, |s| s.stats.seconds);
     let suite_name = if program.is_empty() {
         format!("fpsym {}", run.mode.name())
@@ -136,7 +163,7 @@ fn suite(run: &RunDir, sub: &str) -> (String, usize, usize, f64) {
     };
     let mut x = String::new();
     x.push_str(&format!(
-        "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{failures}\" errors=\"0\" skipped=\"0\" time=\"{time:.3}\">\n",
+        "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{failures}\" errors=\"0\" skipped=\"{skipped}\" time=\"{time:.3}\">\n",
         esc(&suite_name),
         cases.len()
     ));
@@ -180,11 +207,14 @@ fn suite(run: &RunDir, sub: &str) -> (String, usize, usize, f64) {
         if let Some(l) = c.line.filter(|l| *l > 0) {
             x.push_str(&format!(" line=\"{l}\""));
         }
-        if c.failure.is_none() && c.out.is_none() {
+        if c.failure.is_none() && c.out.is_none() && c.skipped.is_none() {
             x.push_str("/>\n");
             continue;
         }
         x.push_str(">\n");
+        if let Some(why) = &c.skipped {
+            x.push_str(&format!("      <skipped message=\"{}\"/>\n", esc(why)));
+        }
         if let Some((ty, message, body)) = &c.failure {
             x.push_str(&format!(
                 "      <failure type=\"{}\" message=\"{}\">{}</failure>\n",
@@ -199,7 +229,7 @@ fn suite(run: &RunDir, sub: &str) -> (String, usize, usize, f64) {
         x.push_str("    </testcase>\n");
     }
     x.push_str("  </testsuite>\n");
-    (x, cases.len(), failures, time)
+    (x, cases.len(), failures, skipped, time)
 }
 
 #[cfg(test)]
@@ -216,7 +246,7 @@ mod tests {
             file: "/src/a&b.c".into(),
             line: 3,
             column: 1,
-            stack: vec!["main".into()],
+            stack: vec!["check".into(), "main (called at /src/a&b.c:9:5)".into()],
             test: 1,
             message: "assertion `x <&\"'> y` failed\u{1}".into(),
             inputs: None,
@@ -227,7 +257,7 @@ mod tests {
         };
         let run = RunDir {
             dir: PathBuf::from("/tmp/out"),
-            base: None,
+            base: Some(PathBuf::from("/src")),
             run: None,
             summary: None,
             tests: vec![
@@ -261,13 +291,25 @@ mod tests {
             sub: String::new(),
             run,
         }]);
-        assert!(x.contains("message=\"assertion-failure at /src/a&amp;b.c:3:1: assertion `x &lt;&amp;&quot;&#39;&gt; y` failed\u{fffd}\""), "{x}");
+        // The stack names files as the rest of the report does: relative
+        // to the base.
+        assert!(
+            x.contains("stack (innermost first): check &lt;- main (called at a&amp;b.c:9:5)\n"),
+            "{x}"
+        );
+        assert!(x.contains("message=\"assertion-failure at a&amp;b.c:3:1: assertion `x &lt;&amp;&quot;&#39;&gt; y` failed\u{fffd}\""), "{x}");
         assert!(x.contains("input: s&lt;1&gt; = bytes 3c26"), "{x}");
         assert!(
             x.contains("<testcase classname=\"fpsym.run\" name=\"test 000002: exit 0\" time=\"0\">"),
             "{x}"
         );
-        assert!(x.contains("tests=\"3\" failures=\"1\""), "{x}");
+        // Two tests, one finding, and the verdict: skipped, as the run
+        // did not finish (no summary).
+        assert!(x.contains("tests=\"4\" failures=\"1\" errors=\"0\" skipped=\"1\""), "{x}");
+        assert!(
+            x.contains("name=\"verdict: none\" time=\"0\">\n      <skipped message=\"the run did not finish (no stats.json)\"/>"),
+            "{x}"
+        );
         // Nothing unescaped between the markup: every `<` opens a tag.
         for piece in x.split('<').skip(1) {
             let c = piece.chars().next().unwrap();

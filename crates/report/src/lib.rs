@@ -109,6 +109,12 @@ pub fn read_findings(dir: &Path) -> Result<Vec<Finding>, ReportError> {
 /// Every `.json` record of `dir` in file-name order (none if `dir` does
 /// not exist).
 fn read_all<T: DeserializeOwned>(dir: &Path) -> Result<Vec<T>, ReportError> {
+    json_files(dir)?.iter().map(|p| read_json(p)).collect()
+}
+
+/// The `.json` files of `dir` in file-name order (none if `dir` does not
+/// exist).
+pub(crate) fn json_files(dir: &Path) -> Result<Vec<PathBuf>, ReportError> {
     let rd = match std::fs::read_dir(dir) {
         Ok(rd) => rd,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
@@ -124,7 +130,7 @@ fn read_all<T: DeserializeOwned>(dir: &Path) -> Result<Vec<T>, ReportError> {
         .filter(|p| p.extension().is_some_and(|x| x == "json"))
         .collect();
     paths.sort();
-    paths.iter().map(|p| read_json(p)).collect()
+    Ok(paths)
 }
 
 /// Receives results as they are found. Why this shape: the engine pushes

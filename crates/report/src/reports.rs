@@ -311,11 +311,39 @@ impl RunDir {
         (!parts.is_empty()).then(|| parts.join("/"))
     }
 
+    /// A column of `file`'s line `line` as clang and the records give it
+    /// (bytes from 1) in characters from 1, as SARIF's
+    /// `unicodeCodePoints` and a caret under the line count; as given
+    /// when the line cannot be read.
+    pub(crate) fn char_column(&self, file: &str, line: u32, column: u32) -> u32 {
+        if line == 0 || column == 0 {
+            return column;
+        }
+        self.source_lines(file)
+            .and_then(|l| l.get(line as usize - 1).map(|text| char_column(text, column)))
+            .unwrap_or(column)
+    }
+
     /// The lines of a source file (None when unreadable).
     pub(crate) fn source_lines(&self, file: &str) -> Option<Vec<String>> {
         let p = self.source_path(file)?;
         let bytes = std::fs::read(p).ok()?;
         Some(String::from_utf8_lossy(&bytes).lines().map(str::to_string).collect())
+    }
+}
+
+/// Byte column `byte_column` (from 1) of `line` in characters (from 1);
+/// as given when it is not at a character of the line or its end (0:
+/// unknown).
+pub(crate) fn char_column(line: &str, byte_column: u32) -> u32 {
+    if byte_column == 0 {
+        // Unknown.
+        return 0;
+    }
+    let bytes = (byte_column as usize).saturating_sub(1);
+    match line.get(..bytes) {
+        Some(before) => before.chars().count() as u32 + 1,
+        None => byte_column,
     }
 }
 
@@ -351,22 +379,10 @@ fn optional<T: DeserializeOwned>(path: &Path, problems: &mut Vec<String>) -> Opt
 /// Every readable `.json` record of `dir` in file-name order; the others
 /// are problems (a run killed while writing one).
 fn all_records<T: DeserializeOwned>(dir: &Path, problems: &mut Vec<String>) -> Result<Vec<T>, ReportError> {
-    let rd = match std::fs::read_dir(dir) {
-        Ok(rd) => rd,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(source) => {
-            return Err(ReportError::Io {
-                path: dir.to_path_buf(),
-                source,
-            })
-        }
-    };
-    let mut paths: Vec<PathBuf> = rd
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    paths.sort();
-    Ok(paths.iter().filter_map(|p| optional(p, problems)).collect())
+    Ok(crate::json_files(dir)?
+        .iter()
+        .filter_map(|p| optional(p, problems))
+        .collect())
 }
 
 /// The events of `events.jsonl` (a line that is not one is a problem).
@@ -402,6 +418,22 @@ pub(crate) fn parse_frame(frame: &str) -> (String, Option<Place>) {
         (Ok(l), Ok(c)) => (function.to_string(), Some((file.to_string(), l, c))),
         _ => (function.to_string(), None),
     }
+}
+
+/// A finding's call stack for people, innermost first: each frame's call
+/// site named as the reports name files (relative to the base when under
+/// it), joined by `sep`.
+pub(crate) fn stack_text(run: &RunDir, f: &crate::Finding, sep: &str) -> String {
+    f.stack
+        .iter()
+        .map(|fr| match parse_frame(fr) {
+            (function, Some((file, line, col))) => {
+                format!("{function} (called at {}:{line}:{col})", run.display_path(&file))
+            }
+            (function, None) => function,
+        })
+        .collect::<Vec<_>>()
+        .join(sep)
 }
 
 /// One input of a test in a line: `name = value (hex)`, elements inside
@@ -443,6 +475,20 @@ pub(crate) fn inputs_text(t: &Test) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn byte_columns_in_characters() {
+        // clang's column 16 is the `a` of `assert` after 3 two-byte
+        // characters: the 13th character.
+        let line = "  /* «ü» */ assert(x < 1.0);";
+        assert_eq!(line.find("assert"), Some(15));
+        assert_eq!(char_column(line, 16), 13);
+        assert_eq!(char_column("  x = 1;", 3), 3);
+        // Inside a character, or past the end: as given.
+        assert_eq!(char_column("«", 2), 2);
+        assert_eq!(char_column("ab", 9), 9);
+        assert_eq!(char_column("ab", 0), 0);
+    }
 
     #[test]
     fn frames_parse() {

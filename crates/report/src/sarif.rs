@@ -106,7 +106,8 @@ fn physical(run: &RunDir, file: &str, line: u32, column: u32) -> Value {
     if line > 0 {
         let mut region = json!({"startLine": line});
         if column > 0 {
-            region["startColumn"] = json!(column);
+            // `columnKind` is `unicodeCodePoints`; the records count bytes.
+            region["startColumn"] = json!(run.char_column(file, line, column));
         }
         p["region"] = region;
     }
@@ -525,6 +526,36 @@ mod tests {
         assert_eq!(r2["ruleIndex"], 1);
         assert_eq!(run["invocations"][0]["executionSuccessful"], false);
         assert_eq!(run["originalUriBaseIds"]["%SRCROOT%"]["uri"], "file:///src/");
+    }
+
+    #[test]
+    fn columns_count_characters_not_bytes() {
+        // clang's column 16 (bytes) is the 13th character of this line.
+        let root = std::env::temp_dir().join(format!("fpsym-sarif-columns-{}", std::process::id()));
+        std::fs::create_dir_all(&root).unwrap();
+        let src = root.join("u.c");
+        std::fs::write(&src, "void f(double x) {\n  /* «ü» */ assert(x < 1.0);\n}\n").unwrap();
+        let mut d = dir();
+        d.base = Some(root.clone());
+        d.findings.truncate(1);
+        d.findings[0].file = src.to_string_lossy().into_owned();
+        d.findings[0].line = 2;
+        d.findings[0].column = 16;
+        d.findings[0].stack = vec!["f".into()];
+        let v = log(&d);
+        let region = &v["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"];
+        assert_eq!(v["runs"][0]["columnKind"], "unicodeCodePoints");
+        assert_eq!(
+            (region["startLine"].as_u64(), region["startColumn"].as_u64()),
+            (Some(2), Some(13))
+        );
+        // The page's caret is under the `a` of `assert` too.
+        let page = crate::html::render(&d);
+        assert!(
+            page.contains(&format!("<td class=\"caret\">{}^</td>", " ".repeat(12))),
+            "{page}"
+        );
+        let _ = std::fs::remove_dir_all(&root);
     }
 
     #[test]

@@ -213,12 +213,13 @@ fn reports_of_a_run() {
     );
     assert_eq!(r["properties"]["input"][0]["value"], "1.5e0");
     assert_eq!(r["properties"]["confirmedByReplay"], true);
-    // JUnit: one suite, a failing case for the finding, two passing tests.
+    // JUnit: one suite, a failing case for the finding, two passing tests
+    // and the verdict's.
     let xml = std::fs::read_to_string(out.join(JUNIT)).unwrap();
     let doc = roxmltree::Document::parse(&xml).unwrap();
     let suites: Vec<_> = doc.descendants().filter(|n| n.has_tag_name("testsuite")).collect();
     assert_eq!(suites.len(), 1);
-    assert_eq!(suites[0].attribute("tests"), Some("3"));
+    assert_eq!(suites[0].attribute("tests"), Some("4"));
     assert_eq!(suites[0].attribute("failures"), Some("1"));
     assert_eq!(suites[0].attribute("time"), Some("1.250"));
     let failure = doc.descendants().find(|n| n.has_tag_name("failure")).unwrap();

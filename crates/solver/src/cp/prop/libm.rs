@@ -258,7 +258,8 @@ enum Kind {
     /// The true function is convex on the region with values at least the
     /// given float: the image is `[floor, max(enclosure tops at the ends)]`.
     Convex(Float),
-    /// Nothing claimed beyond this image; arguments are never removed.
+    /// Nothing claimed beyond this image: the region's arguments are kept
+    /// or dropped as a whole.
     Opaque(FloatInterval),
 }
 
@@ -293,9 +294,22 @@ fn base(f: LibmFn, fmt: Format) -> Vec<(Float, Float, Base)> {
     // the minimum of Γ on (0, ∞) lies at 1.46163214496836..., Γ = 0.885603...
     let g_lo = cst(fmt, 1.4616, true);
     let g_hi = cst(fmt, 1.4617, false);
-    let gamma_pos = |floor: f64| {
+    // below -2^(p-1) every float is an integer: a pole of both (tgamma
+    // NaN, lgamma +inf); between there and 0 no claim at all
+    let int = Float::pow2(fmt, fmt.sb() as i64 - 1).expect("a power of two").neg();
+    let pole = if f == Tgamma {
+        Nan
+    } else {
+        Opaque(FloatInterval::point(Float::infinity(fmt, false)))
+    };
+    let gamma = |floor: f64| {
         vec![
-            (nmax, Float::zero(fmt, true), Is(Opaque(FloatInterval::full(fmt)))),
+            (nmax, int, Is(pole)),
+            (
+                int.next_up(),
+                Float::zero(fmt, true),
+                Is(Opaque(FloatInterval::full(fmt))),
+            ),
             (Float::zero(fmt, false), g_lo, Is(Dec)),
             (g_lo.next_up(), g_hi.next_down(), Is(Convex(cst(fmt, floor, true)))),
             (g_hi, pmax, Is(Inc)),
@@ -325,8 +339,8 @@ fn base(f: LibmFn, fmt: Format) -> Vec<(Float, Float, Base)> {
             (Float::zero(fmt, false), pmax, Is(Inc)),
         ],
         Log1p => vec![(nmax, m1.next_down(), Is(Nan)), (m1.next_up(), pmax, Is(Inc))],
-        Tgamma => gamma_pos(0.885),
-        Lgamma => gamma_pos(-0.1215),
+        Tgamma => gamma(0.885),
+        Lgamma => gamma(-0.1215),
         Atan2 | Pow | Hypot => unreachable!("{f} takes two arguments"),
     }
 }
@@ -453,7 +467,7 @@ fn trig(f: LibmFn, p: Float, q: Float) -> Vec<Region> {
     let mut out = Vec::new();
     let mut start = p;
     for _ in 0..TRIG_PIECES + 4 {
-        let (below, above) = around(fmt, &Integer::from(j_of(&n) + 2));
+        let (below, above) = around(fmt, &(j_of(&n) + 2));
         let inc = f == LibmFn::Tan || n.is_odd();
         let end = if ord(below) < ord(q) { below } else { q };
         if ord(start) <= ord(end) {
@@ -513,21 +527,71 @@ fn keep(f: LibmFn, r: &Region, img: &FloatInterval, z: &FloatInterval) -> FloatI
         return FloatInterval::empty(fmt);
     };
     let at = |o: i128| enclose(f, &[from_ord(fmt, o)]);
+    let hints = |t: Float| -> Vec<i128> { hint(f, r.lo, r.hi, t).into_iter().collect() };
     narrow(
-        ord(r.lo),
-        ord(r.hi),
+        (ord(r.lo), ord(r.hi)),
         fmt,
-        |o| ord(at(o).1) >= ord(zl),
-        |o| ord(at(o).0) <= ord(zh),
+        (|o| ord(at(o).1) >= ord(zl), hints(zl)),
+        (|o| ord(at(o).0) <= ord(zh), hints(zh)),
     )
 }
 
+/// Where `f` takes the value `t` on the monotone region `[lo, hi]`,
+/// approximately (the host's `f64` inverse), as an ordinal: only the
+/// speed of the search depends on it.
+fn hint(f: LibmFn, lo: Float, hi: Float, t: Float) -> Option<i128> {
+    use LibmFn::*;
+    let (l, h, y) = (to_f64(lo), to_f64(hi), to_f64(t));
+    let pick = |c: &[f64]| c.iter().copied().find(|x| *x >= l && *x <= h);
+    let periodic = |base: [f64; 2], period: f64| {
+        let k = (l / period).floor();
+        let c: Vec<f64> = (-1..=2)
+            .flat_map(|d| base.map(|b| b + (k + d as f64) * period))
+            .collect();
+        pick(&c)
+    };
+    let tau = std::f64::consts::TAU;
+    let x = match f {
+        Sin => periodic([y.asin(), std::f64::consts::PI - y.asin()], tau),
+        Cos => periodic([y.acos(), -y.acos()], tau),
+        Tan => periodic([y.atan(), y.atan()], std::f64::consts::PI),
+        Asin => Some(y.sin()),
+        Acos => Some(y.cos()),
+        Atan => Some(y.tan()),
+        Sinh => Some(y.asinh()),
+        Cosh => Some(if h <= 0.0 { -y.acosh() } else { y.acosh() }),
+        Tanh => Some(y.atanh()),
+        Asinh => Some(y.sinh()),
+        Acosh => Some(y.cosh()),
+        Atanh => Some(y.tanh()),
+        Exp => Some(y.ln()),
+        Exp2 => Some(y.log2()),
+        Expm1 => Some(y.ln_1p()),
+        Log => Some(y.exp()),
+        Log2 => Some(y.exp2()),
+        Log10 => Some(10f64.powf(y)),
+        Log1p => Some(y.exp_m1()),
+        Cbrt => Some(y * y * y),
+        _ => None,
+    }?;
+    if x.is_nan() {
+        return None;
+    }
+    in_fmt(lo.format(), x, RoundingMode::NearestTiesToEven).ordinal()
+}
+
 /// The ordinals of `[lo, hi]` where both monotone predicates hold.
-fn narrow(lo: i128, hi: i128, fmt: Format, ge: impl Fn(i128) -> bool, le: impl Fn(i128) -> bool) -> FloatInterval {
-    let Some((lo, hi)) = region(lo, hi, ge, &[]) else {
+/// Each predicate comes with hints: ordinals near its transition.
+fn narrow(
+    (lo, hi): (i128, i128),
+    fmt: Format,
+    ge: (impl Fn(i128) -> bool, Vec<i128>),
+    le: (impl Fn(i128) -> bool, Vec<i128>),
+) -> FloatInterval {
+    let Some((lo, hi)) = region(lo, hi, ge.0, &ge.1) else {
         return FloatInterval::empty(fmt);
     };
-    match region(lo, hi, le, &[]) {
+    match region(lo, hi, le.0, &le.1) {
         Some((l, h)) => iv(from_ord(fmt, l), from_ord(fmt, h)),
         None => FloatInterval::empty(fmt),
     }
@@ -784,7 +848,28 @@ fn keep2(f: LibmFn, rms: RmSet, a: &Piece, b: &Piece, z: &FloatInterval, i: usiz
     // max over corners of the top >= zl; min over corners of the bottom <= zh
     let ge = |o: i128| others.iter().any(|&c| ord(at(o, c).1) >= ord(zl));
     let le = |o: i128| others.iter().any(|&c| ord(at(o, c).0) <= ord(zh));
-    narrow(ord(lo), ord(hi), fmt, ge, le)
+    let hints = |t: Float| -> Vec<i128> { others.iter().filter_map(|&c| hint2(f, i, lo, t, c)).collect() };
+    narrow((ord(lo), ord(hi)), fmt, (ge, hints(zl)), (le, hints(zh)))
+}
+
+/// Where operand `i` of `f` (of the sign of `lo`) gives the value `t`
+/// with the other operand `c`, approximately (the host's `f64`
+/// inverse), as an ordinal: only the speed of the search depends on it.
+fn hint2(f: LibmFn, i: usize, lo: Float, t: Float, c: Float) -> Option<i128> {
+    let (t, c) = (to_f64(t), to_f64(c));
+    let x = match (f, i) {
+        (LibmFn::Pow, 0) => t.powf(1.0 / c),
+        (LibmFn::Pow, _) => t.ln() / c.ln(),
+        (LibmFn::Hypot, _) => (t * t - c * c).sqrt(),
+        (LibmFn::Atan2, 0) => c * t.tan(),
+        (LibmFn::Atan2, _) => c / t.tan(),
+        _ => return None,
+    };
+    let x = if lo.is_negative() { -x.abs() } else { x.abs() };
+    if x.is_nan() {
+        return None;
+    }
+    in_fmt(lo.format(), x, RoundingMode::NearestTiesToEven).ordinal()
 }
 
 /// Forward and backward for a two-argument function: the narrowed result
