@@ -14,8 +14,8 @@ mod export;
 mod path;
 mod replay;
 mod run;
-mod show;
 mod session;
+mod show;
 mod solve;
 mod solver_opts;
 

@@ -354,6 +354,11 @@ fn print(report: &ReplayReport, opts: &ReplayOptions) -> std::io::Result<()> {
 fn coverage_counts(cov: &fpsym_replay::Coverage) -> String {
     format!(
         "lines {}/{} ({:.1}%), branches {}/{} ({:.1}%)",
-        cov.lines.covered, cov.lines.count, cov.lines.percent, cov.branches.covered, cov.branches.count, cov.branches.percent
+        cov.lines.covered,
+        cov.lines.count,
+        cov.lines.percent,
+        cov.branches.covered,
+        cov.branches.count,
+        cov.branches.percent
     )
 }

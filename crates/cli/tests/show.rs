@@ -89,7 +89,8 @@ fn classes_are_computed_from_the_bytes() {
     assert_eq!((x["type"].as_str(), x["value"].as_str()), (Some("double"), Some("nan")));
     assert_eq!(x["class"], "NaN");
     assert!(
-        ["quiet", "signalling", "quiet, negative", "signalling, negative"].contains(&x["class_detail"].as_str().unwrap()),
+        ["quiet", "signalling", "quiet, negative", "signalling, negative"]
+            .contains(&x["class_detail"].as_str().unwrap()),
         "{x}"
     );
     let f = input(t, "f");

@@ -279,8 +279,12 @@ fn process_backend_errors_are_reported() {
         fixture("sat_model.smt2").to_str().unwrap(),
     ]);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(3), "{stderr}");
-    assert!(stderr.contains("cannot start `/nonexistent/solver`"), "{stderr}");
+    // A backend that cannot run is an input error naming it (exit 2).
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("cannot run `/nonexistent/solver`: not found"),
+        "{stderr}"
+    );
     let out = solve(&["--solver", "process:", fixture("sat_model.smt2").to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("expected a command after `process:`"));

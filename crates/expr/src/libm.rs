@@ -5,8 +5,9 @@
 //! model is checked against what replay will see; the solvers only know
 //! sound enclosures of these functions (cp), or nothing (the others).
 //!
-//! The one foreign-code module of the term layer: the call runs in the
-//! asked rounding mode (set on this thread around the call) and reports the
+//! The one foreign-code module of the term layer: glibc's functions are
+//! looked up in `libm.so.6` by name (see `libm_handle`), and the call runs
+//! in the asked rounding mode (set on this thread around the call) and reports the
 //! `errno` glibc set. Only `Float32` and `Float64` are evaluated (Rust has
 //! no x87 type for the `long double` variants).
 
@@ -244,56 +245,104 @@ fn in_mode<T>(r: RoundingMode, f: impl FnOnce() -> T) -> (T, i32) {
     }
 }
 
-macro_rules! glibc {
-    (one: $($f:ident $ff:ident),* ; two: $($g:ident $gf:ident),*) => {
-        extern "C" {
-            $(fn $f(x: f64) -> f64; fn $ff(x: f32) -> f32;)*
-            $(fn $g(x: f64, y: f64) -> f64; fn $gf(x: f32, y: f32) -> f32;)*
-        }
-
-        /// `base(args)` in double precision in rounding mode `r`, with the
-        /// `errno` it set (None: not a known function or the wrong number
-        /// of arguments).
-        pub fn call_f64(base: &str, args: &[f64], r: RoundingMode) -> Option<(f64, i32)> {
-            // SAFETY: plain glibc math functions on plain values.
-            let call = || unsafe {
-                match (base, args) {
-                    $((stringify!($f), [x]) => Some($f(*x)),)*
-                    $((stringify!($g), [x, y]) => Some($g(*x, *y)),)*
-                    _ => None,
-                }
-            };
-            match in_mode(r, call) {
-                (Some(v), e) => Some((v, e)),
-                (None, _) => None,
-            }
-        }
-
-        /// `base(args)` with glibc's `float` variant (`sinf`, ...).
-        pub fn call_f32(base: &str, args: &[f32], r: RoundingMode) -> Option<(f32, i32)> {
-            // SAFETY: as above.
-            let call = || unsafe {
-                match (base, args) {
-                    $((stringify!($f), [x]) => Some($ff(*x)),)*
-                    $((stringify!($g), [x, y]) => Some($gf(*x, *y)),)*
-                    _ => None,
-                }
-            };
-            match in_mode(r, call) {
-                (Some(v), e) => Some((v, e)),
-                (None, _) => None,
-            }
-        }
-    };
+/// glibc's own `libm.so.6`, opened once. Why not `extern "C"`: the
+/// binary also links Rust's `compiler_builtins`, whose `cbrt`/`cbrtf`
+/// (a port, not glibc's) the linker may pick first, and a value that is
+/// not glibc's makes a model disagree with native replay. Looking each
+/// function up in glibc's library by name gives glibc's.
+fn libm_handle() -> Option<usize> {
+    static HANDLE: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
+    *HANDLE.get_or_init(|| {
+        // SAFETY: dlopen of a system library with a NUL-terminated name;
+        // the handle is never closed.
+        let h = unsafe { libc::dlopen(c"libm.so.6".as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL) };
+        (!h.is_null()).then_some(h as usize)
+    })
 }
 
-glibc!(
-    one: sin sinf, cos cosf, tan tanf, asin asinf, acos acosf, atan atanf, sinh sinhf, cosh coshf,
-         tanh tanhf, asinh asinhf, acosh acoshf, atanh atanhf, exp expf, exp2 exp2f, expm1 expm1f,
-         log logf, log2 log2f, log10 log10f, log1p log1pf, cbrt cbrtf, erf erff, erfc erfcf,
-         tgamma tgammaf, lgamma lgammaf;
-    two: atan2 atan2f, pow powf, hypot hypotf
-);
+/// The address of glibc's function `name` (None if it has none).
+fn glibc_symbol(name: &str) -> Option<usize> {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    static CACHE: OnceLock<Mutex<HashMap<String, Option<usize>>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+    let mut map = cache.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(p) = map.get(name) {
+        return *p;
+    }
+    let handle = libm_handle()?;
+    let c = std::ffi::CString::new(name).ok()?;
+    // SAFETY: a valid handle and a NUL-terminated name.
+    let p = unsafe { libc::dlsym(handle as *mut libc::c_void, c.as_ptr()) };
+    let p = (!p.is_null()).then_some(p as usize);
+    map.insert(name.to_string(), p);
+    p
+}
+
+/// The C names fpsym evaluates (`double` forms; `f` appended for `float`).
+fn known(base: &str) -> bool {
+    LibmFn::from_c_name(base).is_some()
+}
+
+/// `base(args)` in double precision in rounding mode `r`, with the
+/// `errno` it set (None: not a known function or the wrong number of
+/// arguments).
+pub fn call_f64(base: &str, args: &[f64], r: RoundingMode) -> Option<(f64, i32)> {
+    if !known(base) {
+        return None;
+    }
+    let p = glibc_symbol(base)?;
+    let call = || match args {
+        [x] => {
+            // SAFETY: glibc's `double f(double)` under this name.
+            let f: extern "C" fn(f64) -> f64 = unsafe { std::mem::transmute(p) };
+            Some(f(*x))
+        }
+        [x, y] => {
+            // SAFETY: glibc's `double f(double, double)` under this name.
+            let f: extern "C" fn(f64, f64) -> f64 = unsafe { std::mem::transmute(p) };
+            Some(f(*x, *y))
+        }
+        _ => None,
+    };
+    let arity_ok = LibmFn::from_c_name(base).is_some_and(|f| f.arity() == args.len());
+    if !arity_ok {
+        return None;
+    }
+    match in_mode(r, call) {
+        (Some(v), e) => Some((v, e)),
+        (None, _) => None,
+    }
+}
+
+/// `base(args)` with glibc's `float` variant (`sinf`, ...).
+pub fn call_f32(base: &str, args: &[f32], r: RoundingMode) -> Option<(f32, i32)> {
+    if !known(base) {
+        return None;
+    }
+    let arity_ok = LibmFn::from_c_name(base).is_some_and(|f| f.arity() == args.len());
+    if !arity_ok {
+        return None;
+    }
+    let p = glibc_symbol(&format!("{base}f"))?;
+    let call = || match args {
+        [x] => {
+            // SAFETY: glibc's `float f(float)` under this name.
+            let f: extern "C" fn(f32) -> f32 = unsafe { std::mem::transmute(p) };
+            Some(f(*x))
+        }
+        [x, y] => {
+            // SAFETY: glibc's `float f(float, float)` under this name.
+            let f: extern "C" fn(f32, f32) -> f32 = unsafe { std::mem::transmute(p) };
+            Some(f(*x, *y))
+        }
+        _ => None,
+    };
+    match in_mode(r, call) {
+        (Some(v), e) => Some((v, e)),
+        (None, _) => None,
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -320,6 +369,17 @@ mod tests {
         let (lo, _) = call_f64("exp", &[1.0], R::TowardNegative).unwrap();
         let (hi, _) = call_f64("exp", &[1.0], R::TowardPositive).unwrap();
         assert_eq!(hi.to_bits() - lo.to_bits(), 1);
+    }
+
+    #[test]
+    fn cbrt_is_glibcs_not_a_port() {
+        // glibc's cbrt (1 ulp, not correctly rounded) differs from Rust's
+        // compiler_builtins port here; the native program gets glibc's.
+        let x = 0.9998097912676489f64;
+        assert_eq!(
+            call_f64("cbrt", &[x], N).map(|(v, _)| v.to_bits()),
+            Some(0.9999365930688625f64.to_bits())
+        );
     }
 
     #[test]

@@ -142,7 +142,11 @@ fn suite(run: &RunDir, sub: &str) -> (String, usize, usize, usize, f64) {
             let skip = matches!(s.verdict, crate::Verdict::Incomplete(_) | crate::Verdict::Unknown(_));
             (v.to_string(), why.map(str::to_string), skip)
         }
-        None => ("none".to_string(), Some("the run did not finish (no stats.json)".to_string()), true),
+        None => (
+            "none".to_string(),
+            Some("the run did not finish (no stats.json)".to_string()),
+            true,
+        ),
     };
     cases.push(Case {
         classname: class.clone(),
@@ -305,7 +309,10 @@ mod tests {
         );
         // Two tests, one finding, and the verdict: skipped, as the run
         // did not finish (no summary).
-        assert!(x.contains("tests=\"4\" failures=\"1\" errors=\"0\" skipped=\"1\""), "{x}");
+        assert!(
+            x.contains("tests=\"4\" failures=\"1\" errors=\"0\" skipped=\"1\""),
+            "{x}"
+        );
         assert!(
             x.contains("name=\"verdict: none\" time=\"0\">\n      <skipped message=\"the run did not finish (no stats.json)\"/>"),
             "{x}"

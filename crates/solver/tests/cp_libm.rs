@@ -274,7 +274,6 @@ fn other_functions_answer_quickly() {
     unsat("log(exp(x)) > 2.01, x in [1, 2]", a, 5);
 }
 
-
 /// A random Float32 centre for an argument interval.
 fn centre(rng: &mut StdRng) -> f32 {
     match rng.gen_range(0..4) {

@@ -678,7 +678,10 @@ fn libm_poles(base: &str, args: &[Term]) -> Vec<Term> {
     let integral = |t: &Term| {
         mk(
             Op::FpEq,
-            vec![mk(Op::FpRoundToIntegral, vec![rm(RoundingMode::TowardZero), t.clone()]), t.clone()],
+            vec![
+                mk(Op::FpRoundToIntegral, vec![rm(RoundingMode::TowardZero), t.clone()]),
+                t.clone(),
+            ],
         )
     };
     match base {
@@ -1347,16 +1350,20 @@ mod tests {
             "tgammaf",
         ] {
             let f = LibmFn::from_c_name(libm_base(name)).unwrap();
-            let fmt = if name.ends_with('f') { Format::BINARY32 } else { Format::BINARY64 };
+            let fmt = if name.ends_with('f') {
+                Format::BINARY32
+            } else {
+                Format::BINARY64
+            };
             let vars: Vec<Term> = ["x", "y"][..f.arity()]
                 .iter()
                 .map(|v| Term::var(v, Sort::Float(fmt)))
                 .collect();
-            let checks = chk
-                .libm_overflow(name, RoundingMode::NearestTiesToEven, &vars)
-                .unwrap();
+            let checks = chk.libm_overflow(name, RoundingMode::NearestTiesToEven, &vars).unwrap();
             assert!(
-                !checks.iter().any(|c| c.kind == Kind::FpOverflow && c.then != crate::checkers::OnViolation::Continue),
+                !checks
+                    .iter()
+                    .any(|c| c.kind == Kind::FpOverflow && c.then != crate::checkers::OnViolation::Continue),
                 "{name}: overflow is decided"
             );
             let over = checks
@@ -1368,11 +1375,7 @@ mod tests {
                 for &b in seconds {
                     let at = |v: f64| Float::from_f64(v).convert(fmt, RoundingMode::NearestTiesToEven).value;
                     let bound: Vec<(&Term, Float)> = vars.iter().zip([at(a), at(b)]).collect();
-                    assert_eq!(
-                        holds(over, &bound),
-                        glibc_overflows(name, a, b),
-                        "{name}({a}, {b})"
-                    );
+                    assert_eq!(holds(over, &bound), glibc_overflows(name, a, b), "{name}({a}, {b})");
                     compared += 1;
                 }
             }

@@ -8,8 +8,11 @@
 //! enclosures, and every model is checked against glibc itself. `errno`
 //! follows glibc where it is a function of the result: EDOM when the
 //! result is NaN from arguments that are not, ERANGE when it is infinite
-//! from finite arguments (overflow, pole); glibc's ERANGE on some
-//! underflows is not modelled on symbolic arguments.
+//! from finite arguments (overflow, pole) or, for `exp`, `exp2`, `erfc`,
+//! `tgamma`, `pow` and `atan2`, zero from finite arguments (underflow;
+//! pow(±0, y) and atan2(±0, x) are exact zeros), as a native sweep of
+//! glibc shows it does. `lgamma` in a program that reads `signgam` is not
+//! modelled (the path ends partial).
 //!
 //! Concretized ([`crate::LibmModel::Concretize`], and the functions or
 //! formats the symbolic form does not cover): the arguments are made
@@ -67,6 +70,11 @@ impl Exec<'_, '_> {
                 _ => None,
             })
             .collect::<Option<_>>()?;
+        // lgamma also writes `signgam`: where the program reads it, that
+        // is not modelled (the caller's concretized path ends partial).
+        if f == LibmFn::Lgamma && (self.globals.contains_key("signgam") || self.globals.contains_key("__signgam")) {
+            return None;
+        }
         let fmt = format_of(xs.first()?);
         if xs.len() != f.arity() || !LibmFn::evaluated_in(fmt) || xs.iter().any(|x| format_of(x) != fmt) {
             return None;
@@ -82,7 +90,10 @@ impl Exec<'_, '_> {
                 self.set_errno(st, None, e as u32);
             }
         } else {
-            let not_nan: Vec<Term> = xs.iter().map(|x| mk(Op::Not, vec![mk(Op::FpIsNaN, vec![x.clone()])])).collect();
+            let not_nan: Vec<Term> = xs
+                .iter()
+                .map(|x| mk(Op::Not, vec![mk(Op::FpIsNaN, vec![x.clone()])]))
+                .collect();
             let finite: Vec<Term> = xs
                 .iter()
                 .map(|x| {
@@ -100,8 +111,25 @@ impl Exec<'_, '_> {
                 mk(Op::And, c)
             };
             let domain = all(not_nan, mk(Op::FpIsNaN, vec![y.clone()]));
-            let range = all(finite, mk(Op::FpIsInfinite, vec![y.clone()]));
+            let mut range = vec![all(finite.clone(), mk(Op::FpIsInfinite, vec![y.clone()]))];
+            // glibc also sets ERANGE when these underflow to zero (an
+            // exact zero result of pow(±0, y) or atan2(±0, x) excepted).
+            let nonzero = |t: &Term| mk(Op::Not, vec![mk(Op::FpIsZero, vec![t.clone()])]);
+            let underflow = match f {
+                LibmFn::Exp | LibmFn::Exp2 | LibmFn::Erfc | LibmFn::Tgamma => Some(vec![]),
+                LibmFn::Pow | LibmFn::Atan2 => Some(vec![nonzero(&xs[0])]),
+                _ => None,
+            };
+            if let Some(mut extra) = underflow {
+                extra.extend(finite);
+                range.push(all(extra, mk(Op::FpIsZero, vec![y.clone()])));
+            }
             self.set_errno(st, Some(domain), EDOM);
+            let range = if range.len() == 1 {
+                range.remove(0)
+            } else {
+                mk(Op::Or, range)
+            };
             self.set_errno(st, Some(range), ERANGE);
         }
         if let Some(d) = dest {
@@ -114,6 +142,15 @@ impl Exec<'_, '_> {
     /// values, constrained on the path) and the host's libm computes.
     pub(super) fn concretized_libm(&mut self, st: &mut State, call: &HookCall<'_>) -> Result<Outcome, ExecError> {
         let HookCall { name, args, dest, loc } = *call;
+        if libm_suffix(name, "lgamma").is_some()
+            && (self.globals.contains_key("signgam") || self.globals.contains_key("__signgam"))
+        {
+            // glibc's lgamma sets the program's `signgam`; computed here it
+            // would set fpsym's own.
+            return Ok(Outcome::End(End::Partial(format!(
+                "{name} sets signgam, which the program reads: not modelled"
+            ))));
+        }
         if args
             .iter()
             .any(|a| matches!(a, Val::Fp(t) if format_of(t) == Format::X86_FP80))

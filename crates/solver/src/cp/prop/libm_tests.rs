@@ -211,7 +211,6 @@ fn members(rng: &mut StdRng, x: &FloatInterval, extra: &[Float]) -> Vec<Float> {
     out
 }
 
-
 /// glibc's value, asserted to exist.
 fn g(f: LibmFn, rm: RoundingMode, args: &[Float]) -> Float {
     f.glibc(rm, args).expect("binary32 or binary64").0
