@@ -66,13 +66,7 @@ fn reproducers(dir: &Path, record: &RunRecord, tests: &[Test], out: &Path) -> an
                 dir.display()
             ))
         })?;
-        let kind: String = f
-            .kind
-            .name()
-            .chars()
-            .map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' })
-            .collect();
-        let path = out.join(format!("{index:03}-{kind}.c"));
+        let path = out.join(format!("{index:03}-{}.c", f.kind.file_stem()));
         let r = fpsym_replay::reproducer(&abs_dir, record, index, f, test, &path).map_err(|e| input(e.to_string()))?;
         write(&path, r.source.as_bytes())?;
         println!(

@@ -225,13 +225,7 @@ impl DirSink {
     /// from 1; the kind names the file, anything but kebab-case replaced).
     fn write_finding(&self, index: usize) -> std::io::Result<()> {
         let f = &self.findings[index];
-        let kind: String = f
-            .kind
-            .name()
-            .chars()
-            .map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' })
-            .collect();
-        let name = format!("{:03}-{kind}.json", index + 1);
+        let name = format!("{:03}-{}.json", index + 1, f.kind.file_stem());
         write_json(&self.dir.join("findings").join(name), f).map_err(io_error)
     }
 }

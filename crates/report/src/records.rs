@@ -101,6 +101,15 @@ impl FindingKind {
         }
     }
 
+    /// The kind as a file-name part (`NNN-KIND.json`, `NNN-KIND.c`): its
+    /// name, anything but ASCII letters, digits and `-` replaced by `_`.
+    pub fn file_stem(&self) -> String {
+        self.name()
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' })
+            .collect()
+    }
+
     /// A custom kind named `name`: kebab-case (lower-case letters, digits,
     /// `-`), not a built-in name (it names files: `findings/NNN-NAME.json`).
     pub fn custom(name: &str) -> Result<FindingKind, String> {

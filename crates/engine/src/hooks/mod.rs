@@ -296,10 +296,8 @@ pub fn resolve(hooks: &UserHooks, prog: &Prog<'_>, callee: &Callee, name: &str, 
 /// their models whatever the program defines.
 pub fn is_c_library_function(name: &str) -> bool {
     env::MODELLED.contains(&name)
-        || transcendental::NAMES
-            .iter()
-            .chain(libm::EXACT_LIBM.iter().map(|(b, _)| b))
-            .any(|b| libm_suffix(name, b).is_some())
+        || transcendental::models(name)
+        || libm::EXACT_LIBM.iter().any(|(b, _)| libm_suffix(name, b).is_some())
 }
 
 /// Writes a modelled call's result into its destination register (if the

@@ -32,15 +32,17 @@ use fpsym_expr::libm::{call_f32, call_f64};
 use fpsym_expr::{LibmFn, Op, Term};
 use fpsym_float::{Float, Format, RoundingMode};
 
-/// The functions modelled here (with `f`/`l` forms).
-pub(super) const NAMES: &[&str] = &[
-    "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "exp",
-    "exp2", "expm1", "log", "log2", "log10", "log1p", "pow", "cbrt", "hypot", "erf", "erfc", "tgamma", "lgamma",
-];
+/// The function `name` is a form of (`sinf`, `sinl` → `sin`): every
+/// [`LibmFn`], with its `f`/`l` forms.
+pub(super) fn function(name: &str) -> Option<LibmFn> {
+    LibmFn::ALL
+        .into_iter()
+        .find(|f| libm_suffix(name, f.c_name()).is_some())
+}
 
 /// True if this family models `name` (any arity: glibc is asked).
 pub(super) fn models(name: &str) -> bool {
-    NAMES.iter().any(|b| libm_suffix(name, b).is_some())
+    function(name).is_some()
 }
 
 impl Exec<'_, '_> {
@@ -59,10 +61,7 @@ impl Exec<'_, '_> {
     /// arguments of one format (None otherwise: the caller concretizes).
     fn symbolic_libm(&mut self, st: &mut State, call: &HookCall<'_>) -> Option<Outcome> {
         let HookCall { name, args, dest, .. } = *call;
-        let f = NAMES
-            .iter()
-            .find(|b| libm_suffix(name, b).is_some())
-            .and_then(|b| LibmFn::from_c_name(b))?;
+        let f = function(name)?;
         let xs: Vec<Term> = args
             .iter()
             .map(|a| match a {
@@ -187,11 +186,10 @@ impl Exec<'_, '_> {
             loc: loc.clone(),
             reason: format!("call to {name} computed natively"),
         });
-        let base = NAMES
-            .iter()
-            .find(|b| libm_suffix(name, b).is_some())
-            .copied()
-            .unwrap_or(name);
+        let base: &str = match function(name) {
+            Some(f) => f.c_name(),
+            None => name,
+        };
         let v = if fmt == Format::BINARY32 {
             let xs: Vec<f32> = xs.iter().map(|x| *x as f32).collect();
             call_f32(base, &xs, st.rm).map(|(v, e)| (f64::from(v), e))

@@ -894,6 +894,26 @@ fn binary(f: LibmFn, rms: RmSet, xs: [FloatInterval; 2], z: FloatInterval) -> (F
     (z, out)
 }
 
+/// The result and the arguments of `f` narrowed (one or two arguments,
+/// as `f` takes).
+pub(crate) fn narrow_all(
+    f: LibmFn,
+    rms: RmSet,
+    xs: &[FloatInterval],
+    z: FloatInterval,
+) -> (FloatInterval, Vec<FloatInterval>) {
+    match xs {
+        [x] => {
+            let (z, x) = unary(f, rms, *x, z);
+            (z, vec![x])
+        }
+        _ => {
+            let (z, x) = binary(f, rms, [xs[0], xs[1]], z);
+            (z, x.to_vec())
+        }
+    }
+}
+
 /// Runs the propagator of `y = glibc_f(rm, x...)`: `args` are the rounding
 /// mode and the float operands, `res` the result. Only `Float32` and
 /// `Float64` are narrowed (the formats glibc is called in).
@@ -905,16 +925,7 @@ pub(crate) fn propagate(f: LibmFn, args: &mut [Domain], res: &mut Domain) -> Res
     if xs.len() != f.arity() || !LibmFn::evaluated_in(fmt) || xs.iter().any(|x| x.format() != fmt) {
         return Ok(());
     }
-    let (z, nxs) = match xs.len() {
-        1 => {
-            let (z, x) = unary(f, rms, xs[0], z);
-            (z, vec![x])
-        }
-        _ => {
-            let (z, x) = binary(f, rms, [xs[0], xs[1]], z);
-            (z, x.to_vec())
-        }
-    };
+    let (z, nxs) = narrow_all(f, rms, &xs, z);
     if z.is_empty() || nxs.iter().any(|x| x.is_empty()) {
         return Err(Empty);
     }

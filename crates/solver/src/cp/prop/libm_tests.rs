@@ -327,16 +327,7 @@ fn backward_keeps_every_solution() {
                 } else {
                     RmSet::point(RoundingMode::ALL[rng.gen_range(0..5)])
                 };
-                let (nz, nxs) = match xs.len() {
-                    1 => {
-                        let (z, x) = unary(f, rms, xs[0], z);
-                        (z, vec![x])
-                    }
-                    _ => {
-                        let (z, x) = binary(f, rms, [xs[0], xs[1]], z);
-                        (z, x.to_vec())
-                    }
-                };
+                let (nz, nxs) = narrow_all(f, rms, &xs, z);
                 // cut points: the new ends, where a wrong removal shows first
                 let cuts: Vec<Vec<Float>> = nxs
                     .iter()
