@@ -69,6 +69,21 @@ pub enum Command {
     ///
     /// Example: fpsym critical bench/critical/programs/heron.c --function heron --range 'a=[5,10]' --range 'b=[0,5]' --range 'c=[0,5]' --expect 'ret=[-0.00001,156.25001]'
     Critical(CriticalArgs),
+    /// Analyse many functions of a library, each in its own process with
+    /// its own time and memory limits, in parallel (--jobs) and sharded
+    /// across machines (--shard I/N): one line per function in
+    /// DIR/results.jsonl, a run directory per function, reports over all.
+    /// The library is compiled once. Options of the mode (e.g. --replay,
+    /// --kinds, --range) are given as well, or after `--`.
+    ///
+    /// Example: fpsym batch examples/c/mathlib.c --all-functions --mode exceptions --jobs 2 --max-time-per-function 10 -o batch-out --replay
+    Batch(BatchArgs),
+    /// Merge the output directories of the shards of one `fpsym batch`
+    /// (or batches of the same library and options) into one: results.jsonl,
+    /// the run directories, and the reports over all of them.
+    ///
+    /// Example: fpsym merge shard-0 shard-1 -o merged
+    Merge(MergeArgs),
     /// Show a run's tests for people (KLEE's ktest-tool): each input by
     /// name and type, its value in decimal (shortest round-trip) and as a
     /// hex float, its class (normal, subnormal, zero, inf, NaN), arrays
@@ -83,6 +98,113 @@ pub enum Command {
     ///
     /// Example: fpsym export fpsym-out-0 --c
     Export(ExportArgs),
+}
+
+/// The modes `fpsym batch` runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BatchMode {
+    /// `fpsym run`.
+    Run,
+    /// `fpsym exceptions`.
+    Exceptions,
+    /// `fpsym error`.
+    Error,
+    /// `fpsym path`.
+    Path,
+    /// `fpsym critical`.
+    Critical,
+}
+
+impl BatchMode {
+    /// The subcommand's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            BatchMode::Run => "run",
+            BatchMode::Exceptions => "exceptions",
+            BatchMode::Error => "error",
+            BatchMode::Path => "path",
+            BatchMode::Critical => "critical",
+        }
+    }
+}
+
+#[derive(Args, Debug)]
+#[command(group = clap::ArgGroup::new("which").required(true).args(["all_functions", "functions", "manifest"]))]
+pub struct BatchArgs {
+    /// The library: C sources (.c, .i; their functions are the ones
+    /// analysed) and LLVM bitcode (.bc, .ll; linked, not analysed),
+    /// compiled and linked once.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<std::path::PathBuf>,
+    /// Every external function with a body in the C files (not `main`,
+    /// not variadic).
+    #[arg(long)]
+    pub all_functions: bool,
+    /// These functions (comma-separated, repeatable).
+    #[arg(long, value_delimiter = ',', value_name = "F,G,...")]
+    pub functions: Vec<String>,
+    /// One job per line: `{"function": "f"}`, optionally with `"file"`
+    /// (the C file defining it, as given on the command line), `"args"`
+    /// (more options of the mode for this function, e.g.
+    /// ["--range", "x=[0,1]"]) and `"max_time"` (seconds).
+    #[arg(long, value_name = "JOBS.jsonl")]
+    pub manifest: Option<std::path::PathBuf>,
+    /// The analysis each function gets.
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub mode: BatchMode,
+    /// Functions analysed at once (one process each).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub jobs: usize,
+    /// Analyse only shard I of N (0 <= I < N): the functions whose stable
+    /// hash of file and function is I modulo N, so N machines given
+    /// 0/N ... N-1/N cover every function exactly once.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<String>,
+    /// Each function's time limit (its --max-time: it stops there and
+    /// keeps what it found; status timed-out).
+    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
+    pub max_time_per_function: f64,
+    /// Each function's memory limit in MiB (its --max-memory; a process
+    /// holding 25 % more is killed; status out-of-memory).
+    #[arg(long, value_name = "MIB")]
+    pub max_memory_per_function: Option<u64>,
+    /// Seconds a function's process gets after its time limit (for the
+    /// mode's own steps, replay and reports) before it is killed (status
+    /// timed-out).
+    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
+    pub grace: f64,
+    /// Continue an interrupted batch in -o DIR: functions already in
+    /// DIR/results.jsonl are skipped (the options must be the same).
+    #[arg(long)]
+    pub resume: bool,
+    /// Empty -o DIR first if it holds an earlier batch.
+    #[arg(long, conflicts_with = "resume")]
+    pub force: bool,
+    /// Output directory: results.jsonl, batch.json, build/ (the library,
+    /// built once), functions/FILE/FUNCTION/ (each function's run),
+    /// logs/, and the reports.
+    #[arg(short = 'o', long = "out", value_name = "DIR", required = true)]
+    pub output: std::path::PathBuf,
+    /// Run each function's process under this command (split at spaces),
+    /// e.g. `nice -n 10` or `prlimit --cpu=600`.
+    #[arg(long, value_name = "CMD")]
+    pub wrapper: Option<String>,
+    /// The mode's options, given after `--` or among batch's own.
+    #[arg(last = true, value_name = "MODE_OPTIONS")]
+    pub mode_args: Vec<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// Output directories of `fpsym batch` (e.g. one per shard).
+    #[arg(required = true, value_name = "DIR")]
+    pub dirs: Vec<std::path::PathBuf>,
+    /// Where the merged results and reports go (a new or empty directory).
+    #[arg(short = 'o', long = "out", value_name = "OUT", required = true)]
+    pub output: std::path::PathBuf,
+    /// Empty OUT first if it holds an earlier merge or batch.
+    #[arg(long)]
+    pub force: bool,
 }
 
 #[derive(Args, Debug)]
@@ -438,6 +560,11 @@ pub struct RunArgs {
     /// else fpsym prints goes to stderr.
     #[arg(long)]
     pub json: bool,
+    /// Load the program `fpsym batch` built once into this directory
+    /// (its `build`) instead of compiling FILE... again; the output
+    /// directory's `build` links to it.
+    #[arg(long, hide = true, value_name = "BUILD_DIR")]
+    pub prebuilt: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub solver: SolverArgs,
 }
@@ -539,7 +666,7 @@ pub enum StatsFormat {
 
 pub fn parse() -> Result<Cli, clap::Error> {
     use clap::{CommandFactory, FromArgMatches};
-    let matches = Cli::command().try_get_matches()?;
+    let matches = Cli::command().try_get_matches_from(batch_argv(std::env::args_os().collect()))?;
     let mut cli = Cli::from_arg_matches(&matches).map_err(|e| e.format(&mut Cli::command()))?;
     if let (Some((_, sub)), Some(run)) = (matches.subcommand(), cli.command.run_args_mut()) {
         run.sym_order = sym_order(sub);
@@ -574,4 +701,123 @@ fn sym_order(m: &clap::ArgMatches) -> Vec<bool> {
     all.extend(positions("sym_args").chunks(3).map(|c| (c[0], true)));
     all.sort();
     all.into_iter().map(|(_, g)| g).collect()
+}
+
+/// `fpsym batch`'s command line with the mode's options moved after `--`
+/// (into [`BatchArgs::mode_args`]): a flag batch does not know but the
+/// mode (`--mode M`) does is the mode's, with as many values as the mode
+/// says it takes. Anything else is left where it is, for clap to accept
+/// or refuse. Other commands' lines are returned unchanged.
+pub fn batch_argv(argv: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    use clap::CommandFactory;
+    let text: Vec<String> = argv.iter().map(|a| a.to_string_lossy().into_owned()).collect();
+    if text.get(1).map(String::as_str) != Some("batch") {
+        return argv;
+    }
+    let mode = text.iter().enumerate().find_map(|(i, a)| {
+        a.strip_prefix("--mode=")
+            .map(str::to_string)
+            .or_else(|| (a == "--mode").then(|| text.get(i + 1).cloned()).flatten())
+    });
+    let cli = Cli::command();
+    let (Some(batch), Some(mode)) = (
+        cli.find_subcommand("batch"),
+        mode.and_then(|m| cli.find_subcommand(&m).cloned()),
+    ) else {
+        return argv;
+    };
+    let find = |cmd: &clap::Command, tok: &str| -> Option<clap::Arg> {
+        let found = if let Some(long) = tok.strip_prefix("--") {
+            let name = long.split('=').next().unwrap_or(long);
+            cmd.get_arguments().find(|a| a.get_long() == Some(name))
+        } else {
+            let c = tok.chars().nth(1)?;
+            cmd.get_arguments().find(|a| a.get_short() == Some(c))
+        };
+        found.cloned()
+    };
+    // How many of the next tokens are the flag's values.
+    let values = |arg: &clap::Arg, tok: &str| -> usize {
+        let attached = if tok.starts_with("--") {
+            tok.contains('=')
+        } else {
+            tok.chars().count() > 2
+        };
+        if attached || !arg.get_action().takes_values() {
+            0
+        } else {
+            arg.get_num_args().map_or(1, |r| r.min_values().max(1))
+        }
+    };
+    let mut keep: Vec<std::ffi::OsString> = argv[..2].to_vec();
+    let mut moved: Vec<std::ffi::OsString> = Vec::new();
+    let mut i = 2;
+    while i < argv.len() {
+        let tok = &text[i];
+        if tok == "--" {
+            moved.extend(argv[i + 1..].iter().cloned());
+            break;
+        }
+        let is_flag = tok.starts_with('-') && tok.len() > 1;
+        let owner = if !is_flag {
+            None
+        } else if let Some(a) = find(batch, tok) {
+            Some((false, values(&a, tok)))
+        } else {
+            find(&mode, tok).map(|a| (true, values(&a, tok)))
+        };
+        let n = 1 + owner.map_or(0, |(_, v)| v);
+        let end = (i + n).min(argv.len());
+        if owner.is_some_and(|(m, _)| m) {
+            moved.extend(argv[i..end].iter().cloned());
+        } else {
+            keep.extend(argv[i..end].iter().cloned());
+        }
+        i = end;
+    }
+    if !moved.is_empty() {
+        keep.push("--".into());
+        keep.extend(moved);
+    }
+    keep
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn split(line: &str) -> Vec<String> {
+        batch_argv(line.split(' ').map(Into::into).collect())
+            .into_iter()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect()
+    }
+
+    #[test]
+    fn batch_moves_the_modes_options_after_the_separator() {
+        assert_eq!(
+            split("fpsym batch lib.c --mode exceptions --replay -I inc --kinds overflow --jobs 2 -o out --all-functions x.c"),
+            split("fpsym batch lib.c --mode exceptions --jobs 2 -o out --all-functions x.c -- --replay -I inc --kinds overflow")
+        );
+        assert_eq!(
+            split("fpsym batch lib.c --mode=critical --expect ret=[0,1] --sym-args 1 2 3 -o o --functions f,g -- --unroll 3"),
+            vec![
+                "fpsym", "batch", "lib.c", "--mode=critical", "-o", "o", "--functions", "f,g", "--", "--expect",
+                "ret=[0,1]", "--sym-args", "1", "2", "3", "--unroll", "3"
+            ]
+        );
+        // Unknown flags stay for clap to refuse; other commands are untouched.
+        assert_eq!(
+            split("fpsym batch a.c --mode run --bogus"),
+            split("fpsym batch a.c --mode run --bogus")
+        );
+        assert_eq!(split("fpsym run a.c --replay"), vec!["fpsym", "run", "a.c", "--replay"]);
+        let cli = Cli::try_parse_from(split(
+            "fpsym batch lib.c --mode exceptions --replay --max-time-per-function 5 -o out --all-functions",
+        ))
+        .unwrap();
+        let Command::Batch(b) = cli.command else { panic!() };
+        assert_eq!(b.mode_args, vec!["--replay"]);
+        assert_eq!(b.max_time_per_function, 5.0);
+    }
 }

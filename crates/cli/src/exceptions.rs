@@ -188,24 +188,6 @@ pub fn run(raw: ExceptionsArgs) -> anyhow::Result<ExitCode> {
     run_then(&opts, |_, findings| print_by_kind(kinds, findings))
 }
 
-/// The functions `--all-functions` analyses: defined in the user's files,
-/// external, not `main`, not variadic.
-fn candidates(program: &fpsym_frontend::Program, user: &fpsym_frontend::UserCode) -> Vec<String> {
-    program
-        .module
-        .functions
-        .iter()
-        .filter(|f| {
-            f.name != "main"
-                && !f.is_var_arg
-                && !f.basic_blocks.is_empty()
-                && matches!(f.linkage, llvm_ir::module::Linkage::External)
-                && user.is_user_function(f)
-        })
-        .map(|f| f.name.clone())
-        .collect()
-}
-
 /// One run per function into OUT/functions/FUNCTION, then a summary of
 /// all; the exit status is the worst of theirs.
 fn all_functions(
@@ -215,7 +197,7 @@ fn all_functions(
 ) -> anyhow::Result<ExitCode> {
     let (base, out, program) = prepare(opts)?;
     let user = fpsym_frontend::UserCode::from_inputs(opts.files());
-    let functions = candidates(&program, &user);
+    let functions = crate::run::analysable_functions(&program, &user);
     if functions.is_empty() {
         return Err(Failure::Input("--all-functions: no external function with a body in your files".into()).into());
     }
@@ -239,7 +221,7 @@ fn all_functions(
         let dir = out.join("functions").join(f);
         std::fs::create_dir_all(&dir)?;
         // Replay rebuilds from the run's headers in DIR/build.
-        std::os::unix::fs::symlink(std::fs::canonicalize(out.join("build"))?, dir.join("build"))?;
+        crate::run::link_build(&out.join("build"), &dir.join("build"))?;
         let mut engine = base.clone();
         engine.entry = Entry::Function {
             name: f.clone(),

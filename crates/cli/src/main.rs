@@ -7,6 +7,7 @@
 //! an undecided query, an unmodelled call).
 
 mod args;
+mod batch;
 mod critical;
 mod error;
 mod exceptions;
@@ -167,6 +168,8 @@ fn run() -> anyhow::Result<ExitCode> {
                 None => replay::replay(&raw.dir, &opts),
             }
         }
+        args::Command::Batch(raw) => batch::run(raw),
+        args::Command::Merge(raw) => batch::merge(raw),
         args::Command::Show(raw) => show::run(&raw),
         args::Command::Export(raw) => export::run(&raw),
     }

@@ -26,6 +26,8 @@ pub struct RunOptions {
     property: PropertySpec,
     replay: bool,
     coverage: bool,
+    /// `fpsym batch`'s shared build directory, loaded instead of compiling.
+    prebuilt: Option<PathBuf>,
     after_run: Option<AfterRun>,
     mode: &'static str,
 }
@@ -134,6 +136,11 @@ impl RunOptions {
         &mut self.engine
     }
 
+    /// How the C inputs are compiled.
+    pub fn compile_options(&self) -> &CompileOptions {
+        &self.compile
+    }
+
     /// The solver's options.
     pub fn solver_config(&self) -> &SolverConfig {
         &self.solver
@@ -240,6 +247,7 @@ impl RunOptions {
             property,
             replay: a.replay,
             coverage: a.coverage,
+            prebuilt: a.prebuilt,
             after_run: None,
             mode: "run",
         })
@@ -313,8 +321,17 @@ pub fn prepare(opts: &RunOptions) -> anyhow::Result<(Config, PathBuf, fpsym_fron
     };
     crate::session::output(&out);
     let work = out.join("build");
-    std::fs::create_dir_all(&work)?;
-    let program = match fpsym_frontend::build(&opts.files, &opts.compile, &work) {
+    let built = match &opts.prebuilt {
+        Some(shared) => {
+            link_build(shared, &work)?;
+            fpsym_frontend::reuse(&opts.files, shared)
+        }
+        None => {
+            std::fs::create_dir_all(&work)?;
+            fpsym_frontend::build(&opts.files, &opts.compile, &work)
+        }
+    };
+    let program = match built {
         Ok(p) => p,
         Err(FrontendError::Clang { stderr, .. }) => {
             eprint!("{stderr}");
@@ -323,6 +340,47 @@ pub fn prepare(opts: &RunOptions) -> anyhow::Result<(Config, PathBuf, fpsym_fron
         Err(e) => return Err(Failure::Input(e.to_string()).into()),
     };
     Ok((engine, out, program))
+}
+
+/// The functions `--all-functions` analyses: defined in the user's files,
+/// external, not `main`, not variadic.
+pub(crate) fn analysable_functions(program: &fpsym_frontend::Program, user: &fpsym_frontend::UserCode) -> Vec<String> {
+    program
+        .module
+        .functions
+        .iter()
+        .filter(|f| {
+            f.name != "main"
+                && !f.is_var_arg
+                && !f.basic_blocks.is_empty()
+                && matches!(f.linkage, llvm_ir::module::Linkage::External)
+                && user.is_user_function(f)
+        })
+        .map(|f| f.name.clone())
+        .collect()
+}
+
+/// Makes `work` (an output directory's `build`) a symbolic link to the
+/// shared build directory `shared`, relative when both are under one
+/// directory (so a copied tree keeps working).
+pub(crate) fn link_build(shared: &Path, work: &Path) -> anyhow::Result<()> {
+    let shared = std::fs::canonicalize(shared).map_err(|e| Failure::Input(format!("{}: {e}", shared.display())))?;
+    let parent = work.parent().unwrap_or(Path::new("."));
+    let from = std::fs::canonicalize(parent)?;
+    let common = from
+        .ancestors()
+        .find(|a| shared.starts_with(a))
+        .unwrap_or(Path::new("/"));
+    let mut target = PathBuf::new();
+    for _ in from.strip_prefix(common).unwrap_or(&from).components() {
+        target.push("..");
+    }
+    target.push(shared.strip_prefix(common).unwrap_or(&shared));
+    if work.symlink_metadata().is_ok() {
+        std::fs::remove_file(work)?;
+    }
+    std::os::unix::fs::symlink(target, work)?;
+    Ok(())
 }
 
 /// Runs `program` with `engine` into `out` (whose `build` holds the

@@ -95,6 +95,7 @@ fn reportable(dir: &Path, failed_on_input: bool) -> bool {
         return false;
     }
     let holds_run = dir.join(fpsym_engine::report::RUN_RECORD).is_file()
+        || dir.join(fpsym_engine::report::RESULTS).is_file()
         || std::fs::read_dir(dir.join("functions"))
             .map(|rd| {
                 rd.filter_map(|e| e.ok())

@@ -425,6 +425,7 @@ fn the_tool_check_names_the_debian_package_of_what_is_missing() {
         ("z3", "z3"),
         ("cvc5", "cvc5"),
         ("chromium", "chromium"),
+        ("python3", "python3"),
     ] {
         assert!(
             t.contains(&format!("missing: {what} (Debian package {package})")),

@@ -194,6 +194,13 @@ pub fn build(inputs: &[PathBuf], opts: &CompileOptions, workdir: &Path) -> Resul
     program::build(inputs, opts, workdir)
 }
 
+/// Loads the program [`build`] left in `workdir` for `inputs` (the same
+/// inputs and options), without compiling again: `fpsym batch` builds a
+/// library once and every function's run loads it.
+pub fn reuse(inputs: &[PathBuf], workdir: &Path) -> Result<Program, FrontendError> {
+    program::reuse(inputs, workdir)
+}
+
 /// Loads and validates an already linked module (`.bc`, or `.ll` text).
 /// No runtime is linked; [`Program::sources`] is empty.
 pub fn load(bitcode: &Path) -> Result<Program, FrontendError> {

@@ -390,8 +390,30 @@ pub(crate) fn build(inputs: &[PathBuf], opts: &CompileOptions, workdir: &Path) -
     let program_ll = workdir.join("program.ll");
     std::fs::write(&program_ll, &ir_text).map_err(io_err(&program_ll))?;
 
-    let module = load_module(&program_bc, false)?;
-    let mut program = assemble(module, &ir_text)?;
+    finish(&workdir, inputs, &ir_text, diagnostics, runtime_dir)
+}
+
+/// Loads `workdir/program.bc` (with its text `workdir/program.ll`) as
+/// [`build`] made it for `inputs`, the runtime's functions recognised from
+/// `workdir/fpsym-runtime`.
+pub(crate) fn reuse(inputs: &[PathBuf], workdir: &Path) -> Result<Program, FrontendError> {
+    let workdir = absolute(workdir)?;
+    let program_ll = workdir.join("program.ll");
+    let ir_text = std::fs::read_to_string(&program_ll).map_err(io_err(&program_ll))?;
+    let runtime_dir = Some(workdir.join("fpsym-runtime")).filter(|d| d.is_dir());
+    finish(&workdir, inputs, &ir_text, String::new(), runtime_dir)
+}
+
+/// The program of `workdir/program.bc` (text `ir_text`) built from `inputs`.
+fn finish(
+    workdir: &Path,
+    inputs: &[PathBuf],
+    ir_text: &str,
+    diagnostics: String,
+    runtime_dir: Option<PathBuf>,
+) -> Result<Program, FrontendError> {
+    let module = load_module(&workdir.join("program.bc"), false)?;
+    let mut program = assemble(module, ir_text)?;
     program.sources = inputs.to_vec();
     program.diagnostics = diagnostics;
     if let Some(dir) = runtime_dir {

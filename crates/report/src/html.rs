@@ -10,7 +10,7 @@ use crate::reports::{escape_markup as esc, inputs_text, is_exception_kind, stack
 use crate::sarif::{describe_kind, verdict_words};
 use crate::{Event, Finding, TestObject};
 use serde_json::Value;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 /// Lines shown above and below a finding's line.
@@ -106,7 +106,12 @@ pub(crate) fn render_index(dir: &std::path::Path, parts: &[Part]) -> String {
     let mut h = String::new();
     let mode = parts.first().map_or("run", |p| p.run.mode.name());
     let program: Vec<String> = parts.first().map(|p| p.run.program()).unwrap_or_default();
-    let title = format!("fpsym {mode} --all-functions: {}", program.join(" "));
+    let batch = parts.iter().any(|p| p.job.is_some());
+    let title = if batch {
+        format!("fpsym batch --mode {mode}: {}", program.join(" "))
+    } else {
+        format!("fpsym {mode} --all-functions: {}", program.join(" "))
+    };
     let _ = write!(
         h,
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<header><h1>{}</h1><p>{}</p></header>\n<main>\n",
@@ -114,10 +119,14 @@ pub(crate) fn render_index(dir: &std::path::Path, parts: &[Part]) -> String {
         esc(&title),
         esc(&dir.display().to_string())
     );
+    if batch {
+        batch_summary(&mut h, parts);
+    }
     let _ = writeln!(
         h,
-        "<section id=\"summary\">\n<h2>Functions ({})</h2>\n<table>\n<tr><th>function</th><th>verdict</th><th>stopped</th><th>findings</th><th>tests</th><th>native replay</th><th>report</th></tr>",
-        parts.len()
+        "<section id=\"functions\">\n<h2>Functions ({})</h2>\n<table>\n<tr><th>function</th>{}<th>verdict</th><th>stopped</th><th>findings</th><th>tests</th><th>native replay</th><th>report</th></tr>",
+        parts.len(),
+        if batch { "<th>file</th><th>status</th><th>seconds</th>" } else { "" }
     );
     for p in parts {
         let r = &p.run;
@@ -148,9 +157,31 @@ pub(crate) fn render_index(dir: &std::path::Path, parts: &[Part]) -> String {
             ),
             None => String::new(),
         };
+        let name = p.job.as_ref().map_or(name, |j| j.function.clone());
+        let job_cells = match &p.job {
+            Some(j) => format!(
+                "<td><code>{}</code></td><td><span class=\"{}\" title=\"{}\">{}</span></td><td>{:.1}</td>",
+                esc(&r.display_path(&j.file)),
+                if j.status == crate::JobStatus::Crashed {
+                    "bad"
+                } else if j.status == crate::JobStatus::Done {
+                    "ok"
+                } else {
+                    ""
+                },
+                esc(j.why.as_deref().unwrap_or("")),
+                esc(j.status.name()),
+                j.time
+            ),
+            None => String::new(),
+        };
+        let verdict = match (&r.summary, &p.job) {
+            (None, Some(j)) => j.why.clone().unwrap_or_else(|| "none (no stats.json)".into()),
+            _ => verdict,
+        };
         let _ = writeln!(
             h,
-            "<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{replay}</td><td><a href=\"{}/report.html\">{}/report.html</a></td></tr>",
+            "<tr><td><code>{}</code></td>{job_cells}<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{replay}</td><td><a href=\"{}/report.html\">{}/report.html</a></td></tr>",
             esc(&name),
             esc(&verdict),
             esc(&stop),
@@ -213,6 +244,72 @@ pub(crate) fn render_index(dir: &std::path::Path, parts: &[Part]) -> String {
         esc(&dir.display().to_string())
     );
     h
+}
+
+/// A batch's summary: functions by status and verdict, and per finding
+/// kind the locations (kind, file, line), the functions and how many
+/// findings native replay confirmed.
+fn batch_summary(h: &mut String, parts: &[Part]) {
+    let mut status: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut verdicts: BTreeMap<String, usize> = BTreeMap::new();
+    let mut time = 0.0;
+    for j in parts.iter().filter_map(|p| p.job.as_ref()) {
+        *status.entry(j.status.name()).or_default() += 1;
+        *verdicts
+            .entry(j.verdict.clone().unwrap_or_else(|| "none".into()))
+            .or_default() += 1;
+        time += j.time;
+    }
+    let list = |m: Vec<(String, usize)>| {
+        m.into_iter()
+            .map(|(k, n)| format!("{n} {}", esc(&k)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    h.push_str("<section id=\"summary\">\n<h2>Summary</h2>\n<table>\n");
+    row(h, "functions", &parts.len().to_string());
+    row(
+        h,
+        "status",
+        &list(status.into_iter().map(|(k, n)| (k.to_string(), n)).collect()),
+    );
+    row(h, "verdicts", &list(verdicts.into_iter().collect()));
+    row(h, "seconds (all functions)", &format!("{time:.1}"));
+    h.push_str("</table>\n");
+    // kind -> (locations, functions, findings, confirmed, replayed)
+    let mut kinds: BTreeMap<String, (BTreeSet<(String, u32)>, BTreeSet<String>, usize, usize, usize)> = BTreeMap::new();
+    for j in parts.iter().filter_map(|p| p.job.as_ref()) {
+        for f in &j.findings {
+            let e = kinds.entry(f.kind.name().to_string()).or_default();
+            e.0.insert((f.file.clone(), f.line));
+            e.1.insert(format!("{}\0{}", j.file, j.function));
+            e.2 += 1;
+            if let Some(c) = f.confirmed {
+                e.4 += 1;
+                e.3 += usize::from(c);
+            }
+        }
+    }
+    if !kinds.is_empty() {
+        h.push_str("<h3>By kind</h3>\n<table>\n<tr><th>kind</th><th>findings</th><th>locations</th><th>functions</th><th>confirmed natively</th></tr>\n");
+        for (k, (locs, funcs, n, confirmed, replayed)) in &kinds {
+            let conf = if *replayed == 0 {
+                "not replayed".to_string()
+            } else {
+                format!("{confirmed} of {replayed}")
+            };
+            let _ = writeln!(
+                h,
+                "<tr><td><span class=\"kind\">{}</span></td><td>{n}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                esc(k),
+                locs.len(),
+                funcs.len(),
+                esc(&conf)
+            );
+        }
+        h.push_str("</table>\n");
+    }
+    h.push_str("</section>\n");
 }
 
 /// A table row of a label and an already escaped cell.

@@ -25,6 +25,30 @@ struct Case {
     skipped: Option<String>,
 }
 
+/// A batch function's process: passes when it ran to its end, fails when
+/// it crashed, skipped (with why) when it stopped at a limit or could not
+/// be analysed.
+fn status_case(class: &str, job: &crate::JobResult) -> Case {
+    use crate::JobStatus as S;
+    let why = job.why.clone().unwrap_or_default();
+    Case {
+        classname: class.to_string(),
+        name: format!("status: {}", job.status.name()),
+        file: None,
+        line: None,
+        failure: (job.status == S::Crashed).then(|| {
+            (
+                "crashed".to_string(),
+                why.clone(),
+                format!("{} ({}): the analysis crashed: {why}\n", job.function, job.file),
+            )
+        }),
+        out: None,
+        skipped: matches!(job.status, S::TimedOut | S::OutOfMemory | S::Skipped)
+            .then(|| format!("{}: {why}", job.status.name())),
+    }
+}
+
 /// The failure of the `index`-th finding.
 fn finding_case(run: &RunDir, class: &str, index: usize, f: &Finding) -> Case {
     let place = format!("{}:{}:{}", run.display_path(&f.file), f.line, f.column);
@@ -62,7 +86,8 @@ fn finding_case(run: &RunDir, class: &str, index: usize, f: &Finding) -> Case {
 
 /// `junit.xml`'s text: a suite per run directory.
 pub(crate) fn render(parts: &[Part]) -> String {
-    let suites: Vec<(String, usize, usize, usize, f64)> = parts.iter().map(|p| suite(&p.run, &p.sub)).collect();
+    let suites: Vec<(String, usize, usize, usize, f64)> =
+        parts.iter().map(|p| suite(&p.run, &p.sub, p.job.as_ref())).collect();
     let tests: usize = suites.iter().map(|s| s.1).sum();
     let failures: usize = suites.iter().map(|s| s.2).sum();
     let skipped: usize = suites.iter().map(|s| s.3).sum();
@@ -80,7 +105,7 @@ pub(crate) fn render(parts: &[Part]) -> String {
 
 /// One run directory's `<testsuite>` (`sub`: its path from the report's
 /// directory, or empty), with its test cases, failures and time.
-fn suite(run: &RunDir, sub: &str) -> (String, usize, usize, usize, f64) {
+fn suite(run: &RunDir, sub: &str, job: Option<&crate::JobResult>) -> (String, usize, usize, usize, f64) {
     let program = run
         .program()
         .iter()
@@ -91,7 +116,11 @@ fn suite(run: &RunDir, sub: &str) -> (String, usize, usize, usize, f64) {
         })
         .collect::<Vec<_>>()
         .join("+");
-    let function = run.run.as_ref().and_then(|r| r.entry.function().map(str::to_string));
+    let function = run
+        .run
+        .as_ref()
+        .and_then(|r| r.entry.function().map(str::to_string))
+        .or_else(|| job.map(|j| j.function.clone()));
     let class = match (&function, program.is_empty()) {
         (Some(f), false) => format!("fpsym.{}.{program}.{f}", run.mode.name()),
         (None, false) => format!("fpsym.{}.{program}", run.mode.name()),
@@ -103,6 +132,9 @@ fn suite(run: &RunDir, sub: &str) -> (String, usize, usize, usize, f64) {
         .enumerate()
         .map(|(i, f)| finding_case(run, &class, i, f))
         .collect();
+    if let Some(job) = job {
+        cases.push(status_case(&class, job));
+    }
     for t in &run.tests {
         let replayed = run
             .replay
@@ -294,6 +326,7 @@ mod tests {
         let x = render(&[Part {
             sub: String::new(),
             run,
+            job: None,
         }]);
         // The stack names files as the rest of the report does: relative
         // to the base.

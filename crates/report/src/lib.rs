@@ -11,6 +11,7 @@
 //! HTML writers plug in there.
 #![deny(missing_docs)]
 
+mod batch;
 mod charts;
 mod html;
 mod junit;
@@ -23,6 +24,10 @@ mod sarif;
 mod summary;
 pub mod values;
 
+pub use batch::{
+    append_result, read_results, shard_of, write_results, BatchRecord, JobFinding, JobResult, JobStatus, BATCH_RECORD,
+    RESULTS,
+};
 pub use progress::{read_progress, ProgressSample, PROGRESS};
 pub use records::{Event, Finding, FindingKind, Loc, PathEnd, Termination, Test, TestElement, TestObject};
 pub use replay_record::{

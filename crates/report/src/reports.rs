@@ -39,10 +39,13 @@ pub fn write_reports(dir: &Path) -> Result<(), ReportError> {
 /// listing the functions (each function's own directory has its reports).
 pub fn write_reports_relative_to(dir: &Path, base: Option<&Path>) -> Result<(), ReportError> {
     let subs = function_dirs(dir);
-    let parts: Vec<Part> = if dir.join(RUN_RECORD).exists() || subs.is_empty() {
+    let parts: Vec<Part> = if dir.join(crate::RESULTS).is_file() {
+        batch_parts(dir, base)?
+    } else if dir.join(RUN_RECORD).exists() || subs.is_empty() {
         vec![Part {
             sub: String::new(),
             run: RunDir::read(dir, base)?,
+            job: None,
         }]
     } else {
         subs.into_iter()
@@ -50,6 +53,7 @@ pub fn write_reports_relative_to(dir: &Path, base: Option<&Path>) -> Result<(), 
                 Ok(Part {
                     run: RunDir::read(&dir.join(&sub), base)?,
                     sub,
+                    job: None,
                 })
             })
             .collect::<Result<_, ReportError>>()?
@@ -66,6 +70,35 @@ pub fn write_reports_relative_to(dir: &Path, base: Option<&Path>) -> Result<(), 
     };
     write(HTML, page)?;
     Ok(())
+}
+
+/// The parts of a `fpsym batch` (or `fpsym merge`) directory: one per
+/// line of `results.jsonl`, by file and function, each with its status
+/// (a function whose process died before writing anything has an empty
+/// run).
+fn batch_parts(dir: &Path, base: Option<&Path>) -> Result<Vec<Part>, ReportError> {
+    let mut jobs = crate::read_results(dir)?;
+    jobs.sort_by(|a, b| a.key().cmp(&b.key()));
+    let mode = read_json::<crate::BatchRecord>(&dir.join(crate::BATCH_RECORD))
+        .ok()
+        .and_then(|b| Mode::from_name(&b.mode));
+    jobs.into_iter()
+        .map(|job| {
+            let at = dir.join(&job.dir);
+            let run = if at.is_dir() {
+                RunDir::read(&at, base)?
+            } else {
+                let mut r = RunDir::empty(&at, base);
+                r.mode = mode.unwrap_or(Mode::Run);
+                r
+            };
+            Ok(Part {
+                sub: job.dir.clone(),
+                run,
+                job: Some(job),
+            })
+        })
+        .collect()
 }
 
 /// `functions/F` for each subdirectory of `DIR/functions` holding a run
@@ -90,6 +123,8 @@ pub(crate) struct Part {
     pub sub: String,
     /// Its records.
     pub run: RunDir,
+    /// In a batch: how the function's process ended.
+    pub job: Option<crate::JobResult>,
 }
 
 /// Which command made a directory (for the reports' titles and pictures).
@@ -170,6 +205,24 @@ pub(crate) struct RunDir {
 }
 
 impl RunDir {
+    /// A run that left nothing in `dir` (a batch job that died first).
+    pub(crate) fn empty(dir: &Path, base: Option<&Path>) -> RunDir {
+        RunDir {
+            dir: dir.to_path_buf(),
+            base: base.map(Path::to_path_buf),
+            run: None,
+            summary: None,
+            tests: Vec::new(),
+            findings: Vec::new(),
+            events: Vec::new(),
+            replay: None,
+            progress: Vec::new(),
+            mode: Mode::Run,
+            record: None,
+            problems: Vec::new(),
+        }
+    }
+
     /// Reads what `dir` holds. A missing record is absent; an unreadable
     /// one is listed in `problems`; a directory that cannot be read at all
     /// is an error.

@@ -265,6 +265,7 @@ pub(crate) fn log(run: &RunDir) -> Value {
     log_of(&[Part {
         sub: String::new(),
         run: run.clone(),
+        job: None,
     }])
 }
 
@@ -309,6 +310,27 @@ pub(crate) fn log_of(parts: &[Part]) -> Value {
         let mut inv = invocation(run);
         if !part.sub.is_empty() {
             inv["properties"]["runDirectory"] = json!(part.sub);
+        }
+        if let Some(job) = &part.job {
+            inv["properties"]["function"] = json!(job.function);
+            inv["properties"]["status"] = json!(job.status.name());
+            if job.status == crate::JobStatus::Crashed {
+                inv["executionSuccessful"] = json!(false);
+            }
+            if let Some(why) = &job.why {
+                inv["properties"]["statusWhy"] = json!(why);
+                if job.status != crate::JobStatus::Done {
+                    let level = if job.status == crate::JobStatus::Crashed {
+                        "error"
+                    } else {
+                        "warning"
+                    };
+                    let text = format!("{}: {} ({why})", job.function, job.status.name());
+                    if let Some(notes) = inv["toolExecutionNotifications"].as_array_mut() {
+                        notes.insert(0, json!({"message": {"text": text}, "level": level}));
+                    }
+                }
+            }
         }
         invocations.push(inv);
     }

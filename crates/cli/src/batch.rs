@@ -1,0 +1,965 @@
+//! `fpsym batch`: many functions of one library, each analysed by a mode
+//! in its own child process (its time and memory limits, a crash or hang
+//! recorded and the batch going on), `--jobs` at a time, `--shard I/N` of
+//! them; and `fpsym merge`: the shards' directories made one.
+//!
+//! The library is compiled once into `DIR/build`; each child is this
+//! binary, `fpsym MODE FILES... --function F -o DIR/functions/FILE/F
+//! --prebuilt DIR/build MODE_OPTIONS`, which loads that build instead of
+//! compiling. What a child did is read back from its directory (the same
+//! records every run writes) and appended to `DIR/results.jsonl` as it
+//! ends, so an interrupted batch keeps what it finished.
+
+use crate::args::{BatchArgs, Cli, Command as Cmd, MergeArgs};
+use crate::run::RunOptions;
+use crate::Failure;
+use fpsym_engine::report::{self as r, BatchRecord, JobFinding, JobResult, JobStatus};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::Ordering;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// One function to analyse.
+#[derive(Clone, Debug)]
+struct Job {
+    /// The C file defining it, as given.
+    file: String,
+    function: String,
+    /// The manifest's extra mode options.
+    args: Vec<String>,
+    /// The manifest's time limit.
+    max_time: Option<f64>,
+    /// Its output directory, relative to the batch's.
+    dir: String,
+}
+
+/// The batch's settings every job shares.
+struct Plan {
+    out: PathBuf,
+    exe: PathBuf,
+    wrapper: Vec<String>,
+    mode: &'static str,
+    files: Vec<PathBuf>,
+    mode_args: Vec<String>,
+    max_time: f64,
+    max_memory: Option<u64>,
+    grace: f64,
+}
+
+/// What the mode's options may not say: batch sets them per function.
+const OWNED: [(&str, &str); 6] = [
+    (
+        "--function",
+        "batch runs each function (--all-functions, --functions, --manifest)",
+    ),
+    ("-o/--out", "each function's directory is DIR/functions/FILE/FUNCTION"),
+    ("--max-time", "use --max-time-per-function"),
+    ("--max-memory", "use --max-memory-per-function"),
+    ("--json", "read DIR/results.jsonl"),
+    ("--all-functions", "use batch's --all-functions"),
+];
+
+/// Parses `fpsym MODE FILES... --function F ARGS` as the mode would: the
+/// clap error (usage, a bad option) is an input error naming `context`;
+/// an option batch owns is refused. Returns the mode's `run` options.
+fn mode_options(
+    mode: &str,
+    files: &[PathBuf],
+    function: &str,
+    args: &[String],
+    context: &str,
+) -> anyhow::Result<RunOptions> {
+    use clap::Parser;
+    let mut argv: Vec<String> = vec!["fpsym".into(), mode.into()];
+    argv.extend(files.iter().map(|f| f.display().to_string()));
+    argv.extend(["--function".into(), function.into()]);
+    argv.extend(args.iter().cloned());
+    let cli = Cli::try_parse_from(&argv).map_err(|e| {
+        let text = e.render().to_string();
+        let first = text
+            .lines()
+            .take_while(|l| !l.is_empty() && !l.starts_with("Usage:"))
+            .map(str::trim)
+            .collect::<Vec<_>>()
+            .join(" ")
+            .trim_start_matches("error: ")
+            .to_string();
+        Failure::Input(format!("{context}: the options of `fpsym {mode}`: {first}"))
+    })?;
+    let (run, all) = match cli.command {
+        Cmd::Run(a) => (a, false),
+        Cmd::Exceptions(a) => (a.run, a.all_functions),
+        Cmd::Error(a) => (a.run, false),
+        Cmd::Path(a) => (a.run, false),
+        Cmd::Critical(a) => (a.run, false),
+        _ => unreachable!("batch modes are run-based"),
+    };
+    let owned = [
+        run.function.as_deref() != Some(function),
+        run.output.is_some(),
+        run.max_time.is_some(),
+        run.max_memory.is_some(),
+        run.json,
+        all,
+    ];
+    if let Some(((flag, why), _)) = OWNED.iter().zip(owned).find(|(_, set)| *set) {
+        return Err(Failure::Input(format!("{context}: {flag} is not an option of the mode here: {why}")).into());
+    }
+    if run.prebuilt.is_some() || run.force {
+        return Err(Failure::Input(format!("{context}: --force and --prebuilt are set by batch")).into());
+    }
+    Ok(RunOptions::from_args(run)?)
+}
+
+/// `--shard I/N`.
+fn parse_shard(s: &str) -> Result<(u32, u32), Failure> {
+    let bad = || Failure::Input(format!("--shard {s}: expected I/N with 0 <= I < N (e.g. 0/4)"));
+    let (i, n) = s.split_once('/').ok_or_else(bad)?;
+    let (i, n): (u32, u32) = (
+        i.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
+    if n == 0 || i >= n {
+        return Err(bad());
+    }
+    Ok((i, n))
+}
+
+/// The input (as given) whose C source defines `f`, by its debug
+/// location's file name.
+fn defining_file(f: &llvm_ir::Function, files: &[PathBuf]) -> Option<String> {
+    let loc = f.debugloc.as_ref()?;
+    files
+        .iter()
+        .find(|input| fpsym_frontend::UserCode::from_inputs(std::slice::from_ref(input)).is_user_file(&loc.filename))
+        .map(|p| p.display().to_string())
+}
+
+/// A directory name for `s` (path separators and dots replaced).
+fn dir_name(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// `functions/STEM/FUNCTION` for every job, the stem made unique when two
+/// inputs share one.
+fn assign_dirs(jobs: &mut [Job], files: &[PathBuf]) {
+    let mut stems: BTreeMap<String, String> = BTreeMap::new();
+    let mut used: BTreeSet<String> = BTreeSet::new();
+    for f in files {
+        let given = f.display().to_string();
+        let stem = dir_name(
+            &f.file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+        );
+        let mut name = stem.clone();
+        let mut k = 2;
+        while used.contains(&name) {
+            name = format!("{stem}-{k}");
+            k += 1;
+        }
+        used.insert(name.clone());
+        stems.insert(given, name);
+    }
+    for j in jobs {
+        let stem = stems.get(&j.file).cloned().unwrap_or_else(|| dir_name(&j.file));
+        j.dir = format!("functions/{stem}/{}", dir_name(&j.function));
+    }
+}
+
+/// The jobs of the whole batch (before sharding), in order.
+fn select(raw: &BatchArgs, program: &fpsym_frontend::Program) -> anyhow::Result<Vec<Job>> {
+    let user = fpsym_frontend::UserCode::from_inputs(&raw.files);
+    let job = |function: &str, file: Option<String>, args: Vec<String>, max_time: Option<f64>, what: &str| {
+        let f = program
+            .module
+            .functions
+            .iter()
+            .find(|f| f.name == function)
+            .filter(|f| !f.basic_blocks.is_empty())
+            .ok_or_else(|| Failure::Input(format!("{what}: no function `{function}` with a body in the library")))?;
+        let file = match file {
+            Some(given) => {
+                if !raw.files.iter().any(|p| p.display().to_string() == given) {
+                    return Err(Failure::Input(format!(
+                        "{what}: \"file\": {given} is not one of the files given"
+                    )));
+                }
+                given
+            }
+            None => defining_file(f, &raw.files).ok_or_else(|| {
+                Failure::Input(format!(
+                    "{what}: `{function}` is not defined in one of the C files given (bitcode inputs are linked, not analysed)"
+                ))
+            })?,
+        };
+        Ok(Job {
+            file,
+            function: function.to_string(),
+            args,
+            max_time,
+            dir: String::new(),
+        })
+    };
+    let mut jobs = Vec::new();
+    if raw.all_functions {
+        for name in crate::run::analysable_functions(program, &user) {
+            jobs.push(job(&name, None, Vec::new(), None, "--all-functions")?);
+        }
+        if jobs.is_empty() {
+            return Err(
+                Failure::Input("--all-functions: no external function with a body in the C files".into()).into(),
+            );
+        }
+    } else if !raw.functions.is_empty() {
+        for name in &raw.functions {
+            jobs.push(job(
+                name.trim(),
+                None,
+                Vec::new(),
+                None,
+                &format!("--functions {name}"),
+            )?);
+        }
+    } else if let Some(m) = &raw.manifest {
+        let text =
+            std::fs::read_to_string(m).map_err(|e| Failure::Input(format!("--manifest {}: {e}", m.display())))?;
+        #[derive(serde::Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Line {
+            function: String,
+            file: Option<String>,
+            #[serde(default)]
+            args: Vec<String>,
+            max_time: Option<f64>,
+        }
+        for (n, l) in text.lines().enumerate() {
+            if l.trim().is_empty() {
+                continue;
+            }
+            let what = format!("{}:{}", m.display(), n + 1);
+            let line: Line = serde_json::from_str(l).map_err(|e| Failure::Input(format!("{what}: {e}")))?;
+            if let Some(t) = line.max_time {
+                crate::solver_opts::seconds(&format!("{what}: max_time"), Some(t))?;
+            }
+            jobs.push(job(&line.function, line.file, line.args, line.max_time, &what)?);
+        }
+        if jobs.is_empty() {
+            return Err(Failure::Input(format!("--manifest {}: no job in it", m.display())).into());
+        }
+    }
+    let mut seen = BTreeSet::new();
+    for j in &jobs {
+        if !seen.insert((j.file.clone(), j.function.clone())) {
+            return Err(Failure::Input(format!("{} in {} is listed twice", j.function, j.file)).into());
+        }
+    }
+    assign_dirs(&mut jobs, &raw.files);
+    Ok(jobs)
+}
+
+/// What a batch directory may hold (what `--force` removes).
+const BATCH_FILES: [&str; 8] = [
+    r::BATCH_RECORD,
+    r::RESULTS,
+    "build",
+    "functions",
+    "logs",
+    r::SARIF,
+    r::JUNIT,
+    r::HTML,
+];
+
+/// Makes `out` ready: new, empty, an earlier batch's with `--force`
+/// (emptied) or with `--resume` (kept).
+fn prepare_dir(out: &Path, force: bool, resume: bool) -> anyhow::Result<()> {
+    if out.exists() && !out.is_dir() {
+        return Err(Failure::Input(format!("-o {}: exists and is not a directory", out.display())).into());
+    }
+    std::fs::create_dir_all(out).map_err(|e| Failure::Input(format!("-o {}: {e}", out.display())))?;
+    let entries: Vec<String> = std::fs::read_dir(out)?
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    if entries.is_empty() {
+        if resume {
+            return Err(Failure::Input(format!("--resume: {} holds no batch to resume", out.display())).into());
+        }
+        return Ok(());
+    }
+    let foreign: Vec<&String> = entries
+        .iter()
+        .filter(|e| !BATCH_FILES.contains(&e.as_str()) && !e.ends_with(".tmp"))
+        .collect();
+    if !out.join(r::BATCH_RECORD).is_file() || !foreign.is_empty() {
+        return Err(Failure::Input(format!(
+            "-o {}: not empty and not a batch's directory ({}); choose another output directory",
+            out.display(),
+            entries.iter().take(5).cloned().collect::<Vec<_>>().join(", ")
+        ))
+        .into());
+    }
+    if resume {
+        return Ok(());
+    }
+    if !force {
+        return Err(Failure::Input(format!(
+            "-o {0} holds an earlier batch: --resume continues it, --force empties {0} first, or write to another directory",
+            out.display()
+        ))
+        .into());
+    }
+    for e in &entries {
+        let p = out.join(e);
+        if p.is_dir() && !p.is_symlink() {
+            std::fs::remove_dir_all(&p)?;
+        } else {
+            std::fs::remove_file(&p)?;
+        }
+    }
+    Ok(())
+}
+
+/// `fpsym batch`.
+pub fn run(raw: BatchArgs) -> anyhow::Result<ExitCode> {
+    for f in &raw.files {
+        if !f.exists() {
+            return Err(Failure::Input(format!("{}: no such file", f.display())).into());
+        }
+    }
+    if raw.jobs == 0 {
+        return Err(Failure::Input("--jobs: expected at least 1".into()).into());
+    }
+    let max_time = crate::solver_opts::seconds("--max-time-per-function", Some(raw.max_time_per_function))?
+        .map_or(60.0, |d| d.as_secs_f64());
+    crate::solver_opts::seconds("--grace", Some(raw.grace))?;
+    if raw.max_memory_per_function == Some(0) {
+        return Err(Failure::Input("--max-memory-per-function: expected a positive number of MiB".into()).into());
+    }
+    let shard = raw.shard.as_deref().map(parse_shard).transpose()?;
+    let mode = raw.mode.name();
+    let wrapper: Vec<String> = raw
+        .wrapper
+        .as_deref()
+        .map(|w| w.split_whitespace().map(str::to_string).collect())
+        .unwrap_or_default();
+    if raw.wrapper.is_some() && wrapper.is_empty() {
+        return Err(Failure::Input("--wrapper: empty command".into()).into());
+    }
+    // The mode's options, checked once with a placeholder function: the
+    // compile options are the library's.
+    let opts = mode_options(mode, &raw.files, "f", &raw.mode_args, "batch")?;
+    crate::solver_opts::check_backends(opts.solver_config())?;
+    let out = raw.output.clone();
+    prepare_dir(&out, raw.force, raw.resume)?;
+    let selection = if raw.all_functions {
+        "--all-functions".to_string()
+    } else if !raw.functions.is_empty() {
+        format!("--functions {}", raw.functions.join(","))
+    } else {
+        format!(
+            "--manifest {}",
+            raw.manifest
+                .as_ref()
+                .map(|m| m.display().to_string())
+                .unwrap_or_default()
+        )
+    };
+
+    eprintln!("building the library into {}", out.join("build").display());
+    let work = out.join("build");
+    std::fs::create_dir_all(&work)?;
+    let program = match fpsym_frontend::build(opts.files(), opts.compile_options(), &work) {
+        Ok(p) => p,
+        Err(fpsym_frontend::FrontendError::Clang { stderr, .. }) => {
+            eprint!("{stderr}");
+            return Err(Failure::Input("clang rejected the library (diagnostics above)".into()).into());
+        }
+        Err(e) => return Err(Failure::Input(e.to_string()).into()),
+    };
+    let all_jobs = select(&raw, &program)?;
+    drop(program);
+    for j in &all_jobs {
+        mode_options(
+            mode,
+            &raw.files,
+            &j.function,
+            &[raw.mode_args.clone(), j.args.clone()].concat(),
+            &format!("{}: {}", j.file, j.function),
+        )?;
+    }
+    let record = BatchRecord {
+        version: env!("CARGO_PKG_VERSION").to_string(),
+        mode: mode.to_string(),
+        files: raw.files.iter().map(|f| f.display().to_string()).collect(),
+        mode_args: raw.mode_args.clone(),
+        selection,
+        shard,
+        max_time_per_function: max_time,
+        max_memory_per_function: raw.max_memory_per_function,
+        jobs: all_jobs.iter().map(|j| (j.file.clone(), j.function.clone())).collect(),
+    };
+    let earlier = if raw.resume {
+        let old: BatchRecord = r::read_json(&out.join(r::BATCH_RECORD))?;
+        if let Some(diff) = differs(&old, &record) {
+            return Err(Failure::Input(format!(
+                "--resume: {} was made with other options ({diff}); give the same, or --force to start over",
+                out.display()
+            ))
+            .into());
+        }
+        r::read_results(&out)?
+    } else {
+        Vec::new()
+    };
+    r::write_json(&out.join(r::BATCH_RECORD), &record)?;
+    crate::session::output(&out);
+    let done: BTreeSet<(String, String)> = earlier.iter().map(JobResult::key).collect();
+    let mine: Vec<Job> = all_jobs
+        .into_iter()
+        .filter(|j| shard.is_none_or(|(i, n)| r::shard_of(&j.file, &j.function, n) == i))
+        .collect();
+    let todo: VecDeque<Job> = mine
+        .iter()
+        .filter(|j| !done.contains(&(j.file.clone(), j.function.clone())))
+        .cloned()
+        .collect();
+    let shard_text = shard.map_or(String::new(), |(i, n)| format!(" (shard {i}/{n})"));
+    eprintln!(
+        "{} functions{shard_text}: {} to analyse{}, {} at a time, {max_time} s each",
+        mine.len(),
+        todo.len(),
+        if done.is_empty() {
+            String::new()
+        } else {
+            format!(" ({} done before)", mine.len() - todo.len())
+        },
+        raw.jobs.min(todo.len().max(1))
+    );
+    std::fs::create_dir_all(out.join("logs"))?;
+    let plan = Plan {
+        out: out.clone(),
+        exe: std::env::current_exe()?,
+        wrapper,
+        mode,
+        files: raw.files.clone(),
+        mode_args: raw.mode_args.clone(),
+        max_time,
+        max_memory: raw.max_memory_per_function,
+        grace: raw.grace,
+    };
+    let total = todo.len();
+    let queue = Mutex::new(todo);
+    let results = Mutex::new(Vec::new());
+    let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
+    let started = Instant::now();
+    std::thread::scope(|s| {
+        for _ in 0..raw.jobs.min(total.max(1)) {
+            s.spawn(|| loop {
+                if crate::interrupt().load(Ordering::Relaxed) {
+                    break;
+                }
+                let Some(job) = queue.lock().unwrap_or_else(|e| e.into_inner()).pop_front() else {
+                    break;
+                };
+                let res = analyse(&plan, &job);
+                if crate::interrupt().load(Ordering::Relaxed) && res.why.as_deref() == Some(INTERRUPTED) {
+                    // Not recorded: --resume analyses it again.
+                    println!("{}: {}: interrupted", res.file, res.function);
+                    continue;
+                }
+                let mut all = results.lock().unwrap_or_else(|e| e.into_inner());
+                if let Err(e) = r::append_result(&out, &res) {
+                    failure
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .get_or_insert(e.into());
+                }
+                all.push(res.clone());
+                println!("[{}/{total}] {}", all.len(), line(&res));
+            });
+        }
+    });
+    if let Some(e) = failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(Failure::Internal(format!("{}: {e:#}", out.join(r::RESULTS).display())).into());
+    }
+    let mut all = earlier;
+    all.extend(results.into_inner().unwrap_or_else(|e| e.into_inner()));
+    r::write_results(&out, &all)?;
+    let left = mine.len()
+        - mine
+            .iter()
+            .filter(|j| all.iter().any(|r| r.key() == (j.file.clone(), j.function.clone())))
+            .count();
+    if left > 0 {
+        println!("interrupted: {left} functions not analysed (--resume continues)");
+    }
+    summarize(&all, started.elapsed().as_secs_f64(), &out);
+    Ok(ExitCode::from(exit_code(&all, left > 0)))
+}
+
+/// What two batch records that should be one batch differ in, if they do
+/// (the shard aside when `shard` is false).
+fn differs_in(a: &BatchRecord, b: &BatchRecord, shard: bool) -> Option<String> {
+    let checks: [(&str, bool); 7] = [
+        ("mode", a.mode == b.mode),
+        ("files", a.files == b.files),
+        ("the mode's options", a.mode_args == b.mode_args),
+        ("functions", a.selection == b.selection && a.jobs == b.jobs),
+        (
+            "--max-time-per-function",
+            a.max_time_per_function == b.max_time_per_function,
+        ),
+        (
+            "--max-memory-per-function",
+            a.max_memory_per_function == b.max_memory_per_function,
+        ),
+        ("--shard", !shard || a.shard == b.shard),
+    ];
+    checks.iter().find(|(_, same)| !same).map(|(what, _)| what.to_string())
+}
+
+fn differs(a: &BatchRecord, b: &BatchRecord) -> Option<String> {
+    differs_in(a, b, true)
+}
+
+/// One result as a line for people.
+fn line(r: &JobResult) -> String {
+    let mut s = format!(
+        "{}: {}  {}  {}  {} finding{}  {:.1} s",
+        r.file,
+        r.function,
+        r.status.name(),
+        r.verdict.as_deref().unwrap_or("-"),
+        r.findings.len(),
+        if r.findings.len() == 1 { "" } else { "s" },
+        r.time
+    );
+    if r.status != JobStatus::Done {
+        if let Some(w) = &r.why {
+            s.push_str(&format!("  ({w})"));
+        }
+    }
+    s
+}
+
+/// The totals: by status, by verdict, findings by kind, time.
+fn summarize(all: &[JobResult], wall: f64, out: &Path) {
+    let mut status: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut verdicts: BTreeMap<String, usize> = BTreeMap::new();
+    let mut kinds: BTreeMap<String, (usize, usize, usize)> = BTreeMap::new();
+    for r in all {
+        *status.entry(r.status.name()).or_default() += 1;
+        *verdicts
+            .entry(r.verdict.clone().unwrap_or_else(|| "none".into()))
+            .or_default() += 1;
+        for f in &r.findings {
+            let e = kinds.entry(f.kind.name().to_string()).or_default();
+            e.0 += 1;
+            e.1 += usize::from(f.confirmed == Some(true));
+            e.2 += usize::from(f.confirmed.is_some());
+        }
+    }
+    let join = |m: Vec<String>| m.join(", ");
+    println!("functions: {} in {}", all.len(), out.display());
+    println!(
+        "  status: {}",
+        join(status.iter().map(|(k, n)| format!("{n} {k}")).collect())
+    );
+    println!(
+        "  verdicts: {}",
+        join(verdicts.iter().map(|(k, n)| format!("{n} {k}")).collect())
+    );
+    for (k, (n, c, replayed)) in &kinds {
+        let conf = if *replayed == 0 {
+            "not replayed".to_string()
+        } else {
+            format!("{c} of {replayed} confirmed natively")
+        };
+        println!("  {k}: {n} ({conf})");
+    }
+    let mut times: Vec<f64> = all.iter().map(|r| r.time).collect();
+    times.sort_by(f64::total_cmp);
+    if let (Some(lo), Some(hi)) = (times.first(), times.last()) {
+        let wall = if wall > 0.0 {
+            format!("; wall {wall:.1}")
+        } else {
+            String::new()
+        };
+        println!(
+            "  seconds per function: min {lo:.1}, median {:.1}, max {hi:.1}{wall}",
+            times[times.len() / 2]
+        );
+    }
+    println!(
+        "  reports: {}, {}, {}",
+        out.join(r::HTML).display(),
+        out.join(r::SARIF).display(),
+        out.join(r::JUNIT).display()
+    );
+}
+
+/// 1 when something was found, 3 when a function crashed, 4 when
+/// anything is not complete (a limit, a skipped function, functions not
+/// analysed), 0 when every function's analysis proved its question.
+fn exit_code(all: &[JobResult], unfinished: bool) -> u8 {
+    if all.iter().any(|r| !r.findings.is_empty()) {
+        1
+    } else if all.iter().any(|r| r.status == JobStatus::Crashed) {
+        3
+    } else if unfinished
+        || all
+            .iter()
+            .any(|r| r.status != JobStatus::Done || !matches!(r.verdict.as_deref(), Some("verified" | "infeasible")))
+    {
+        crate::INCOMPLETE
+    } else {
+        0
+    }
+}
+
+/// The `why` of a function whose analysis was interrupted (Ctrl-C).
+const INTERRUPTED: &str = "interrupted";
+
+/// Why the batch killed a child.
+#[derive(Clone, Copy, PartialEq)]
+enum Killed {
+    Time,
+    Memory(u64),
+}
+
+/// Resident MiB of process `pid` (0 when unknown).
+fn resident_mib(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("VmRSS:"))
+                .and_then(|v| v.split_whitespace().next().and_then(|n| n.parse::<u64>().ok()))
+        })
+        .map_or(0, |kib| kib / 1024)
+}
+
+/// Runs one function's child to its end and reads what it did.
+fn analyse(plan: &Plan, job: &Job) -> JobResult {
+    let dir = plan.out.join(&job.dir);
+    let log_path = plan.out.join("logs").join(format!(
+        "{}.log",
+        job.dir.trim_start_matches("functions/").replace('/', ".")
+    ));
+    let max_time = job.max_time.unwrap_or(plan.max_time);
+    let mut result = JobResult {
+        file: job.file.clone(),
+        function: job.function.clone(),
+        status: JobStatus::Crashed,
+        why: None,
+        verdict: None,
+        findings: Vec::new(),
+        time: 0.0,
+        dir: job.dir.clone(),
+        exit_code: None,
+    };
+    let started = Instant::now();
+    let spawned = (|| -> std::io::Result<std::process::Child> {
+        std::fs::create_dir_all(&dir)?;
+        let log = std::fs::File::create(&log_path)?;
+        let (program, pre) = match plan.wrapper.split_first() {
+            Some((w, rest)) => (
+                PathBuf::from(w),
+                rest.iter()
+                    .map(Into::into)
+                    .chain([plan.exe.clone().into_os_string()])
+                    .collect(),
+            ),
+            None => (plan.exe.clone(), Vec::<std::ffi::OsString>::new()),
+        };
+        let mut cmd = std::process::Command::new(program);
+        cmd.args(pre).arg(plan.mode).args(&plan.files);
+        cmd.args(["--function", &job.function])
+            .arg("-o")
+            .arg(&dir)
+            .arg("--force");
+        cmd.arg("--prebuilt").arg(plan.out.join("build"));
+        cmd.args(["--max-time", &max_time.to_string()]);
+        if let Some(m) = plan.max_memory {
+            cmd.args(["--max-memory", &m.to_string()]);
+        }
+        cmd.args(&plan.mode_args).args(&job.args);
+        cmd.stdin(std::process::Stdio::null());
+        cmd.stdout(log.try_clone()?).stderr(log);
+        // Its own process group: the batch forwards Ctrl-C and kills the
+        // whole group (replay's native processes too).
+        std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+        cmd.spawn()
+    })();
+    let mut child = match spawned {
+        Ok(c) => c,
+        Err(e) => {
+            result.why = Some(format!("cannot start the analysis: {e}"));
+            return result;
+        }
+    };
+    let pid = child.id();
+    let group = -(pid as i32);
+    let deadline = Duration::from_secs_f64(max_time + plan.grace);
+    let mut killed: Option<Killed> = None;
+    let mut interrupted = false;
+    let mut sent_int_at: Option<Instant> = None;
+    let mut last_memory_check = Instant::now() - Duration::from_secs(1);
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(s)) => break Some(s),
+            Ok(None) => {}
+            Err(_) => break None,
+        }
+        if crate::interrupt().load(Ordering::Relaxed) && !interrupted {
+            interrupted = true;
+            // SAFETY: signalling the child's own process group.
+            unsafe { libc::kill(group, libc::SIGINT) };
+        }
+        if killed.is_none() && started.elapsed() > deadline {
+            match sent_int_at {
+                None => {
+                    sent_int_at = Some(Instant::now());
+                    unsafe { libc::kill(group, libc::SIGINT) };
+                }
+                Some(t) if t.elapsed() > Duration::from_secs(5) => {
+                    killed = Some(Killed::Time);
+                    unsafe { libc::kill(group, libc::SIGKILL) };
+                }
+                _ => {}
+            }
+        }
+        if let (Some(limit), None) = (plan.max_memory, killed) {
+            if last_memory_check.elapsed() >= Duration::from_millis(200) {
+                last_memory_check = Instant::now();
+                let rss = resident_mib(pid);
+                if rss > limit + limit / 4 {
+                    killed = Some(Killed::Memory(rss));
+                    unsafe { libc::kill(group, libc::SIGKILL) };
+                }
+            }
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    // What is left of the group (e.g. a native test replay started).
+    unsafe { libc::kill(group, libc::SIGKILL) };
+    result.time = started.elapsed().as_secs_f64();
+    read_back(&dir, &mut result);
+    let last_error = || {
+        std::fs::read_to_string(&log_path).ok().and_then(|t| {
+            t.lines()
+                .rev()
+                .find(|l| l.starts_with("fpsym: "))
+                .map(|l| l.trim_start_matches("fpsym: ").to_string())
+        })
+    };
+    use std::os::unix::process::ExitStatusExt;
+    let Some(status) = status else {
+        result.why = Some("lost track of the analysis process".into());
+        return result;
+    };
+    result.exit_code = status.code();
+    let stop = r::read_json::<r::Summary>(&dir.join(r::STATS)).ok().map(|s| s.stop);
+    (result.status, result.why) = match (killed, status.code(), status.signal()) {
+        (Some(Killed::Time), ..) => (
+            JobStatus::TimedOut,
+            Some(format!(
+                "did not stop within {max_time} s + {} s of grace: killed",
+                plan.grace
+            )),
+        ),
+        (Some(Killed::Memory(rss)), ..) => (
+            JobStatus::OutOfMemory,
+            Some(format!(
+                "killed holding {rss} MiB (limit {} MiB)",
+                plan.max_memory.unwrap_or_default()
+            )),
+        ),
+        (None, _, Some(sig)) => (
+            JobStatus::Crashed,
+            Some(format!("killed by signal {sig} ({})", signal_name(sig))),
+        ),
+        (None, Some(2), _) => (
+            JobStatus::Skipped,
+            Some(last_error().unwrap_or_else(|| "an input error (exit 2)".into())),
+        ),
+        (None, Some(3), _) => (
+            JobStatus::Crashed,
+            Some(last_error().unwrap_or_else(|| "an internal error (exit 3)".into())),
+        ),
+        (None, Some(0 | 1 | 4), _) => match stop {
+            Some(r::StopReason::MaxTime(t)) => (
+                JobStatus::TimedOut,
+                Some(format!("stopped at its time limit ({t} s); what it found is kept")),
+            ),
+            Some(r::StopReason::MaxMemory(b)) => (
+                JobStatus::OutOfMemory,
+                Some(format!(
+                    "stopped at its memory limit ({} MiB resident); what it found is kept",
+                    b >> 20
+                )),
+            ),
+            Some(r::StopReason::Interrupted) => (JobStatus::Done, Some(INTERRUPTED.into())),
+            Some(_) => (JobStatus::Done, None),
+            None => (JobStatus::Crashed, Some("ended without writing stats.json".into())),
+        },
+        (None, code, _) => (JobStatus::Crashed, Some(format!("exit code {code:?}"))),
+    };
+    if sent_int_at.is_some() && killed.is_none() && result.status == JobStatus::Done {
+        result.status = JobStatus::TimedOut;
+        result.why = Some(format!(
+            "stopped by the batch after {max_time} s + {} s of grace",
+            plan.grace
+        ));
+    }
+    result
+}
+
+/// The verdict and findings a child left in `dir`.
+fn read_back(dir: &Path, result: &mut JobResult) {
+    if let Ok(s) = r::read_json::<r::Summary>(&dir.join(r::STATS)) {
+        result.verdict = serde_json::to_value(&s.verdict)
+            .ok()
+            .and_then(|v| v.get("verdict").and_then(|x| x.as_str()).map(str::to_string));
+    }
+    let replay = r::read_json::<r::ReplayReport>(&dir.join(r::REPLAY)).ok();
+    if let Ok(findings) = r::read_findings(dir) {
+        result.findings = findings
+            .iter()
+            .map(|f| JobFinding {
+                kind: f.kind.clone(),
+                file: f.file.clone(),
+                line: f.line,
+                confirmed: replay.as_ref().map(|rep| {
+                    rep.findings
+                        .iter()
+                        .any(|x| x.test == f.test && x.kind == f.kind && x.line == f.line && x.confirmed)
+                }),
+            })
+            .collect();
+    }
+}
+
+fn signal_name(sig: i32) -> &'static str {
+    match sig {
+        libc::SIGSEGV => "SIGSEGV",
+        libc::SIGABRT => "SIGABRT",
+        libc::SIGKILL => "SIGKILL: the kernel's out-of-memory killer, or someone else",
+        libc::SIGBUS => "SIGBUS",
+        libc::SIGFPE => "SIGFPE",
+        libc::SIGILL => "SIGILL",
+        libc::SIGTERM => "SIGTERM",
+        libc::SIGINT => "SIGINT",
+        _ => "a signal",
+    }
+}
+
+/// Copies `from` into `to` (new), keeping symbolic links as links.
+fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for e in std::fs::read_dir(from)? {
+        let e = e?;
+        let (src, dst) = (e.path(), to.join(e.file_name()));
+        let t = e.file_type()?;
+        if t.is_symlink() {
+            std::os::unix::fs::symlink(std::fs::read_link(&src)?, &dst)?;
+        } else if t.is_dir() {
+            copy_tree(&src, &dst)?;
+        } else {
+            std::fs::copy(&src, &dst)?;
+        }
+    }
+    Ok(())
+}
+
+/// `fpsym merge`.
+pub fn merge(raw: MergeArgs) -> anyhow::Result<ExitCode> {
+    let mut records: Vec<(PathBuf, BatchRecord, Vec<JobResult>)> = Vec::new();
+    for d in &raw.dirs {
+        let rec: BatchRecord = r::read_json(&d.join(r::BATCH_RECORD))
+            .map_err(|e| Failure::Input(format!("{}: not a batch's output directory ({e})", d.display())))?;
+        let results = r::read_results(d).map_err(|e| Failure::Input(e.to_string()))?;
+        records.push((d.clone(), rec, results));
+    }
+    let (first_dir, first, _) = &records[0];
+    for (d, rec, _) in &records[1..] {
+        if let Some(what) = differs_in(first, rec, false) {
+            return Err(Failure::Input(format!(
+                "{} and {} are not one batch: their {what} differ",
+                first_dir.display(),
+                d.display()
+            ))
+            .into());
+        }
+    }
+    let mut owner: BTreeMap<(String, String), PathBuf> = BTreeMap::new();
+    for (d, _, results) in &records {
+        for res in results {
+            if let Some(other) = owner.insert(res.key(), d.clone()) {
+                return Err(Failure::Input(format!(
+                    "{}: {} is in {} and in {}: do the shards overlap (the same I/N given twice, or different N)?",
+                    res.file,
+                    res.function,
+                    other.display(),
+                    d.display()
+                ))
+                .into());
+            }
+        }
+    }
+    let out = &raw.output;
+    prepare_dir(out, raw.force, false)?;
+    let mut merged = first.clone();
+    merged.shard = None;
+    r::write_json(&out.join(r::BATCH_RECORD), &merged)?;
+    copy_tree(&first_dir.join("build"), &out.join("build"))
+        .map_err(|e| Failure::Input(format!("{}: {e}", first_dir.join("build").display())))?;
+    let mut all = Vec::new();
+    for (d, _, results) in &records {
+        for res in results {
+            let src = d.join(&res.dir);
+            if src.is_dir() {
+                copy_tree(&src, &out.join(&res.dir)).map_err(|e| Failure::Input(format!("{}: {e}", src.display())))?;
+            }
+            all.push(res.clone());
+        }
+        if d.join("logs").is_dir() {
+            copy_tree(&d.join("logs"), &out.join("logs"))?;
+        }
+    }
+    r::write_results(out, &all)?;
+    crate::session::output(out);
+    let missing: Vec<String> = first
+        .jobs
+        .iter()
+        .filter(|k| !owner.contains_key(*k))
+        .map(|(f, g)| format!("{f}: {g}"))
+        .collect();
+    println!(
+        "merged {} directories: {} of {} functions",
+        records.len(),
+        all.len(),
+        first.jobs.len()
+    );
+    if !missing.is_empty() {
+        println!(
+            "missing ({}): {}{}",
+            missing.len(),
+            missing.iter().take(10).cloned().collect::<Vec<_>>().join("; "),
+            if missing.len() > 10 { "; ..." } else { "" }
+        );
+    }
+    summarize(&all, 0.0, out);
+    Ok(ExitCode::from(exit_code(&all, !missing.is_empty())))
+}

@@ -1,0 +1,354 @@
+//! `fpsym batch` and `fpsym merge` end to end: a library of two files
+//! (crates/cli/tests/c/batch_lib.c, batch_util.c), each function in its own
+//! process, results.jsonl, statuses (done, crashed, timed-out, skipped,
+//! out-of-memory), the manifest, sharding and merging as a cluster runs
+//! them (bench/batch/shards.py), --resume, and the reports over all.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn scratch(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("fpsym-batch-{}-{tag}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn c(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/c")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+fn fpsym(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fpsym")).args(args).output().unwrap()
+}
+
+fn text(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr)
+}
+
+/// results.jsonl by function.
+fn results(dir: &Path) -> std::collections::BTreeMap<String, serde_json::Value> {
+    let t = std::fs::read_to_string(dir.join("results.jsonl")).unwrap();
+    t.lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            (v["function"].as_str().unwrap().to_string(), v)
+        })
+        .collect()
+}
+
+fn kinds(r: &serde_json::Value) -> Vec<String> {
+    let mut k: Vec<String> = r["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["kind"].as_str().unwrap().to_string())
+        .collect();
+    k.sort();
+    k.dedup();
+    k
+}
+
+#[test]
+fn every_function_runs_in_its_own_process_with_its_findings_confirmed() {
+    let dir = scratch("all");
+    let out = dir.join("out");
+    let (lib, util) = (c("batch_lib.c"), c("batch_util.c"));
+    let o = fpsym(&[
+        "batch",
+        &lib,
+        &util,
+        "--functions",
+        "ratio,mix,half,scaled,util_scale",
+        "--mode",
+        "exceptions",
+        "--jobs",
+        "2",
+        "--max-time-per-function",
+        "20",
+        "--replay",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{t}");
+    let r = results(&out);
+    assert_eq!(r.len(), 5, "{t}");
+    for (f, v) in &r {
+        assert_eq!(v["status"], "done", "{f}: {v}");
+        // Each finding was replayed natively and confirmed.
+        for x in v["findings"].as_array().unwrap() {
+            assert_eq!(x["confirmed"], true, "{f}: {x}");
+        }
+        assert!(out.join(v["dir"].as_str().unwrap()).join("run.json").is_file(), "{f}");
+    }
+    assert_eq!(r["ratio"]["file"], lib.as_str());
+    assert_eq!(r["util_scale"]["file"], util.as_str());
+    assert_eq!(r["mix"]["verdict"], "verified");
+    assert_eq!(r["ratio"]["verdict"], "bug-found");
+    assert_eq!(
+        kinds(&r["ratio"]),
+        ["fp-divide-by-zero", "fp-invalid", "fp-overflow", "fp-underflow"]
+    );
+    assert_eq!(kinds(&r["half"]), ["fp-underflow"]);
+    assert!(
+        kinds(&r["util_scale"]).contains(&"fp-overflow".to_string()),
+        "{}",
+        r["util_scale"]
+    );
+    // `scaled` overflows inside util_scale (the other file) or in twice.
+    assert!(
+        kinds(&r["scaled"]).contains(&"fp-overflow".to_string()),
+        "{}",
+        r["scaled"]
+    );
+    // Compiled once: the children loaded the shared build.
+    assert!(out.join("build/program.bc").is_file());
+    for v in r.values() {
+        let b = out.join(v["dir"].as_str().unwrap()).join("build");
+        assert!(
+            b.symlink_metadata().unwrap().file_type().is_symlink(),
+            "{}",
+            b.display()
+        );
+        assert_eq!(std::fs::read_link(&b).unwrap(), Path::new("../../../build"));
+    }
+    // The reports over all functions.
+    let sarif: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("report.sarif")).unwrap()).unwrap();
+    let total: usize = r.values().map(|v| v["findings"].as_array().unwrap().len()).sum();
+    assert_eq!(sarif["runs"][0]["results"].as_array().unwrap().len(), total);
+    assert_eq!(sarif["runs"][0]["invocations"].as_array().unwrap().len(), 5);
+    let junit = std::fs::read_to_string(out.join("junit.xml")).unwrap();
+    let doc = roxmltree::Document::parse(&junit).unwrap();
+    let status_cases = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("testcase") && n.attribute("name") == Some("status: done"))
+        .count();
+    assert_eq!(status_cases, 5, "{junit}");
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.contains("fpsym batch --mode exceptions"), "{html}");
+    assert!(html.contains("By kind") && html.contains("fp-divide-by-zero"), "{html}");
+    assert!(html.contains("functions/batch_util/util_scale/report.html"), "{html}");
+    // The summary printed.
+    assert!(t.contains("status: 5 done"), "{t}");
+    assert!(t.contains("confirmed natively"), "{t}");
+}
+
+#[test]
+fn a_crash_a_time_limit_a_hang_and_an_input_error_are_recorded_and_the_batch_goes_on() {
+    let dir = scratch("statuses");
+    let out = dir.join("out");
+    // A wrapper that crashes the analysis of `mix` (as a bug in fpsym would).
+    let wrapper = dir.join("crash-mix.sh");
+    std::fs::write(
+        &wrapper,
+        "#!/bin/sh\nprev=\nfor a in \"$@\"; do\n  if [ \"$prev\" = --function ] && [ \"$a\" = mix ]; then kill -SEGV $$; fi\n  prev=$a\ndone\nexec \"$@\"\n",
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    // The manifest: per-function options; `half` names a parameter it
+    // does not have (an input error of that function only).
+    let manifest = dir.join("jobs.jsonl");
+    std::fs::write(
+        &manifest,
+        "{\"function\": \"ratio\", \"args\": [\"--range\", \"b=[1,2]\", \"--range\", \"a=[1,2]\"]}\n\
+         {\"function\": \"mix\"}\n\
+         {\"function\": \"half\", \"args\": [\"--range\", \"y=[0,1]\"]}\n\
+         {\"function\": \"spin\", \"max_time\": 1}\n",
+    )
+    .unwrap();
+    let lib = c("batch_lib.c");
+    let o = fpsym(&[
+        "batch",
+        &lib,
+        &c("batch_util.c"),
+        "--manifest",
+        manifest.to_str().unwrap(),
+        "--mode",
+        "exceptions",
+        "--max-time-per-function",
+        "20",
+        "--wrapper",
+        wrapper.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    let t = text(&o);
+    // Findings (spin underflows) win over the crash (exit 3 otherwise).
+    assert_eq!(o.status.code(), Some(1), "{t}");
+    let r = results(&out);
+    assert_eq!(r.len(), 4, "{t}");
+    assert_eq!(r["mix"]["status"], "crashed", "{}", r["mix"]);
+    assert!(r["mix"]["why"].as_str().unwrap().contains("SIGSEGV"), "{}", r["mix"]);
+    assert_eq!(r["half"]["status"], "skipped", "{}", r["half"]);
+    assert!(
+        r["half"]["why"].as_str().unwrap().contains("--range y"),
+        "{}",
+        r["half"]
+    );
+    assert_eq!(r["spin"]["status"], "timed-out", "{}", r["spin"]);
+    // a and b in [1, 2]: nothing raised (the manifest's ranges applied).
+    assert_eq!(r["ratio"]["status"], "done", "{}", r["ratio"]);
+    assert_eq!(r["ratio"]["verdict"], "verified", "{}", r["ratio"]);
+    // JUnit: the crash fails, the others are skipped with why.
+    let junit = std::fs::read_to_string(out.join("junit.xml")).unwrap();
+    assert!(junit.contains("name=\"status: crashed\""), "{junit}");
+    assert!(junit.contains("SIGSEGV"), "{junit}");
+    assert!(junit.contains("skipped message=\"timed-out: "), "{junit}");
+    let sarif = std::fs::read_to_string(out.join("report.sarif")).unwrap();
+    assert!(sarif.contains("mix: crashed"), "{sarif}");
+    // A process that outgrows its memory is killed and recorded.
+    let out2 = dir.join("oom");
+    let o = fpsym(&[
+        "batch",
+        &lib,
+        "--functions",
+        "half",
+        "--mode",
+        "exceptions",
+        "--max-memory-per-function",
+        "1",
+        "-o",
+        out2.to_str().unwrap(),
+    ]);
+    let r = results(&out2);
+    assert_eq!(r["half"]["status"], "out-of-memory", "{}\n{}", r["half"], text(&o));
+    assert_eq!(o.status.code(), Some(4), "{}", text(&o));
+}
+
+#[test]
+fn shards_merged_equal_the_unsharded_batch_and_resume_finishes_the_rest() {
+    let dir = scratch("shards");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/batch/shards.py");
+    let (lib, util) = (c("batch_lib.c"), c("batch_util.c"));
+    for (recipe, replay) in [("slurm", "--replay"), ("k8s", "--print")] {
+        let o = Command::new("python3")
+            .arg(&script)
+            .args([
+                "--fpsym",
+                env!("CARGO_BIN_EXE_fpsym"),
+                "--shards",
+                "3",
+                "--recipe",
+                recipe,
+            ])
+            .arg("--out")
+            .arg(dir.join(recipe))
+            .args(["--", &lib, &util, "--functions", "ratio,mix,half,scaled,util_scale"])
+            .args(["--mode", "exceptions", "--max-time-per-function", "20", replay])
+            .output()
+            .unwrap_or_else(|e| panic!("python3 (Debian package python3) did not start: {e}"));
+        let t = text(&o);
+        assert_eq!(o.status.code(), Some(0), "{recipe}: {t}");
+        assert!(t.contains("merge equals the unsharded run"), "{t}");
+        assert!(t.contains("5 functions"), "{t}");
+    }
+    // Overlapping shards are refused by merge.
+    let d = dir.join("slurm");
+    let o = fpsym(&[
+        "merge",
+        d.join("shard-0").to_str().unwrap(),
+        d.join("unsharded").to_str().unwrap(),
+        "-o",
+        dir.join("bad").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("overlap"), "{}", text(&o));
+    // A missing shard is said, and the merge is incomplete (exit 1 here:
+    // findings; the missing functions are listed).
+    let o = fpsym(&[
+        "merge",
+        d.join("shard-0").to_str().unwrap(),
+        "-o",
+        dir.join("partial").to_str().unwrap(),
+    ]);
+    assert!(text(&o).contains("missing ("), "{}", text(&o));
+
+    // --resume: a batch cut after one function finishes the others only.
+    let out = dir.join("resume");
+    let args = |extra: &[&str]| {
+        let mut a = vec![
+            "batch",
+            lib.as_str(),
+            "--functions",
+            "mix,half,ratio",
+            "--mode",
+            "exceptions",
+            "--max-time-per-function",
+            "20",
+            "-o",
+            out.to_str().unwrap(),
+        ];
+        a.extend_from_slice(extra);
+        fpsym(&a)
+    };
+    let o = args(&[]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let full = std::fs::read_to_string(out.join("results.jsonl")).unwrap();
+    let first = full.lines().next().unwrap().to_string();
+    std::fs::write(out.join("results.jsonl"), format!("{first}\n")).unwrap();
+    let o = args(&["--resume"]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{t}");
+    assert!(t.contains("3 functions: 2 to analyse (1 done before)"), "{t}");
+    assert_eq!(results(&out).len(), 3);
+    // The same directory without --resume or --force is refused, and so
+    // is --resume with other options.
+    assert_eq!(args(&[]).status.code(), Some(2));
+    let o = args(&["--resume", "--replay"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("other options (the mode's options)"), "{}", text(&o));
+}
+
+#[test]
+fn bad_batches_are_refused_naming_why() {
+    let dir = scratch("usage");
+    let lib = c("batch_lib.c");
+    let out = dir.join("out");
+    let o_s = out.to_str().unwrap();
+    for (args, expect) in [
+        (vec!["--functions", "nope", "--mode", "run"], "no function `nope`"),
+        (
+            vec!["--all-functions", "--mode", "run", "--max-time", "3"],
+            "use --max-time-per-function",
+        ),
+        (
+            vec!["--all-functions", "--mode", "run", "--shard", "2/2"],
+            "--shard 2/2",
+        ),
+        (vec!["--all-functions", "--mode", "path"], "--reach"),
+        (vec!["--all-functions", "--mode", "run", "--bogus"], "--bogus"),
+        (vec!["--mode", "run"], "--all-functions"),
+    ] {
+        let mut a = vec!["batch", lib.as_str()];
+        a.extend(args.iter().copied());
+        a.extend(["-o", o_s, "--force"]);
+        let o = fpsym(&a);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o));
+        assert!(text(&o).contains(expect), "{args:?}: {}", text(&o));
+    }
+    // A directory that is not a batch's is not touched.
+    std::fs::create_dir_all(dir.join("mine")).unwrap();
+    std::fs::write(dir.join("mine/notes.txt"), "keep").unwrap();
+    let o = fpsym(&[
+        "batch",
+        &lib,
+        "--all-functions",
+        "--mode",
+        "run",
+        "-o",
+        dir.join("mine").to_str().unwrap(),
+        "--force",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(dir.join("mine/notes.txt").is_file());
+    let o = fpsym(&["merge", dir.to_str().unwrap(), "-o", dir.join("m").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("not a batch's output directory"), "{}", text(&o));
+}

@@ -1,0 +1,1 @@
+double util_scale(double x);
