@@ -6,7 +6,7 @@
 CARGO ?= cargo
 FPSYM := target/release/fpsym
 
-.PHONY: all bootstrap check-tools build demo test bench bench-exceptions clean
+.PHONY: all bootstrap check-tools build demo test bench bench-exceptions bench-batch clean
 
 all: build
 
@@ -59,6 +59,12 @@ bench: build
 # at 4 s per function).
 bench-exceptions: build
 	python3 bench/exceptions/gsl_sweep.py --time-per-function 4 --fpsym-arg=--search --fpsym-arg=random-path+coverage-new
+
+# The same GSL functions through `fpsym batch`: --jobs 1 vs --jobs 2 wall
+# time, per-function times, findings by kind, 2 shards merged vs unsharded
+# (bench/batch/README.md).
+bench-batch: build
+	python3 bench/batch/gsl_batch.py --time-per-function 3
 
 clean:
 	$(CARGO) clean

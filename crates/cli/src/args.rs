@@ -174,7 +174,8 @@ pub struct BatchArgs {
     #[arg(long, value_name = "SECS", default_value_t = 60.0)]
     pub grace: f64,
     /// Continue an interrupted batch in -o DIR: functions already in
-    /// DIR/results.jsonl are skipped (the options must be the same).
+    /// DIR/results.jsonl are skipped (the options must be the same). On a
+    /// new or empty directory, start the batch.
     #[arg(long)]
     pub resume: bool,
     /// Empty -o DIR first if it holds an earlier batch.

@@ -281,7 +281,8 @@ const BATCH_FILES: [&str; 8] = [
 ];
 
 /// Makes `out` ready: new, empty, an earlier batch's with `--force`
-/// (emptied) or with `--resume` (kept).
+/// (emptied) or with `--resume` (kept; a new or empty directory starts
+/// the batch).
 fn prepare_dir(out: &Path, force: bool, resume: bool) -> anyhow::Result<()> {
     if out.exists() && !out.is_dir() {
         return Err(Failure::Input(format!("-o {}: exists and is not a directory", out.display())).into());
@@ -292,9 +293,8 @@ fn prepare_dir(out: &Path, force: bool, resume: bool) -> anyhow::Result<()> {
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .collect();
     if entries.is_empty() {
-        if resume {
-            return Err(Failure::Input(format!("--resume: {} holds no batch to resume", out.display())).into());
-        }
+        // `--resume` of nothing starts the batch: one command for a
+        // cluster task that may be requeued.
         return Ok(());
     }
     let foreign: Vec<&String> = entries
@@ -409,7 +409,7 @@ pub fn run(raw: BatchArgs) -> anyhow::Result<ExitCode> {
         max_memory_per_function: raw.max_memory_per_function,
         jobs: all_jobs.iter().map(|j| (j.file.clone(), j.function.clone())).collect(),
     };
-    let earlier = if raw.resume {
+    let earlier = if raw.resume && out.join(r::BATCH_RECORD).is_file() {
         let old: BatchRecord = r::read_json(&out.join(r::BATCH_RECORD))?;
         if let Some(diff) = differs(&old, &record) {
             return Err(Failure::Input(format!(

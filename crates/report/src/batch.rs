@@ -190,15 +190,22 @@ pub fn write_results(dir: &Path, results: &[JobResult]) -> Result<(), ReportErro
 }
 
 /// The shard (0 to `n` - 1) of a function: FNV-1a (64 bits) of
-/// `file`, a NUL byte and `function`, modulo `n`. Stable across machines,
-/// runs and fpsym versions (the file as given on the command line, so
-/// every shard must be given the same paths).
+/// `file`, a NUL byte and `function`, mixed by MurmurHash3's 64-bit
+/// finalizer (FNV-1a's low bits are a parity of the bytes' low bits: alone,
+/// modulo 2 it split 101 GSL functions 68/33), modulo `n`. Stable across
+/// machines, runs and fpsym versions (the file as given on the command
+/// line, so every shard must be given the same paths).
 pub fn shard_of(file: &str, function: &str, n: u32) -> u32 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in file.bytes().chain([0]).chain(function.bytes()) {
         h ^= u64::from(b);
         h = h.wrapping_mul(0x0000_0100_0000_01b3);
     }
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    h ^= h >> 33;
     (h % u64::from(n.max(1))) as u32
 }
 
@@ -224,6 +231,8 @@ mod tests {
             exit_code: Some(4),
         }
     }
+
+    const FIXED: [u32; 3] = [868, 889, 317];
 
     #[test]
     fn results_round_trip_and_torn_line() {
@@ -264,11 +273,59 @@ mod tests {
     fn shards_are_stable_and_spread() {
         // Fixed values: a change here re-shards every cluster's batches.
         assert_eq!(shard_of("lib.c", "f", 1), 0);
-        let counts = (0..1000).fold([0u32; 4], |mut c, i| {
-            c[shard_of("gsl/specfunc/bessel.c", &format!("gsl_sf_f{i}"), 4) as usize] += 1;
-            c
-        });
-        assert!(counts.iter().all(|&c| c > 200), "{counts:?}");
+        assert_eq!(
+            [
+                shard_of("lib.c", "f", 1000),
+                shard_of("lib.c", "g", 1000),
+                shard_of("src/a.c", "f", 1000)
+            ],
+            FIXED
+        );
+        // Even for 2 to 16 shards, over names that differ in one letter
+        // or in their length (FNV-1a alone fails this at n = 2).
+        let names: Vec<(String, String)> = ["airy", "exp", "log", "gamma", "zeta", "psi", "bessel_J0"]
+            .iter()
+            .flat_map(|f| {
+                let file = format!("specfunc/{f}.c");
+                [
+                    "_e",
+                    "",
+                    "_e10_e",
+                    "_int",
+                    "_mult_e",
+                    "_deriv_e",
+                    "_array",
+                    "_scaled_e",
+                    "_x",
+                ]
+                .iter()
+                .flat_map(move |s| {
+                    let file = file.clone();
+                    (0..4).map(move |k| (file.clone(), format!("gsl_sf_{f}{}{s}", "_".repeat(k))))
+                })
+                .collect::<Vec<_>>()
+            })
+            .collect();
+        for n in 2..=16u32 {
+            let mut c = vec![0usize; n as usize];
+            for (f, g) in &names {
+                c[shard_of(f, g, n) as usize] += 1;
+            }
+            let want = names.len() as f64 / f64::from(n);
+            assert!(
+                c.iter().all(|&k| (k as f64 - want).abs() < 4.5 * want.sqrt()),
+                "n = {n}: {c:?}"
+            );
+        }
+        // `f` and `f_e` (GSL's pairs) are not tied to one shard: with FNV-1a
+        // alone (`_` and `e` are both odd bytes) they always were at n = 2.
+        let same = (0..200)
+            .filter(|i| {
+                let f = format!("gsl_sf_f{i}");
+                shard_of("specfunc/x.c", &f, 2) == shard_of("specfunc/x.c", &format!("{f}_e"), 2)
+            })
+            .count();
+        assert!((70..=130).contains(&same), "{same} of 200 pairs together");
         assert_ne!(shard_of("a.c", "bc", 1 << 31), shard_of("a.cb", "c", 1 << 31));
     }
 }
