@@ -208,6 +208,13 @@ fn erf_and_gamma() {
     check_fixture("libm_special.c");
 }
 
+/// The `long double` forms (`sinl`, `expl`, `powl`, ...): x87 80-bit
+/// values, glibc's own x87 functions in the model check and in replay.
+#[test]
+fn long_double_forms() {
+    check_fixture("libm_long_double.c");
+}
+
 /// The case `function` of fixture `name`.
 fn case(name: &str, function: &str) -> Case {
     cases(name)
@@ -235,6 +242,26 @@ fn concretizing_is_the_old_behaviour() {
     }
 }
 
+#[test]
+fn concretized_long_double_calls_glibcs_x87_function() {
+    // `--libm concretize` on a `long double` call: one native sample by
+    // glibc's sinl (it used to end the path "not modelled"), never verified.
+    let c = case("libm_long_double.c", "sinl_bounded");
+    let (_, text, out) = run("libm_long_double.c", &c, &["--libm", "concretize"], "conc");
+    let events = std::fs::read_to_string(out.join("events.jsonl")).unwrap_or_default();
+    assert!(
+        events.lines().any(|l| l.contains("oncretized") && l.contains("sinl")),
+        "{events}\n{text}"
+    );
+    assert!(
+        !text.contains("not modelled") && !events.contains("not modelled"),
+        "{events}\n{text}"
+    );
+    assert_eq!(verdict(&out), "incomplete", "{text}");
+    assert!(findings(&out).is_empty(), "{text}");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
 /// The answers `fpsym solve` prints.
 fn answers(stdout: &[u8]) -> Vec<String> {
     String::from_utf8_lossy(stdout)
@@ -251,19 +278,45 @@ fn dumped_queries_with_libm_terms_are_solved_again_alike() {
     // their queries name `fpsym.log`; `fpsym solve` reads each back and
     // gives the answer the run got (a sat model is validated against
     // glibc inside fpsym).
-    let dump = std::env::temp_dir().join(format!("fpsym-transcendental-dump-{}", std::process::id()));
+    solved_again_alike(
+        "libm_log.c",
+        [("log_nonneg", "unsat"), ("log_tiny", "sat")],
+        "fpsym.log",
+    );
+}
+
+#[test]
+fn dumped_long_double_queries_are_solved_again_alike() {
+    // The same with `long double` (`(_ FloatingPoint 15 64)` operands of
+    // `fpsym.exp` / `fpsym.log`): a proof and a finding.
+    solved_again_alike(
+        "libm_long_double.c",
+        [("expl_finite", "unsat"), ("logl_tiny", "sat")],
+        "fpsym.",
+    );
+}
+
+/// Each `(function, answer)` of fixture `name` run with `--dump-queries`:
+/// every decided dumped query naming `needle` gets the same answer from
+/// `fpsym solve`, and `answer` is among them.
+fn solved_again_alike(name: &str, runs: [(&str, &str); 2], needle: &str) {
+    let dump = std::env::temp_dir().join(format!(
+        "fpsym-transcendental-dump-{}-{}",
+        name.trim_end_matches(".c"),
+        std::process::id()
+    ));
     let _ = std::fs::remove_dir_all(&dump);
-    for function in ["log_nonneg", "log_tiny"] {
-        let c = case("libm_log.c", function);
+    for (function, want) in runs {
+        let c = case(name, function);
         let d = dump.join(function);
-        let (_, text, out) = run("libm_log.c", &c, &["--dump-queries", d.to_str().unwrap()], "dump");
+        let (_, text, out) = run(name, &c, &["--dump-queries", d.to_str().unwrap()], "dump");
         let _ = std::fs::remove_dir_all(&out);
         let mut with_libm = 0;
         let mut seen = std::collections::BTreeSet::new();
         for f in std::fs::read_dir(&d).unwrap() {
             let f = f.unwrap().path();
             let q = std::fs::read_to_string(&f).unwrap();
-            if !q.contains("fpsym.log") {
+            if !q.contains(needle) {
                 continue;
             }
             let Some(status) = q
@@ -292,8 +345,7 @@ fn dumped_queries_with_libm_terms_are_solved_again_alike() {
             );
             assert_eq!(answers(&o.stdout), [status.as_str()], "{}:\n{q}", f.display());
         }
-        assert!(with_libm > 0, "{function}: no decided query names fpsym.log\n{text}");
-        let want = if function == "log_nonneg" { "unsat" } else { "sat" };
+        assert!(with_libm > 0, "{function}: no decided query names {needle}\n{text}");
         assert!(seen.contains(want), "{function}: {seen:?}\n{text}");
     }
     let _ = std::fs::remove_dir_all(&dump);

@@ -8,8 +8,11 @@
 //! The one foreign-code module of the term layer: glibc's functions are
 //! looked up in `libm.so.6` by name (see `libm_handle`), and the call runs
 //! in the asked rounding mode (set on this thread around the call) and reports the
-//! `errno` glibc set. Only `Float32` and `Float64` are evaluated (Rust has
-//! no x87 type for the `long double` variants).
+//! `errno` glibc set. `Float32`, `Float64` and the x87 80-bit format of
+//! `long double` (`X86_FP80`, or `(_ FloatingPoint 15 64)` in SMT-LIB) are
+//! evaluated: Rust has no x87 type, so the `l` functions (`sinl`, ...) are
+//! called through a small C shim (`csrc/fp80.c`, built by `build.rs`) that
+//! passes the 10-byte encodings.
 
 use fpsym_float::{Float, Format, RoundingMode};
 
@@ -114,7 +117,8 @@ impl LibmFn {
 
     /// The SMT-LIB name fpsym reads and writes: `fpsym.` and C's name
     /// (`fpsym.sin`, `fpsym.pow`), applied to a rounding mode and one or
-    /// two floats of one format (`Float32` or `Float64`).
+    /// two floats of one format (`Float32`, `Float64`, or the x87
+    /// `(_ FloatingPoint 15 64)` of `long double`).
     pub fn smtlib_name(self) -> &'static str {
         use LibmFn::*;
         match self {
@@ -177,9 +181,10 @@ impl LibmFn {
     }
 
     /// Whether glibc's function is evaluated for floats of format `f`
-    /// (`Float32`, `Float64`).
+    /// (`Float32`, `Float64`, and on x86-64 the x87 80-bit format, as
+    /// [`Format::X86_FP80`] or its SMT-LIB twin `(_ FloatingPoint 15 64)`).
     pub fn evaluated_in(f: Format) -> bool {
-        f == Format::BINARY32 || f == Format::BINARY64
+        f == Format::BINARY32 || f == Format::BINARY64 || (FP80_CALLS && is_fp80(f))
     }
 
     /// glibc's value on `args` (one format, [`LibmFn::evaluated_in`]) in
@@ -199,6 +204,8 @@ impl LibmFn {
         } else if fmt == Format::BINARY32 {
             let xs: Vec<f32> = args.iter().map(|a| a.to_f32().expect("a Float32")).collect();
             call_f32(self.c_name(), &xs, rm).map(|(v, e)| (Float::from_f32(v), e))
+        } else if Self::evaluated_in(fmt) {
+            call_fp80(self.c_name(), args, rm)
         } else {
             None
         }
@@ -344,10 +351,80 @@ pub fn call_f32(base: &str, args: &[f32], r: RoundingMode) -> Option<(f32, i32)>
     }
 }
 
+/// Whether `f` has the value set of x87's 80-bit format (`X86_FP80`, or
+/// `(_ FloatingPoint 15 64)` as SMT-LIB writes it).
+pub fn is_fp80(f: Format) -> bool {
+    f.smtlib() == Format::X86_FP80.smtlib()
+}
+
+/// Whether glibc's `long double` functions can be called here (x86-64,
+/// where `long double` is x87's 80-bit format and `csrc/fp80.c` is built).
+const FP80_CALLS: bool = cfg!(target_arch = "x86_64");
+
+#[cfg(target_arch = "x86_64")]
+extern "C" {
+    /// `out = f(x)` or `out = f(x, y)` in C's `long double` (csrc/fp80.c);
+    /// operands and result are 10-byte x87 encodings in 16-byte buffers.
+    fn fpsym_fp80_call(f: *const libc::c_void, arity: u32, x: *const u8, y: *const u8, out: *mut u8);
+}
+
+/// The 16-byte buffer holding `x`'s x87 encoding (`x` of an 80-bit format).
+fn x87_bytes(x: Float) -> [u8; 16] {
+    let x = if x.format() == Format::X86_FP80 {
+        x
+    } else {
+        // the same value set: exact
+        x.convert(Format::X86_FP80, RoundingMode::NearestTiesToEven).value
+    };
+    x.to_bits().to_le_bytes()
+}
+
+/// `base(args)` with glibc's `long double` variant (`sinl`, ...) in
+/// rounding mode `r`, with the `errno` it set: the arguments of one 80-bit
+/// format ([`is_fp80`]), the result in that format. None: not a known
+/// function, the wrong number or format of arguments, or not x86-64.
+pub fn call_fp80(base: &str, args: &[Float], r: RoundingMode) -> Option<(Float, i32)> {
+    let fmt = args.first()?.format();
+    if !FP80_CALLS || !is_fp80(fmt) || args.iter().any(|a| a.format() != fmt) {
+        return None;
+    }
+    let arity_ok = LibmFn::from_c_name(base).is_some_and(|f| f.arity() == args.len());
+    if !arity_ok {
+        return None;
+    }
+    let p = glibc_symbol(&format!("{base}l"))?;
+    let x = x87_bytes(args[0]);
+    let y = args.get(1).map_or([0u8; 16], |a| x87_bytes(*a));
+    let mut out = [0u8; 16];
+    let call = || {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `p` is glibc's `long double f(long double[, long
+        // double])` of this arity; the buffers are 16 bytes each.
+        unsafe {
+            fpsym_fp80_call(
+                p as *const libc::c_void,
+                args.len() as u32,
+                x.as_ptr(),
+                y.as_ptr(),
+                out.as_mut_ptr(),
+            )
+        };
+        let _ = p;
+    };
+    let ((), e) = in_mode(r, call);
+    let v = Float::from_bits(Format::X86_FP80, u128::from_le_bytes(out));
+    let v = if fmt == Format::X86_FP80 {
+        v
+    } else {
+        v.convert(fmt, RoundingMode::NearestTiesToEven).value
+    };
+    Some((v, e))
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{call_f32, call_f64, LibmFn};
-    use fpsym_float::{Float, RoundingMode as R};
+    use super::{call_f32, call_f64, call_fp80, LibmFn};
+    use fpsym_float::{Float, Format, RoundingMode as R};
     const N: R = R::NearestTiesToEven;
 
     #[test]
@@ -382,6 +459,74 @@ mod tests {
         );
     }
 
+    /// An x87 value from its 80-bit encoding (sign+exponent, significand).
+    fn x87(hi: u16, lo: u64) -> Float {
+        Float::from_bits(Format::X86_FP80, (u128::from(hi) << 64) | u128::from(lo))
+    }
+
+    #[test]
+    fn long_double_shim_calls_glibcs_x87_functions() {
+        // Values glibc's sinl, expl, logl, powl give in C (printed from a
+        // `long double` program on this machine: 0.841470984807896506665,
+        // 2.71828182845904523543, 2.30258509299404568404).
+        let l = |x: f64| Float::from_f64(x).convert(Format::X86_FP80, N).value;
+        assert_eq!(
+            call_fp80("sin", &[l(1.0)], N),
+            Some((x87(0x3ffe, 0xd76aa47848677021), 0))
+        );
+        assert_eq!(
+            call_fp80("exp", &[l(1.0)], N),
+            Some((x87(0x4000, 0xadf85458a2bb4a9b), 0))
+        );
+        assert_eq!(
+            call_fp80("log", &[l(10.0)], N),
+            Some((x87(0x4000, 0x935d8dddaaa8ac17), 0))
+        );
+        assert_eq!(
+            call_fp80("pow", &[l(2.0), l(100.0)], N),
+            Some((x87(0x4063, 0x8000000000000000), 0))
+        );
+        // a result with more precision than a double's
+        assert_ne!(call_fp80("sin", &[l(1.0)], N).unwrap().0, l(1f64.sin()));
+        // an argument beyond double's range: sinl(1e4000)
+        let big = Float::from_rational(
+            Format::X86_FP80,
+            &num_rational::BigRational::from_integer(num_bigint::BigInt::from(10).pow(4000)),
+            N,
+        )
+        .value;
+        assert_eq!(call_fp80("sin", &[big], N), Some((x87(0x3ffe, 0x90de0837a745738a), 0)));
+        // the rounding mode reaches the x87 unit: expl(1) down and up
+        assert_eq!(
+            call_fp80("exp", &[l(1.0)], R::TowardNegative),
+            Some((x87(0x4000, 0xadf85458a2bb4a9a), 0))
+        );
+        assert_eq!(
+            call_fp80("exp", &[l(1.0)], R::TowardPositive),
+            Some((x87(0x4000, 0xadf85458a2bb4a9b), 0))
+        );
+        // errno: EDOM, ERANGE
+        assert_eq!(
+            call_fp80("log", &[l(-1.0)], N).map(|(v, e)| (v.is_nan(), e)),
+            Some((true, 33))
+        );
+        assert_eq!(
+            call_fp80("exp", &[l(20000.0)], N),
+            Some((Float::infinity(Format::X86_FP80, false), 34))
+        );
+        // the SMT-LIB twin (15, 64) is the same value set
+        let f = Format::new(15, 64).unwrap();
+        let one = Float::one(f, false);
+        let (v, _) = LibmFn::Sin.glibc(N, &[one]).unwrap();
+        assert_eq!(v.format(), f);
+        assert_eq!(v.convert(Format::X86_FP80, N).value, x87(0x3ffe, 0xd76aa47848677021));
+        // wrong arity or format
+        assert_eq!(call_fp80("pow", &[l(2.0)], N), None);
+        assert_eq!(call_fp80("sin", &[Float::from_f64(1.0)], N), None);
+        assert!(LibmFn::evaluated_in(Format::X86_FP80) && LibmFn::evaluated_in(f));
+        assert!(!LibmFn::evaluated_in(Format::BINARY128));
+    }
+
     #[test]
     fn names_and_formats() {
         for f in LibmFn::ALL {
@@ -389,6 +534,8 @@ mod tests {
             assert_eq!(LibmFn::from_smtlib_name(f.smtlib_name()), Some(f));
             let args = vec![Float::from_f32(0.5); f.arity()];
             assert!(f.glibc(N, &args).is_some(), "{f}");
+            let args = vec![Float::one(Format::X86_FP80, false); f.arity()];
+            assert!(f.glibc(N, &args).is_some(), "{f}l");
         }
         assert_eq!(
             LibmFn::Exp.glibc(N, &[Float::from_f32(1.0)]).map(|(v, _)| v.to_f32()),

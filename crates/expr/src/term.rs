@@ -419,7 +419,8 @@ fn result_sort(op: &Op, args: &[Term]) -> Result<Sort, SortError> {
             if !crate::libm::LibmFn::evaluated_in(fmt) {
                 return Err(err(
                     op,
-                    "Float32 or Float64 arguments expected (glibc's float and double functions)".to_string(),
+                    "Float32, Float64 or (_ FloatingPoint 15 64) arguments expected (glibc's float, double and x87 long double functions)"
+                        .to_string(),
                 ));
             }
             Sort::Float(fmt)

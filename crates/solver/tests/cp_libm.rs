@@ -400,3 +400,233 @@ fn enumerate(a: &[Term], x: &Term, rm: &Term, lo: f32, hi: f32, modes: &[Roundin
     }
     false
 }
+
+// ---- long double (x87 80-bit): glibc's sinl, expl, powl, ... ----
+
+const L80: Format = Format::X86_FP80;
+
+/// A `long double` constant from a double (exact).
+fn l80(x: f64) -> Float {
+    Float::from_f64(x).convert(L80, RNE).value
+}
+fn c80(x: f64) -> Term {
+    Term::fp(l80(x))
+}
+/// `x` moved by `k` x87 floats.
+fn step80(x: Float, k: i128) -> Float {
+    Float::from_ordinal(L80, x.ordinal().unwrap() + k).unwrap()
+}
+
+#[test]
+fn long_double_queries_are_decided() {
+    let x = var("x", L80);
+    // sinl near its maximum (closer to 1 than a double's sin resolves)
+    let mut a = within(&x, &c80(0.0), &c80(4.0));
+    a.push(cmp(Op::FpGt, &lib(LibmFn::Sin, &rne(), &[&x]), &c80(0.99999999999)));
+    let m = sat("sinl(x) > 0.99999999999, x in [0, 4]", a, 10);
+    let v = m.get(&x).and_then(|v| v.as_fp()).unwrap();
+    let v = v.convert(F64, RNE).value.to_f64().unwrap();
+    assert!((v - std::f64::consts::FRAC_PI_2).abs() < 1e-5, "{v}");
+    // sinl > 0 on [1, 2]
+    let mut a = within(&x, &c80(1.0), &c80(2.0));
+    a.push(cmp(Op::FpLt, &lib(LibmFn::Sin, &rne(), &[&x]), &c80(0.0)));
+    unsat("sinl(x) < 0, x in [1, 2]", a, 5);
+    // expl: finite up to 11356, infinite past 11357 (beyond double's range)
+    let inf = |t: Term| app(Op::FpIsInfinite, vec![t]);
+    let mut a = within(&x, &c80(0.0), &c80(11356.0));
+    a.push(inf(lib(LibmFn::Exp, &rne(), &[&x])));
+    unsat("expl(x) infinite, x in [0, 11356]", a, 5);
+    let r = Term::var("r", Sort::RoundingMode);
+    let mut a = within(&x, &c80(0.0), &c80(11356.0));
+    a.push(inf(lib(LibmFn::Exp, &r, &[&x])));
+    unsat("expl_r(x) infinite, x in [0, 11356], any mode", a, 5);
+    let mut a = within(&x, &c80(0.0), &c80(11357.0));
+    a.push(inf(lib(LibmFn::Exp, &rne(), &[&x])));
+    sat("expl(x) infinite, x in [0, 11357]", a, 10);
+    // logl of a long double subnormal: below -11355
+    let a = vec![
+        cmp(Op::FpGt, &x, &c80(0.0)),
+        cmp(Op::FpLt, &lib(LibmFn::Log, &rne(), &[&x]), &c80(-11360.0)),
+    ];
+    let m = sat("logl(x) < -11360, x > 0", a, 10);
+    assert!(m.get(&x).and_then(|v| v.as_fp()).unwrap().is_subnormal());
+    // no long double is that small: log(2^-16445) = -11398.8
+    let a = vec![
+        cmp(Op::FpGt, &x, &c80(0.0)),
+        cmp(Op::FpLt, &lib(LibmFn::Log, &rne(), &[&x]), &c80(-11399.0)),
+    ];
+    unsat("logl(x) < -11399, x > 0", a, 5);
+    // powl of a negative base and the odd exponent 2^63 + 1 (even as a
+    // double): negative
+    let odd = Term::fp(step80(l80(2f64.powi(63)), 1));
+    let mut a = within(&x, &c80(-3.0), &c80(-1.0));
+    a.push(cmp(Op::FpGt, &lib(LibmFn::Pow, &rne(), &[&x, &odd]), &c80(0.0)));
+    unsat("powl(x, 2^63 + 1) > 0, x in [-3, -1]", a, 5);
+    // powl(x, 2) == 2 on [1, 2]: agrees with enumeration of a window of
+    // x87 floats around sqrt(2) (outside it the enclosure excludes)
+    let mut a = within(&x, &c80(1.0), &c80(2.0));
+    a.push(cmp(Op::FpEq, &lib(LibmFn::Pow, &rne(), &[&x, &c80(2.0)]), &c80(2.0)));
+    let r2 = mp_sqrt2();
+    let brute = (-2000..=2000).any(|k| {
+        let v = LibmFn::Pow.glibc(RNE, &[step80(r2, k), l80(2.0)]);
+        v.unwrap().0 == l80(2.0)
+    });
+    let (r, took) = cp(&a, 10);
+    eprintln!(
+        "powl(x, 2) == 2, x in [1, 2]: {} in {took:?} (brute force near sqrt 2: {brute})",
+        verdict(&r)
+    );
+    assert_eq!(matches!(r, SolveResult::Sat(_)), brute);
+    assert!(matches!(r, SolveResult::Sat(_) | SolveResult::Unsat));
+}
+
+/// The largest x87 float whose square (rounded down) is at most 2: the
+/// float just below sqrt(2), by bisection over ordinals.
+fn mp_sqrt2() -> Float {
+    let two = l80(2.0);
+    let (mut lo, mut hi) = (l80(1.0).ordinal().unwrap(), two.ordinal().unwrap());
+    while hi - lo > 1 {
+        let mid = (lo + hi) / 2;
+        let m = Float::from_ordinal(L80, mid).unwrap();
+        let sq = m.mul(m, RoundingMode::TowardNegative).value;
+        if sq.ordinal().unwrap() <= two.ordinal().unwrap() {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Float::from_ordinal(L80, lo).unwrap()
+}
+
+/// A random `long double`: near a special point, or a log-uniform
+/// magnitude over the whole x87 range (far beyond double's).
+fn random80(rng: &mut StdRng) -> Float {
+    let x = match rng.gen_range(0..4) {
+        0 => l80(rng.gen_range(-8.0..8.0)),
+        1 => l80([
+            0.0,
+            1.0,
+            2.0,
+            std::f64::consts::FRAC_PI_2,
+            std::f64::consts::PI,
+            11356.52,
+            -11399.0,
+            1755.45,
+            106.5,
+            1.4616,
+            0.5,
+        ][rng.gen_range(0..11)]),
+        _ => {
+            // sign, exponent in [-16445, 16383], 63 random fraction bits
+            let e: i64 = rng.gen_range(-16445..16384);
+            let biased = (e + 16383).max(0) as u128;
+            let frac = rng.gen::<u64>() as u128 & ((1 << 63) - 1);
+            let packed = (u128::from(rng.gen::<bool>()) << 78) | (biased << 63) | frac;
+            Float::from_packed(L80, packed)
+        }
+    };
+    step80(x, rng.gen_range(-1000..1000))
+}
+
+/// Soundness against glibc's own x87 functions: for many sampled
+/// arguments `a` of every function, in every rounding mode, the query
+/// `x ∈ [a - k, a + k] ∧ f(x) = glibc_f(a)` has a solution (`a` itself),
+/// so cp must never answer unsat: an enclosure that missed glibc's value
+/// would show here. Most are answered sat (with a model checked by
+/// `eval`, which calls glibc).
+#[test]
+fn long_double_glibc_values_are_never_refuted() {
+    let mut rng = StdRng::seed_from_u64(80);
+    let x = var("x", L80);
+    let y = var("y", L80);
+    let (mut n_sat, mut n_unknown, mut n) = (0, 0, 0);
+    for f in LibmFn::ALL {
+        for _ in 0..24 {
+            let args: Vec<Float> = (0..f.arity()).map(|_| random80(&mut rng)).collect();
+            let rm = RoundingMode::ALL[rng.gen_range(0..5)];
+            let (v, _) = f.glibc(rm, &args).unwrap();
+            let k = [0i128, 3, 1000][rng.gen_range(0..3)];
+            let vars = [&x, &y];
+            let mut a = Vec::new();
+            for (i, arg) in args.iter().enumerate() {
+                if arg.is_nan() {
+                    a.push(app(Op::FpIsNaN, vec![vars[i].clone()]));
+                } else {
+                    let (lo, hi) = (step80(*arg, -k), step80(*arg, k));
+                    a.extend(within(vars[i], &Term::fp(lo), &Term::fp(hi)));
+                }
+            }
+            let fx = lib(f, &Term::rm(rm), &vars[..f.arity()]);
+            a.push(if v.is_nan() {
+                app(Op::FpIsNaN, vec![fx])
+            } else {
+                app(Op::Eq, vec![fx, Term::fp(v)])
+            });
+            let (r, took) = cp(&a, 10);
+            n += 1;
+            match r {
+                SolveResult::Sat(_) => n_sat += 1,
+                SolveResult::Unknown(_) => n_unknown += 1,
+                SolveResult::Unsat => panic!("{f}l{args:?} = {v:?} ({rm:?}) refuted by cp in {took:?}: {a:?}"),
+            }
+        }
+    }
+    eprintln!("long double glibc values: {n} queries, {n_sat} sat, {n_unknown} unknown, 0 unsat");
+    assert!(n_sat * 10 >= n * 8, "{n_sat} sat of {n}");
+}
+
+/// Random `long double` queries `lo <= x <= hi && c <= f(x) <= d` on
+/// windows of at most 256 x87 floats: cp's answer agrees with enumerating
+/// every float of the window through `eval` (glibc's `sinl`, ...).
+#[test]
+fn random_long_double_queries_agree_with_enumeration() {
+    let mut rng = StdRng::seed_from_u64(81);
+    let x = var("x", L80);
+    let (mut n_sat, mut n_unsat) = (0, 0);
+    let unary: Vec<LibmFn> = LibmFn::unary().collect();
+    for i in 0..120 {
+        let f = unary[i % unary.len()];
+        let c = random80(&mut rng);
+        if c.is_nan() || c.is_infinite() {
+            continue;
+        }
+        let w = 1i128 << rng.gen_range(0..9);
+        let lo = step80(c, -rng.gen_range(0..=w));
+        let hi = step80(lo, w);
+        if lo.is_negative() != hi.is_negative() || hi.is_infinite() {
+            continue;
+        }
+        let mid = step80(lo, w / 2);
+        let rm = RoundingMode::ALL[rng.gen_range(0..5)];
+        let fx = lib(f, &Term::rm(rm), &[&x]);
+        let v = f.glibc(RNE, &[mid]).unwrap().0;
+        let mut a = within(&x, &Term::fp(lo), &Term::fp(hi));
+        if v.is_finite() && rng.gen_bool(0.8) {
+            let near = step80(v, rng.gen_range(-40..40));
+            let (zl, zh) = (step80(near, -rng.gen_range(0..60)), step80(near, rng.gen_range(0..60)));
+            a.extend(within(&fx, &Term::fp(zl), &Term::fp(zh)));
+        } else {
+            a.push(app(Op::FpIsNaN, vec![fx.clone()]));
+        }
+        let (o_lo, o_hi) = (lo.ordinal().unwrap(), hi.ordinal().unwrap());
+        let brute = (o_lo..=o_hi).any(|o| {
+            let mut m = Model::new();
+            m.insert(x.clone(), Value::Fp(Float::from_ordinal(L80, o).unwrap()));
+            a.iter().all(|t| eval(t, &m) == Ok(Value::Bool(true)))
+        });
+        let (r, took) = cp(&a, 20);
+        match (&r, brute) {
+            (SolveResult::Sat(_), true) => n_sat += 1,
+            (SolveResult::Sat(_), false) => {
+                panic!("{f}l on [{lo:?}, {hi:?}]: sat, yet no float of the window is a solution")
+            }
+            (SolveResult::Unsat, false) => n_unsat += 1,
+            (SolveResult::Unsat, true) => panic!("{f}l on [{lo:?}, {hi:?}]: cp says unsat, enumeration finds {a:?}"),
+            (SolveResult::Unknown(why), _) => {
+                panic!("{f}l on [{lo:?}, {hi:?}]: unknown ({why:?}) after {took:?}: {a:?}")
+            }
+        }
+    }
+    eprintln!("random long double queries: {n_sat} sat, {n_unsat} unsat");
+    assert!(n_sat > 20 && n_unsat > 10, "{n_sat} sat, {n_unsat} unsat");
+}

@@ -1,8 +1,9 @@
 //! Transcendental functions (`sin`, `exp`, `pow`, ... with their `f`
 //! forms).
 //!
-//! Symbolic (the default, [`crate::LibmModel::Symbolic`]): on `float` and
-//! `double` arguments the result is the term `(fpsym.sin rm x)`, the value
+//! Symbolic (the default, [`crate::LibmModel::Symbolic`]): on `float`,
+//! `double` and `long double` (x87 80-bit) arguments the result is the
+//! term `(fpsym.sin rm x)`, the value
 //! glibc computes (see [`fpsym_expr::libm`]): the path goes on, branches
 //! behind the call are explored, the cp solver reasons about it with sound
 //! enclosures, and every model is checked against glibc itself. `errno`
@@ -18,8 +19,9 @@
 //! formats the symbolic form does not cover): the arguments are made
 //! concrete (model values, constrained on the path, an event: the run is
 //! then never "verified") and the host's glibc computes, in the path's
-//! rounding mode, so replay agrees. `long double` forms end the path
-//! partial.
+//! rounding mode, so replay agrees (`long double` forms by glibc's own
+//! `sinl`, ..., see [`fpsym_expr::libm::call_fp80`]). Other formats
+//! (`_Float128`) end the path partial where glibc cannot be asked.
 
 use super::env::{EDOM, ERANGE};
 use super::libm_suffix;
@@ -28,7 +30,7 @@ use crate::exec::{End, Exec, ExecError, Outcome};
 use crate::state::State;
 use crate::term::{as_bv, format_of, mk, rm};
 use crate::value::Val;
-use fpsym_expr::libm::{call_f32, call_f64};
+use fpsym_expr::libm::{call_f32, call_f64, call_fp80};
 use fpsym_expr::{LibmFn, Op, Term};
 use fpsym_float::{Float, Format, RoundingMode};
 
@@ -57,8 +59,9 @@ impl Exec<'_, '_> {
         self.concretized_libm(st, call)
     }
 
-    /// `y = f(x)` as the term `(fpsym.f rm x)` for `float` and `double`
-    /// arguments of one format (None otherwise: the caller concretizes).
+    /// `y = f(x)` as the term `(fpsym.f rm x)` for `float`, `double` and
+    /// `long double` arguments of one format (None otherwise: the caller
+    /// concretizes).
     fn symbolic_libm(&mut self, st: &mut State, call: &HookCall<'_>) -> Option<Outcome> {
         let HookCall { name, args, dest, .. } = *call;
         let f = function(name)?;
@@ -150,14 +153,21 @@ impl Exec<'_, '_> {
                 "{name} sets signgam, which the program reads: not modelled"
             ))));
         }
-        if args
+        let fp80 = args
             .iter()
-            .any(|a| matches!(a, Val::Fp(t) if format_of(t) == Format::X86_FP80))
-        {
-            // glibc's x87 versions cannot be called from here; a double
-            // stand-in would give wrong findings.
+            .any(|a| matches!(a, Val::Fp(t) if format_of(t) == Format::X86_FP80));
+        if fp80 {
+            return self.concretized_fp80(st, call);
+        }
+        if let Some(t) = args.iter().find_map(|a| match a {
+            Val::Fp(t) if format_of(t) != Format::BINARY32 && format_of(t) != Format::BINARY64 => Some(t),
+            _ => None,
+        }) {
+            // `_Float128` (`sinf128`): glibc's function is not called from
+            // here, and a double stand-in would give wrong findings.
             return Ok(Outcome::End(End::Partial(format!(
-                "{name} (long double) is not modelled"
+                "{name} ({}) is not modelled",
+                format_of(t).name()
             ))));
         }
         let mut xs = Vec::new();
@@ -205,6 +215,48 @@ impl Exec<'_, '_> {
         let r = Float::from_f64(v).convert(fmt, RoundingMode::NearestTiesToEven).value;
         if let Some(d) = dest {
             st.frame_mut().regs.insert(d.clone(), Val::Fp(Term::fp(r)));
+        }
+        Ok(Outcome::Continue)
+    }
+
+    /// [`Self::concretized_libm`] for `long double` arguments: made
+    /// concrete, and glibc's own x87 function (`sinl`, ...) computes.
+    fn concretized_fp80(&mut self, st: &mut State, call: &HookCall<'_>) -> Result<Outcome, ExecError> {
+        let HookCall { name, args, dest, loc } = *call;
+        let (Some(f), true) = (
+            function(name),
+            args.iter()
+                .all(|a| matches!(a, Val::Fp(t) if format_of(t) == Format::X86_FP80)),
+        ) else {
+            return Ok(Outcome::End(End::Partial(format!(
+                "{name} (long double) is not modelled"
+            ))));
+        };
+        let mut xs = Vec::new();
+        for a in args {
+            let t = a.fp().clone();
+            let b = self.bits_of(st, &t);
+            let v = match as_bv(&b) {
+                Some(v) => v,
+                None => self.concretize(st, &b, loc, &format!("argument of {name}")),
+            };
+            xs.push(Float::from_bits(Format::X86_FP80, v));
+        }
+        st.concretized = true;
+        self.events.push(crate::report::Event::Concretized {
+            loc: loc.clone(),
+            reason: format!("call to {name} computed natively"),
+        });
+        let Some((v, errno)) = call_fp80(f.c_name(), &xs, st.rm) else {
+            return Ok(Outcome::End(End::Partial(format!(
+                "{name} (long double) is not modelled"
+            ))));
+        };
+        if errno != 0 {
+            self.set_errno(st, None, errno as u32);
+        }
+        if let Some(d) = dest {
+            st.frame_mut().regs.insert(d.clone(), Val::Fp(Term::fp(v)));
         }
         Ok(Outcome::Continue)
     }

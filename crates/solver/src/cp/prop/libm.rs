@@ -45,53 +45,58 @@ use rug::Integer;
 type Mp = rug::Float;
 
 /// glibc 2.36's largest known errors on x86_64, in ulps: `(function,
-/// double, float)`, the maximum over its four rounding modes (to nearest,
-/// downward, toward zero, upward).
+/// double, float, long double)`, the maximum over its four rounding modes
+/// (to nearest, downward, toward zero, upward).
 ///
 /// Source: glibc-2.36 `sysdeps/x86_64/fpu/libm-test-ulps` (Debian's
-/// `glibc_2.36.orig.tar.xz`), the file the manual's "Errors in Math
-/// Functions" table is generated from; a missing entry is 0 (correctly
-/// rounded on every tested input). These are measured, not proved, bounds:
-/// [`slack`] widens them generously.
-pub(crate) const GLIBC_ULPS: [(LibmFn, u32, u32); 27] = [
-    (LibmFn::Sin, 1, 1),
-    (LibmFn::Cos, 1, 1),
-    (LibmFn::Tan, 1, 2),
-    (LibmFn::Asin, 2, 1),
-    (LibmFn::Acos, 1, 1),
-    (LibmFn::Atan, 1, 2),
-    (LibmFn::Atan2, 1, 2),
-    (LibmFn::Sinh, 3, 3),
-    (LibmFn::Cosh, 3, 2),
-    (LibmFn::Tanh, 3, 3),
-    (LibmFn::Asinh, 3, 3),
-    (LibmFn::Acosh, 2, 2),
-    (LibmFn::Atanh, 3, 3),
-    (LibmFn::Exp, 1, 1),
-    (LibmFn::Exp2, 1, 1),
-    (LibmFn::Expm1, 1, 2),
-    (LibmFn::Log, 1, 2),
-    (LibmFn::Log2, 3, 3),
-    (LibmFn::Log10, 2, 3),
-    (LibmFn::Log1p, 2, 2),
-    (LibmFn::Pow, 1, 1),
-    (LibmFn::Cbrt, 5, 1),
-    (LibmFn::Hypot, 1, 0),
-    (LibmFn::Erf, 1, 1),
-    (LibmFn::Erfc, 5, 6),
-    (LibmFn::Tgamma, 9, 8),
-    (LibmFn::Lgamma, 5, 7),
+/// `glibc_2.36.orig.tar.xz`, `apt-get source glibc`), the file the
+/// manual's "Errors in Math Functions" table is generated from: its
+/// `double:`, `float:` and `ldouble:` lines (`ldouble` is x87's 80-bit
+/// `long double` on x86_64), the maximum over the entries `"sin"`,
+/// `"sin_downward"`, `"sin_towardzero"` and `"sin_upward"`; a missing
+/// entry is 0 (correctly rounded on every tested input). These are
+/// measured, not proved, bounds: [`slack`] widens them generously.
+pub(crate) const GLIBC_ULPS: [(LibmFn, u32, u32, u32); 27] = [
+    (LibmFn::Sin, 1, 1, 3),
+    (LibmFn::Cos, 1, 1, 3),
+    (LibmFn::Tan, 1, 2, 3),
+    (LibmFn::Asin, 2, 1, 2),
+    (LibmFn::Acos, 1, 1, 2),
+    (LibmFn::Atan, 1, 2, 1),
+    (LibmFn::Atan2, 1, 2, 1),
+    (LibmFn::Sinh, 3, 3, 5),
+    (LibmFn::Cosh, 3, 2, 3),
+    (LibmFn::Tanh, 3, 3, 4),
+    (LibmFn::Asinh, 3, 3, 5),
+    (LibmFn::Acosh, 2, 2, 4),
+    (LibmFn::Atanh, 3, 3, 5),
+    (LibmFn::Exp, 1, 1, 2),
+    (LibmFn::Exp2, 1, 1, 1),
+    (LibmFn::Expm1, 1, 2, 4),
+    (LibmFn::Log, 1, 2, 2),
+    (LibmFn::Log2, 3, 3, 1),
+    (LibmFn::Log10, 2, 3, 2),
+    (LibmFn::Log1p, 2, 2, 4),
+    (LibmFn::Pow, 1, 1, 4),
+    (LibmFn::Cbrt, 5, 1, 1),
+    (LibmFn::Hypot, 1, 0, 1),
+    (LibmFn::Erf, 1, 1, 1),
+    (LibmFn::Erfc, 5, 6, 5),
+    (LibmFn::Tgamma, 9, 8, 6),
+    (LibmFn::Lgamma, 5, 7, 7),
 ];
 
 /// glibc's documented maximum error of `f` in format `fmt`, in ulps.
 fn doc_ulps(f: LibmFn, fmt: Format) -> u32 {
-    let (_, d, s) = GLIBC_ULPS
+    let (_, d, s, l) = GLIBC_ULPS
         .iter()
         .find(|e| e.0 == f)
         .copied()
         .expect("every function is in the table");
     if fmt == Format::BINARY32 {
         s
+    } else if is_fp80(fmt) {
+        l
     } else {
         d
     }
@@ -131,41 +136,140 @@ fn in_fmt(fmt: Format, v: f64, rm: RoundingMode) -> Float {
 /// The true `f(a)` rounded in direction `r` to an `f64` (subnormals and
 /// overflow included); None where MPFR gives NaN.
 fn mp_f64(f: LibmFn, a: &[f64], r: Round) -> Option<f64> {
-    use LibmFn::*;
-    const P: u32 = 53;
     let x = Mp::with_val(53, a[0]);
     let y = Mp::with_val(53, a.get(1).copied().unwrap_or(0.0));
-    let v = match f {
-        Sin => Mp::with_val_round(P, x.sin_ref(), r).0,
-        Cos => Mp::with_val_round(P, x.cos_ref(), r).0,
-        Tan => Mp::with_val_round(P, x.tan_ref(), r).0,
-        Asin => Mp::with_val_round(P, x.asin_ref(), r).0,
-        Acos => Mp::with_val_round(P, x.acos_ref(), r).0,
-        Atan => Mp::with_val_round(P, x.atan_ref(), r).0,
-        Atan2 => Mp::with_val_round(P, x.atan2_ref(&y), r).0,
-        Sinh => Mp::with_val_round(P, x.sinh_ref(), r).0,
-        Cosh => Mp::with_val_round(P, x.cosh_ref(), r).0,
-        Tanh => Mp::with_val_round(P, x.tanh_ref(), r).0,
-        Asinh => Mp::with_val_round(P, x.asinh_ref(), r).0,
-        Acosh => Mp::with_val_round(P, x.acosh_ref(), r).0,
-        Atanh => Mp::with_val_round(P, x.atanh_ref(), r).0,
-        Exp => Mp::with_val_round(P, x.exp_ref(), r).0,
-        Exp2 => Mp::with_val_round(P, x.exp2_ref(), r).0,
-        Expm1 => Mp::with_val_round(P, x.exp_m1_ref(), r).0,
-        Log => Mp::with_val_round(P, x.ln_ref(), r).0,
-        Log2 => Mp::with_val_round(P, x.log2_ref(), r).0,
-        Log10 => Mp::with_val_round(P, x.log10_ref(), r).0,
-        Log1p => Mp::with_val_round(P, x.ln_1p_ref(), r).0,
-        Pow => Mp::with_val_round(P, (&x).pow(&y), r).0,
-        Cbrt => Mp::with_val_round(P, x.cbrt_ref(), r).0,
-        Hypot => Mp::with_val_round(P, x.hypot_ref(&y), r).0,
-        Erf => Mp::with_val_round(P, x.erf_ref(), r).0,
-        Erfc => Mp::with_val_round(P, x.erfc_ref(), r).0,
-        Tgamma => Mp::with_val_round(P, x.gamma_ref(), r).0,
-        Lgamma => Mp::with_val_round(P, x.ln_gamma_ref(), r).0,
-    };
-    let d = v.to_f64_round(r);
+    let d = mp_apply(f, &x, &y, 53, r).to_f64_round(r);
     (!d.is_nan()).then_some(d)
+}
+
+/// Whether `fmt` is x87's 80-bit format (`long double`), as
+/// `X86_FP80` or as SMT-LIB's `(_ FloatingPoint 15 64)`.
+fn is_fp80(fmt: Format) -> bool {
+    fpsym_expr::libm::is_fp80(fmt)
+}
+
+/// The exact value of a float as an MPFR number (its own precision; NaN
+/// for NaN).
+fn mp_of(x: Float) -> Mp {
+    use rug::float::Special;
+    let p = x.format().sb();
+    if x.is_nan() {
+        return Mp::with_val(p, Special::Nan);
+    }
+    if x.is_infinite() {
+        return Mp::with_val(
+            p,
+            if x.is_negative() {
+                Special::NegInfinity
+            } else {
+                Special::Infinity
+            },
+        );
+    }
+    if x.is_zero() {
+        return Mp::with_val(
+            p,
+            if x.is_negative() {
+                Special::NegZero
+            } else {
+                Special::Zero
+            },
+        );
+    }
+    let e = x.exponent().expect("finite nonzero") - x.format().frac_bits() as i64;
+    let m = Mp::with_val(p, Integer::from(x.significand())) << (e as i32);
+    if x.is_negative() {
+        -m
+    } else {
+        m
+    }
+}
+
+/// `v` rounded in direction `r` (`Down` or `Up`) to `fmt`, subnormals and
+/// overflow included (rounding down past the largest float gives it, up
+/// gives infinity); None for NaN.
+fn mp_to(fmt: Format, v: &Mp, r: Round) -> Option<Float> {
+    if v.is_nan() {
+        return None;
+    }
+    if v.is_infinite() {
+        return Some(Float::infinity(fmt, v.is_sign_negative()));
+    }
+    if v.is_zero() {
+        return Some(Float::zero(fmt, v.is_sign_negative()));
+    }
+    let rm = if r == Round::Down {
+        RoundingMode::TowardNegative
+    } else {
+        RoundingMode::TowardPositive
+    };
+    // Far outside the format's range, a stand-in of the same sign on the
+    // same side of every float rounds the same way (and keeps the exact
+    // rational below small).
+    let e = i64::from(v.get_exp().expect("finite nonzero"));
+    let (hi, lo) = (fmt.emax() + 2, fmt.emin() - fmt.sb() as i64 - 2);
+    let clamped;
+    let v = if e > hi || e < lo {
+        let k = if e > hi { hi } else { lo };
+        let one = Mp::with_val(8, if v.is_sign_negative() { -1 } else { 1 });
+        clamped = one << (k as i32);
+        &clamped
+    } else {
+        v
+    };
+    let (m, e) = v.to_integer_exp()?;
+    let m = num_bigint::BigInt::parse_bytes(m.to_string_radix(16).as_bytes(), 16)?;
+    let q = if e >= 0 {
+        num_rational::BigRational::from_integer(m << (e as usize))
+    } else {
+        num_rational::BigRational::new(m, num_bigint::BigInt::from(1) << ((-e) as usize))
+    };
+    Some(Float::from_rational(fmt, &q, rm).value)
+}
+
+/// The true `f(args)` (floats of one format, any precision) rounded in
+/// direction `r` (`Down` or `Up`) to their format; None where MPFR gives
+/// NaN.
+fn mp_fmt(f: LibmFn, args: &[Float], r: Round) -> Option<Float> {
+    let fmt = args[0].format();
+    let x = mp_of(args[0]);
+    let y = args.get(1).map_or_else(|| Mp::new(fmt.sb()), |a| mp_of(*a));
+    mp_to(fmt, &mp_apply(f, &x, &y, fmt.sb(), r), r)
+}
+
+/// The true `f(x)` (or `f(x, y)`) at precision `p` rounded in direction
+/// `r`, by MPFR.
+fn mp_apply(f: LibmFn, x: &Mp, y: &Mp, p: u32, r: Round) -> Mp {
+    use LibmFn::*;
+    match f {
+        Sin => Mp::with_val_round(p, x.sin_ref(), r).0,
+        Cos => Mp::with_val_round(p, x.cos_ref(), r).0,
+        Tan => Mp::with_val_round(p, x.tan_ref(), r).0,
+        Asin => Mp::with_val_round(p, x.asin_ref(), r).0,
+        Acos => Mp::with_val_round(p, x.acos_ref(), r).0,
+        Atan => Mp::with_val_round(p, x.atan_ref(), r).0,
+        Atan2 => Mp::with_val_round(p, x.atan2_ref(y), r).0,
+        Sinh => Mp::with_val_round(p, x.sinh_ref(), r).0,
+        Cosh => Mp::with_val_round(p, x.cosh_ref(), r).0,
+        Tanh => Mp::with_val_round(p, x.tanh_ref(), r).0,
+        Asinh => Mp::with_val_round(p, x.asinh_ref(), r).0,
+        Acosh => Mp::with_val_round(p, x.acosh_ref(), r).0,
+        Atanh => Mp::with_val_round(p, x.atanh_ref(), r).0,
+        Exp => Mp::with_val_round(p, x.exp_ref(), r).0,
+        Exp2 => Mp::with_val_round(p, x.exp2_ref(), r).0,
+        Expm1 => Mp::with_val_round(p, x.exp_m1_ref(), r).0,
+        Log => Mp::with_val_round(p, x.ln_ref(), r).0,
+        Log2 => Mp::with_val_round(p, x.log2_ref(), r).0,
+        Log10 => Mp::with_val_round(p, x.log10_ref(), r).0,
+        Log1p => Mp::with_val_round(p, x.ln_1p_ref(), r).0,
+        Pow => Mp::with_val_round(p, x.pow(y), r).0,
+        Cbrt => Mp::with_val_round(p, x.cbrt_ref(), r).0,
+        Hypot => Mp::with_val_round(p, x.hypot_ref(y), r).0,
+        Erf => Mp::with_val_round(p, x.erf_ref(), r).0,
+        Erfc => Mp::with_val_round(p, x.erfc_ref(), r).0,
+        Tgamma => Mp::with_val_round(p, x.gamma_ref(), r).0,
+        Lgamma => Mp::with_val_round(p, x.ln_gamma_ref(), r).0,
+    }
 }
 
 /// The enclosure of glibc's value at `args` (in the function's regular
@@ -173,17 +277,27 @@ fn mp_f64(f: LibmFn, a: &[f64], r: Round) -> Option<f64> {
 /// line if MPFR has no value there.
 pub(crate) fn enclose(f: LibmFn, args: &[Float]) -> (Float, Float) {
     let fmt = args[0].format();
-    let a: Vec<f64> = args.iter().map(|x| to_f64(*x)).collect();
-    let bounds = mp_f64(f, &a, Round::Down).zip(mp_f64(f, &a, Round::Up));
-    let Some((dn, up)) = bounds else {
+    let Some((dn, up)) = true_bounds(f, args) else {
         return (Float::infinity(fmt, true), Float::infinity(fmt, false));
     };
-    let (dn, up) = (
-        in_fmt(fmt, dn, RoundingMode::TowardNegative),
-        in_fmt(fmt, up, RoundingMode::TowardPositive),
-    );
     let s = slack(f, fmt);
     (key_lo(fmt, key(dn) - s), key_hi(fmt, key(up) + s))
+}
+
+/// `[RD(f(args)), RU(f(args))]` in the arguments' format (None where MPFR
+/// gives NaN): through `f64` for `Float32` and `Float64`, at 64 bits with
+/// x87's exponent range for `long double`.
+fn true_bounds(f: LibmFn, args: &[Float]) -> Option<(Float, Float)> {
+    let fmt = args[0].format();
+    if is_fp80(fmt) {
+        return mp_fmt(f, args, Round::Down).zip(mp_fmt(f, args, Round::Up));
+    }
+    let a: Vec<f64> = args.iter().map(|x| to_f64(*x)).collect();
+    let (dn, up) = mp_f64(f, &a, Round::Down).zip(mp_f64(f, &a, Round::Up))?;
+    Some((
+        in_fmt(fmt, dn, RoundingMode::TowardNegative),
+        in_fmt(fmt, up, RoundingMode::TowardPositive),
+    ))
 }
 
 /// glibc's values at `args` in the modes of `rms`, as an interval (NaN
@@ -399,17 +513,23 @@ fn regions(f: LibmFn, a: Float, b: Float) -> Vec<Region> {
     out
 }
 
-/// The precision of the critical points of `sin`, `cos`, `tan`: enough for
-/// `x / π` with 1024-bit integer parts.
-const TRIG_PREC: u32 = 1280;
+/// The precision of the critical points of `sin`, `cos`, `tan` for
+/// integers or arguments of `bits` bits: enough for `x / π` and `j·π/2`
+/// with integer parts that long, at least 1280 bits (all of `double`'s
+/// 1024-bit integers); up to 16640 for x87's largest `long double`s. Any
+/// precision is sound (the bounds are rounded outward); more places the
+/// critical points closer.
+fn trig_prec(bits: u64) -> u32 {
+    (bits.min(1 << 20) as u32 + 256).max(1280)
+}
 
-/// Bounds `[lo, hi]` on `j·π/2`.
-fn half_pi_multiple(j: &Integer) -> (Mp, Mp) {
-    let pl = Mp::with_val_round(TRIG_PREC, Constant::Pi, Round::Down).0 / 2u32;
-    let ph = Mp::with_val_round(TRIG_PREC, Constant::Pi, Round::Up).0 / 2u32;
+/// Bounds `[lo, hi]` on `j·π/2`, at precision `prec`.
+fn half_pi_multiple(j: &Integer, prec: u32) -> (Mp, Mp) {
+    let pl = Mp::with_val_round(prec, Constant::Pi, Round::Down).0 / 2u32;
+    let ph = Mp::with_val_round(prec, Constant::Pi, Round::Up).0 / 2u32;
     let (a, b) = if *j >= 0 { (&pl, &ph) } else { (&ph, &pl) };
-    let lo = Mp::with_val_round(TRIG_PREC, a * j, Round::Down).0;
-    let hi = Mp::with_val_round(TRIG_PREC, b * j, Round::Up).0;
+    let lo = Mp::with_val_round(prec, a * j, Round::Down).0;
+    let hi = Mp::with_val_round(prec, b * j, Round::Up).0;
     (lo, hi)
 }
 
@@ -417,7 +537,14 @@ fn half_pi_multiple(j: &Integer) -> (Mp, Mp) {
 /// point `c_j = j·π/2` (adjacent floats, or one float, or a gap of floats
 /// too close to tell apart).
 fn around(fmt: Format, j: &Integer) -> (Float, Float) {
-    let (lo, hi) = half_pi_multiple(j);
+    let (lo, hi) = half_pi_multiple(j, trig_prec(u64::from(j.significant_bits())));
+    if is_fp80(fmt) {
+        let inf = |neg| Float::infinity(fmt, neg);
+        return (
+            mp_to(fmt, &lo, Round::Down).unwrap_or(inf(true)),
+            mp_to(fmt, &hi, Round::Up).unwrap_or(inf(false)),
+        );
+    }
     (
         in_fmt(fmt, lo.to_f64_round(Round::Down), RoundingMode::TowardNegative),
         in_fmt(fmt, hi.to_f64_round(Round::Up), RoundingMode::TowardPositive),
@@ -426,8 +553,9 @@ fn around(fmt: Format, j: &Integer) -> (Float, Float) {
 
 /// `floor(x / (π/2))`, approximately (checked by the caller).
 fn half_pi_index(x: Float) -> Integer {
-    let pi = Mp::with_val(TRIG_PREC, Constant::Pi) / 2u32;
-    let q = Mp::with_val(TRIG_PREC, to_f64(x)) / pi;
+    let prec = trig_prec(x.exponent().unwrap_or(0).max(0) as u64);
+    let pi = Mp::with_val(prec, Constant::Pi) / 2u32;
+    let q = Mp::with_val(prec, &mp_of(x)) / pi;
     q.to_integer_round(Round::Down).map(|(i, _)| i).unwrap_or_default()
 }
 
@@ -784,12 +912,14 @@ fn neg_pow_image(rms: RmSet, a: &Piece, b: &Piece, fmt: Format) -> FloatInterval
                 return FloatInterval::full(fmt);
             };
             let signed = iv(big.neg(), big).with_nan(true);
-            let Some(y) = b.1.filter(|(l, h)| l == h).map(|(l, _)| to_f64(l)) else {
+            let Some(y) = b.1.filter(|(l, h)| l == h).map(|(l, _)| mp_of(l)) else {
                 return signed;
             };
-            if y.fract() != 0.0 {
+            // exact: a double of y would lose the parity of x87's odd
+            // integers above 2^53
+            if !y.is_integer() {
                 FloatInterval::nan_only(fmt)
-            } else if (y / 2.0).fract() == 0.0 {
+            } else if Mp::with_val(y.prec(), &y / 2u32).is_integer() {
                 iv(m, big)
             } else {
                 iv(big.neg(), m.neg())

@@ -9,6 +9,10 @@ use rand::{Rng, SeedableRng};
 
 const F32: Format = Format::BINARY32;
 const F64: Format = Format::BINARY64;
+/// x87's 80-bit `long double` (glibc's `sinl`, ...).
+const L80: Format = Format::X86_FP80;
+/// Every format glibc is called in.
+const FORMATS: [Format; 3] = [F32, F64, L80];
 
 /// `n` times the environment's `FPSYM_LIBM_STRESS` (default 1): a longer
 /// run of the randomized tests.
@@ -30,6 +34,12 @@ fn seed(n: u64) -> u64 {
 /// A float of `fmt` from an `f64` (rounded to nearest).
 fn fl(fmt: Format, v: f64) -> Float {
     in_fmt(fmt, v, RoundingMode::NearestTiesToEven)
+}
+
+/// `m · 2^k` rounded down to `fmt` (any exponent of x87's range).
+fn scaled(fmt: Format, m: f64, k: i64) -> Float {
+    let v = Mp::with_val(64, m) << (k as i32);
+    mp_to(fmt, &v, Round::Down).unwrap()
 }
 
 /// Points where functions change behaviour: zeros, ±1, multiples of π/2,
@@ -105,7 +115,39 @@ fn special_points(fmt: Format) -> Vec<Float> {
         v.push(-(k as f64));
         v.push(-(k as f64) - 0.5);
     }
+    let mut exact = Vec::new();
+    if fmt == L80 {
+        // long double: exp/sinh/cosh overflow (11356.5, 11357.2), exp's
+        // underflow (-11355.1 normal, -11399.5 subnormal), exp2's (16384,
+        // -16382, -16445), tgamma's overflow (1755.5), erfc's underflow
+        // (106.5), 2^63 and 2^64 (every float an integer), and magnitudes
+        // beyond double's range
+        v.extend([
+            11356.52, 11356.53, 11357.21, 11357.22, 11355.13, 11399.49, 11399.5, 16384.0, 16382.0, 16445.0, 16446.0,
+            1755.45, 1755.46, 106.5, 106.6, 9.2e18, 1.8e19, 1e19, 1e25,
+        ]);
+        for (m, k) in [
+            (1.0, 63),
+            (1.0, 64),
+            (1.7, 16383),
+            (1.0, 5000),
+            (1.3, 13000),
+            (1.0, -5000),
+            (1.0, -16382),
+            (1.5, -16400),
+            (1.0, -16445),
+            (1.0, 1100),
+            (1.0, -1100),
+        ] {
+            exact.push(scaled(fmt, m, k));
+        }
+    }
     let mut out = Vec::new();
+    for p in exact {
+        for s in [p, p.neg()] {
+            out.extend([s, s.next_up(), s.next_down()]);
+        }
+    }
     for x in v {
         for s in [x, -x] {
             let p = fl(fmt, s);
@@ -139,13 +181,27 @@ fn random(rng: &mut StdRng, fmt: Format) -> Float {
         0 => {
             let bits = if fmt == F32 {
                 rng.gen::<u32>() as u128
+            } else if fmt == L80 {
+                // the packed encoding (no unnormals)
+                return Float::from_packed(fmt, rng.gen::<u128>() & ((1 << 79) - 1));
             } else {
                 rng.gen::<u64>() as u128
             };
             Float::from_bits(fmt, bits)
         }
+        1 if fmt == L80 => step(fl(fmt, rng.gen_range(-8.0..8.0)), rng.gen_range(-2048..2048)),
+        2 if fmt == L80 => step(fl(fmt, rng.gen_range(-1.5..1.5)), rng.gen_range(-2048..2048)),
         1 => fl(fmt, rng.gen_range(-8.0..8.0)),
         2 => fl(fmt, rng.gen_range(-1.5..1.5)),
+        _ if fmt == L80 => {
+            let x = scaled(fmt, rng.gen_range(1.0..2.0), rng.gen_range(-16445..16384));
+            let x = step(x, rng.gen_range(-2048..2048));
+            if rng.gen() {
+                x
+            } else {
+                x.neg()
+            }
+        }
         _ => {
             let e = if fmt == F32 { 40.0 } else { 300.0 };
             let m = 10f64.powf(rng.gen_range(-e..e));
@@ -220,7 +276,7 @@ fn g(f: LibmFn, rm: RoundingMode, args: &[Float]) -> Float {
 fn the_table_covers_every_function() {
     for f in LibmFn::ALL {
         assert!(GLIBC_ULPS.iter().any(|e| e.0 == f), "{f}");
-        assert!(slack(f, F64) >= 7 && slack(f, F32) >= 7);
+        assert!(slack(f, F64) >= 7 && slack(f, F32) >= 7 && slack(f, L80) >= 7);
     }
     assert_eq!(LibmFn::unary().count() + LibmFn::binary().count(), LibmFn::ALL.len());
 }
@@ -231,7 +287,7 @@ fn the_table_covers_every_function() {
 #[test]
 fn points_are_enclosed() {
     let mut rng = StdRng::seed_from_u64(seed(1));
-    for fmt in [F32, F64] {
+    for fmt in FORMATS {
         let sp = special_points(fmt);
         for f in LibmFn::unary() {
             let mut xs = sp.clone();
@@ -262,7 +318,7 @@ fn points_are_enclosed() {
 #[test]
 fn forward_images_hold_glibc_values() {
     let mut rng = StdRng::seed_from_u64(seed(2));
-    for fmt in [F32, F64] {
+    for fmt in FORMATS {
         let sp = special_points(fmt);
         for f in LibmFn::ALL {
             for _ in 0..reps(300) {
@@ -315,7 +371,7 @@ fn result_interval(rng: &mut StdRng, f: LibmFn, args: &[Float]) -> FloatInterval
 #[test]
 fn backward_keeps_every_solution() {
     let mut rng = StdRng::seed_from_u64(seed(3));
-    for fmt in [F32, F64] {
+    for fmt in FORMATS {
         let sp = special_points(fmt);
         for f in LibmFn::ALL {
             for _ in 0..reps(200) {
@@ -491,7 +547,7 @@ fn near_zeros_are_enclosed() {
         (LibmFn::Sinh, vec![710.47, 89.41, 0.0]),
         (LibmFn::Cosh, vec![710.47, 89.41, 0.0]),
     ];
-    for fmt in [F32, F64] {
+    for fmt in FORMATS {
         for (f, centres) in &cases {
             for &c in centres {
                 for _ in 0..reps(40) {
@@ -533,18 +589,15 @@ fn near_zeros_are_enclosed() {
 #[test]
 fn observed_errors_are_well_inside_the_slack() {
     let mut rng = StdRng::seed_from_u64(seed(5));
-    for fmt in [F32, F64] {
+    for fmt in FORMATS {
         let sp = special_points(fmt);
         for f in LibmFn::ALL {
             let mut worst = 0i128;
             for _ in 0..reps(2000) {
                 let args: Vec<Float> = (0..f.arity()).map(|_| sample(&mut rng, fmt, &sp)).collect();
-                let a: Vec<f64> = args.iter().map(|x| to_f64(*x)).collect();
-                let (Some(dn), Some(up)) = (mp_f64(f, &a, Round::Down), mp_f64(f, &a, Round::Up)) else {
+                let Some((dn, up)) = true_bounds(f, &args) else {
                     continue;
                 };
-                let dn = in_fmt(fmt, dn, RoundingMode::TowardNegative);
-                let up = in_fmt(fmt, up, RoundingMode::TowardPositive);
                 for rm in RoundingMode::ALL {
                     let v = g(f, rm, &args);
                     if v.is_nan() || dn.is_nan() {
@@ -562,4 +615,166 @@ fn observed_errors_are_well_inside_the_slack() {
             assert!(2 * worst <= slack(f, fmt), "{f} {fmt:?}: {worst}");
         }
     }
+}
+
+/// `long double`: glibc's `sinl`, `cosl`, `tanl` at the x87 floats
+/// nearest `kπ/2` (where the value is tiny, or the function turns, or
+/// has a pole), for small and huge `k`: every value in every mode inside
+/// the image of the point, and of the interval around it.
+#[test]
+fn long_double_trig_near_critical_points() {
+    let pi = Mp::with_val(20000, Constant::Pi);
+    let mut ks: Vec<Integer> = (1..64).map(Integer::from).collect();
+    ks.extend([
+        Integer::from(1_000_001),
+        Integer::from(1u64 << 62) + 1,
+        Integer::from(1) << 100u32,
+    ]);
+    ks.push((Integer::from(1) << 4000u32) + 7);
+    for k in ks {
+        let c = Mp::with_val(20000, &pi * &k) / 2u32;
+        let lo = mp_to(L80, &c, Round::Down).unwrap();
+        for f in [LibmFn::Sin, LibmFn::Cos, LibmFn::Tan] {
+            for d in -3..=4 {
+                let x = step(lo, d);
+                for s in [x, x.neg()] {
+                    let img = forward(f, RmSet::ALL, &[FloatInterval::point(s)]);
+                    let wide = forward(f, RmSet::ALL, &[iv(step(s, -5), step(s, 5))]);
+                    for rm in RoundingMode::ALL {
+                        let v = g(f, rm, &[s]);
+                        assert!(
+                            img.contains(v),
+                            "{f}l({s:?}) = {v:?} in {rm:?} outside {img:?} (k = {k})"
+                        );
+                        assert!(
+                            wide.contains(v),
+                            "{f}l({s:?}) = {v:?} in {rm:?} outside {wide:?} (k = {k})"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `long double`: windows of 64 consecutive x87 floats at places where
+/// the functions are hard (near zeros, turning points, thresholds): every
+/// glibc value of every float of the window, in every mode, lies in the
+/// window's image; `powl` with the exponent fixed likewise.
+#[test]
+fn long_double_windows_are_enclosed() {
+    use LibmFn::*;
+    let cases: [(LibmFn, f64); 22] = [
+        (Sin, 0.5),
+        (Sin, std::f64::consts::FRAC_PI_2),
+        (Sin, std::f64::consts::PI),
+        (Cos, std::f64::consts::FRAC_PI_2),
+        (Tan, std::f64::consts::FRAC_PI_2),
+        (Exp, 1.0),
+        (Exp, -11399.0),
+        (Exp, 11356.5),
+        (Expm1, 1e-10),
+        (Log, 1.0),
+        (Log2, 1.0),
+        (Log10, 1.0),
+        (Log1p, -0.5),
+        (Atan, 2.0),
+        (Asin, 1.0),
+        (Acos, 1.0),
+        (Erfc, 10.0),
+        (Lgamma, 2.0),
+        (Lgamma, 1.0),
+        (Tgamma, 1.4616321449683623),
+        (Cbrt, 0.9998),
+        (Sinh, 11357.2),
+    ];
+    for (f, c) in cases {
+        let centre = ord(fl(L80, c));
+        for w in 0..reps(24) as i128 {
+            let o = centre + (w - 12) * 64;
+            let x = iv(from_ord(L80, o), from_ord(L80, o + 63));
+            let img = forward(f, RmSet::ALL, &[x]);
+            for k in o..o + 64 {
+                let a = from_ord(L80, k);
+                for rm in RoundingMode::ALL {
+                    let v = g(f, rm, &[a]);
+                    assert!(img.contains(v), "{f}l({a:?}) = {v:?} ({rm:?}) outside {img:?}");
+                }
+            }
+        }
+    }
+    for (b, e) in [
+        (1.0000001, 1e10),
+        (2.0, 16383.0),
+        (0.5, 16444.0),
+        (-1.5, 3.0),
+        (10.0, -4931.0),
+    ] {
+        let (b, e) = (fl(L80, b), fl(L80, e));
+        for w in 0..reps(8) as i128 {
+            let o = ord(b) + (w - 4) * 64;
+            let x = iv(from_ord(L80, o), from_ord(L80, o + 63));
+            let img = forward(Pow, RmSet::ALL, &[x, FloatInterval::point(e)]);
+            for k in o..o + 64 {
+                let a = from_ord(L80, k);
+                for rm in RoundingMode::ALL {
+                    let v = g(Pow, rm, &[a, e]);
+                    assert!(img.contains(v), "powl({a:?}, {e:?}) = {v:?} ({rm:?}) outside {img:?}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn long_double_images_are_tight_and_narrow() {
+    let one = |f: LibmFn, l: f64, h: f64| forward(f, RmSet::ALL, &[iv(fl(L80, l), fl(L80, h))]);
+    let lf = |x: Float| x.convert(F64, RoundingMode::NearestTiesToEven).value.to_f64().unwrap();
+    // expl on [0, 11000] is finite (expl overflows past 11356.5)
+    let e = one(LibmFn::Exp, 0.0, 11000.0);
+    assert!(e.hi().unwrap().is_finite() && !e.may_be_nan(), "{e:?}");
+    // sinl on [1, 2] stays in [0.84, 1 + a few ulps of long double]
+    let s = one(LibmFn::Sin, 1.0, 2.0);
+    assert!(lf(s.lo().unwrap()) > 0.84 && ord(s.hi().unwrap()) <= ord(Float::one(L80, false)) + 64);
+    // logl of the negatives is NaN
+    let l = one(LibmFn::Log, -5.0, -1.0);
+    assert!(l.may_be_nan() && l.bounds().is_none(), "{l:?}");
+    // sinl(x) >= 1 - 1e-12 on [0, 4]: x within ~2e-6 of π/2
+    let (_, x) = unary(
+        LibmFn::Sin,
+        RmSet::ALL,
+        iv(fl(L80, 0.0), fl(L80, 4.0)),
+        iv(fl(L80, 1.0 - 1e-12), Float::infinity(L80, false)),
+    );
+    let (l, h) = x.bounds().unwrap();
+    let hp = std::f64::consts::FRAC_PI_2;
+    assert!(lf(l) > hp - 2e-6 && lf(h) < hp + 2e-6, "{x:?}");
+    // expl(x) > 1e4000: x > 9210
+    let big = mp_to(L80, &Mp::with_val(64, Mp::parse("1e4000").unwrap()), Round::Down).unwrap();
+    let (_, x) = unary(
+        LibmFn::Exp,
+        RmSet::ALL,
+        FloatInterval::full(L80),
+        iv(big, Float::infinity(L80, false)),
+    );
+    assert!(lf(x.lo().unwrap()) > 9210.0 && !x.may_be_nan(), "{x:?}");
+    // powl(x, 2) == 2 on [1, 2]: a few x87 floats around sqrt(2)
+    let (_, xs) = binary(
+        LibmFn::Pow,
+        RmSet::ALL,
+        [iv(fl(L80, 1.0), fl(L80, 2.0)), FloatInterval::point(fl(L80, 2.0))],
+        FloatInterval::point(fl(L80, 2.0)),
+    );
+    assert!(xs[0].count() < 64, "{:?}", xs[0]);
+    // powl of a negative base and an odd exponent 2^63 + 1 (odd only in
+    // long double): negative
+    let odd = step(scaled(L80, 1.0, 63), 1);
+    let p = forward(
+        LibmFn::Pow,
+        RmSet::ALL,
+        &[iv(fl(L80, -1.5), fl(L80, -1.25)), FloatInterval::point(odd)],
+    );
+    assert!(p.hi().is_some_and(|h| h.is_negative()), "{p:?}");
+    let v = g(LibmFn::Pow, RoundingMode::NearestTiesToEven, &[fl(L80, -1.3), odd]);
+    assert!(v.is_negative());
 }
