@@ -353,8 +353,16 @@ pub fn run(raw: BatchArgs) -> anyhow::Result<ExitCode> {
         .as_deref()
         .map(|w| w.split_whitespace().map(str::to_string).collect())
         .unwrap_or_default();
-    if raw.wrapper.is_some() && wrapper.is_empty() {
-        return Err(Failure::Input("--wrapper: empty command".into()).into());
+    if let Some(w) = &raw.wrapper {
+        let Some(program) = wrapper.first() else {
+            return Err(Failure::Input("--wrapper: empty command".into()).into());
+        };
+        if !runnable(program) {
+            return Err(Failure::Input(format!(
+                "--wrapper {w}: `{program}` is not an executable file nor on PATH"
+            ))
+            .into());
+        }
     }
     // The mode's options, checked once with a placeholder function: the
     // compile options are the library's.
@@ -506,6 +514,17 @@ pub fn run(raw: BatchArgs) -> anyhow::Result<ExitCode> {
     }
     summarize(&all, started.elapsed().as_secs_f64(), &out);
     Ok(ExitCode::from(exit_code(&all, left > 0)))
+}
+
+/// Whether `program` can be started: an executable file (a path with a
+/// `/`) or a name found on `PATH`.
+fn runnable(program: &str) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    let ok = |p: &Path| p.is_file() && p.metadata().is_ok_and(|m| m.permissions().mode() & 0o111 != 0);
+    if program.contains('/') {
+        return ok(Path::new(program));
+    }
+    std::env::var_os("PATH").is_some_and(|paths| std::env::split_paths(&paths).any(|d| ok(&d.join(program))))
 }
 
 /// What two batch records that should be one batch differ in, if they do

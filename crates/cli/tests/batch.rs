@@ -325,6 +325,10 @@ fn bad_batches_are_refused_naming_why() {
         (vec!["--all-functions", "--mode", "path"], "--reach"),
         (vec!["--all-functions", "--mode", "run", "--bogus"], "--bogus"),
         (vec!["--mode", "run"], "--all-functions"),
+        (
+            vec!["--all-functions", "--mode", "run", "--wrapper", "no-such-wrapper -x"],
+            "`no-such-wrapper`",
+        ),
     ] {
         let mut a = vec!["batch", lib.as_str()];
         a.extend(args.iter().copied());

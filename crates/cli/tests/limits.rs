@@ -319,8 +319,13 @@ fn wait_with_timeout(child: &mut Child, limit: Duration) -> Option<std::process:
 fn ctrl_c_stops_a_running_solver() {
     let _g = serial();
     let dir = scratch("sigint");
-    for backend in BACKENDS {
-        let out = dir.join(backend.replace([':', ' '], "_"));
+    // Ctrl-C with every backend; SIGTERM (a scheduler's, `timeout`'s) too.
+    let signals = BACKENDS
+        .iter()
+        .map(|b| (*b, libc::SIGINT))
+        .chain([(BACKENDS[0], libc::SIGTERM)]);
+    for (backend, signal) in signals {
+        let out = dir.join(format!("{}-{signal}", backend.replace([':', ' '], "_")));
         let start = Instant::now();
         let mut child = fpsym_run("limit_hard.c", &out, &["--solver", backend, "--solver-timeout", "600"])
             .stdout(Stdio::piped())
@@ -344,14 +349,14 @@ fn ctrl_c_stops_a_running_solver() {
         }
         let sent = Instant::now();
         // SAFETY: sends a signal to our own child process.
-        assert_eq!(unsafe { libc::kill(pid as i32, libc::SIGINT) }, 0);
+        assert_eq!(unsafe { libc::kill(pid as i32, signal) }, 0);
         let status = wait_with_timeout(&mut child, Duration::from_secs(10));
         let took = sent.elapsed();
         if status.is_none() {
             let _ = child.kill();
             let _ = child.wait();
         }
-        eprintln!("SIGINT with {backend}: ended {took:?} after the signal");
+        eprintln!("signal {signal} with {backend}: ended {took:?} after the signal");
         let o = child.wait_with_output().unwrap();
         assert_eq!(status.and_then(|s| s.code()), Some(4), "{backend}: {}", text(&o));
         assert!(took < Duration::from_millis(1500), "{backend}: {took:?}");
