@@ -21,6 +21,23 @@ use std::sync::atomic::Ordering;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+/// A line on stdout; a closed stdout (`| head`) is ignored: the batch goes
+/// on and writes its results.
+macro_rules! say {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($t)*);
+    }};
+}
+
+/// A line on stderr, likewise.
+macro_rules! note {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($t)*);
+    }};
+}
+
 /// One function to analyse.
 #[derive(Clone, Debug)]
 struct Job {
@@ -33,6 +50,8 @@ struct Job {
     max_time: Option<f64>,
     /// Its output directory, relative to the batch's.
     dir: String,
+    /// Why it is not run (recorded as skipped), if it is not.
+    skip: Option<String>,
 }
 
 /// The batch's settings every job shares.
@@ -72,6 +91,13 @@ fn mode_options(
     context: &str,
 ) -> anyhow::Result<RunOptions> {
     use clap::Parser;
+    if let Some(a) = args.iter().find(|a| *a == "--function" || a.starts_with("--function=")) {
+        return Err(Failure::Input(format!(
+            "{context}: {a} is not an option of the mode here: {}",
+            OWNED[0].1
+        ))
+        .into());
+    }
     let mut argv: Vec<String> = vec!["fpsym".into(), mode.into()];
     argv.extend(files.iter().map(|f| f.display().to_string()));
     argv.extend(["--function".into(), function.into()]);
@@ -127,14 +153,26 @@ fn parse_shard(s: &str) -> Result<(u32, u32), Failure> {
     Ok((i, n))
 }
 
-/// The input (as given) whose C source defines `f`, by its debug
-/// location's file name.
+/// The input (as given) whose C source defines `f`: by its debug
+/// location's full path, else (a `.i` file names the source it was
+/// preprocessed from) by its file name when one input alone has it.
 fn defining_file(f: &llvm_ir::Function, files: &[PathBuf]) -> Option<String> {
     let loc = f.debugloc.as_ref()?;
-    files
+    let path = fpsym_frontend::Loc::from_debugloc(loc).path();
+    let canonical = std::fs::canonicalize(&path).ok();
+    let c_inputs = files
         .iter()
-        .find(|input| fpsym_frontend::UserCode::from_inputs(std::slice::from_ref(input)).is_user_file(&loc.filename))
-        .map(|p| p.display().to_string())
+        .filter(|p| p.extension().is_some_and(|e| e == "c" || e == "i"));
+    if let Some(p) = c_inputs
+        .clone()
+        .find(|p| canonical.is_some() && std::fs::canonicalize(p).ok() == canonical)
+    {
+        return Some(p.display().to_string());
+    }
+    let mut named = c_inputs
+        .filter(|p| fpsym_frontend::UserCode::from_inputs(std::slice::from_ref(*p)).is_user_file(&loc.filename));
+    let first = named.next()?;
+    named.next().is_none().then(|| first.display().to_string())
 }
 
 /// A directory name for `s` (path separators and dots replaced).
@@ -177,8 +215,9 @@ fn assign_dirs(jobs: &mut [Job], files: &[PathBuf]) {
     }
 }
 
-/// The jobs of the whole batch (before sharding), in order.
-fn select(raw: &BatchArgs, program: &fpsym_frontend::Program) -> anyhow::Result<Vec<Job>> {
+/// The jobs of the whole batch (before sharding), in order, and for
+/// `--all-functions` the functions of the C files left out, with why.
+fn select(raw: &BatchArgs, program: &fpsym_frontend::Program) -> anyhow::Result<(Vec<Job>, Vec<String>)> {
     let user = fpsym_frontend::UserCode::from_inputs(&raw.files);
     let job = |function: &str, file: Option<String>, args: Vec<String>, max_time: Option<f64>, what: &str| {
         let f = program
@@ -188,6 +227,7 @@ fn select(raw: &BatchArgs, program: &fpsym_frontend::Program) -> anyhow::Result<
             .find(|f| f.name == function)
             .filter(|f| !f.basic_blocks.is_empty())
             .ok_or_else(|| Failure::Input(format!("{what}: no function `{function}` with a body in the library")))?;
+        let defined = defining_file(f, &raw.files);
         let file = match file {
             Some(given) => {
                 if !raw.files.iter().any(|p| p.display().to_string() == given) {
@@ -195,23 +235,37 @@ fn select(raw: &BatchArgs, program: &fpsym_frontend::Program) -> anyhow::Result<
                         "{what}: \"file\": {given} is not one of the files given"
                     )));
                 }
+                if defined.as_ref().is_some_and(|d| *d != given) {
+                    return Err(Failure::Input(format!(
+                        "{what}: `{function}` is defined in {}, not in {given}",
+                        defined.unwrap_or_default()
+                    )));
+                }
                 given
             }
-            None => defining_file(f, &raw.files).ok_or_else(|| {
+            None => defined.ok_or_else(|| {
                 Failure::Input(format!(
-                    "{what}: `{function}` is not defined in one of the C files given (bitcode inputs are linked, not analysed)"
+                    "{what}: `{function}` is not defined in one of the C files given (bitcode inputs are linked, not analysed; \
+                     two C files of one name cannot be told apart)"
                 ))
             })?,
         };
+        // A function the harness cannot call meaningfully is recorded as
+        // skipped, with why, and not run.
+        let skip = crate::run::why_not_analysable(f)
+            .filter(|w| !w.starts_with("static"))
+            .map(|w| format!("not analysed: {w}"));
         Ok(Job {
             file,
             function: function.to_string(),
             args,
             max_time,
             dir: String::new(),
+            skip,
         })
     };
     let mut jobs = Vec::new();
+    let mut left_out = Vec::new();
     if raw.all_functions {
         for name in crate::run::analysable_functions(program, &user) {
             jobs.push(job(&name, None, Vec::new(), None, "--all-functions")?);
@@ -221,15 +275,19 @@ fn select(raw: &BatchArgs, program: &fpsym_frontend::Program) -> anyhow::Result<
                 Failure::Input("--all-functions: no external function with a body in the C files".into()).into(),
             );
         }
+        for f in program.module.functions.iter().filter(|f| user.is_user_function(f)) {
+            if let Some(why) = crate::run::why_not_analysable(f) {
+                if why != "no body" && !program.is_runtime_function(&f.name) {
+                    left_out.push(format!("{}: {why}", f.name));
+                }
+            }
+        }
     } else if !raw.functions.is_empty() {
-        for name in &raw.functions {
-            jobs.push(job(
-                name.trim(),
-                None,
-                Vec::new(),
-                None,
-                &format!("--functions {name}"),
-            )?);
+        for name in raw.functions.iter().map(|n| n.trim()).filter(|n| !n.is_empty()) {
+            jobs.push(job(name, None, Vec::new(), None, &format!("--functions {name}"))?);
+        }
+        if jobs.is_empty() {
+            return Err(Failure::Input("--functions: no function named".into()).into());
         }
     } else if let Some(m) = &raw.manifest {
         let text =
@@ -243,29 +301,38 @@ fn select(raw: &BatchArgs, program: &fpsym_frontend::Program) -> anyhow::Result<
             args: Vec<String>,
             max_time: Option<f64>,
         }
+        let mut seen = BTreeMap::new();
         for (n, l) in text.lines().enumerate() {
             if l.trim().is_empty() {
                 continue;
             }
             let what = format!("{}:{}", m.display(), n + 1);
-            let line: Line = serde_json::from_str(l).map_err(|e| Failure::Input(format!("{what}: {e}")))?;
+            let line: Line = serde_json::from_str(l).map_err(|e| {
+                Failure::Input(format!(
+                    "{what}: expected an object like {{\"function\": \"f\", \"args\": [...]}}: {e}"
+                ))
+            })?;
             if let Some(t) = line.max_time {
                 crate::solver_opts::seconds(&format!("{what}: max_time"), Some(t))?;
             }
-            jobs.push(job(&line.function, line.file, line.args, line.max_time, &what)?);
+            let j = job(&line.function, line.file, line.args, line.max_time, &what)?;
+            if let Some(first) = seen.insert((j.file.clone(), j.function.clone()), n + 1) {
+                return Err(Failure::Input(format!(
+                    "{what}: {} in {} is listed twice (first on line {first})",
+                    j.function, j.file
+                ))
+                .into());
+            }
+            jobs.push(j);
         }
         if jobs.is_empty() {
             return Err(Failure::Input(format!("--manifest {}: no job in it", m.display())).into());
         }
     }
     let mut seen = BTreeSet::new();
-    for j in &jobs {
-        if !seen.insert((j.file.clone(), j.function.clone())) {
-            return Err(Failure::Input(format!("{} in {} is listed twice", j.function, j.file)).into());
-        }
-    }
+    jobs.retain(|j| seen.insert((j.file.clone(), j.function.clone())));
     assign_dirs(&mut jobs, &raw.files);
-    Ok(jobs)
+    Ok((jobs, left_out))
 }
 
 /// What a batch directory may hold (what `--force` removes).
@@ -301,18 +368,26 @@ fn prepare_dir(out: &Path, force: bool, resume: bool) -> anyhow::Result<()> {
         .iter()
         .filter(|e| !BATCH_FILES.contains(&e.as_str()) && !e.ends_with(".tmp"))
         .collect();
-    if !out.join(r::BATCH_RECORD).is_file() || !foreign.is_empty() {
+    if !foreign.is_empty() {
         return Err(Failure::Input(format!(
-            "-o {}: not empty and not a batch's directory ({}); choose another output directory",
+            "-o {}: not empty and not a batch's directory (it holds {}); choose another output directory",
             out.display(),
-            entries.iter().take(5).cloned().collect::<Vec<_>>().join(", ")
+            foreign
+                .iter()
+                .take(5)
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
         ))
         .into());
     }
-    if resume {
+    // A batch that stopped before recording itself (an input error after
+    // the build) left only its build: started again by either flag.
+    let recorded = out.join(r::BATCH_RECORD).is_file();
+    if resume && recorded {
         return Ok(());
     }
-    if !force {
+    if !force && !resume {
         return Err(Failure::Input(format!(
             "-o {0} holds an earlier batch: --resume continues it, --force empties {0} first, or write to another directory",
             out.display()
@@ -342,7 +417,9 @@ pub fn run(raw: BatchArgs) -> anyhow::Result<ExitCode> {
     }
     let max_time = crate::solver_opts::seconds("--max-time-per-function", Some(raw.max_time_per_function))?
         .map_or(60.0, |d| d.as_secs_f64());
-    crate::solver_opts::seconds("--grace", Some(raw.grace))?;
+    if !(raw.grace.is_finite() && (0.0..1e9).contains(&raw.grace)) {
+        return Err(Failure::Input(format!("--grace: expected a number of seconds >= 0, got {}", raw.grace)).into());
+    }
     if raw.max_memory_per_function == Some(0) {
         return Err(Failure::Input("--max-memory-per-function: expected a positive number of MiB".into()).into());
     }
@@ -384,7 +461,34 @@ pub fn run(raw: BatchArgs) -> anyhow::Result<ExitCode> {
         )
     };
 
-    eprintln!("building the library into {}", out.join("build").display());
+    let record_of = |jobs: Vec<(String, String)>, left_out: Vec<String>| BatchRecord {
+        version: env!("CARGO_PKG_VERSION").to_string(),
+        mode: mode.to_string(),
+        files: raw.files.iter().map(|f| f.display().to_string()).collect(),
+        mode_args: raw.mode_args.clone(),
+        selection: selection.clone(),
+        shard,
+        max_time_per_function: max_time,
+        max_memory_per_function: raw.max_memory_per_function,
+        jobs,
+        left_out,
+        missing: Vec::new(),
+    };
+    // --resume with other options is refused before the (long) build.
+    let old: Option<BatchRecord> = if raw.resume && out.join(r::BATCH_RECORD).is_file() {
+        let old: BatchRecord = r::read_json(&out.join(r::BATCH_RECORD))?;
+        if let Some(diff) = differs_in(&old, &record_of(old.jobs.clone(), Vec::new()), true) {
+            return Err(Failure::Input(format!(
+                "--resume: {} was made with other options ({diff}); give the same, or --force to start over",
+                out.display()
+            ))
+            .into());
+        }
+        Some(old)
+    } else {
+        None
+    };
+    note!("building the library into {}", out.join("build").display());
     let work = out.join("build");
     std::fs::create_dir_all(&work)?;
     let program = match fpsym_frontend::build(opts.files(), opts.compile_options(), &work) {
@@ -395,8 +499,15 @@ pub fn run(raw: BatchArgs) -> anyhow::Result<ExitCode> {
         }
         Err(e) => return Err(Failure::Input(e.to_string()).into()),
     };
-    let all_jobs = select(&raw, &program)?;
+    let (all_jobs, left_out) = select(&raw, &program)?;
     drop(program);
+    if !left_out.is_empty() {
+        note!(
+            "left out by --all-functions ({}): {}",
+            left_out.len(),
+            left_out.join("; ")
+        );
+    }
     for j in &all_jobs {
         mode_options(
             mode,
@@ -406,29 +517,26 @@ pub fn run(raw: BatchArgs) -> anyhow::Result<ExitCode> {
             &format!("{}: {}", j.file, j.function),
         )?;
     }
-    let record = BatchRecord {
-        version: env!("CARGO_PKG_VERSION").to_string(),
-        mode: mode.to_string(),
-        files: raw.files.iter().map(|f| f.display().to_string()).collect(),
-        mode_args: raw.mode_args.clone(),
-        selection,
-        shard,
-        max_time_per_function: max_time,
-        max_memory_per_function: raw.max_memory_per_function,
-        jobs: all_jobs.iter().map(|j| (j.file.clone(), j.function.clone())).collect(),
-    };
-    let earlier = if raw.resume && out.join(r::BATCH_RECORD).is_file() {
-        let old: BatchRecord = r::read_json(&out.join(r::BATCH_RECORD))?;
-        if let Some(diff) = differs(&old, &record) {
-            return Err(Failure::Input(format!(
-                "--resume: {} was made with other options ({diff}); give the same, or --force to start over",
-                out.display()
-            ))
-            .into());
+    let record = record_of(
+        all_jobs.iter().map(|j| (j.file.clone(), j.function.clone())).collect(),
+        left_out,
+    );
+    let earlier = match &old {
+        Some(old) => {
+            if let Some(diff) = differs_in(old, &record, true) {
+                return Err(Failure::Input(format!(
+                    "--resume: {} was made with other options ({diff}); give the same, or --force to start over",
+                    out.display()
+                ))
+                .into());
+            }
+            // A crashed function is analysed again.
+            r::read_results(&out)?
+                .into_iter()
+                .filter(|r| r.status != JobStatus::Crashed)
+                .collect()
         }
-        r::read_results(&out)?
-    } else {
-        Vec::new()
+        None => Vec::new(),
     };
     r::write_json(&out.join(r::BATCH_RECORD), &record)?;
     crate::session::output(&out);
@@ -443,7 +551,7 @@ pub fn run(raw: BatchArgs) -> anyhow::Result<ExitCode> {
         .cloned()
         .collect();
     let shard_text = shard.map_or(String::new(), |(i, n)| format!(" (shard {i}/{n})"));
-    eprintln!(
+    note!(
         "{} functions{shard_text}: {} to analyse{}, {} at a time, {max_time} s each",
         mine.len(),
         todo.len(),
@@ -483,7 +591,7 @@ pub fn run(raw: BatchArgs) -> anyhow::Result<ExitCode> {
                 let res = analyse(&plan, &job);
                 if crate::interrupt().load(Ordering::Relaxed) && res.why.as_deref() == Some(INTERRUPTED) {
                     // Not recorded: --resume analyses it again.
-                    println!("{}: {}: interrupted", res.file, res.function);
+                    say!("{}: {}: interrupted", res.file, res.function);
                     continue;
                 }
                 let mut all = results.lock().unwrap_or_else(|e| e.into_inner());
@@ -494,7 +602,7 @@ pub fn run(raw: BatchArgs) -> anyhow::Result<ExitCode> {
                         .get_or_insert(e.into());
                 }
                 all.push(res.clone());
-                println!("[{}/{total}] {}", all.len(), line(&res));
+                say!("[{}/{total}] {}", all.len(), line(&res));
             });
         }
     });
@@ -510,7 +618,7 @@ pub fn run(raw: BatchArgs) -> anyhow::Result<ExitCode> {
             .filter(|j| all.iter().any(|r| r.key() == (j.file.clone(), j.function.clone())))
             .count();
     if left > 0 {
-        println!("interrupted: {left} functions not analysed (--resume continues)");
+        say!("interrupted: {left} functions not analysed (--resume continues)");
     }
     summarize(&all, started.elapsed().as_secs_f64(), &out);
     Ok(ExitCode::from(exit_code(&all, left > 0)))
@@ -548,10 +656,6 @@ fn differs_in(a: &BatchRecord, b: &BatchRecord, shard: bool) -> Option<String> {
     checks.iter().find(|(_, same)| !same).map(|(what, _)| what.to_string())
 }
 
-fn differs(a: &BatchRecord, b: &BatchRecord) -> Option<String> {
-    differs_in(a, b, true)
-}
-
 /// One result as a line for people.
 fn line(r: &JobResult) -> String {
     let mut s = format!(
@@ -564,10 +668,11 @@ fn line(r: &JobResult) -> String {
         if r.findings.len() == 1 { "" } else { "s" },
         r.time
     );
-    if r.status != JobStatus::Done {
-        if let Some(w) = &r.why {
-            s.push_str(&format!("  ({w})"));
-        }
+    if let Some(e) = r.result.as_ref().and_then(|v| v.get("max_relative_error")) {
+        s.push_str(&format!("  max relative error {e}"));
+    }
+    if let Some(w) = &r.why {
+        s.push_str(&format!("  ({w})"));
     }
     s
 }
@@ -590,12 +695,12 @@ fn summarize(all: &[JobResult], wall: f64, out: &Path) {
         }
     }
     let join = |m: Vec<String>| m.join(", ");
-    println!("functions: {} in {}", all.len(), out.display());
-    println!(
+    say!("functions: {} in {}", all.len(), out.display());
+    say!(
         "  status: {}",
         join(status.iter().map(|(k, n)| format!("{n} {k}")).collect())
     );
-    println!(
+    say!(
         "  verdicts: {}",
         join(verdicts.iter().map(|(k, n)| format!("{n} {k}")).collect())
     );
@@ -605,7 +710,7 @@ fn summarize(all: &[JobResult], wall: f64, out: &Path) {
         } else {
             format!("{c} of {replayed} confirmed natively")
         };
-        println!("  {k}: {n} ({conf})");
+        say!("  {k}: {n} ({conf})");
     }
     let mut times: Vec<f64> = all.iter().map(|r| r.time).collect();
     times.sort_by(f64::total_cmp);
@@ -615,12 +720,12 @@ fn summarize(all: &[JobResult], wall: f64, out: &Path) {
         } else {
             String::new()
         };
-        println!(
+        say!(
             "  seconds per function: min {lo:.1}, median {:.1}, max {hi:.1}{wall}",
             times[times.len() / 2]
         );
     }
-    println!(
+    say!(
         "  reports: {}, {}, {}",
         out.join(r::HTML).display(),
         out.join(r::SARIF).display(),
@@ -676,6 +781,7 @@ fn analyse(plan: &Plan, job: &Job) -> JobResult {
         "{}.log",
         job.dir.trim_start_matches("functions/").replace('/', ".")
     ));
+    let json_path = log_path.with_extension("json");
     let max_time = job.max_time.unwrap_or(plan.max_time);
     let mut result = JobResult {
         file: job.file.clone(),
@@ -687,7 +793,14 @@ fn analyse(plan: &Plan, job: &Job) -> JobResult {
         time: 0.0,
         dir: job.dir.clone(),
         exit_code: None,
+        result: None,
+        verdict_why: None,
     };
+    if let Some(why) = &job.skip {
+        result.status = JobStatus::Skipped;
+        result.why = Some(why.clone());
+        return result;
+    }
     let started = Instant::now();
     let spawned = (|| -> std::io::Result<std::process::Child> {
         std::fs::create_dir_all(&dir)?;
@@ -715,7 +828,10 @@ fn analyse(plan: &Plan, job: &Job) -> JobResult {
         }
         cmd.args(&plan.mode_args).args(&job.args);
         cmd.stdin(std::process::Stdio::null());
-        cmd.stdout(log.try_clone()?).stderr(log);
+        // Its summary (with the error message, when it fails) as JSON on
+        // stdout; everything it prints for people to the log.
+        cmd.arg("--json");
+        cmd.stdout(std::fs::File::create(&json_path)?).stderr(log);
         // Its own process group: the batch forwards Ctrl-C and kills the
         // whole group (replay's native processes too).
         std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
@@ -775,13 +891,27 @@ fn analyse(plan: &Plan, job: &Job) -> JobResult {
     unsafe { libc::kill(group, libc::SIGKILL) };
     result.time = started.elapsed().as_secs_f64();
     read_back(&dir, &mut result);
+    // Its error: the JSON summary's, else a usage error clap printed.
+    let log_name = log_path
+        .strip_prefix(&plan.out)
+        .unwrap_or(&log_path)
+        .display()
+        .to_string();
     let last_error = || {
-        std::fs::read_to_string(&log_path).ok().and_then(|t| {
-            t.lines()
-                .rev()
-                .find(|l| l.starts_with("fpsym: "))
-                .map(|l| l.trim_start_matches("fpsym: ").to_string())
+        let json = std::fs::read_to_string(&json_path).ok().and_then(|t| {
+            serde_json::from_str::<serde_json::Value>(t.trim())
+                .ok()
+                .and_then(|v| v["error"].as_str().map(str::to_string))
+        });
+        json.or_else(|| {
+            std::fs::read_to_string(&log_path).ok().and_then(|t| {
+                t.lines()
+                    .rev()
+                    .find(|l| l.starts_with("error: "))
+                    .map(|l| l.trim_start_matches("error: ").to_string())
+            })
         })
+        .map(|e| format!("{e} (see {log_name})"))
     };
     use std::os::unix::process::ExitStatusExt;
     let Some(status) = status else {
@@ -833,14 +963,29 @@ fn analyse(plan: &Plan, job: &Job) -> JobResult {
             Some(_) => (JobStatus::Done, None),
             None => (JobStatus::Crashed, Some("ended without writing stats.json".into())),
         },
-        (None, code, _) => (JobStatus::Crashed, Some(format!("exit code {code:?}"))),
+        (None, code, _) => (
+            JobStatus::Crashed,
+            Some(format!(
+                "exit code {} (see {log_name})",
+                code.map_or("none".to_string(), |c| c.to_string())
+            )),
+        ),
     };
-    if sent_int_at.is_some() && killed.is_none() && result.status == JobStatus::Done {
-        result.status = JobStatus::TimedOut;
-        result.why = Some(format!(
-            "stopped by the batch after {max_time} s + {} s of grace",
+    if sent_int_at.is_some() && killed.is_none() {
+        let late = format!(
+            "still running {max_time} s + {} s of grace after its start (its replay or the mode's own steps): \
+             interrupted by the batch",
             plan.grace
-        ));
+        );
+        if result.status == JobStatus::Done {
+            result.status = JobStatus::TimedOut;
+            result.why = Some(late);
+        } else if result.status == JobStatus::TimedOut {
+            result.why = Some(format!("{}; {late}", result.why.take().unwrap_or_default()));
+        }
+    }
+    if result.why.is_none() && matches!(result.verdict.as_deref(), Some("incomplete" | "unknown")) {
+        result.why = result.verdict_why.take();
     }
     result
 }
@@ -848,9 +993,21 @@ fn analyse(plan: &Plan, job: &Job) -> JobResult {
 /// The verdict and findings a child left in `dir`.
 fn read_back(dir: &Path, result: &mut JobResult) {
     if let Ok(s) = r::read_json::<r::Summary>(&dir.join(r::STATS)) {
-        result.verdict = serde_json::to_value(&s.verdict)
-            .ok()
-            .and_then(|v| v.get("verdict").and_then(|x| x.as_str()).map(str::to_string));
+        let v = serde_json::to_value(&s.verdict).unwrap_or_default();
+        result.verdict = v.get("verdict").and_then(|x| x.as_str()).map(str::to_string);
+        result.verdict_why = v.get("why").and_then(|x| x.as_str()).map(str::to_string);
+    }
+    // The mode's own answer (error.json's maximum error and its input,
+    // critical.json's answers, path.json's), its small fields.
+    let record = ["error.json", "critical.json", r::PATH_RECORD, r::ALL_PATHS]
+        .iter()
+        .find_map(|name| r::read_json::<serde_json::Value>(&dir.join(name)).ok());
+    if let Some(serde_json::Value::Object(m)) = record {
+        let small: serde_json::Map<String, serde_json::Value> = m
+            .into_iter()
+            .filter(|(_, v)| serde_json::to_string(v).map_or(false, |t| t.len() <= 2000))
+            .collect();
+        result.result = Some(serde_json::Value::Object(small));
     }
     let replay = r::read_json::<r::ReplayReport>(&dir.join(r::REPLAY)).ok();
     if let Ok(findings) = r::read_findings(dir) {
@@ -941,6 +1098,7 @@ pub fn merge(raw: MergeArgs) -> anyhow::Result<ExitCode> {
     prepare_dir(out, raw.force, false)?;
     let mut merged = first.clone();
     merged.shard = None;
+    merged.missing = first.jobs.iter().filter(|k| !owner.contains_key(*k)).cloned().collect();
     r::write_json(&out.join(r::BATCH_RECORD), &merged)?;
     copy_tree(&first_dir.join("build"), &out.join("build"))
         .map_err(|e| Failure::Input(format!("{}: {e}", first_dir.join("build").display())))?;
@@ -965,14 +1123,14 @@ pub fn merge(raw: MergeArgs) -> anyhow::Result<ExitCode> {
         .filter(|k| !owner.contains_key(*k))
         .map(|(f, g)| format!("{f}: {g}"))
         .collect();
-    println!(
+    say!(
         "merged {} directories: {} of {} functions",
         records.len(),
         all.len(),
         first.jobs.len()
     );
     if !missing.is_empty() {
-        println!(
+        say!(
             "missing ({}): {}{}",
             missing.len(),
             missing.iter().take(10).cloned().collect::<Vec<_>>().join("; "),

@@ -349,15 +349,28 @@ pub(crate) fn analysable_functions(program: &fpsym_frontend::Program, user: &fps
         .module
         .functions
         .iter()
-        .filter(|f| {
-            f.name != "main"
-                && !f.is_var_arg
-                && !f.basic_blocks.is_empty()
-                && matches!(f.linkage, llvm_ir::module::Linkage::External)
-                && user.is_user_function(f)
-        })
+        .filter(|f| user.is_user_function(f) && why_not_analysable(f).is_none())
         .map(|f| f.name.clone())
         .collect()
+}
+
+/// Why `--all-functions` leaves out a function of the user's files, if it
+/// does: `main`, a variadic function (its variadic arguments would be
+/// missing), or a `static` one (internal linkage: not callable from
+/// outside, and its name may repeat across files).
+pub(crate) fn why_not_analysable(f: &llvm_ir::Function) -> Option<&'static str> {
+    use llvm_ir::module::Linkage;
+    if f.basic_blocks.is_empty() {
+        Some("no body")
+    } else if f.name == "main" {
+        Some("main (run the program with `fpsym run`)")
+    } else if f.is_var_arg {
+        Some("variadic (its variadic arguments cannot be made symbolic)")
+    } else if !matches!(f.linkage, Linkage::External | Linkage::WeakAny | Linkage::WeakODR) {
+        Some("static (internal linkage)")
+    } else {
+        None
+    }
 }
 
 /// Makes `work` (an output directory's `build`) a symbolic link to the

@@ -203,6 +203,33 @@ fn a_crash_a_time_limit_a_hang_and_an_input_error_are_recorded_and_the_batch_goe
     assert!(junit.contains("skipped message=\"timed-out: "), "{junit}");
     let sarif = std::fs::read_to_string(out.join("report.sarif")).unwrap();
     assert!(sarif.contains("mix: crashed"), "{sarif}");
+    // The crashed function's suite names it and the batch's mode.
+    assert!(junit.contains("fpsym exceptions --function mix"), "{junit}");
+    // --resume analyses the crashed function again (here without the
+    // wrapper), and only it.
+    let o = fpsym(&[
+        "batch",
+        &lib,
+        &c("batch_util.c"),
+        "--manifest",
+        manifest.to_str().unwrap(),
+        "--mode",
+        "exceptions",
+        "--max-time-per-function",
+        "20",
+        "-o",
+        out.to_str().unwrap(),
+        "--resume",
+    ]);
+    assert!(
+        text(&o).contains("4 functions: 1 to analyse (3 done before)"),
+        "{}",
+        text(&o)
+    );
+    let r = results(&out);
+    assert_eq!(r.len(), 4);
+    assert_eq!(r["mix"]["status"], "done", "{}", r["mix"]);
+    assert_eq!(r["mix"]["verdict"], "verified", "{}", r["mix"]);
     // A process that outgrows its memory is killed and recorded.
     let out2 = dir.join("oom");
     let o = fpsym(&[
@@ -269,6 +296,11 @@ fn shards_merged_equal_the_unsharded_batch_and_resume_finishes_the_rest() {
         dir.join("partial").to_str().unwrap(),
     ]);
     assert!(text(&o).contains("missing ("), "{}", text(&o));
+    let junit = std::fs::read_to_string(dir.join("partial/junit.xml")).unwrap();
+    assert!(junit.contains("name=\"status: missing\""), "{junit}");
+    let merged: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("partial/batch.json")).unwrap()).unwrap();
+    assert!(!merged["missing"].as_array().unwrap().is_empty(), "{merged}");
 
     // --resume: a batch cut after one function finishes the others only.
     let out = dir.join("resume");
@@ -355,4 +387,49 @@ fn bad_batches_are_refused_naming_why() {
     let o = fpsym(&["merge", dir.to_str().unwrap(), "-o", dir.join("m").to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("not a batch's output directory"), "{}", text(&o));
+}
+
+#[test]
+fn the_modes_answer_is_in_the_results_and_a_closed_stdout_is_no_crash() {
+    let dir = scratch("answer");
+    let out = dir.join("error");
+    let lib = c("batch_lib.c");
+    // `error`: the maximum relative error and its input per function.
+    let o = fpsym(&[
+        "batch",
+        &lib,
+        "--functions",
+        "half",
+        "--mode",
+        "error",
+        "--max-time-per-function",
+        "2",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    let r = results(&out);
+    let res = &r["half"]["result"];
+    assert!(res["max_relative_error"].is_number(), "{}\n{}", r["half"], text(&o));
+    assert_eq!(res["inputs"][0]["name"], "x", "{res}");
+    assert!(text(&o).contains("max relative error"), "{}", text(&o));
+    // Output piped into `head`: the batch finishes, records every
+    // function and writes its reports.
+    let piped = dir.join("piped");
+    let o = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "'{}' batch '{lib}' --functions ratio,mix,half --mode exceptions -o '{}' 2>/dev/null | head -1",
+            env!("CARGO_BIN_EXE_fpsym"),
+            piped.display()
+        ))
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&o.stdout).lines().count(), 1);
+    // The shell's pipeline ends with head's status; wait for fpsym's files.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !piped.join("report.html").is_file() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert!(piped.join("report.html").is_file());
+    assert_eq!(results(&piped).len(), 3);
 }

@@ -13,6 +13,10 @@ pub const RESULTS: &str = "results.jsonl";
 /// `DIR/batch.json`.
 pub const BATCH_RECORD: &str = "batch.json";
 
+/// The `why` of a function a merge lacks (its shard was not merged); the
+/// reports show it as missing (a failing JUnit case).
+pub const MISSING: &str = "missing from the merge";
+
 /// How one function's child process ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -81,6 +85,16 @@ pub struct JobResult {
     pub dir: String,
     /// The process's exit code (`None`: killed by a signal).
     pub exit_code: Option<i32>,
+    /// The mode's own answer, when it writes one (`error`: the maximum
+    /// relative error, its inputs and output; `critical`: the answer per
+    /// side; `path`: the verdict and the test): the small fields of its
+    /// record (`error.json`, `critical.json`, `path.json`, `paths.json`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<serde_json::Value>,
+    /// The run's own reason for its verdict (kept in `why` when the
+    /// status says nothing more).
+    #[serde(skip)]
+    pub verdict_why: Option<String>,
 }
 
 impl JobResult {
@@ -113,6 +127,14 @@ pub struct BatchRecord {
     pub max_memory_per_function: Option<u64>,
     /// Every (file, function) of the whole batch (all shards), in order.
     pub jobs: Vec<(String, String)>,
+    /// Functions of the C files `--all-functions` left out, each
+    /// `NAME: why`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub left_out: Vec<String>,
+    /// After `fpsym merge`: the functions of `jobs` no merged directory
+    /// had (a shard missing).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub missing: Vec<(String, String)>,
 }
 
 /// Reads `DIR/results.jsonl` (missing: empty). A torn last line (a batch
@@ -229,6 +251,8 @@ mod tests {
             time: 1.5,
             dir: format!("functions/lib/{f}"),
             exit_code: Some(4),
+            result: None,
+            verdict_why: None,
         }
     }
 

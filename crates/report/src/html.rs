@@ -179,16 +179,19 @@ pub(crate) fn render_index(dir: &std::path::Path, parts: &[Part]) -> String {
             (None, Some(j)) => j.why.clone().unwrap_or_else(|| "none (no stats.json)".into()),
             _ => verdict,
         };
+        let link = if r.dir.join(crate::HTML).is_file() {
+            format!("<a href=\"{0}/report.html\">{0}/report.html</a>", esc(&p.sub))
+        } else {
+            "none (the run wrote no report)".to_string()
+        };
         let _ = writeln!(
             h,
-            "<tr><td><code>{}</code></td>{job_cells}<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{replay}</td><td><a href=\"{}/report.html\">{}/report.html</a></td></tr>",
+            "<tr><td><code>{}</code></td>{job_cells}<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{replay}</td><td>{link}</td></tr>",
             esc(&name),
             esc(&verdict),
             esc(&stop),
             r.findings.len(),
             r.tests.len(),
-            esc(&p.sub),
-            esc(&p.sub)
         );
     }
     h.push_str("</table>\n</section>\n");
@@ -215,7 +218,7 @@ pub(crate) fn render_index(dir: &std::path::Path, parts: &[Part]) -> String {
                 label: k.to_string(),
                 value: *n as f64,
                 colour: PALETTE[i % PALETTE.len()],
-                note: if *n == 1 { "location".into() } else { "locations".into() },
+                note: if *n == 1 { "finding".into() } else { "findings".into() },
             })
             .collect();
         h.push_str(&bar_chart("Findings by kind, all functions", &bars));

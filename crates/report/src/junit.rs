@@ -31,6 +31,21 @@ struct Case {
 fn status_case(class: &str, job: &crate::JobResult) -> Case {
     use crate::JobStatus as S;
     let why = job.why.clone().unwrap_or_default();
+    if why.starts_with(crate::batch::MISSING) {
+        return Case {
+            classname: class.to_string(),
+            name: "status: missing".to_string(),
+            file: None,
+            line: None,
+            failure: Some((
+                "missing".to_string(),
+                why.clone(),
+                format!("{} ({}): {why}\n", job.function, job.file),
+            )),
+            out: None,
+            skipped: None,
+        };
+    }
     Case {
         classname: class.to_string(),
         name: format!("status: {}", job.status.name()),
@@ -192,11 +207,14 @@ fn suite(run: &RunDir, sub: &str, job: Option<&crate::JobResult>) -> (String, us
     let failures = cases.iter().filter(|c| c.failure.is_some()).count();
     let skipped = cases.iter().filter(|c| c.skipped.is_some()).count();
     let time = run.summary.as_ref().map_or(0.0, |s| s.stats.seconds);
-    let suite_name = if program.is_empty() {
+    let mut suite_name = if program.is_empty() {
         format!("fpsym {}", run.mode.name())
     } else {
         format!("fpsym {} {program}", run.mode.name())
     };
+    if let Some(f) = &function {
+        suite_name.push_str(&format!(" --function {f}"));
+    }
     let mut x = String::new();
     x.push_str(&format!(
         "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{failures}\" errors=\"0\" skipped=\"{skipped}\" time=\"{time:.3}\">\n",

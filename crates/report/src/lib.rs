@@ -26,7 +26,7 @@ pub mod values;
 
 pub use batch::{
     append_result, read_results, shard_of, write_results, BatchRecord, JobFinding, JobResult, JobStatus, BATCH_RECORD,
-    RESULTS,
+    MISSING, RESULTS,
 };
 pub use progress::{read_progress, ProgressSample, PROGRESS};
 pub use records::{Event, Finding, FindingKind, Loc, PathEnd, Termination, Test, TestElement, TestObject};

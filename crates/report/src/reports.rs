@@ -78,20 +78,39 @@ pub fn write_reports_relative_to(dir: &Path, base: Option<&Path>) -> Result<(), 
 /// run).
 fn batch_parts(dir: &Path, base: Option<&Path>) -> Result<Vec<Part>, ReportError> {
     let mut jobs = crate::read_results(dir)?;
+    let record = read_json::<crate::BatchRecord>(&dir.join(crate::BATCH_RECORD)).ok();
+    let mode = record.as_ref().and_then(|b| Mode::from_name(&b.mode));
+    for (file, function) in record.iter().flat_map(|b| &b.missing) {
+        jobs.push(crate::JobResult {
+            file: file.clone(),
+            function: function.clone(),
+            status: crate::JobStatus::Skipped,
+            why: Some(format!(
+                "{}: none of the directories merged had it (a shard not given to `fpsym merge`?)",
+                crate::batch::MISSING
+            )),
+            verdict: None,
+            findings: Vec::new(),
+            time: 0.0,
+            dir: String::new(),
+            exit_code: None,
+            result: None,
+            verdict_why: None,
+        });
+    }
     jobs.sort_by(|a, b| a.key().cmp(&b.key()));
-    let mode = read_json::<crate::BatchRecord>(&dir.join(crate::BATCH_RECORD))
-        .ok()
-        .and_then(|b| Mode::from_name(&b.mode));
     jobs.into_iter()
         .map(|job| {
             let at = dir.join(&job.dir);
-            let run = if at.is_dir() {
+            let mut run = if at.is_dir() && !job.dir.is_empty() {
                 RunDir::read(&at, base)?
             } else {
-                let mut r = RunDir::empty(&at, base);
-                r.mode = mode.unwrap_or(Mode::Run);
-                r
+                RunDir::empty(&at, base)
             };
+            if run.run.is_none() {
+                // Nothing written (it crashed first): the batch's mode.
+                run.mode = mode.unwrap_or(run.mode);
+            }
             Ok(Part {
                 sub: job.dir.clone(),
                 run,

@@ -314,7 +314,8 @@ pub(crate) fn log_of(parts: &[Part]) -> Value {
         if let Some(job) = &part.job {
             inv["properties"]["function"] = json!(job.function);
             inv["properties"]["status"] = json!(job.status.name());
-            if job.status == crate::JobStatus::Crashed {
+            // Crashed, or killed by the batch (no exit code).
+            if job.status == crate::JobStatus::Crashed || job.exit_code.is_none() {
                 inv["executionSuccessful"] = json!(false);
             }
             if let Some(why) = &job.why {

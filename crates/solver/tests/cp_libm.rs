@@ -630,3 +630,83 @@ fn random_long_double_queries_agree_with_enumeration() {
     eprintln!("random long double queries: {n_sat} sat, {n_unsat} unsat");
     assert!(n_sat > 20 && n_unsat > 10, "{n_sat} sat, {n_unsat} unsat");
 }
+
+/// glibc's ranges (`exp >= +0`, `tanh` in `[-1, 1]`, `erfc <= 2`, `cosh
+/// >= 1`, `expm1 >= -1`) survive the ulp widening: what only falls
+/// outside them is unsat, in any rounding mode; the logistic function is
+/// proved in `[0, 1]` (bench/transcendental's `logistic_stable`) and the
+/// naive two-class softmax's NaN (both exponentials overflow, or both
+/// underflow) is found.
+#[test]
+fn range_facts_are_proved() {
+    let r = Term::var("r", Sort::RoundingMode);
+    for fmt in [F64, F32] {
+        let c = |v: f64| {
+            if fmt == F64 {
+                c64(v)
+            } else {
+                c32(v as f32)
+            }
+        };
+        let x = var("x", fmt);
+        let not_nan = |t: &Term| app(Op::Not, vec![app(Op::FpIsNaN, vec![t.clone()])]);
+        for (f, op, bound) in [
+            (LibmFn::Exp, Op::FpLt, c(0.0)),
+            (LibmFn::Exp2, Op::FpLt, c(0.0)),
+            (LibmFn::Tanh, Op::FpGt, c(1.0)),
+            (LibmFn::Tanh, Op::FpLt, c(-1.0)),
+            (LibmFn::Erf, Op::FpGt, c(1.0)),
+            (LibmFn::Erfc, Op::FpGt, c(2.0)),
+            (LibmFn::Cosh, Op::FpLt, c(1.0)),
+            (LibmFn::Expm1, Op::FpLt, c(-1.0)),
+        ] {
+            let name = format!("{f}(x) {op:?} {bound:?}, any x, any mode");
+            let a = vec![cmp(op, &lib(f, &r, &[&x]), &bound)];
+            unsat(&name, a, 5);
+        }
+        // exp(x) is never -0 either
+        let e = lib(LibmFn::Exp, &r, &[&x]);
+        let a = vec![
+            app(Op::FpIsZero, vec![e.clone()]),
+            app(Op::FpIsNegative, vec![e.clone()]),
+        ];
+        unsat("exp(x) = -0", a, 5);
+        // logistic, stable form, both branches: s in [0, 1]
+        let one = c(1.0);
+        let zero = c(0.0);
+        let out = |s: &Term| app(Op::Not, vec![app(Op::And, within(s, &zero, &one))]);
+        let neg_x = app(Op::FpNeg, vec![x.clone()]);
+        let e = lib(LibmFn::Exp, &rne(), &[&neg_x]);
+        let s = app(
+            Op::FpDiv,
+            vec![rne(), one.clone(), app(Op::FpAdd, vec![rne(), one.clone(), e])],
+        );
+        let a = vec![not_nan(&x), cmp(Op::FpGeq, &x, &zero), out(&s)];
+        unsat("1/(1 + exp(-x)) outside [0, 1], x >= 0", a, 10);
+        let e = lib(LibmFn::Exp, &rne(), &[&x]);
+        let s = app(
+            Op::FpDiv,
+            vec![rne(), e.clone(), app(Op::FpAdd, vec![rne(), one.clone(), e])],
+        );
+        let a = vec![not_nan(&x), cmp(Op::FpLt, &x, &zero), out(&s)];
+        unsat("exp(x)/(1 + exp(x)) outside [0, 1], x < 0", a, 10);
+        // softmax2: NaN from finite a, b
+        let (a_, b_) = (var("a", fmt), var("b", fmt));
+        let finite = |t: &Term| {
+            app(
+                Op::Not,
+                vec![app(
+                    Op::Or,
+                    vec![
+                        app(Op::FpIsNaN, vec![t.clone()]),
+                        app(Op::FpIsInfinite, vec![t.clone()]),
+                    ],
+                )],
+            )
+        };
+        let (ea, eb) = (lib(LibmFn::Exp, &rne(), &[&a_]), lib(LibmFn::Exp, &rne(), &[&b_]));
+        let p = app(Op::FpDiv, vec![rne(), ea.clone(), app(Op::FpAdd, vec![rne(), ea, eb])]);
+        let a = vec![finite(&a_), finite(&b_), app(Op::Not, vec![cmp(Op::FpGeq, &p, &zero)])];
+        sat("exp(a)/(exp(a) + exp(b)) not >= 0", a, 20);
+    }
+}

@@ -22,10 +22,10 @@ int exp_positive(double x) {
 }
 
 // Exactly 0 is not undershot either (glibc's exp returns +0 or a positive
-// value, never a negative one), but an enclosure widened below a tiny
-// true value reaches negative subnormals unless it is clamped to exp's
-// range: never a finding; verified once the enclosure knows exp >= 0.
-// case: exp_nonneg --max-time 20 => no-finding
+// value, never a negative one): the enclosure, widened below a tiny true
+// value, is cut to exp's range [+0, +inf] (checked against glibc in
+// every rounding mode), so this is proved.
+// case: exp_nonneg => verified
 int exp_nonneg(double x) {
   if (exp(x) < 0) assert(0);
   return 0;
@@ -65,6 +65,29 @@ int expm1_floor_hit(double x) {
 int expm1_floor(double x) {
   if (expm1(x) < -1.0001) assert(0);
   return 0;
+}
+
+// ... and never below -1 itself, in any rounding mode (glibc's range of
+// expm1 and expm1f; x87's expm1l is not clamped: it returns -1 - ulp).
+// case: expm1_range => verified
+int expm1_range(double x, float y) {
+  if (expm1(x) < -1.0 || expm1f(y) < -1.0f) assert(0);
+  return 0;
+}
+
+// The logistic function, stable form: in [0, 1] for every finite x (the
+// exp in each branch is in [+0, 1 + a few ulps]).
+// case: logistic --finite-inputs => verified
+double logistic(double x) {
+  double s;
+  if (x >= 0) {
+    s = 1.0 / (1.0 + exp(-x));
+  } else {
+    double e = exp(x);
+    s = e / (1.0 + e);
+  }
+  if (!(s >= 0.0 && s <= 1.0)) assert(0);
+  return s;
 }
 
 // The call rounds in the program's mode: rounding downward, glibc's exp

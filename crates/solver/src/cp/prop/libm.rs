@@ -273,15 +273,91 @@ fn mp_apply(f: LibmFn, x: &Mp, y: &Mp, p: u32, r: Round) -> Mp {
 }
 
 /// The enclosure of glibc's value at `args` (in the function's regular
-/// domain): `[RD(f) - s, RU(f) + s]` floats, `s` = [`slack`]; the whole
-/// line if MPFR has no value there.
+/// domain): `[RD(f) - s, RU(f) + s]` floats, `s` = [`slack`], cut to the
+/// function's [`range`]; the whole range if MPFR has no value there.
+/// Both ends stay monotone in each argument where `f` is (a rounding
+/// shifted by a constant, then a max or min with a constant).
 pub(crate) fn enclose(f: LibmFn, args: &[Float]) -> (Float, Float) {
     let fmt = args[0].format();
     let Some((dn, up)) = true_bounds(f, args) else {
-        return (Float::infinity(fmt, true), Float::infinity(fmt, false));
+        return clamp(f, Float::infinity(fmt, true), Float::infinity(fmt, false));
     };
     let s = slack(f, fmt);
-    (key_lo(fmt, key(dn) - s), key_hi(fmt, key(up) + s))
+    clamp(f, key_lo(fmt, key(dn) - s), key_hi(fmt, key(up) + s))
+}
+
+// ---- ranges ----
+
+/// `π/2` (`half`) or `π` rounded up to `fmt`.
+fn pi_up(fmt: Format, half: bool) -> Float {
+    let pi = Mp::with_val_round(fmt.sb() + 64, Constant::Pi, Round::Up).0;
+    let v = if half { pi / 2u32 } else { pi };
+    mp_to(fmt, &v, Round::Up).expect("a number")
+}
+
+/// Every non-NaN value glibc's `f` returns in format `fmt`, for any
+/// argument (infinities included) in any rounding mode, as an interval in
+/// the total order (`+0` above `-0`); None where nothing narrower than the
+/// whole line is claimed. The ulp widening of [`enclose`] would otherwise
+/// cross these bounds (`exp` of a huge negative number enclosed down to
+/// negative subnormals, `tanh` and `sin` up to `1 + s` ulps).
+///
+/// These are facts about glibc, not about the real functions: each is
+/// checked against glibc itself in every rounding mode, on random and
+/// special arguments (`ranges_hold_glibc_values` in the unit tests; an
+/// exhaustive run over every `float` is `ranges_hold_for_every_float`).
+/// glibc rounds the limit outward where it is not a float (`atan` of a
+/// huge number is `RU(π/2)` upward), and the zeros it returns are `+0`
+/// for `exp`, `exp2`, `erfc`, `acos`, `acosh`, `hypot` (`exp(-inf)`,
+/// `exp(-1000)` downward, `acos(1)`, `acosh(1)`, `hypot(0, -0)`).
+/// Left out where glibc goes past the limit: `expm1l` (x87) returns
+/// `-1 - ulp` downward, `atan2f(y, -inf)` upward is `RU(π)` + 1 ulp.
+pub(crate) fn range(f: LibmFn, fmt: Format) -> Option<(Float, Float)> {
+    use LibmFn::*;
+    let one = Float::one(fmt, false);
+    let pz = Float::zero(fmt, false);
+    let pinf = Float::infinity(fmt, false);
+    Some(match f {
+        // sinf rounded down (up) reaches -1 - ulp (1 + ulp): at 3π/2
+        // (π/2) and 12 more floats; no float goes further (exhaustive).
+        // No clamp for double and long double: glibc's sin and cos
+        // were only sampled, and `unit_bound` is close already.
+        Sin | Cos if fmt == Format::BINARY32 => (one.next_up().neg(), one.next_up()),
+        Tanh | Erf => (one.neg(), one),
+        Exp | Exp2 | Hypot | Acosh => (pz, pinf),
+        Expm1 if !is_fp80(fmt) => (one.neg(), pinf),
+        Cosh => (one, pinf),
+        Erfc => (pz, cst(fmt, 2.0, false)),
+        Atan | Asin => {
+            let h = pi_up(fmt, true);
+            (h.neg(), h)
+        }
+        Acos => (pz, pi_up(fmt, false)),
+        _ => return None,
+    })
+}
+
+/// `[lo, hi]` cut to the [`range`] of `f` (unchanged if they do not
+/// meet, which a sound enclosure never does).
+fn clamp(f: LibmFn, lo: Float, hi: Float) -> (Float, Float) {
+    let Some((rl, rh)) = range(f, lo.format()) else {
+        return (lo, hi);
+    };
+    let l = if ord(lo) < ord(rl) { rl } else { lo };
+    let h = if ord(hi) > ord(rh) { rh } else { hi };
+    if ord(l) <= ord(h) {
+        (l, h)
+    } else {
+        (lo, hi)
+    }
+}
+
+/// `img` cut to the [`range`] of `f` (its NaN flag kept).
+fn in_range(f: LibmFn, img: FloatInterval) -> FloatInterval {
+    match range(f, img.format()) {
+        Some((l, h)) => img.intersect(&iv(l, h).with_nan(true)),
+        None => img,
+    }
 }
 
 /// `[RD(f(args)), RU(f(args))]` in the arguments' format (None where MPFR
@@ -636,7 +712,7 @@ fn image(f: LibmFn, rms: RmSet, r: &Region) -> FloatInterval {
             let (ha, hb) = (enclose(f, &[r.lo]).1, enclose(f, &[r.hi]).1);
             iv(floor, if ord(ha) >= ord(hb) { ha } else { hb })
         }
-        Kind::Opaque(img) => img,
+        Kind::Opaque(img) => in_range(f, img),
     }
 }
 

@@ -778,3 +778,237 @@ fn long_double_images_are_tight_and_narrow() {
     let v = g(LibmFn::Pow, RoundingMode::NearestTiesToEven, &[fl(L80, -1.3), odd]);
     assert!(v.is_negative());
 }
+
+// ---- ranges ----
+
+/// The directed modes and to-nearest (ties-away runs as to-nearest).
+const MODES: [RoundingMode; 4] = [
+    RoundingMode::NearestTiesToEven,
+    RoundingMode::TowardNegative,
+    RoundingMode::TowardPositive,
+    RoundingMode::TowardZero,
+];
+
+/// Arguments where glibc's functions reach or approach the ends of their
+/// [`range`]: saturation of `tanh`, `erf`, `erfc`, `exp`, `expm1`
+/// (x87's thresholds too), the extrema of `sin` and `cos`, `atan` of huge
+/// numbers, `asin`/`acos`/`acosh` at ±1, tiny arguments, and dense grids
+/// over the ranges where those happen; with their neighbours.
+fn range_points(fmt: Format) -> Vec<Float> {
+    let mut v: Vec<f64> = vec![
+        8.0, 9.0, 9.1, 9.2, 17.0, 18.0, 19.0, 19.06, 22.0, 22.2, 23.0, 44.0, 3.9, 4.0, 5.9, 6.0, 6.7, 10.0, 26.0,
+        26.55, 27.3, 107.0, 106.55, 37.0, 38.0, 16.6, 17.33, 44.4, 45.0, 745.1, 745.2, 746.0, 103.9, 104.0, 1075.0,
+        150.0, 151.0, 11400.0, 16446.0, 16500.0, 1e300, 1e30, 1e20, 1e8, 1e17, 2e16, 1e-20, 1e-200, 1e-310, 1.0,
+    ];
+    for k in 1..64 {
+        v.push(k as f64 * std::f64::consts::FRAC_PI_2);
+    }
+    for k in 0..4000 {
+        v.push(k as f64 * 0.01);
+        v.push(1.0 - k as f64 * 1e-5);
+    }
+    let mut out = Vec::new();
+    for x in v {
+        for s in [x, -x] {
+            let p = fl(fmt, s);
+            for k in -3..=3 {
+                out.push(step(p, k));
+            }
+        }
+    }
+    // the first and last floats: zeros, subnormals, the largest
+    for z in [Float::zero(fmt, false), Float::infinity(fmt, false)] {
+        for k in 1..64 {
+            for s in [step(z, -k), step(z, k), step(z.neg(), k), step(z.neg(), -k)] {
+                if !s.is_nan() {
+                    out.push(s);
+                }
+            }
+        }
+    }
+    out.extend(special_points(fmt));
+    out
+}
+
+/// Whether `v` lies in `[l, h]` of the total order (`-0 < +0`).
+fn in_order(v: Float, (l, h): (Float, Float)) -> bool {
+    ord(l) <= ord(v) && ord(v) <= ord(h)
+}
+
+/// Every range clamp holds for glibc in all four rounding modes: on
+/// random bit patterns and magnitudes, special and near-saturation
+/// arguments (see [`range_points`]), per format; for `float` on 2^20
+/// random arguments more per function. A clamp one float too tight on a
+/// side glibc reaches fails here: the bounds marked reached below are
+/// met by some sample.
+#[test]
+fn ranges_hold_glibc_values() {
+    use LibmFn::*;
+    let mut rng = StdRng::seed_from_u64(seed(40));
+    let claimed = |fmt| -> Vec<LibmFn> { LibmFn::ALL.into_iter().filter(|f| range(*f, fmt).is_some()).collect() };
+    let common = [Asin, Acos, Atan, Cosh, Tanh, Acosh, Exp, Exp2, Expm1, Hypot, Erf, Erfc];
+    assert_eq!(claimed(F64), common);
+    assert_eq!(claimed(F32), [&[Sin, Cos][..], &common].concat());
+    assert_eq!(
+        claimed(L80),
+        common.into_iter().filter(|f| *f != Expm1).collect::<Vec<_>>()
+    );
+    for fmt in FORMATS {
+        let pts = range_points(fmt);
+        let n = reps(match fmt {
+            F32 => 1 << 12,
+            F64 => 1 << 14,
+            _ => 1 << 11,
+        });
+        for f in LibmFn::ALL {
+            let Some(r) = range(f, fmt) else { continue };
+            let mut seen = (Float::infinity(fmt, false), Float::infinity(fmt, true));
+            let mut check = |args: &[Float]| {
+                for rm in MODES {
+                    let v = g(f, rm, args);
+                    if v.is_nan() {
+                        continue;
+                    }
+                    assert!(
+                        in_order(v, r),
+                        "{f}({args:?}) = {v:?} in {rm:?} outside {r:?} ({fmt:?})"
+                    );
+                    if ord(v) < ord(seen.0) {
+                        seen.0 = v;
+                    }
+                    if ord(v) > ord(seen.1) {
+                        seen.1 = v;
+                    }
+                }
+            };
+            if f.arity() == 1 {
+                for &x in &pts {
+                    check(&[x]);
+                }
+                for _ in 0..n {
+                    check(&[random(&mut rng, fmt)]);
+                }
+            } else {
+                for _ in 0..4 * n {
+                    let x = if rng.gen() {
+                        pts[rng.gen_range(0..pts.len())]
+                    } else {
+                        random(&mut rng, fmt)
+                    };
+                    let y = if rng.gen() {
+                        pts[rng.gen_range(0..pts.len())]
+                    } else {
+                        random(&mut rng, fmt)
+                    };
+                    check(&[x, y]);
+                }
+                for &x in &special_points(fmt) {
+                    for y in [
+                        Float::zero(fmt, false),
+                        Float::zero(fmt, true),
+                        Float::infinity(fmt, true),
+                        x,
+                    ] {
+                        check(&[x, y]);
+                        check(&[y, x]);
+                    }
+                }
+            }
+            // the bounds glibc reaches: the test sees them (a tighter
+            // clamp would fail above)
+            let lo_reached =
+                matches!(f, Tanh | Erf | Exp | Exp2 | Expm1 | Cosh | Erfc | Acos | Acosh | Hypot) || f == Sin;
+            let hi_reached = matches!(f, Tanh | Erf | Erfc | Sin);
+            assert!(
+                !lo_reached || seen.0 == r.0,
+                "{f} {fmt:?}: lowest seen {:?}, claimed {:?}",
+                seen.0,
+                r.0
+            );
+            assert!(
+                !hi_reached || seen.1 == r.1,
+                "{f} {fmt:?}: highest seen {:?}, claimed {:?}",
+                seen.1,
+                r.1
+            );
+        }
+    }
+}
+
+/// `float`: 2^20 random bit patterns per function in each mode, through
+/// glibc's `f` variants directly (an exhaustive run over all 2^32 floats
+/// is `ranges_hold_for_every_float`, ignored: minutes per function).
+#[test]
+fn float_ranges_hold_on_many_bit_patterns() {
+    let mut rng = StdRng::seed_from_u64(seed(41));
+    let n = reps(1 << 18);
+    for f in LibmFn::unary() {
+        let Some(r) = range(f, F32) else { continue };
+        let (l, h) = (r.0.to_f32().unwrap(), r.1.to_f32().unwrap());
+        for rm in MODES {
+            for _ in 0..n {
+                let x = f32::from_bits(rng.gen());
+                check_f32(f, rm, x, (l, h));
+            }
+        }
+    }
+}
+
+/// glibc's `float` value of `f(x)` in mode `rm` lies in `[l, h]` (a zero
+/// bound: that zero's sign).
+fn check_f32(f: LibmFn, rm: RoundingMode, x: f32, (l, h): (f32, f32)) {
+    let (v, _) = fpsym_expr::libm::call_f32(f.c_name(), &[x], rm).unwrap();
+    if v.is_nan() {
+        return;
+    }
+    let key = |a: f32| {
+        let o = Float::from_f32(a);
+        ord(o)
+    };
+    assert!(
+        key(l) <= key(v) && key(v) <= key(h),
+        "{f}f({x:e}) = {v:e} in {rm:?} outside [{l:e}, {h:e}]"
+    );
+}
+
+/// Every `float` in every mode (run by hand: `cargo test --release -p
+/// fpsym-solver --lib ranges_hold_for_every_float -- --ignored`).
+#[test]
+#[ignore]
+fn ranges_hold_for_every_float() {
+    for f in LibmFn::unary() {
+        let Some(r) = range(f, F32) else { continue };
+        let (l, h) = (r.0.to_f32().unwrap(), r.1.to_f32().unwrap());
+        for rm in MODES {
+            for b in 0..=u32::MAX {
+                check_f32(f, rm, f32::from_bits(b), (l, h));
+            }
+        }
+    }
+}
+
+/// The clamps reach the propagators: `exp` of any double is at least
+/// `+0`, `tanh` and `cos` stay in `[-1, 1]`, `atan` in `±RU(π/2)`, and a
+/// result outside the range empties the argument.
+#[test]
+fn images_stay_in_the_ranges() {
+    for fmt in FORMATS {
+        let all = FloatInterval::full(fmt).without_nan();
+        for f in LibmFn::unary() {
+            let Some(r) = range(f, fmt) else { continue };
+            let img = forward(f, RmSet::ALL, &[all]).without_nan();
+            let (l, h) = img.bounds().unwrap();
+            assert!(in_order(l, r) && in_order(h, r), "{f} {fmt:?}: {img:?} not in {r:?}");
+        }
+        let below = iv(Float::infinity(fmt, true), Float::zero(fmt, true));
+        let (z, x) = narrow_all(LibmFn::Exp, RmSet::ALL, &[all], below);
+        assert!(z.is_empty() && x[0].is_empty(), "{fmt:?}: {z:?} {x:?}");
+        let above = iv(Float::one(fmt, false).next_up(), Float::infinity(fmt, false));
+        let (z, x) = narrow_all(LibmFn::Tanh, RmSet::ALL, &[all], above);
+        assert!(z.is_empty() && x[0].is_empty(), "{fmt:?}: {z:?} {x:?}");
+    }
+    // exp of a huge negative double: [+0, a few subnormals]
+    let x = iv(Float::from_f64(-1e300), Float::from_f64(-1e3));
+    let img = forward(LibmFn::Exp, RmSet::ALL, &[x]);
+    assert_eq!(img.bounds().unwrap().0, Float::zero(F64, false));
+}
