@@ -509,8 +509,8 @@ pub struct RunArgs {
     /// input).
     #[arg(long)]
     pub no_runtime: bool,
-    /// How glibc's transcendental functions (sin, exp, pow, ... on float
-    /// and double) are treated: `symbolic` (the result is a symbolic
+    /// How glibc's transcendental functions (sin, exp, pow, ... on float,
+    /// double and long double) are treated: `symbolic` (the result is a symbolic
     /// value the cp solver encloses soundly; models are checked against
     /// glibc) or `concretize` (one sample of the arguments, computed
     /// natively; the run is then never verified).
