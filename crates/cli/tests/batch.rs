@@ -196,7 +196,7 @@ fn a_crash_a_time_limit_a_hang_and_an_input_error_are_recorded_and_the_batch_goe
     // a and b in [1, 2]: nothing raised (the manifest's ranges applied).
     assert_eq!(r["ratio"]["status"], "done", "{}", r["ratio"]);
     assert_eq!(r["ratio"]["verdict"], "verified", "{}", r["ratio"]);
-    // JUnit: the crash fails, the others are skipped with why.
+    // JUnit: the crash fails, the others are marked skipped, with the reason.
     let junit = std::fs::read_to_string(out.join("junit.xml")).unwrap();
     assert!(junit.contains("name=\"status: crashed\""), "{junit}");
     assert!(junit.contains("SIGSEGV"), "{junit}");
