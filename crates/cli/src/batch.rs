@@ -434,7 +434,7 @@ pub fn run(raw: BatchArgs) -> anyhow::Result<ExitCode> {
         let Some(program) = wrapper.first() else {
             return Err(Failure::Input("--wrapper: empty command".into()).into());
         };
-        if !runnable(program) {
+        if !crate::solver_opts::runnable(program) {
             return Err(Failure::Input(format!(
                 "--wrapper {w}: `{program}` is not an executable file nor on PATH"
             ))
@@ -624,17 +624,6 @@ pub fn run(raw: BatchArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::from(exit_code(&all, left > 0)))
 }
 
-/// Whether `program` can be started: an executable file (a path with a
-/// `/`) or a name found on `PATH`.
-fn runnable(program: &str) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    let ok = |p: &Path| p.is_file() && p.metadata().is_ok_and(|m| m.permissions().mode() & 0o111 != 0);
-    if program.contains('/') {
-        return ok(Path::new(program));
-    }
-    std::env::var_os("PATH").is_some_and(|paths| std::env::split_paths(&paths).any(|d| ok(&d.join(program))))
-}
-
 /// What two batch records that should be one batch differ in, if they do
 /// (the shard aside when `shard` is false).
 fn differs_in(a: &BatchRecord, b: &BatchRecord, shard: bool) -> Option<String> {
@@ -679,38 +668,24 @@ fn line(r: &JobResult) -> String {
 
 /// The totals: by status, by verdict, findings by kind, time.
 fn summarize(all: &[JobResult], wall: f64, out: &Path) {
-    let mut status: BTreeMap<&str, usize> = BTreeMap::new();
-    let mut verdicts: BTreeMap<String, usize> = BTreeMap::new();
-    let mut kinds: BTreeMap<String, (usize, usize, usize)> = BTreeMap::new();
-    for r in all {
-        *status.entry(r.status.name()).or_default() += 1;
-        *verdicts
-            .entry(r.verdict.clone().unwrap_or_else(|| "none".into()))
-            .or_default() += 1;
-        for f in &r.findings {
-            let e = kinds.entry(f.kind.name().to_string()).or_default();
-            e.0 += 1;
-            e.1 += usize::from(f.confirmed == Some(true));
-            e.2 += usize::from(f.confirmed.is_some());
-        }
-    }
+    let t = r::Totals::of(all);
     let join = |m: Vec<String>| m.join(", ");
     say!("functions: {} in {}", all.len(), out.display());
     say!(
         "  status: {}",
-        join(status.iter().map(|(k, n)| format!("{n} {k}")).collect())
+        join(t.status.iter().map(|(k, n)| format!("{n} {k}")).collect())
     );
     say!(
         "  verdicts: {}",
-        join(verdicts.iter().map(|(k, n)| format!("{n} {k}")).collect())
+        join(t.verdicts.iter().map(|(k, n)| format!("{n} {k}")).collect())
     );
-    for (k, (n, c, replayed)) in &kinds {
-        let conf = if *replayed == 0 {
+    for (k, kt) in &t.kinds {
+        let conf = if kt.replayed == 0 {
             "not replayed".to_string()
         } else {
-            format!("{c} of {replayed} confirmed natively")
+            format!("{} of {} confirmed natively", kt.confirmed, kt.replayed)
         };
-        say!("  {k}: {n} ({conf})");
+        say!("  {k}: {} ({conf})", kt.findings);
     }
     let mut times: Vec<f64> = all.iter().map(|r| r.time).collect();
     times.sort_by(f64::total_cmp);
@@ -760,18 +735,6 @@ const INTERRUPTED: &str = "interrupted";
 enum Killed {
     Time,
     Memory(u64),
-}
-
-/// Resident MiB of process `pid` (0 when unknown).
-fn resident_mib(pid: u32) -> u64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find_map(|l| l.strip_prefix("VmRSS:"))
-                .and_then(|v| v.split_whitespace().next().and_then(|n| n.parse::<u64>().ok()))
-        })
-        .map_or(0, |kib| kib / 1024)
 }
 
 /// Runs one function's child to its end and reads what it did.
@@ -878,7 +841,7 @@ fn analyse(plan: &Plan, job: &Job) -> JobResult {
         if let (Some(limit), None) = (plan.max_memory, killed) {
             if last_memory_check.elapsed() >= Duration::from_millis(200) {
                 last_memory_check = Instant::now();
-                let rss = resident_mib(pid);
+                let rss = fpsym_engine::resident_bytes_of(&pid.to_string()).unwrap_or(0) >> 20;
                 if rss > limit + limit / 4 {
                     killed = Some(Killed::Memory(rss));
                     unsafe { libc::kill(group, libc::SIGKILL) };
@@ -890,7 +853,7 @@ fn analyse(plan: &Plan, job: &Job) -> JobResult {
     // What is left of the group (e.g. a native test replay started).
     unsafe { libc::kill(group, libc::SIGKILL) };
     result.time = started.elapsed().as_secs_f64();
-    read_back(&dir, &mut result);
+    let stop = read_back(&dir, &mut result);
     // Its error: the JSON summary's, else a usage error clap printed.
     let log_name = log_path
         .strip_prefix(&plan.out)
@@ -919,7 +882,6 @@ fn analyse(plan: &Plan, job: &Job) -> JobResult {
         return result;
     };
     result.exit_code = status.code();
-    let stop = r::read_json::<r::Summary>(&dir.join(r::STATS)).ok().map(|s| s.stop);
     (result.status, result.why) = match (killed, status.code(), status.signal()) {
         (Some(Killed::Time), ..) => (
             JobStatus::TimedOut,
@@ -990,16 +952,18 @@ fn analyse(plan: &Plan, job: &Job) -> JobResult {
     result
 }
 
-/// The verdict and findings a child left in `dir`.
-fn read_back(dir: &Path, result: &mut JobResult) {
-    if let Ok(s) = r::read_json::<r::Summary>(&dir.join(r::STATS)) {
+/// The verdict, findings and mode's answer a child left in `dir`; why it
+/// stopped (None: no stats.json).
+fn read_back(dir: &Path, result: &mut JobResult) -> Option<r::StopReason> {
+    let summary = r::read_json::<r::Summary>(&dir.join(r::STATS)).ok();
+    if let Some(s) = &summary {
         let v = serde_json::to_value(&s.verdict).unwrap_or_default();
         result.verdict = v.get("verdict").and_then(|x| x.as_str()).map(str::to_string);
         result.verdict_why = v.get("why").and_then(|x| x.as_str()).map(str::to_string);
     }
     // The mode's own answer (error.json's maximum error and its input,
     // critical.json's answers, path.json's), its small fields.
-    let record = ["error.json", "critical.json", r::PATH_RECORD, r::ALL_PATHS]
+    let record = r::MODE_RECORDS
         .iter()
         .find_map(|name| r::read_json::<serde_json::Value>(&dir.join(name)).ok());
     if let Some(serde_json::Value::Object(m)) = record {
@@ -1025,6 +989,7 @@ fn read_back(dir: &Path, result: &mut JobResult) {
             })
             .collect();
     }
+    summary.map(|s| s.stop)
 }
 
 fn signal_name(sig: i32) -> &'static str {

@@ -105,14 +105,6 @@ fn reportable(dir: &Path, failed_on_input: bool) -> bool {
     !failed_on_input || holds_run
 }
 
-/// The mode records a run directory may hold, by file name.
-const MODE_RECORDS: [&str; 4] = [
-    "error.json",
-    "critical.json",
-    fpsym_engine::report::PATH_RECORD,
-    fpsym_engine::report::ALL_PATHS,
-];
-
 /// One run directory as JSON: `output`, `verdict` and `why`, `stop`,
 /// `stats`, `findings`, `replay` (confirmed and mismatched counts, when
 /// replayed) and `result` (the mode's own record, when it writes one).
@@ -148,7 +140,7 @@ fn run_json(dir: &Path) -> serde_json::Value {
             "coverage": rep.coverage,
         });
     }
-    if let Some(name) = MODE_RECORDS.iter().find(|n| dir.join(n).exists()) {
+    if let Some(name) = fpsym_engine::report::MODE_RECORDS.iter().find(|n| dir.join(n).exists()) {
         v["result"] = read(name);
     }
     v

@@ -100,25 +100,28 @@ pub fn seconds(flag: &str, v: Option<f64>) -> Result<Option<Duration>, Failure> 
     }
 }
 
+/// Whether `program` can be started: an executable file (a path with a
+/// `/`) or a name found on `PATH`.
+pub fn runnable(program: &str) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    let executable =
+        |p: &std::path::Path| std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0);
+    if program.contains('/') {
+        return executable(std::path::Path::new(program));
+    }
+    std::env::var_os("PATH").is_some_and(|path| std::env::split_paths(&path).any(|d| executable(&d.join(program))))
+}
+
 /// Checks that every external solver the configuration names can be
 /// started (its program exists and is executable, looked up in `PATH`
 /// when it has no `/`): a backend that cannot run is an error naming it
 /// (exit 2), not a stream of `unknown` answers.
 pub fn check_backends(config: &SolverConfig) -> Result<(), Failure> {
-    use std::os::unix::fs::PermissionsExt;
-    let executable =
-        |p: &std::path::Path| std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0);
     for (flag, b) in
         std::iter::once(("--solver", &config.backend)).chain(config.cross_check.iter().map(|b| ("--cross-check", b)))
     {
         let Backend::Process(p) = b else { continue };
-        let found = if p.program.contains('/') {
-            executable(std::path::Path::new(&p.program))
-        } else {
-            std::env::var_os("PATH")
-                .is_some_and(|path| std::env::split_paths(&path).any(|d| executable(&d.join(&p.program))))
-        };
-        if !found {
+        if !runnable(&p.program) {
             return Err(Failure::Input(format!(
                 "{flag} process:{}: cannot run `{}`: not found{} or not executable (install it, e.g. `apt-get install {}`)",
                 p.command_line(),

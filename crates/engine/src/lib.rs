@@ -650,7 +650,12 @@ pub const RETRY_SHARE: f64 = 0.25;
 /// The process's resident set in bytes (`VmRSS` of `/proc/self/status`),
 /// None where it cannot be read.
 pub fn resident_bytes() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    resident_bytes_of("self")
+}
+
+/// The resident set in bytes of process `pid` (a number, or `self`).
+pub fn resident_bytes_of(pid: &str) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib * 1024)

@@ -5,6 +5,7 @@
 
 use crate::{FindingKind, ReportError};
 use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::path::Path;
 
@@ -209,6 +210,58 @@ pub fn write_results(dir: &Path, results: &[JobResult]) -> Result<(), ReportErro
         path: dir.join(RESULTS),
         source,
     })
+}
+
+/// Totals over a batch's results: the console summary and the batch
+/// report count the same things.
+#[derive(Debug, Default)]
+pub struct Totals {
+    /// Functions by status name.
+    pub status: BTreeMap<&'static str, usize>,
+    /// Functions by verdict (`none` without one).
+    pub verdicts: BTreeMap<String, usize>,
+    /// Findings by kind name.
+    pub kinds: BTreeMap<String, KindTotal>,
+    /// Seconds of all functions' processes.
+    pub seconds: f64,
+}
+
+/// The findings of one kind over a batch.
+#[derive(Debug, Default)]
+pub struct KindTotal {
+    /// How many.
+    pub findings: usize,
+    /// Distinct (file, line).
+    pub locations: BTreeSet<(String, u32)>,
+    /// Distinct (file, function).
+    pub functions: BTreeSet<(String, String)>,
+    /// Confirmed by native replay.
+    pub confirmed: usize,
+    /// Replayed (confirmed or not).
+    pub replayed: usize,
+}
+
+impl Totals {
+    /// The totals of `results`.
+    pub fn of<'a>(results: impl IntoIterator<Item = &'a JobResult>) -> Totals {
+        let mut t = Totals::default();
+        for r in results {
+            *t.status.entry(r.status.name()).or_default() += 1;
+            *t.verdicts
+                .entry(r.verdict.clone().unwrap_or_else(|| "none".into()))
+                .or_default() += 1;
+            t.seconds += r.time;
+            for f in &r.findings {
+                let k = t.kinds.entry(f.kind.name().to_string()).or_default();
+                k.findings += 1;
+                k.locations.insert((f.file.clone(), f.line));
+                k.functions.insert(r.key());
+                k.replayed += usize::from(f.confirmed.is_some());
+                k.confirmed += usize::from(f.confirmed == Some(true));
+            }
+        }
+        t
+    }
 }
 
 /// The shard (0 to `n` - 1) of a function: FNV-1a (64 bits) of

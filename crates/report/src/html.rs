@@ -10,7 +10,7 @@ use crate::reports::{escape_markup as esc, inputs_text, is_exception_kind, stack
 use crate::sarif::{describe_kind, verdict_words};
 use crate::{Event, Finding, TestObject};
 use serde_json::Value;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 /// Lines shown above and below a finding's line.
@@ -253,16 +253,7 @@ pub(crate) fn render_index(dir: &std::path::Path, parts: &[Part]) -> String {
 /// kind the locations (kind, file, line), the functions and how many
 /// findings native replay confirmed.
 fn batch_summary(h: &mut String, parts: &[Part]) {
-    let mut status: BTreeMap<&str, usize> = BTreeMap::new();
-    let mut verdicts: BTreeMap<String, usize> = BTreeMap::new();
-    let mut time = 0.0;
-    for j in parts.iter().filter_map(|p| p.job.as_ref()) {
-        *status.entry(j.status.name()).or_default() += 1;
-        *verdicts
-            .entry(j.verdict.clone().unwrap_or_else(|| "none".into()))
-            .or_default() += 1;
-        time += j.time;
-    }
+    let t = crate::Totals::of(parts.iter().filter_map(|p| p.job.as_ref()));
     let list = |m: Vec<(String, usize)>| {
         m.into_iter()
             .map(|(k, n)| format!("{n} {}", esc(&k)))
@@ -274,39 +265,26 @@ fn batch_summary(h: &mut String, parts: &[Part]) {
     row(
         h,
         "status",
-        &list(status.into_iter().map(|(k, n)| (k.to_string(), n)).collect()),
+        &list(t.status.iter().map(|(k, n)| (k.to_string(), *n)).collect()),
     );
-    row(h, "verdicts", &list(verdicts.into_iter().collect()));
-    row(h, "seconds (all functions)", &format!("{time:.1}"));
+    row(h, "verdicts", &list(t.verdicts.clone().into_iter().collect()));
+    row(h, "seconds (all functions)", &format!("{:.1}", t.seconds));
     h.push_str("</table>\n");
-    // kind -> (locations, functions, findings, confirmed, replayed)
-    let mut kinds: BTreeMap<String, (BTreeSet<(String, u32)>, BTreeSet<String>, usize, usize, usize)> = BTreeMap::new();
-    for j in parts.iter().filter_map(|p| p.job.as_ref()) {
-        for f in &j.findings {
-            let e = kinds.entry(f.kind.name().to_string()).or_default();
-            e.0.insert((f.file.clone(), f.line));
-            e.1.insert(format!("{}\0{}", j.file, j.function));
-            e.2 += 1;
-            if let Some(c) = f.confirmed {
-                e.4 += 1;
-                e.3 += usize::from(c);
-            }
-        }
-    }
-    if !kinds.is_empty() {
+    if !t.kinds.is_empty() {
         h.push_str("<h3>By kind</h3>\n<table>\n<tr><th>kind</th><th>findings</th><th>locations</th><th>functions</th><th>confirmed natively</th></tr>\n");
-        for (k, (locs, funcs, n, confirmed, replayed)) in &kinds {
-            let conf = if *replayed == 0 {
+        for (k, kt) in &t.kinds {
+            let conf = if kt.replayed == 0 {
                 "not replayed".to_string()
             } else {
-                format!("{confirmed} of {replayed}")
+                format!("{} of {}", kt.confirmed, kt.replayed)
             };
             let _ = writeln!(
                 h,
-                "<tr><td><span class=\"kind\">{}</span></td><td>{n}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                "<tr><td><span class=\"kind\">{}</span></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
                 esc(k),
-                locs.len(),
-                funcs.len(),
+                kt.findings,
+                kt.locations.len(),
+                kt.functions.len(),
                 esc(&conf)
             );
         }

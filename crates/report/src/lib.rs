@@ -25,8 +25,8 @@ mod summary;
 pub mod values;
 
 pub use batch::{
-    append_result, read_results, shard_of, write_results, BatchRecord, JobFinding, JobResult, JobStatus, BATCH_RECORD,
-    MISSING, RESULTS,
+    append_result, read_results, shard_of, write_results, BatchRecord, JobFinding, JobResult, JobStatus, KindTotal,
+    Totals, BATCH_RECORD, MISSING, RESULTS,
 };
 pub use progress::{read_progress, ProgressSample, PROGRESS};
 pub use records::{Event, Finding, FindingKind, Loc, PathEnd, Termination, Test, TestElement, TestObject};
@@ -76,6 +76,10 @@ pub const EVENTS: &str = "events.jsonl";
 pub const PATH_RECORD: &str = "path.json";
 /// `DIR/paths.json`: every path of a `fpsym path --all-paths` run.
 pub const ALL_PATHS: &str = "paths.json";
+/// The records a mode writes beside a run's own, by file name: at most
+/// one is in a directory (`error`, `critical`, `path --all-paths`,
+/// `path`).
+pub const MODE_RECORDS: [&str; 4] = ["error.json", "critical.json", ALL_PATHS, PATH_RECORD];
 
 /// Reads a JSON record.
 pub fn read_json<T: DeserializeOwned>(path: &Path) -> Result<T, ReportError> {

@@ -261,12 +261,10 @@ impl RunDir {
         let findings: Vec<Finding> = all_records(&dir.join("findings"), &mut problems)?;
         let events = read_events(&dir.join(EVENTS), &mut problems);
         let progress = read_progress(dir);
-        let record = ["error.json", "critical.json", "paths.json", "path.json"]
-            .iter()
-            .find_map(|name| {
-                let v: serde_json::Value = optional(&dir.join(name), &mut problems)?;
-                Some((name.to_string(), v))
-            });
+        let record = crate::MODE_RECORDS.iter().find_map(|name| {
+            let v: serde_json::Value = optional(&dir.join(name), &mut problems)?;
+            Some((name.to_string(), v))
+        });
         // The mode: as run.json says, when it says; else from the mode's
         // own record; else exceptions when its kinds show.
         let said = read_json::<serde_json::Value>(&dir.join(RUN_RECORD))
