@@ -474,14 +474,16 @@ pub fn run(
                 }
             }
             // The state itself went on into a side not decided in time.
-            st = match Pending::of(&undecided, st, None) {
-                Ok(p) => {
-                    pending.push_back(p);
-                    removed.push(id);
-                    break;
-                }
-                Err((st, _)) => st,
-            };
+            if !undecided.is_empty() {
+                st = match Pending::of(&undecided, st, None) {
+                    Ok(p) => {
+                        pending.push_back(p);
+                        removed.push(id);
+                        break;
+                    }
+                    Err((st, _)) => st,
+                };
+            }
             if let Some(b) = config.loop_bound {
                 if st.loop_visits.values().any(|v| *v > b) {
                     engine
@@ -671,7 +673,14 @@ struct Limits {
     max_memory: u64,
     /// When the resident set was last read, and what it was.
     memory_read: Option<(Instant, u64)>,
+    /// Calls of [`Limits::check`]: the clock is read on every
+    /// [`CLOCK_EVERY`]th only (a step takes well under a microsecond on
+    /// the concrete path, and a solver query has the run's deadline).
+    calls: u32,
 }
+
+/// See [`Limits::calls`].
+const CLOCK_EVERY: u32 = 64;
 
 impl Limits {
     fn new(config: &Config, deadline: Option<Instant>, interrupt: Arc<AtomicBool>) -> Limits {
@@ -683,6 +692,7 @@ impl Limits {
             max_states: config.max_states,
             max_memory: config.max_memory,
             memory_read: None,
+            calls: 0,
         }
     }
 
@@ -702,11 +712,6 @@ impl Limits {
         if self.interrupt.load(Ordering::Relaxed) {
             return Some(StopReason::Interrupted);
         }
-        if let (Some(d), Some(limit)) = (self.deadline, self.max_time) {
-            if Instant::now() >= d {
-                return Some(StopReason::MaxTime(limit.as_secs_f64()));
-            }
-        }
         if let Some(m) = self.max_instructions {
             if stats.instructions >= m {
                 return Some(StopReason::MaxInstructions(stats.instructions));
@@ -714,6 +719,18 @@ impl Limits {
         }
         if live > self.max_states {
             return Some(StopReason::MaxStates(live));
+        }
+        self.calls = self.calls.wrapping_add(1);
+        if self.calls % CLOCK_EVERY != 1 {
+            return match self.memory_read {
+                Some((_, rss)) if rss > self.max_memory => Some(StopReason::MaxMemory(rss)),
+                _ => None,
+            };
+        }
+        if let (Some(d), Some(limit)) = (self.deadline, self.max_time) {
+            if Instant::now() >= d {
+                return Some(StopReason::MaxTime(limit.as_secs_f64()));
+            }
         }
         let stale = self
             .memory_read
@@ -884,7 +901,7 @@ impl<'e, 'p> Engine<'e, 'p> {
             .get(&name)
             .ok_or_else(|| EngineError::Entry(format!("no function `{name}` with a body in the program")))?;
         let f = self.prog.funcs[fidx];
-        let mut regs = HashMap::new();
+        let mut regs = state::Regs::default();
         let layout = self.prog.layout;
         let views = match &harness {
             Some((_, array_len)) => crate::harness::param_views(self.prog, f, *array_len),

@@ -22,6 +22,10 @@ pub fn loc_of(d: &Option<llvm_ir::DebugLoc>) -> Option<Loc> {
     })
 }
 
+/// A frame's virtual registers (hashed with FxHash: register lookups are
+/// the executor's most frequent operation).
+pub type Regs = rustc_hash::FxHashMap<Name, Val>;
+
 /// One activation record.
 #[derive(Clone, Debug)]
 pub struct Frame {
@@ -34,7 +38,7 @@ pub struct Frame {
     /// The block we came from (for phis).
     pub prev_bb: Option<usize>,
     /// Virtual registers.
-    pub regs: HashMap<Name, Val>,
+    pub regs: Regs,
     /// Objects allocated by this activation (popped on return).
     pub allocas: Vec<u64>,
     /// Where the caller wants the result.
@@ -56,7 +60,7 @@ impl Frame {
     /// A new activation of function `func` (an index into
     /// [`crate::prog::Prog::funcs`]) with its parameters in `regs`, at the
     /// start of its entry block.
-    pub fn new(func: usize, regs: HashMap<Name, Val>) -> Frame {
+    pub fn new(func: usize, regs: Regs) -> Frame {
         Frame {
             func,
             bb: 0,

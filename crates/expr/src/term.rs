@@ -4,24 +4,36 @@ use crate::op::Op;
 use crate::sort::Sort;
 use crate::value::{BvValue, Value};
 use fpsym_float::{Float, Format, RoundingMode};
-use std::collections::HashMap;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 
 struct Node {
+    /// The id; unused (`LAZY`) for a constant made outside the table.
     id: u64,
     op: Op,
     args: Box<[Term]>,
     sort: Sort,
+    /// For a constant made outside the table: its interned twin, made the
+    /// first time the constant's identity is asked for.
+    twin: OnceLock<Term>,
 }
+
+/// The id of a constant made outside the table (its twin has the real one).
+const LAZY: u64 = u64::MAX;
 
 /// A term: an operation applied to argument terms, with its sort.
 ///
 /// Terms are hash-consed: structurally equal terms are the same allocation,
 /// so equality and hashing are by identity and O(1). The interning table
 /// holds weak references only; a term lives as long as someone holds it.
+///
+/// Constants are the exception that keeps concrete execution fast: a
+/// constant is allocated without touching the table, and interned (its
+/// "twin") only when its identity is needed: its [`Term::id`], its hash,
+/// its order, or as an argument of an application. Equality, hashing and
+/// order therefore behave exactly as if every constant were interned.
 #[derive(Clone)]
 pub struct Term(Arc<Node>);
 
@@ -40,7 +52,7 @@ pub struct SortError {
 type Key = (Op, Vec<u64>, Sort);
 
 struct Interner {
-    table: Mutex<HashMap<Key, Weak<Node>>>,
+    table: Mutex<rustc_hash::FxHashMap<Key, Weak<Node>>>,
     next_id: AtomicU64,
     inserts_since_sweep: AtomicU64,
 }
@@ -48,7 +60,7 @@ struct Interner {
 fn interner() -> &'static Interner {
     static I: OnceLock<Interner> = OnceLock::new();
     I.get_or_init(|| Interner {
-        table: Mutex::new(HashMap::new()),
+        table: Mutex::new(Default::default()),
         next_id: AtomicU64::new(0),
         inserts_since_sweep: AtomicU64::new(0),
     })
@@ -57,6 +69,9 @@ fn interner() -> &'static Interner {
 impl Term {
     fn intern(op: Op, args: Vec<Term>, sort: Sort) -> Term {
         let i = interner();
+        // Arguments are stored interned, so a node's arguments are the
+        // canonical terms its key names.
+        let args: Vec<Term> = args.into_iter().map(|a| a.canonical()).collect();
         let key: Key = (op, args.iter().map(|a| a.id()).collect(), sort);
         let mut table = i.table.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(node) = table.get(&key).and_then(Weak::upgrade) {
@@ -72,14 +87,39 @@ impl Term {
             op: key.0.clone(),
             args: args.into_boxed_slice(),
             sort,
+            twin: OnceLock::new(),
         });
         table.insert(key, Arc::downgrade(&node));
         Term(node)
     }
 
-    /// A unique id (stable while the term lives).
+    /// A unique id (stable while the term lives): equal terms have equal ids.
     pub fn id(&self) -> u64 {
-        self.0.id
+        if self.0.id == LAZY {
+            self.canonical_ref().0.id
+        } else {
+            self.0.id
+        }
+    }
+
+    /// The interned term equal to this one (itself unless this is a
+    /// constant made outside the table).
+    fn canonical(self) -> Term {
+        if self.0.id == LAZY {
+            self.canonical_ref().clone()
+        } else {
+            self
+        }
+    }
+
+    fn canonical_ref(&self) -> &Term {
+        if self.0.id == LAZY {
+            self.0
+                .twin
+                .get_or_init(|| Term::intern(self.0.op.clone(), vec![], self.0.sort))
+        } else {
+            self
+        }
     }
     /// The operation at the root.
     pub fn op(&self) -> &Op {
@@ -123,7 +163,14 @@ impl Term {
             Value::Fp(f) => Op::FpConst(f),
             Value::Rm(r) => Op::RmConst(r),
         };
-        Term::intern(op, vec![], v.sort())
+        // Not interned until its identity is needed (see [`Term`]).
+        Term(Arc::new(Node {
+            id: LAZY,
+            op,
+            args: Box::new([]),
+            sort: v.sort(),
+            twin: OnceLock::new(),
+        }))
     }
     /// `true` or `false`.
     pub fn bool(b: bool) -> Term {
@@ -221,13 +268,25 @@ impl Drop for Node {
 
 impl PartialEq for Term {
     fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
+        if Arc::ptr_eq(&self.0, &other.0) {
+            return true;
+        }
+        match (self.0.id == LAZY, other.0.id == LAZY) {
+            // Two interned terms are equal only if they are the same node.
+            (false, false) => false,
+            // A constant equals exactly the constants of the same value
+            // and sort (the interning key of a leaf).
+            _ => self.0.args.is_empty()
+                && other.0.args.is_empty()
+                && self.0.sort == other.0.sort
+                && self.0.op == other.0.op,
+        }
     }
 }
 impl Eq for Term {}
 impl Hash for Term {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        self.0.id.hash(state)
+        self.id().hash(state)
     }
 }
 impl PartialOrd for Term {
@@ -237,7 +296,7 @@ impl PartialOrd for Term {
 }
 impl Ord for Term {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.0.id.cmp(&other.0.id)
+        self.id().cmp(&other.id())
     }
 }
 

@@ -433,7 +433,7 @@ impl<'e, 'p> Exec<'e, 'p> {
         at: Point<'_>,
         vals: &[Option<Val>],
         vector: bool,
-        loc: &Option<Loc>,
+        loc: &dyn Fn() -> Option<Loc>,
     ) -> Option<()> {
         if !self.checks(at.kind()) {
             return Some(());
@@ -483,6 +483,7 @@ impl<'e, 'p> Exec<'e, 'p> {
         if conds.is_empty() {
             return Some(());
         }
+        let loc = &loc();
         let fidx = st.frame().func;
         let (runtime, user_site) = if self.prog.user[fidx] {
             (false, None)
@@ -576,7 +577,7 @@ impl<'e, 'p> Exec<'e, 'p> {
                     .into_iter()
                     .map(|o| self.operand(st, o).map(Some))
                     .collect::<Result<Vec<_>, _>>()?;
-                let loc = crate::state::loc_of(block.term.get_debug_loc());
+                let loc = || crate::state::loc_of(block.term.get_debug_loc());
                 if self
                     .run_checkers(st, Point::Terminator(&block.term), &vals, false, &loc)
                     .is_none()
@@ -608,7 +609,8 @@ impl<'e, 'p> Exec<'e, 'p> {
                 vals[k] = Some(self.operand(st, o)?);
             }
         }
-        let loc = instr_loc(inst);
+        // The location is made only where it is used (it is a string).
+        let loc = || instr_loc(inst);
         // Checkers: each condition that would be a bug here is split off
         // as a finding (or recorded); the path goes on where none holds.
         // (The result's type is looked at only when an operand is an
@@ -624,7 +626,7 @@ impl<'e, 'p> Exec<'e, 'p> {
         }
         st.frame_mut().ip += 1;
         let depth = st.frames.len();
-        let mut out = self.instruction(st, inst, vals, &ops, loc)?;
+        let mut out = self.instruction(st, inst, vals, &ops, &loc)?;
         if !self.plugins.observers.is_empty() {
             let mut going_on: Vec<&mut State> = match &mut out {
                 Outcome::Continue => vec![st],
@@ -650,7 +652,7 @@ impl<'e, 'p> Exec<'e, 'p> {
         inst: &Instruction,
         vals: Vec<Option<Val>>,
         ops: &[&Operand],
-        loc: Option<Loc>,
+        loc: &dyn Fn() -> Option<Loc>,
     ) -> Result<Outcome, ExecError> {
         use Instruction as I;
         let v = |k: usize| vals[k].clone().expect("operand evaluated");
@@ -860,7 +862,7 @@ impl<'e, 'p> Exec<'e, 'p> {
                 let r = insert(v(0), &x.indices, v(1))?;
                 set(st, &x.dest, r);
             }
-            I::Alloca(x) => return self.alloca(st, x, v(0).bv(), &loc),
+            I::Alloca(x) => return self.alloca(st, x, v(0).bv(), &loc()),
             I::GetElementPtr(x) => {
                 let idx: Vec<Val> = (1..ops.len()).map(v).collect();
                 let r = self.gep(v(0).bv(), &x.source_element_type, &idx)?;
@@ -873,20 +875,20 @@ impl<'e, 'p> Exec<'e, 'p> {
                     other => return Err(ExecError::Unsupported(format!("load through a {other:?}"))),
                 };
                 self.memory_type(&ty)?;
-                return self.load(st, &addr, &ty, &x.dest, loc);
+                return self.load(st, &addr, &ty, &x.dest, loc());
             }
             I::Store(x) => {
                 let ty = self.prog.module.types.type_of(&x.value);
                 self.memory_type(&ty)?;
                 let addr = v(1).bv().clone();
-                return self.store(st, &addr, &v(0), &ty, loc);
+                return self.store(st, &addr, &v(0), &ty, loc());
             }
             I::Call(c) => {
                 // The operand list starts with the callee (unless it is
                 // inline assembly), then the arguments.
                 let first = usize::from(c.function.is_right());
                 let args: Vec<Val> = (first..ops.len()).map(v).collect();
-                return self.call(st, c, args, loc);
+                return self.call(st, c, args, loc());
             }
             other => return Err(ExecError::Unsupported(format!("instruction {other}"))),
         }
@@ -1145,7 +1147,7 @@ impl<'e, 'p> Exec<'e, 'p> {
             return Ok(());
         }
         let vals = [result.cloned()];
-        match self.run_checkers(st, Point::Returned { callee }, &vals, vector, loc) {
+        match self.run_checkers(st, Point::Returned { callee }, &vals, vector, &|| loc.clone()) {
             Some(()) => Ok(()),
             None => Err(End::Infeasible),
         }
