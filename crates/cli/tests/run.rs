@@ -513,3 +513,34 @@ fn print_shows_what_the_program_prints() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+run_test!(float_bytes_read_one_at_a_time, "float_bytes.c");
+
+/// Every byte read of a symbolic float shares one bit-pattern variable:
+/// the queries of a run reading a double's eight bytes declare one.
+#[test]
+fn a_floats_bytes_share_one_bit_pattern_variable() {
+    let dumps = out_dir("float_bytes_dumps", "cp");
+    std::fs::create_dir_all(&dumps).unwrap();
+    let (code, stdout, findings, _) = run_with(
+        "float_bytes.c",
+        "dump",
+        &["--solver", "cp", "--dump-queries", dumps.to_str().unwrap()],
+    );
+    assert_eq!(code, Some(1), "{stdout}");
+    assert_eq!(findings, BTreeSet::from([("reach-error".to_string(), 14)]), "{stdout}");
+    let mut queries = 0;
+    for f in std::fs::read_dir(&dumps).unwrap() {
+        let text = std::fs::read_to_string(f.unwrap().path()).unwrap();
+        let vars: BTreeSet<&str> = text
+            .lines()
+            .filter(|l| l.starts_with("(declare-") && l.contains("!bits"))
+            .collect();
+        if text.contains("!bits") {
+            queries += 1;
+            assert_eq!(vars.len(), 1, "one bit-pattern variable per float:\n{text}");
+        }
+    }
+    assert!(queries > 0, "the byte reads reached a query");
+    let _ = std::fs::remove_dir_all(&dumps);
+}

@@ -133,6 +133,10 @@ pub struct State {
     pub env: crate::env::ProcessEnv,
     /// The modes' data on this path ([`State::ext`]), forked with it.
     pub ext: crate::plugin::Extensions,
+    /// The bit-vector variable standing for each symbolic float's bit
+    /// pattern on this path (tied to it by a constraint in `path`): one
+    /// per float value, however many of its bytes are read.
+    pub float_bits: Arc<rustc_hash::FxHashMap<Term, Term>>,
 }
 
 impl State {

@@ -45,7 +45,8 @@ pub fn float_from_bits(fmt: Format, b: &Term) -> Term {
 impl Exec<'_, '_> {
     /// The bit pattern of a scalar term as a bit-vector (floats: their
     /// interchange encoding; NaN is the canonical quiet NaN). A symbolic
-    /// float gets a fresh bit-vector variable tied to it by a path constraint.
+    /// float gets a bit-vector variable tied to it by a path constraint,
+    /// made once per float term on a path ([`State::float_bits`]).
     pub fn bits_of(&mut self, st: &mut State, t: &Term) -> Term {
         let fmt = match t.sort() {
             Sort::Float(f) => f,
@@ -66,8 +67,12 @@ impl Exec<'_, '_> {
                 return b.clone();
             }
         }
+        if let Some(b) = st.float_bits.get(t) {
+            return b.clone();
+        }
         st.fresh += 1;
         let b = Term::var(&format!("!bits{}", st.fresh), Sort::BitVec(fmt.width()));
+        std::sync::Arc::make_mut(&mut st.float_bits).insert(t.clone(), b.clone());
         let is_nan = mk(Op::FpIsNaN, vec![t.clone()]);
         let same = mk(Op::Eq, vec![float_from_bits(fmt, &b), t.clone()]);
         let canon = mk(Op::Eq, vec![b.clone(), nan_bits(fmt)]);

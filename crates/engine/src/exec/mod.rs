@@ -1211,6 +1211,7 @@ pub fn placeholder() -> State {
         trail: Vec::new(),
         env: Default::default(),
         ext: Default::default(),
+        float_bits: Default::default(),
     }
 }
 
