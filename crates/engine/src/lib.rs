@@ -367,7 +367,7 @@ pub fn run(
     let mut stop = StopReason::Exhausted;
     let mut last_progress = Instant::now();
     loop {
-        if let Some(s) = limits.check(engine.stats, states.len(), engine.fault.as_ref()) {
+        if let Some(s) = limits.check(engine.stats, states.len(), engine.fault.as_ref(), false) {
             stop = s;
             break;
         }
@@ -404,6 +404,7 @@ pub fn run(
         let mut removed = Vec::new();
         let mut ran = 0;
         loop {
+            let queries_before = engine.stats.queries;
             let (outcome, side, continued, pairs, forked, events, printed, side_ends, undecided) = {
                 let mut ex = engine.exec();
                 let o = ex.step(&mut st);
@@ -494,8 +495,10 @@ pub fn run(
                     break;
                 }
             }
+            // A step that asked the solver may have taken long: read the clock.
+            let cheap = engine.stats.queries == queries_before;
             let must_stop = limits
-                .check(engine.stats, states.len() + 1, engine.fault.as_ref())
+                .check(engine.stats, states.len() + 1, engine.fault.as_ref(), cheap)
                 .is_some();
             if !added.is_empty() || ran >= config.quantum || must_stop {
                 let p = engine.priority(&st);
@@ -677,6 +680,9 @@ struct Limits {
     /// [`CLOCK_EVERY`]th only (a step takes well under a microsecond on
     /// the concrete path, and a solver query has the run's deadline).
     calls: u32,
+    /// The reason found when the clock was last read: it holds until the
+    /// run stops (a later call that does not read the clock returns it).
+    timed_out: Option<StopReason>,
 }
 
 /// See [`Limits::calls`].
@@ -693,6 +699,7 @@ impl Limits {
             max_memory: config.max_memory,
             memory_read: None,
             calls: 0,
+            timed_out: None,
         }
     }
 
@@ -700,11 +707,15 @@ impl Limits {
     /// time limit, the instruction limit, too many live states, or the
     /// resident set over the memory limit (read at most every
     /// [`MEMORY_CHECK_INTERVAL`]; the largest reading goes to `stats`).
+    ///
+    /// Between two steps of one state (`step`), the clock is read on every
+    /// [`CLOCK_EVERY`]th call only; elsewhere always.
     fn check(
         &mut self,
         stats: &mut Stats,
         live: usize,
         fault: Option<&fpsym_solver::SolverError>,
+        step: bool,
     ) -> Option<StopReason> {
         if let Some(f) = fault {
             return Some(StopReason::SolverFault(f.to_string()));
@@ -720,8 +731,11 @@ impl Limits {
         if live > self.max_states {
             return Some(StopReason::MaxStates(live));
         }
+        if let Some(s) = &self.timed_out {
+            return Some(s.clone());
+        }
         self.calls = self.calls.wrapping_add(1);
-        if self.calls % CLOCK_EVERY != 1 {
+        if step && self.calls % CLOCK_EVERY != 0 {
             return match self.memory_read {
                 Some((_, rss)) if rss > self.max_memory => Some(StopReason::MaxMemory(rss)),
                 _ => None,
@@ -729,7 +743,9 @@ impl Limits {
         }
         if let (Some(d), Some(limit)) = (self.deadline, self.max_time) {
             if Instant::now() >= d {
-                return Some(StopReason::MaxTime(limit.as_secs_f64()));
+                let s = StopReason::MaxTime(limit.as_secs_f64());
+                self.timed_out = Some(s.clone());
+                return Some(s);
             }
         }
         let stale = self

@@ -276,10 +276,12 @@ impl PartialEq for Term {
             (false, false) => false,
             // A constant equals exactly the constants of the same value
             // and sort (the interning key of a leaf).
-            _ => self.0.args.is_empty()
-                && other.0.args.is_empty()
-                && self.0.sort == other.0.sort
-                && self.0.op == other.0.op,
+            _ => {
+                self.0.args.is_empty()
+                    && other.0.args.is_empty()
+                    && self.0.sort == other.0.sort
+                    && self.0.op == other.0.op
+            }
         }
     }
 }
