@@ -33,6 +33,7 @@
 
 pub mod chain;
 pub mod cp;
+pub mod ls;
 pub mod process;
 pub mod script;
 mod validate;
@@ -253,6 +254,9 @@ pub enum Backend {
     Cp(cp::CpConfig),
     /// An external solver binary speaking SMT-LIB 2 on a pipe.
     Process(process::ProcessConfig),
+    /// Local search over float ordinals (`ls`): answers only `sat` (with a
+    /// model confirmed by exact evaluation) or `unknown`.
+    Ls(ls::LsConfig),
     /// Several backends on one query: cp and z3, combined as
     /// [`SolverConfig::portfolio`] says (cp alone without the `z3`
     /// feature).
@@ -261,12 +265,13 @@ pub enum Backend {
 }
 
 impl Backend {
-    /// Parses a backend as given on the command line: `z3`, `cp`,
+    /// Parses a backend as given on the command line: `z3`, `cp`, `ls`,
     /// `portfolio`, or `process:COMMAND ARGS…` (e.g. `process:z3 -in`).
     pub fn parse(s: &str) -> Option<Backend> {
         match s {
             "z3" => Some(Backend::Z3),
             "cp" => Some(Backend::Cp(cp::CpConfig::default())),
+            "ls" => Some(Backend::Ls(ls::LsConfig::default())),
             "portfolio" => Some(Backend::Portfolio),
             _ => s
                 .strip_prefix("process:")
@@ -390,6 +395,7 @@ fn backend(b: &Backend, config: &SolverConfig, workers: &Workers) -> Box<dyn Sol
         Backend::Z3 => Box::new(Validated::new(z3_backend())),
         Backend::Cp(c) => Box::new(Validated::new(Box::new(cp::CpSolver::new(c.clone())))),
         Backend::Process(p) => Box::new(Validated::new(Box::new(process::ProcessSolver::new(p.clone())))),
+        Backend::Ls(c) => Box::new(Validated::new(Box::new(ls::LsSolver::new(c.clone())))),
         Backend::Portfolio => {
             return Box::new(Portfolio::with_workers(
                 portfolio_members(config),
