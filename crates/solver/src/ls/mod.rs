@@ -109,12 +109,16 @@ impl Solver for LsSolver {
         self.queries += 1;
         self.stats.queries += 1;
         let seed = self.config.seed ^ self.queries.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        let budget = match budget.deadline {
+        let limited = match budget.deadline {
             Some(_) => budget.clone(),
             None => budget.at_most(self.config.unbounded_time),
         };
-        let mut search = Search::new(query, &self.config, seed, budget);
-        let r = search.run();
+        let own_limit = budget.deadline.is_none();
+        let mut search = Search::new(query, &self.config, seed, limited);
+        let mut r = search.run();
+        if own_limit && !budget.cancelled() && r == SolveResult::Unknown(Reason::Timeout) {
+            r = SolveResult::Unknown(Reason::Incomplete("local search found no model".into()));
+        }
         self.stats.evaluations += search.evaluations;
         self.stats.restarts += search.restarts;
         self.stats.rejected += search.rejected;
@@ -161,7 +165,12 @@ enum Dom {
         seeds: Vec<Float>,
     },
     /// Unsigned values in `[lo, hi]`.
-    Bv { width: u32, lo: u128, hi: u128, seeds: Vec<u128> },
+    Bv {
+        width: u32,
+        lo: u128,
+        hi: u128,
+        seeds: Vec<u128>,
+    },
 }
 
 const RMS: [RoundingMode; 5] = [
@@ -238,10 +247,8 @@ impl<'a> Search<'a> {
         }
         match self.found.take() {
             Some(m) => SolveResult::Sat(m),
-            None if self.budget.deadline.is_some_and(|d| Instant::now() >= d) || self.budget.cancelled() => {
-                SolveResult::Unknown(Reason::Timeout)
-            }
-            None => SolveResult::Unknown(Reason::Incomplete("local search found no model".into())),
+            None if self.budget.expired() => SolveResult::Unknown(Reason::Timeout),
+            None => SolveResult::Unknown(Reason::Backend("local search could not evaluate the query".into())),
         }
     }
 
@@ -251,7 +258,7 @@ impl<'a> Search<'a> {
             return f64::INFINITY;
         }
         self.evaluations += 1;
-        if self.evaluations % 32 == 0 && self.budget.expired() {
+        if self.evaluations.is_multiple_of(32) && self.budget.expired() {
             self.stop = true;
             return f64::INFINITY;
         }
@@ -426,12 +433,11 @@ impl<'a> Search<'a> {
 
     fn seed_value(&mut self, i: usize) -> Value {
         match &self.doms[i] {
-            Dom::Float { seeds, .. } if !seeds.is_empty() => {
-                Value::Fp(seeds[self.rng.gen_range(0..seeds.len())])
-            }
-            Dom::Bv { width, seeds, .. } if !seeds.is_empty() => {
-                Value::Bv(fpsym_expr::BvValue::new(*width, seeds[self.rng.gen_range(0..seeds.len())]))
-            }
+            Dom::Float { seeds, .. } if !seeds.is_empty() => Value::Fp(seeds[self.rng.gen_range(0..seeds.len())]),
+            Dom::Bv { width, seeds, .. } if !seeds.is_empty() => Value::Bv(fpsym_expr::BvValue::new(
+                *width,
+                seeds[self.rng.gen_range(0..seeds.len())],
+            )),
             _ => self.random_value(i),
         }
     }
@@ -446,7 +452,10 @@ impl<'a> Search<'a> {
                 if nan && self.rng.gen_ratio(1, 64) {
                     return Value::Fp(Float::nan(fmt));
                 }
-                let (a, b) = (Float::from_ordinal(fmt, lo).unwrap(), Float::from_ordinal(fmt, hi).unwrap());
+                let (a, b) = (
+                    Float::from_ordinal(fmt, lo).unwrap(),
+                    Float::from_ordinal(fmt, hi).unwrap(),
+                );
                 if let (Some(a), Some(b), true) = (real(a), real(b), self.rng.gen_bool(0.5)) {
                     if a.is_finite() && b.is_finite() && a < b {
                         let r = a + (b - a) * self.rng.gen::<f64>();
@@ -535,7 +544,9 @@ fn float_dom(v: &Term, fmt: Format, atoms: &[Term], consts: &[Value]) -> Dom {
         } else {
             continue;
         };
-        let Some(c) = c.as_const().and_then(|c| c.as_fp()) else { continue };
+        let Some(c) = c.as_const().and_then(|c| c.as_fp()) else {
+            continue;
+        };
         let Some(o) = c.ordinal() else { continue };
         let zero = c.is_zero();
         match op {
@@ -595,7 +606,13 @@ fn float_dom(v: &Term, fmt: Format, atoms: &[Term], consts: &[Value]) -> Dom {
             }
         }
     }
-    Dom::Float { fmt, lo, hi, nan, seeds }
+    Dom::Float {
+        fmt,
+        lo,
+        hi,
+        nan,
+        seeds,
+    }
 }
 
 fn bv_dom(v: &Term, width: u32, atoms: &[Term], consts: &[Value]) -> Dom {
@@ -620,7 +637,9 @@ fn bv_dom(v: &Term, width: u32, atoms: &[Term], consts: &[Value]) -> Dom {
         } else {
             continue;
         };
-        let Some(c) = c.as_const().and_then(|c| c.as_bv()).map(|b| b.bits()) else { continue };
+        let Some(c) = c.as_const().and_then(|c| c.as_bv()).map(|b| b.bits()) else {
+            continue;
+        };
         match op {
             Op::BvUle => hi = hi.min(c),
             Op::BvUlt if c > 0 => hi = hi.min(c - 1),
@@ -633,7 +652,13 @@ fn bv_dom(v: &Term, width: u32, atoms: &[Term], consts: &[Value]) -> Dom {
         (lo, hi) = (0, max);
     }
     let mut seeds: Vec<u128> = vec![lo, hi, 0, 1, max, max >> 1, (max >> 1) + 1];
-    seeds.extend(consts.iter().filter_map(|c| c.as_bv()).filter(|b| b.width() == width).map(|b| b.bits()));
+    seeds.extend(
+        consts
+            .iter()
+            .filter_map(|c| c.as_bv())
+            .filter(|b| b.width() == width)
+            .map(|b| b.bits()),
+    );
     seeds.retain(|s| (lo..=hi).contains(s));
     seeds.dedup();
     Dom::Bv { width, lo, hi, seeds }

@@ -263,7 +263,9 @@ fn compare_distance(op: &Op, want: bool, x: Value, y: Value) -> f64 {
 /// Distance for a bit-vector comparison that does not have the truth value
 /// `want`.
 fn bv_compare_distance(op: &Op, want: bool, x: Value, y: Value) -> f64 {
-    let (Some(x), Some(y)) = (x.as_bv(), y.as_bv()) else { return 1.0 };
+    let (Some(x), Some(y)) = (x.as_bv(), y.as_bv()) else {
+        return 1.0;
+    };
     let signed = matches!(op, Op::BvSlt | Op::BvSle | Op::BvSgt | Op::BvSge);
     let (a, b) = if signed {
         (x.signed(), y.signed())
@@ -315,7 +317,10 @@ mod tests {
             let r = Term::rm(rm);
             let x2 = Term::mk(Op::FpMul, vec![r.clone(), x.clone(), x.clone()]);
             let s = Term::mk(Op::FpAdd, vec![r.clone(), x2.clone(), f64v(0.1)]);
-            let q = Term::mk(Op::FpDiv, vec![r.clone(), s.clone(), Term::mk(Op::FpSqrt, vec![r.clone(), x.clone()])]);
+            let q = Term::mk(
+                Op::FpDiv,
+                vec![r.clone(), s.clone(), Term::mk(Op::FpSqrt, vec![r.clone(), x.clone()])],
+            );
             let y2 = Term::mk(Op::FpSub, vec![r.clone(), y.clone(), Term::fp(Float::from_f32(1.5))]);
             let c = Term::mk(Op::FpLt, vec![q.clone(), f64v(3.0)]);
             let p = Program::new(&[c.clone(), Term::mk(Op::FpIsNegative, vec![y2.clone()])]);
@@ -334,7 +339,8 @@ mod tests {
                 m.insert(y.clone(), Value::Fp(b));
                 assert_eq!(vals[p.roots[0]], eval(&c, &m).unwrap());
                 let d = p.distance(&vals);
-                let sat = eval(&c, &m).unwrap().as_bool().unwrap() && b.sub(Float::from_f32(1.5), rm).value.is_negative();
+                let sat =
+                    eval(&c, &m).unwrap().as_bool().unwrap() && b.sub(Float::from_f32(1.5), rm).value.is_negative();
                 assert_eq!(d == 0.0, sat, "distance {d} for x = {a:?}, y = {b:?}");
             }
         }
