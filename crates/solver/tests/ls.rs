@@ -83,6 +83,16 @@ fn ls_answers_unknown_on_unsat_queries_by_the_deadline() {
     let mut ls = LsSolver::new(cfg);
     let r = ls.check(&q, &Budget::unlimited()).unwrap();
     assert!(matches!(r, SolveResult::Unknown(Reason::Incomplete(_))), "{r:?}");
+    // No variables at all: true is sat (empty model), false stays unknown.
+    let closed = |a: f64, b: f64| Query::new(vec![Term::mk(Op::FpLt, vec![c(a), c(b)])]);
+    let r = ls
+        .check(&closed(1.0, 2.0), &Budget::timeout(Duration::from_secs(5)))
+        .unwrap();
+    assert!(matches!(&r, SolveResult::Sat(m) if m.is_empty()), "{r:?}");
+    let r = ls
+        .check(&closed(2.0, 1.0), &Budget::timeout(Duration::from_secs(5)))
+        .unwrap();
+    assert!(matches!(r, SolveResult::Unknown(_)), "{r:?}");
 }
 
 /// Other sorts: a binary32 product hitting 7 exactly under a rounding mode

@@ -220,6 +220,14 @@ impl<'a> Search<'a> {
 
     fn run(&mut self) -> SolveResult {
         let n = self.doms.len();
+        if n == 0 {
+            // Nothing to search: the assertions are true or false as they stand.
+            self.f(&[]);
+            return match self.found.take() {
+                Some(m) => SolveResult::Sat(m),
+                None => SolveResult::Unknown(Reason::Incomplete("no variables to move".into())),
+            };
+        }
         let mut restart = 0u64;
         while !self.stop {
             let mut x: Vec<Value> = (0..n).map(|i| self.start(i, restart)).collect();
@@ -258,7 +266,7 @@ impl<'a> Search<'a> {
             return f64::INFINITY;
         }
         self.evaluations += 1;
-        if self.evaluations.is_multiple_of(32) && self.budget.expired() {
+        if self.evaluations.is_multiple_of(8) && self.budget.expired() {
             self.stop = true;
             return f64::INFINITY;
         }
