@@ -613,7 +613,7 @@ pub struct SolverArgs {
     #[arg(long, default_value = "portfolio", value_name = "BACKEND")]
     pub solver: String,
     /// How the portfolio runs its members: `sequential` (cp with a fifth of
-    /// the time left, at most 2 s, ls with a tenth, at most 1 s, then z3,
+    /// the time left, at most 2 s, ls with a tenth, at most 2 s, then z3,
     /// then cvc5; members cut off by their slice run again when another
     /// gave up early) or `parallel` (all at once, the first definite answer
     /// wins).

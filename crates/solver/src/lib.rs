@@ -292,7 +292,7 @@ pub struct SolverConfig {
     pub cp: cp::CpConfig,
     /// How the portfolio combines its members. Default: sequential, cp with
     /// a fifth of the remaining time (at most 2 s), ls with a tenth (at most
-    /// 1 s), then z3 (half of what is left when solver processes follow,
+    /// 2 s), then z3 (half of what is left when solver processes follow,
     /// else all), then the processes; members cut off by their slice run
     /// again when others gave up early. Before ls and cvc5 joined, on the QF_FP
     /// corpus (10 s per file, one job) it solved 109 files against 106 for
@@ -390,12 +390,12 @@ impl Solver for NoZ3 {
 }
 
 /// The local search's first-round slice in the sequential portfolio: a
-/// tenth of the remaining time, at most 1 s (on sat-leaning nonlinear
-/// queries it answers in milliseconds or not at all; it gets more time in
-/// the second round when others gave up early).
+/// tenth of the remaining time, at most 2 s (on sat-leaning nonlinear
+/// queries it answers in well under a second or not at all; it gets more
+/// time in the second round when others gave up early).
 const LS_SLICE: Slice = Slice {
     share: 0.1,
-    cap: Duration::from_secs(1),
+    cap: Duration::from_secs(2),
 };
 
 /// z3's first-round slice when solver processes follow it: half of what

@@ -26,6 +26,33 @@ fn heron() -> Query {
     Query::new(assertions)
 }
 
+/// Heron's query in the shape of the engine's path conditions: every float
+/// also read as bytes, a bit-vector variable per read tied to it by
+/// `ite(fp.isNaN f, bits = NaN, f = to_fp(bits))`.
+fn heron_from_memory() -> Query {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/smtlib/heron_area.smt2");
+    let src = std::fs::read_to_string(path).expect("examples/smtlib/heron_area.smt2");
+    let mut extra = String::new();
+    for v in ["a", "b", "c"] {
+        for k in 0..2 {
+            extra += &format!(
+                "(declare-const {v}bits{k} (_ BitVec 64))\n(assert (ite (fp.isNaN {v}) (= {v}bits{k} #x7ff8000000000000) (= {v} ((_ to_fp 11 53) {v}bits{k}))))\n"
+            );
+        }
+    }
+    let src = src.replacen("(define-fun s ", &format!("{extra}(define-fun s "), 1);
+    let script = fpsym_smtlib::parse_script(&src, path).expect("parses");
+    let assertions = script
+        .commands
+        .iter()
+        .filter_map(|c| match c {
+            fpsym_smtlib::Command::Assert(t) => Some(t.clone()),
+            _ => None,
+        })
+        .collect();
+    Query::new(assertions)
+}
+
 fn confirm(q: &Query, r: &SolveResult) {
     let SolveResult::Sat(m) = r else {
         panic!("expected sat, got {r:?}")
@@ -50,6 +77,17 @@ fn ls_and_the_portfolio_find_a_negative_heron_area() {
     let r = p.check(&q, &budget()).unwrap();
     confirm(&q, &r);
     assert_eq!(p.stats().get("portfolio.wins.ls"), Some(&1.0), "{:?}", p.stats());
+}
+
+/// The bit-vector copies of the floats are set from them (not searched):
+/// the engine-shaped query is found like the plain one.
+#[test]
+fn ls_sets_the_bits_of_floats_read_from_memory() {
+    let q = heron_from_memory();
+    assert_eq!(q.vars().len(), 9);
+    let mut ls = LsSolver::new(LsConfig::default());
+    let r = ls.check(&q, &Budget::timeout(Duration::from_secs(60))).unwrap();
+    confirm(&q, &r);
 }
 
 /// Several seeds: not a lucky one.
@@ -139,7 +177,7 @@ fn ls_finds_models_over_floats_bit_vectors_and_rounding_modes() {
 }
 
 /// cvc5 (a process) joins the portfolio when configured, after z3, and the
-/// portfolio still answers.
+/// portfolio still answers (a nonlinear binary64 query cp decides at once).
 #[test]
 fn cvc5_joins_the_portfolio() {
     let installed =
@@ -153,7 +191,11 @@ fn cvc5_joins_the_portfolio() {
         .portfolio_processes
         .push(ProcessConfig::parse("cvc5 --lang smt2").unwrap());
     let mut p = build(&config);
-    let q = heron();
+    assert!(p.name().contains("process:cvc5 --lang smt2"), "{}", p.name());
+    let x = Term::var("x", Sort::Float(Format::BINARY64));
+    let rne = Term::rm(fpsym_expr::RoundingMode::NearestTiesToEven);
+    let sq = Term::mk(Op::FpMul, vec![rne, x.clone(), x.clone()]);
+    let q = Query::new(vec![Term::mk(Op::FpEq, vec![sq, Term::fp(Float::from_f64(2.25))])]);
     let r = p.check(&q, &Budget::timeout(Duration::from_secs(60))).unwrap();
     confirm(&q, &r);
     let stats = p.stats();

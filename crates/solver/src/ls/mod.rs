@@ -185,6 +185,13 @@ struct Search<'a> {
     query: &'a Query,
     program: Program,
     doms: Vec<Dom>,
+    /// Variables set from others rather than searched: `(bits, float, nan)`
+    /// for a definition `float = to_fp(bits)` (NaN: `bits = nan`).
+    derived: Vec<(usize, usize, Option<u128>)>,
+    /// The variables the search moves (the others are derived).
+    free: Vec<usize>,
+    /// The assignment with derived variables filled in.
+    scratch: Vec<Value>,
     rng: StdRng,
     budget: Budget,
     kicks: u32,
@@ -202,10 +209,15 @@ impl<'a> Search<'a> {
     fn new(query: &'a Query, config: &LsConfig, seed: u64, budget: Budget) -> Search<'a> {
         let program = Program::new(&query.assertions);
         let doms = domains(query, program.vars());
+        let derived = derived_vars(query, program.vars());
+        let free = (0..doms.len()).filter(|i| derived.iter().all(|d| d.0 != *i)).collect();
         Search {
             query,
             program,
             doms,
+            derived,
+            free,
+            scratch: Vec::new(),
             rng: StdRng::seed_from_u64(seed),
             budget,
             kicks: config.kicks,
@@ -241,7 +253,7 @@ impl<'a> Search<'a> {
                 let mut y = best.clone();
                 let moved = 1 + usize::from(n > 1 && self.rng.gen_bool(0.5));
                 for _ in 0..moved {
-                    let i = self.rng.gen_range(0..n);
+                    let i = self.free[self.rng.gen_range(0..self.free.len())];
                     y[i] = self.random_move(i, y[i]);
                 }
                 let mut fy = self.f(&y);
@@ -270,6 +282,18 @@ impl<'a> Search<'a> {
             self.stop = true;
             return f64::INFINITY;
         }
+        self.scratch.clear();
+        self.scratch.extend_from_slice(x);
+        for &(b, f, nan) in &self.derived {
+            if let (Value::Fp(v), Sort::BitVec(w)) = (self.scratch[f], self.program.vars()[b].sort()) {
+                let bits = match nan {
+                    Some(n) if v.is_nan() => n,
+                    _ => v.packed(),
+                };
+                self.scratch[b] = Value::Bv(fpsym_expr::BvValue::new(w, bits));
+            }
+        }
+        let x = &self.scratch[..];
         if self.program.eval(x, &mut self.vals).is_none() {
             self.stop = true;
             return f64::INFINITY;
@@ -277,7 +301,7 @@ impl<'a> Search<'a> {
         let d = self.program.distance(&self.vals);
         if d == 0.0 {
             let mut m = Model::new();
-            for (v, val) in self.program.vars().iter().zip(x) {
+            for (v, val) in self.program.vars().iter().zip(&self.scratch) {
                 m.insert(v.clone(), *val);
             }
             let holds = self
@@ -300,11 +324,10 @@ impl<'a> Search<'a> {
     /// `±2^k` ordinals (every scale) and the sign flip; an improving step is
     /// repeated, doubled, while it improves. Until no move improves.
     fn descend(&mut self, x: &mut [Value], fx: &mut f64) {
-        let n = x.len();
-        let mut order: Vec<usize> = (0..n).collect();
+        let mut order: Vec<usize> = self.free.clone();
         loop {
             let mut improved = false;
-            for k in (1..n).rev() {
+            for k in (1..order.len()).rev() {
                 order.swap(k, self.rng.gen_range(0..=k));
             }
             for &i in &order {
@@ -478,6 +501,63 @@ impl<'a> Search<'a> {
             Dom::Bv { width, lo, hi, .. } => Value::Bv(fpsym_expr::BvValue::new(width, self.rng.gen_range(lo..=hi))),
         }
     }
+}
+
+/// Variables defined by another: a bit-vector `b` with a top-level
+/// assertion `f = to_fp(b)` or `ite(fp.isNaN f, b = c, f = to_fp(b))` (how
+/// the engine's memory reads a float's bytes) is set from the float `f`
+/// after every move, instead of being searched: `(b, f, c)` as indices.
+/// A derived `b` is never itself a source.
+fn derived_vars(query: &Query, vars: &[Term]) -> Vec<(usize, usize, Option<u128>)> {
+    let index = |t: &Term| vars.iter().position(|v| v == t);
+    // `f = to_fp(b)` in either order: (f, b).
+    let def = |t: &Term| -> Option<(Term, Term)> {
+        if *t.op() != Op::Eq {
+            return None;
+        }
+        let (x, y) = (&t.args()[0], &t.args()[1]);
+        let (f, c) = if matches!(y.op(), Op::ToFpFromBits(_)) {
+            (x, y)
+        } else {
+            (y, x)
+        };
+        let b = &c.args().first()?.clone();
+        (matches!(c.op(), Op::ToFpFromBits(_)) && f.var_name().is_some() && b.var_name().is_some())
+            .then(|| (f.clone(), b.clone()))
+    };
+    let mut out: Vec<(usize, usize, Option<u128>)> = Vec::new();
+    for a in &query.assertions {
+        let found = if let Some((f, b)) = def(a) {
+            Some((f, b, None))
+        } else if *a.op() == Op::Ite && *a.args()[0].op() == Op::FpIsNaN {
+            let (cond, on_nan, other) = (&a.args()[0], &a.args()[1], &a.args()[2]);
+            match (def(other), on_nan.op()) {
+                (Some((f, b)), Op::Eq) if cond.args()[0] == f => {
+                    let (p, q) = (&on_nan.args()[0], &on_nan.args()[1]);
+                    let c = if *p == b {
+                        q
+                    } else if *q == b {
+                        p
+                    } else {
+                        continue;
+                    };
+                    c.as_const().and_then(|v| v.as_bv()).map(|v| (f, b, Some(v.bits())))
+                }
+                _ => None,
+            }
+        } else {
+            None
+        };
+        let Some((f, b, nan)) = found else { continue };
+        let (Some(fi), Some(bi)) = (index(&f), index(&b)) else {
+            continue;
+        };
+        if out.iter().any(|d| d.0 == bi || d.0 == fi) {
+            continue;
+        }
+        out.push((bi, fi, nan));
+    }
+    out
 }
 
 /// A float's value as an `f64` (rounded), for sampling.
