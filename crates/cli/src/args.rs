@@ -604,17 +604,24 @@ pub struct SolveArgs {
 #[derive(Args, Debug)]
 #[command(next_help_heading = "Solver")]
 pub struct SolverArgs {
-    /// Backend that decides the queries: `portfolio` (cp and z3 together),
-    /// `z3` (Z3 in process), `cp` (fpsym's interval-consistency solver over
-    /// IEEE floats), or `process:COMMAND` (a solver binary reading SMT-LIB 2
-    /// on standard input, e.g. "process:cvc5 --lang smt2", "process:z3 -in").
+    /// Backend that decides the queries: `portfolio` (cp, ls, z3 and cvc5
+    /// when installed, together), `z3` (Z3 in process), `cp` (fpsym's
+    /// interval-consistency solver over IEEE floats), `ls` (local search
+    /// over float ordinals: finds models, answers sat or unknown, never
+    /// unsat), or `process:COMMAND` (a solver binary reading SMT-LIB 2 on
+    /// standard input, e.g. "process:cvc5 --lang smt2", "process:z3 -in").
     #[arg(long, default_value = "portfolio", value_name = "BACKEND")]
     pub solver: String,
-    /// How the portfolio runs cp and z3: `sequential` (cp with a fifth of
-    /// the time left, at most 2 s, then z3) or `parallel` (both at once, the
-    /// first definite answer wins).
+    /// How the portfolio runs its members: `sequential` (cp with a fifth of
+    /// the time left, at most 2 s, ls with a tenth, at most 2 s, then z3,
+    /// then cvc5; members cut off by their slice run again when another
+    /// gave up early) or `parallel` (all at once, the first definite answer
+    /// wins).
     #[arg(long, value_name = "MODE", default_value = "sequential")]
     pub portfolio: PortfolioArg,
+    /// Leave cvc5 out of the portfolio even when it is installed.
+    #[arg(long)]
+    pub no_cvc5: bool,
     /// Ask every query also of BACKEND (same syntax as --solver); a sat/unsat
     /// disagreement prints "disagreement", writes the query, and exits 3.
     #[arg(long, value_name = "BACKEND")]

@@ -3,10 +3,11 @@
 use crate::args::{PortfolioArg, SolverArgs};
 use crate::Failure;
 use fpsym_solver::cp::CpConfig;
+use fpsym_solver::process::ProcessConfig;
 use fpsym_solver::{Backend, PortfolioMode, SolverConfig};
 use std::time::Duration;
 
-const BACKENDS: &str = "portfolio, z3, cp, process:COMMAND";
+const BACKENDS: &str = "portfolio, z3, cp, ls, process:COMMAND";
 
 fn parse_backend(flag: &str, s: &str) -> Result<Backend, Failure> {
     Backend::parse(s).ok_or_else(|| {
@@ -17,6 +18,9 @@ fn parse_backend(flag: &str, s: &str) -> Result<Backend, Failure> {
         })
     })
 }
+
+/// cvc5's command line in the portfolio.
+const CVC5: [&str; 3] = ["cvc5", "--lang", "smt2"];
 
 /// Validates the solver flags (no filesystem access).
 pub fn solver_config(a: &SolverArgs) -> Result<SolverConfig, Failure> {
@@ -56,6 +60,14 @@ pub fn solver_config(a: &SolverArgs) -> Result<SolverConfig, Failure> {
             cap: Duration::from_secs(2),
         },
     };
+    // cvc5 joins the portfolio when installed (a PATH lookup, the one
+    // look outside the flags: the portfolio should use what the machine has).
+    if !a.no_cvc5 && runnable(CVC5[0]) {
+        config.portfolio_processes.push(ProcessConfig {
+            program: CVC5[0].into(),
+            args: CVC5[1..].iter().map(|s| s.to_string()).collect(),
+        });
+    }
     config.dump_queries = a.dump_queries.clone();
     config.cache = !a.no_cache;
     config.independence = !a.no_independence;

@@ -289,3 +289,37 @@ fn process_backend_errors_are_reported() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("expected a command after `process:`"));
 }
+
+/// The default portfolio has ls and, when installed, cvc5 as members
+/// (`--no-cvc5` leaves cvc5 out); Heron's negative squared area
+/// (`examples/smtlib/heron_area.smt2`, issue 16) is found, by ls; `--solver
+/// ls` never answers unsat.
+#[test]
+fn default_portfolio_has_ls_and_cvc5() {
+    let installed =
+        std::env::var_os("PATH").is_some_and(|p| std::env::split_paths(&p).any(|d| d.join("cvc5").is_file()));
+    assert!(
+        installed,
+        "cvc5 is not installed: apt-get install cvc5 (Debian package cvc5)"
+    );
+    let heron = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/smtlib/heron_area.smt2");
+    let heron = heron.to_str().unwrap();
+    let out = solve(&["--stats", "json", "--timeout", "60", heron]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(answers(&out), ["sat"], "{stderr}");
+    assert!(stderr.contains("\"portfolio.wins.ls\":1"), "ls found it: {stderr}");
+    assert!(
+        stderr.contains("\"portfolio.wins.process:cvc5 --lang smt2\":0"),
+        "cvc5 is a member: {stderr}"
+    );
+    let out = solve(&["--stats", "json", "--no-cvc5", "--timeout", "60", heron]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(answers(&out), ["sat"], "{stderr}");
+    assert!(!stderr.contains("cvc5"), "--no-cvc5: {stderr}");
+    let out = solve(&["--solver", "ls", "--timeout", "20", heron]);
+    assert_eq!(answers(&out), ["sat"]);
+    let unsat = fixture("unsat_interval.smt2");
+    let out = solve(&["--solver", "ls", "--timeout", "1", unsat.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(answers(&out), ["unknown"]);
+}

@@ -1,7 +1,8 @@
 //! Building terms during execution: constant operands are computed at once
 //! (no term is interned for concrete arithmetic beyond its result), and a
 //! few patterns the memory model creates are undone (a value split into
-//! bytes and concatenated back is the value again).
+//! bytes and concatenated back is the value again); operands of
+//! commutative operations are put in canonical order (`fpsym_expr::normalize`).
 
 use fpsym_expr::{apply, BvValue, Op, Sort, Term, Value};
 use fpsym_float::{Float, Format, RoundingMode};
@@ -59,7 +60,8 @@ pub fn mk(op: Op, args: Vec<Term>) -> Term {
         (Op::Eq, [a, b]) if a == b => return Term::bool(true),
         _ => {}
     }
-    Term::mk(op, args)
+    // Commutative operands in canonical order (`b + a` is `a + b`).
+    fpsym_expr::mk_normalized(op, args)
 }
 
 /// The width of a bit-vector term.

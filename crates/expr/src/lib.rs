@@ -24,7 +24,7 @@ mod term;
 mod value;
 
 pub use eval::{apply, eval, EvalError};
-pub use fold::fold;
+pub use fold::{fold, mk_normalized, normalize};
 pub use libm::LibmFn;
 pub use model::Model;
 pub use op::Op;

@@ -125,9 +125,11 @@ fn folding_preserves_meaning() {
         fold(&Term::mk(Op::Distinct, vec![x.clone(), third.clone(), x.clone()])),
         Term::bool(false)
     );
+    // fp.eq of a term with itself holds unless it is NaN.
     let fpeq = Term::mk(Op::FpEq, vec![x.clone(), x.clone()]);
-    assert_eq!(fold(&fpeq), fpeq);
-    assert_eq!(fold(&fpeq.not().not()), fpeq);
+    let not_nan = Term::mk(Op::FpIsNaN, vec![x.clone()]).not();
+    assert_eq!(fold(&fpeq), not_nan);
+    assert_eq!(fold(&fpeq.not().not()), not_nan);
 }
 
 #[test]
@@ -150,4 +152,151 @@ fn deep_terms_drop_without_recursion() {
         })
         .unwrap();
     handle.join().unwrap();
+}
+
+fn rne() -> Term {
+    Term::rm(RoundingMode::NearestTiesToEven)
+}
+
+/// Commutative operands in canonical order: `a + b` and `b + a` (floats,
+/// any rounding mode; the mode stays first) are one term, so equalities
+/// and IEEE comparisons between them fold; bit-vector sums regroup too.
+#[test]
+fn commutative_operands_are_normalized() {
+    let f32s = Sort::Float(Format::BINARY32);
+    let (a, b) = (Term::var("a", f32s), Term::var("b", f32s));
+    for op in [Op::FpAdd, Op::FpMul] {
+        let ab = Term::mk(op.clone(), vec![rne(), a.clone(), b.clone()]);
+        let ba = Term::mk(op.clone(), vec![rne(), b.clone(), a.clone()]);
+        assert_ne!(ab, ba, "built unnormalized, they differ");
+        assert_eq!(fold(&ab), fold(&ba));
+        assert_eq!(fold(&ba).args()[0], rne(), "the rounding mode stays first");
+        assert_eq!(fold(&ab.eq(&ba)), Term::bool(true));
+        assert_eq!(
+            fold(&Term::mk(Op::FpEq, vec![ab.clone(), ba.clone()])),
+            Term::mk(Op::FpIsNaN, vec![fold(&ab)]).not()
+        );
+        assert_eq!(
+            fold(&Term::mk(Op::FpLt, vec![ab.clone(), ba.clone()])),
+            Term::bool(false)
+        );
+        assert_eq!(
+            fpsym_expr::mk_normalized(op.clone(), vec![rne(), b.clone(), a.clone()]),
+            fold(&ab)
+        );
+    }
+    // fma: the two factors commute, the addend does not move.
+    let c = Term::var("c", f32s);
+    let f1 = Term::mk(Op::FpFma, vec![rne(), a.clone(), b.clone(), c.clone()]);
+    let f2 = Term::mk(Op::FpFma, vec![rne(), b.clone(), a.clone(), c.clone()]);
+    assert_eq!(fold(&f1), fold(&f2));
+    assert_eq!(fold(&f1).args()[3], c);
+    // `(a + b + c + d + e) == (e + d + c + b + a)` on 32-bit integers.
+    let bv = Sort::BitVec(32);
+    let xs: Vec<Term> = ["p", "q", "r", "s", "t"].iter().map(|n| Term::var(n, bv)).collect();
+    for op in [Op::BvAdd, Op::BvMul, Op::BvAnd, Op::BvOr, Op::BvXor] {
+        let sum = |order: &mut dyn Iterator<Item = &Term>| {
+            let first = order.next().unwrap().clone();
+            order.fold(first, |acc, x| Term::mk(op.clone(), vec![acc, x.clone()]))
+        };
+        let fwd = sum(&mut xs.iter());
+        let bwd = sum(&mut xs.iter().rev());
+        assert_ne!(fwd, bwd);
+        assert_eq!(fold(&fwd.eq(&bwd)), Term::bool(true), "{op:?}");
+    }
+    // Boolean connectives and `distinct`.
+    let (p, q) = (Term::var("bp", Sort::Bool), Term::var("bq", Sort::Bool));
+    let and_pq = Term::mk(Op::And, vec![p.clone(), q.clone()]);
+    let and_qp = Term::mk(Op::And, vec![q.clone(), p.clone()]);
+    assert_eq!(fold(&and_pq), fold(&and_qp));
+    let or_pq = Term::mk(Op::Or, vec![p.clone(), q.clone()]);
+    assert_eq!(fold(&or_pq), fold(&Term::mk(Op::Or, vec![q.clone(), p.clone()])));
+    assert_eq!(fold(&Term::mk(Op::And, vec![p.clone(), p.clone()])), p);
+}
+
+/// What commutativity alone does not prove is not folded: float addition
+/// is not associative (`(a + b) + c` and `(c + b) + a` differ for
+/// a = 1e8, b = -1e8, c = 1 in binary32), subtraction and division do not
+/// commute, and fp.min / fp.max keep their order (zeros of both signs).
+#[test]
+fn non_equalities_are_not_folded() {
+    let f32s = Sort::Float(Format::BINARY32);
+    let (a, b, c) = (Term::var("a", f32s), Term::var("b", f32s), Term::var("c", f32s));
+    let add = |x: &Term, y: &Term| Term::mk(Op::FpAdd, vec![rne(), x.clone(), y.clone()]);
+    let left = add(&add(&a, &b), &c);
+    let right = add(&add(&c, &b), &a);
+    let eq = Term::mk(Op::FpEq, vec![left.clone(), right.clone()]);
+    let folded = fold(&eq);
+    assert!(folded.as_const().is_none(), "associativity is not folded: {folded:?}");
+    let mut m = Model::new();
+    m.insert(a.clone(), Value::Fp(Float::from_f32(1e8)));
+    m.insert(b.clone(), Value::Fp(Float::from_f32(-1e8)));
+    m.insert(c.clone(), Value::Fp(Float::from_f32(1.0)));
+    assert_eq!(eval(&eq, &m), Ok(Value::Bool(false)));
+    assert_eq!(eval(&folded, &m), Ok(Value::Bool(false)));
+    for op in [Op::FpSub, Op::FpDiv] {
+        let ab = Term::mk(op.clone(), vec![rne(), a.clone(), b.clone()]);
+        let ba = Term::mk(op.clone(), vec![rne(), b.clone(), a.clone()]);
+        assert_ne!(fold(&ab), fold(&ba), "{op:?}");
+    }
+    for op in [Op::FpMin, Op::FpMax] {
+        let ab = Term::mk(op.clone(), vec![a.clone(), b.clone()]);
+        let ba = Term::mk(op.clone(), vec![b.clone(), a.clone()]);
+        assert_ne!(fold(&ab), fold(&ba), "{op:?}");
+    }
+    let bv = Sort::BitVec(8);
+    let (x, y) = (Term::var("x8", bv), Term::var("y8", bv));
+    let sub = |p: &Term, q: &Term| Term::mk(Op::BvSub, vec![p.clone(), q.clone()]);
+    assert!(fold(&sub(&x, &y).eq(&sub(&y, &x))).as_const().is_none());
+}
+
+/// Folding (with normalization) keeps the value of every term under random
+/// models with special values: zeros of both signs, infinities, NaN.
+#[test]
+fn normalized_terms_keep_their_values() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(16);
+    let f32s = Sort::Float(Format::BINARY32);
+    let (a, b, c) = (Term::var("a", f32s), Term::var("b", f32s), Term::var("c", f32s));
+    let specials = [
+        0.0f32,
+        -0.0,
+        1.0,
+        -1.0,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        1e8,
+        -1e8,
+        3.5e-45,
+    ];
+    let mut terms = Vec::new();
+    for rm in [RoundingMode::NearestTiesToEven, RoundingMode::TowardNegative] {
+        let r = Term::rm(rm);
+        for op in [Op::FpAdd, Op::FpMul, Op::FpSub] {
+            let ba = Term::mk(op.clone(), vec![r.clone(), b.clone(), a.clone()]);
+            let cab = Term::mk(op.clone(), vec![r.clone(), c.clone(), ba.clone()]);
+            terms.push(Term::mk(
+                Op::FpEq,
+                vec![ba.clone(), Term::mk(op.clone(), vec![r.clone(), a.clone(), b.clone()])],
+            ));
+            terms.push(Term::mk(Op::FpLeq, vec![cab.clone(), cab.clone()]));
+            terms.push(Term::mk(Op::Eq, vec![cab.clone(), ba.clone()]));
+            terms.push(Term::mk(Op::FpFma, vec![r.clone(), c.clone(), b.clone(), a.clone()]).eq(&cab));
+        }
+    }
+    for _ in 0..300 {
+        let mut m = Model::new();
+        for v in [&a, &b, &c] {
+            let x = if rng.gen_bool(0.5) {
+                specials[rng.gen_range(0..specials.len())]
+            } else {
+                f32::from_bits(rng.gen())
+            };
+            m.insert(v.clone(), Value::Fp(Float::from_f32(x)));
+        }
+        for t in &terms {
+            assert_eq!(eval(&fold(t), &m), eval(t, &m), "{t:?} under {m:?}");
+        }
+    }
 }

@@ -33,6 +33,7 @@
 
 pub mod chain;
 pub mod cp;
+pub mod ls;
 pub mod process;
 pub mod script;
 mod validate;
@@ -47,7 +48,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 pub use chain::{
-    Cached, CexReuse, CrossChecked, Detached, Dumping, Independent, Portfolio, PortfolioMode, Workers, OVERSTAY,
+    Cached, CexReuse, CrossChecked, Detached, Dumping, Independent, Portfolio, PortfolioMode, Slice, Workers, OVERSTAY,
 };
 pub use fpsym_expr::{Model, Term};
 pub use validate::Validated;
@@ -253,20 +254,25 @@ pub enum Backend {
     Cp(cp::CpConfig),
     /// An external solver binary speaking SMT-LIB 2 on a pipe.
     Process(process::ProcessConfig),
-    /// Several backends on one query: cp and z3, combined as
-    /// [`SolverConfig::portfolio`] says (cp alone without the `z3`
-    /// feature).
+    /// Local search over float ordinals (`ls`): answers only `sat` (with a
+    /// model confirmed by exact evaluation) or `unknown`.
+    Ls(ls::LsConfig),
+    /// Several backends on one query: cp, ls, z3 and the solver processes
+    /// of [`SolverConfig::portfolio_processes`] (cvc5 when the CLI finds
+    /// it), combined as [`SolverConfig::portfolio`] says (no z3 without the
+    /// `z3` feature).
     #[default]
     Portfolio,
 }
 
 impl Backend {
-    /// Parses a backend as given on the command line: `z3`, `cp`,
+    /// Parses a backend as given on the command line: `z3`, `cp`, `ls`,
     /// `portfolio`, or `process:COMMAND ARGS…` (e.g. `process:z3 -in`).
     pub fn parse(s: &str) -> Option<Backend> {
         match s {
             "z3" => Some(Backend::Z3),
             "cp" => Some(Backend::Cp(cp::CpConfig::default())),
+            "ls" => Some(Backend::Ls(ls::LsConfig::default())),
             "portfolio" => Some(Backend::Portfolio),
             _ => s
                 .strip_prefix("process:")
@@ -284,14 +290,23 @@ pub struct SolverConfig {
     pub backend: Backend,
     /// The cp configuration used wherever cp runs inside a portfolio.
     pub cp: cp::CpConfig,
-    /// How the portfolio combines cp and z3. Default: sequential, cp with a
-    /// fifth of the remaining time (at most 2 s), then z3: on the QF_FP
+    /// How the portfolio combines its members. Default: sequential, cp with
+    /// a fifth of the remaining time (at most 2 s), ls with a tenth (at most
+    /// 2 s), then z3 (half of what is left when solver processes follow,
+    /// else all), then the processes; members cut off by their slice run
+    /// again when others gave up early. Before ls and cvc5 joined, on the QF_FP
     /// corpus (10 s per file, one job) it solved 109 files against 106 for
     /// the parallel portfolio, with a lower PAR-2.
     pub portfolio: PortfolioMode,
     /// Ask every query also of this backend; a sat/unsat disagreement is an
     /// error.
     pub cross_check: Option<Backend>,
+    /// Solver processes that join the portfolio after z3 (the CLI adds
+    /// `cvc5 --lang smt2` when `cvc5` is on `PATH`). Default: none.
+    pub portfolio_processes: Vec<process::ProcessConfig>,
+    /// The local search's configuration (in the portfolio and for
+    /// `--solver ls`). Default: `LsConfig::default()`.
+    pub ls: ls::LsConfig,
     /// Write every query that reaches a backend to this directory.
     pub dump_queries: Option<PathBuf>,
     /// Exact query cache and counterexample reuse. Default: on.
@@ -310,6 +325,8 @@ impl Default for SolverConfig {
                 cap: Duration::from_secs(2),
             },
             cross_check: None,
+            portfolio_processes: Vec::new(),
+            ls: ls::LsConfig::default(),
             dump_queries: None,
             cache: true,
             independence: true,
@@ -372,15 +389,48 @@ impl Solver for NoZ3 {
     }
 }
 
-/// The members of [`Backend::Portfolio`], each validated: cp, then z3 (when
-/// built with the `z3` feature).
-fn portfolio_members(config: &SolverConfig) -> Vec<Box<dyn Solver>> {
-    let mut members: Vec<Box<dyn Solver>> =
-        vec![Box::new(Validated::new(Box::new(cp::CpSolver::new(config.cp.clone()))))];
+/// The local search's first-round slice in the sequential portfolio: a
+/// tenth of the remaining time, at most 2 s (on sat-leaning nonlinear
+/// queries it answers in well under a second or not at all; it gets more
+/// time in the second round when others gave up early).
+const LS_SLICE: Slice = Slice {
+    share: 0.1,
+    cap: Duration::from_secs(2),
+};
+
+/// z3's first-round slice when solver processes follow it: half of what
+/// remains.
+const Z3_SLICE: Slice = Slice {
+    share: 0.5,
+    cap: Duration::from_secs(3600),
+};
+
+/// The portfolio of [`Backend::Portfolio`], each member validated: cp (the
+/// mode's slice), ls, z3 (when built with the `z3` feature), then
+/// [`SolverConfig::portfolio_processes`].
+fn portfolio(config: &SolverConfig, workers: &Workers) -> Portfolio {
+    let mut members: Vec<Box<dyn Solver>> = vec![
+        Box::new(Validated::new(Box::new(cp::CpSolver::new(config.cp.clone())))),
+        Box::new(Validated::new(Box::new(ls::LsSolver::new(config.ls.clone())))),
+    ];
+    let mut slices = vec![None, Some(LS_SLICE)];
     if cfg!(feature = "z3") {
         members.push(Box::new(Validated::new(z3_backend())));
+        slices.push((!config.portfolio_processes.is_empty()).then_some(Z3_SLICE));
     }
-    members
+    for p in &config.portfolio_processes {
+        members.push(Box::new(Validated::new(Box::new(process::ProcessSolver::new(
+            p.clone(),
+        )))));
+        slices.push(None);
+    }
+    let mut p = Portfolio::with_workers(members, config.portfolio, workers);
+    for (i, s) in slices.into_iter().enumerate() {
+        if let Some(s) = s {
+            p = p.with_slice(i, s);
+        }
+    }
+    p
 }
 
 /// One backend, validated and detached (its answer arrives by the deadline),
@@ -390,13 +440,8 @@ fn backend(b: &Backend, config: &SolverConfig, workers: &Workers) -> Box<dyn Sol
         Backend::Z3 => Box::new(Validated::new(z3_backend())),
         Backend::Cp(c) => Box::new(Validated::new(Box::new(cp::CpSolver::new(c.clone())))),
         Backend::Process(p) => Box::new(Validated::new(Box::new(process::ProcessSolver::new(p.clone())))),
-        Backend::Portfolio => {
-            return Box::new(Portfolio::with_workers(
-                portfolio_members(config),
-                config.portfolio,
-                workers,
-            ))
-        }
+        Backend::Ls(c) => Box::new(Validated::new(Box::new(ls::LsSolver::new(c.clone())))),
+        Backend::Portfolio => return Box::new(portfolio(config, workers)),
     };
     Box::new(Detached::with_workers(inner, workers))
 }
@@ -463,7 +508,7 @@ mod tests {
             ))
         );
         let mut p = build(&SolverConfig::bare(Backend::Portfolio));
-        assert_eq!(p.name(), "portfolio(cp)");
+        assert_eq!(p.name(), "portfolio(cp,ls)");
         assert!(matches!(p.check(&q, &budget).unwrap(), SolveResult::Sat(_)));
     }
 }

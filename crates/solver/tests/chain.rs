@@ -295,6 +295,59 @@ fn sequential_portfolio_gives_the_first_member_a_slice() {
     assert_eq!((calls(&log_a), calls(&log_b)), (1, 1));
 }
 
+/// A backend that gives up at once (like z3 on some fp.rem queries).
+struct GivesUp;
+
+impl Solver for GivesUp {
+    fn name(&self) -> String {
+        "gives-up".into()
+    }
+    fn check(&mut self, _query: &Query, _budget: &Budget) -> Result<SolveResult, SolverError> {
+        Ok(SolveResult::Unknown(Reason::Backend("incomplete".into())))
+    }
+}
+
+/// When the last member gives up early, the member cut off by its slice
+/// gets the rest of the budget: the portfolio does not answer unknown while
+/// time remains. (Before, this answered unknown after the first slice.)
+#[test]
+fn sequential_portfolio_hands_the_rest_of_the_budget_on_when_a_member_gives_up() {
+    let log_a = Arc::new(Mutex::new(Log::default()));
+    let mut a = Scripted::new(&log_a);
+    a.delay = Duration::from_millis(800);
+    let mode = PortfolioMode::Sequential {
+        share: 0.2,
+        cap: Duration::from_millis(200),
+    };
+    let mut p = Portfolio::new(vec![Box::new(a), Box::new(GivesUp)], mode);
+    let q = Query::new(vec![lt(&f32v("x"), &c(1.0))]);
+    let start = Instant::now();
+    let r = p.check(&q, &Budget::timeout(Duration::from_secs(10))).unwrap();
+    assert!(matches!(r, SolveResult::Sat(_)), "{r:?}");
+    assert!(start.elapsed() < Duration::from_secs(5));
+    // Cut at 200 ms, then again with the rest, where it answered.
+    assert_eq!(calls(&log_a), 2);
+    assert_eq!(p.stats()["portfolio.wins.scripted"], 1.0);
+
+    // All give up and nothing was cut off: unknown at once, with the reason.
+    let mut p = Portfolio::new(vec![Box::new(GivesUp), Box::new(GivesUp)], mode);
+    let start = Instant::now();
+    let r = p.check(&q, &Budget::timeout(Duration::from_secs(10))).unwrap();
+    assert_eq!(r, SolveResult::Unknown(Reason::Backend("incomplete".into())));
+    assert!(start.elapsed() < Duration::from_secs(1));
+
+    // A member that always needs more than the budget: unknown (timeout)
+    // only when the budget is spent.
+    let log_b = Arc::new(Mutex::new(Log::default()));
+    let mut b = Scripted::new(&log_b);
+    b.delay = Duration::from_secs(60);
+    let mut p = Portfolio::new(vec![Box::new(b), Box::new(GivesUp)], mode);
+    let start = Instant::now();
+    let r = p.check(&q, &Budget::timeout(Duration::from_millis(1500))).unwrap();
+    assert_eq!(r, SolveResult::Unknown(Reason::Timeout));
+    assert!(start.elapsed() >= Duration::from_millis(1400), "{:?}", start.elapsed());
+}
+
 /// Factoring a 61-bit semiprime whose factors lie far from every bound a
 /// search would try first: far beyond one second for every backend.
 fn hard() -> Query {

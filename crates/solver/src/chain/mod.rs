@@ -8,4 +8,4 @@ mod portfolio;
 pub use cache::{Cached, CexReuse};
 pub use independence::Independent;
 pub use log::{dump_query, CrossChecked, Dumping};
-pub use portfolio::{Detached, Portfolio, PortfolioMode, Workers, OVERSTAY};
+pub use portfolio::{Detached, Portfolio, PortfolioMode, Slice, Workers, OVERSTAY};

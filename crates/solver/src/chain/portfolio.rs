@@ -159,8 +159,13 @@ pub enum PortfolioMode {
     /// and the others are cancelled.
     Parallel,
     /// One after another: each member but the last gets at most this
-    /// fraction of the remaining budget (and at most `cap`), the last gets
-    /// what is left.
+    /// fraction of the remaining budget (and at most `cap`; a member given
+    /// its own [`Slice`] with [`Portfolio::with_slice`] gets that instead),
+    /// the last gets what is left. When every member has answered unknown
+    /// and time remains (a member gave up early), the members that were cut
+    /// off by their slice run again, one after another, sharing what is
+    /// left: the portfolio answers unknown only when the budget is spent or
+    /// no member can use more time.
     Sequential {
         /// Fraction of the remaining time for each member but the last.
         share: f64,
@@ -169,9 +174,25 @@ pub enum PortfolioMode {
     },
 }
 
+/// A member's first-round time in a sequential portfolio: at most `share`
+/// of the remaining budget and at most `cap`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Slice {
+    /// Fraction of the remaining time.
+    pub share: f64,
+    /// Upper bound.
+    pub cap: Duration,
+}
+
+/// A member's second-round run is worth starting only with at least this
+/// much time left.
+const MIN_RETRY: Duration = Duration::from_millis(20);
+
 /// Several backends deciding the same query; see [`PortfolioMode`].
 pub struct Portfolio {
     members: Vec<Member>,
+    /// Per-member first-round slices overriding the mode's.
+    slices: Vec<Option<Slice>>,
     mode: PortfolioMode,
     wins: Vec<u64>,
     timeouts: u64,
@@ -191,15 +212,80 @@ impl Portfolio {
         let n = members.len();
         Portfolio {
             members: members.into_iter().map(|m| Member::new(m, workers.clone())).collect(),
+            slices: vec![None; n],
             mode,
             wins: vec![0; n],
             timeouts: 0,
         }
     }
 
+    /// The same portfolio with member `i`'s first-round slice in
+    /// sequential mode set to `slice` (the last member still gets all that
+    /// is left).
+    pub fn with_slice(mut self, i: usize, slice: Slice) -> Portfolio {
+        self.slices[i] = Some(slice);
+        self
+    }
+
     /// The count its threads are kept in.
     pub fn workers(&self) -> Workers {
         self.members[0].workers.clone()
+    }
+
+    /// Sequential mode: the members in order, each within its slice, then
+    /// the ones cut off by their slice again with what is left.
+    fn sequential(&self, query: &Query, budget: &Budget, share: f64, cap: Duration) -> (Option<usize>, Answer) {
+        let n = self.members.len();
+        let mut reasons = Vec::new();
+        // Members that answered `unknown` (timeout) because their slice ran out.
+        let mut cut = std::collections::VecDeque::new();
+        for i in 0..n {
+            let b = if i + 1 == n {
+                budget.clone()
+            } else {
+                let s = self.slices[i].unwrap_or(Slice { share, cap });
+                let slice = budget.remaining().map_or(s.cap, |r| r.mul_f64(s.share).min(s.cap));
+                budget.at_most(slice)
+            };
+            let (w, a) = race(&self.members, &[i], query, &b);
+            match a {
+                Ok(SolveResult::Unknown(r)) => {
+                    if r == Reason::Timeout && i + 1 < n {
+                        cut.push_back(i);
+                    }
+                    reasons.push(r);
+                }
+                a => return (w, a),
+            }
+            if budget.expired() {
+                return (None, Ok(SolveResult::Unknown(Reason::Timeout)));
+            }
+        }
+        // Time is left (some member gave up early): the cut-off members
+        // again, sharing what remains (only under a deadline).
+        while budget.deadline.is_some() {
+            let Some(i) = cut.pop_front() else { break };
+            let rem = budget.remaining().unwrap_or(Duration::ZERO);
+            if rem < MIN_RETRY {
+                break;
+            }
+            let b = budget.at_most(rem / (cut.len() as u32 + 1));
+            let (w, a) = race(&self.members, &[i], query, &b);
+            match a {
+                Ok(SolveResult::Unknown(Reason::Timeout)) => cut.push_back(i),
+                Ok(SolveResult::Unknown(_)) => {}
+                a => return (w, a),
+            }
+        }
+        let r = if budget.expired() {
+            Reason::Timeout
+        } else {
+            reasons
+                .into_iter()
+                .find(|r| *r != Reason::Timeout)
+                .unwrap_or(Reason::Timeout)
+        };
+        (None, Ok(SolveResult::Unknown(r)))
     }
 }
 
@@ -215,35 +301,7 @@ impl Solver for Portfolio {
                 let all: Vec<usize> = (0..self.members.len()).collect();
                 race(&self.members, &all, query, budget)
             }
-            PortfolioMode::Sequential { share, cap } => {
-                let mut last = (None, Ok(SolveResult::Unknown(Reason::Timeout)));
-                let mut reasons = Vec::new();
-                for i in 0..self.members.len() {
-                    let b = if i + 1 == self.members.len() {
-                        budget.clone()
-                    } else {
-                        let slice = budget.remaining().map_or(cap, |r| r.mul_f64(share).min(cap));
-                        budget.at_most(slice)
-                    };
-                    last = race(&self.members, &[i], query, &b);
-                    match &last.1 {
-                        Ok(SolveResult::Unknown(r)) => reasons.push(r.clone()),
-                        _ => break,
-                    }
-                    if budget.expired() {
-                        break;
-                    }
-                }
-                if let (None, Ok(SolveResult::Unknown(_))) = &last {
-                    let r = if budget.expired() || reasons.is_empty() {
-                        Reason::Timeout
-                    } else {
-                        reasons.swap_remove(0)
-                    };
-                    last.1 = Ok(SolveResult::Unknown(r));
-                }
-                last
-            }
+            PortfolioMode::Sequential { share, cap } => self.sequential(query, budget, share, cap),
         };
         match (&winner, &answer) {
             (Some(i), Ok(_)) => self.wins[*i] += 1,
