@@ -479,6 +479,13 @@ pub struct RunArgs {
     /// Stop after this many seconds (graceful: everything found is kept).
     #[arg(long, value_name = "SECS")]
     pub max_time: Option<f64>,
+    /// Native fuzzing phase before the symbolic search (`run` only by
+    /// default): the program built with libFuzzer and FP-aware mutations
+    /// runs this many seconds, its crashes become findings (confirmed by
+    /// the seeded symbolic run and replay) and its inputs seed the search.
+    /// Default: a tenth of --max-time; without --max-time, off. 0: off.
+    #[arg(long, value_name = "SECS")]
+    pub fuzz_time: Option<f64>,
     /// Stop when the process (solver included) holds more than this many MiB
     /// of resident memory.
     #[arg(long, value_name = "MIB")]

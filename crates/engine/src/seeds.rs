@@ -66,8 +66,16 @@ pub fn seed_model(st: &State, seed: &Seed) -> Model {
                         (Op::BvZeroExtend(_), [y]) => y,
                         _ => x,
                     };
-                    if matches!(x.op(), Op::Var(_)) && *lo < 128 {
-                        *bits.entry(x.clone()).or_insert(0) |= b << lo;
+                    // Byte i of the object is bits lo.. of x: x holds
+                    // the object's bytes from i - lo/8 on (one variable
+                    // may stand for all the bytes, or one per byte read).
+                    let (Op::Var(_), Sort::BitVec(w)) = (x.op(), x.sort()) else { continue };
+                    let Some(base) = i.checked_sub((*lo / 8) as usize) else { continue };
+                    if w <= 128 && !bits.contains_key(x) {
+                        let v = (0..w.div_ceil(8) as usize).rev().fold(0u128, |a, j| {
+                            (a << 8) | record.get(base + j).copied().unwrap_or(0) as u128
+                        });
+                        bits.insert(x.clone(), v);
                     }
                 }
                 _ => {}
@@ -98,9 +106,11 @@ fn tie_floats(m: &mut Model, assertions: &[Term]) {
             let (Op::FpIsNaN, [x]) = (c.op(), c.args()) else {
                 continue;
             };
-            let (Op::Eq, [fb, x2]) = (same.op(), same.args()) else {
+            let (Op::Eq, [l, r]) = (same.op(), same.args()) else {
                 continue;
             };
+            // Either operand order (terms may be normalized).
+            let (fb, x2) = if matches!(l.op(), Op::ToFpFromBits(_)) { (l, r) } else { (r, l) };
             let (Op::ToFpFromBits(fmt), [b]) = (fb.op(), fb.args()) else {
                 continue;
             };
@@ -116,7 +126,8 @@ fn tie_floats(m: &mut Model, assertions: &[Term]) {
                     let w = fmt.width();
                     let value = if f.is_nan() {
                         // The constant of `b = N`.
-                        match nan_case.args().get(1).map(|n| eval(n, m)) {
+                        let n = nan_case.args().iter().find(|n| *n != b);
+                        match n.map(|n| eval(n, m)) {
                             Some(Ok(Value::Bv(n))) => n.bits(),
                             _ => continue,
                         }
@@ -225,5 +236,42 @@ impl Solver for SeedSolver<'_> {
             s.insert("seed-answers".into(), sh.answered as f64);
         }
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::term::mk;
+    use fpsym_float::Format;
+
+    #[test]
+    fn a_seed_gives_a_float_input_and_its_bits() {
+        let f = Format::BINARY64;
+        let x = Term::var("x", Sort::Float(f));
+        let b = Term::var("!bits1", Sort::BitVec(64));
+        let tie = mk(
+            Op::Ite,
+            vec![
+                mk(Op::FpIsNaN, vec![x.clone()]),
+                mk(Op::Eq, vec![b.clone(), crate::term::bv(64, 0x7ff8_0000_0000_0000)]),
+                mk(Op::Eq, vec![mk(Op::ToFpFromBits(f), vec![b.clone()]), x.clone()]),
+            ],
+        );
+        let mut st = crate::exec::placeholder();
+        st.path.push(tie);
+        st.symbolics.push(crate::state::Symbolic {
+            name: "x".into(),
+            ty: "double".into(),
+            bytes: (0..8).map(|i| mk(Op::BvExtract(8 * i + 7, 8 * i), vec![b.clone()])).collect(),
+            shape: None,
+            elements_root: None,
+        });
+        let m = seed_model(&st, &vec![f64::INFINITY.to_le_bytes().to_vec()]);
+        assert_eq!(m.get(&x), Some(Value::Fp(Float::from_bits(f, f64::INFINITY.to_bits() as u128))));
+        assert!(satisfies(&complete(&m, &st.path), &st.path));
+        // A bound the seed violates is not satisfied.
+        let big = mk(Op::FpLt, vec![x.clone(), crate::term::fp(Float::from_bits(f, 1f64.to_bits() as u128))]);
+        assert!(!satisfies(&complete(&m, &[big.clone()]), &[big]));
     }
 }
