@@ -483,7 +483,8 @@ pub struct RunArgs {
     /// default): the program built with libFuzzer and FP-aware mutations
     /// runs this many seconds, its crashes become findings (confirmed by
     /// the seeded symbolic run and replay) and its inputs seed the search.
-    /// Default: a tenth of --max-time; without --max-time, off. 0: off.
+    /// Default: a tenth of --max-time when it is 10 s or more, else off
+    /// (also without --max-time). 0: off.
     #[arg(long, value_name = "SECS")]
     pub fuzz_time: Option<f64>,
     /// Stop when the process (solver included) holds more than this many MiB

@@ -17,12 +17,17 @@ use std::time::Duration;
 /// corpus): every branch evaluates each seed's model on the path.
 pub const MAX_SEEDS: usize = 64;
 
+/// The shortest `--max-time` that gets a fuzzing phase by default (a
+/// tenth of it).
+pub const DEFAULT_FROM: Duration = Duration::from_secs(10);
+
 /// How long the fuzzing phase runs.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum FuzzTime {
     /// No phase (`--fuzz-time 0`, or no `--max-time` and no `--fuzz-time`).
     Off,
-    /// A tenth of `--max-time`, for `fpsym run` only; a phase that cannot
+    /// A tenth of `--max-time` (when it is at least [`DEFAULT_FROM`]), for
+    /// `fpsym run` only; a phase that cannot
     /// run (no libFuzzer runtime, a `.i` input) is skipped with a note.
     Default(Duration),
     /// Given with `--fuzz-time`: a phase that cannot run is an error.
@@ -46,9 +51,11 @@ impl FuzzTime {
                 }
                 Ok(FuzzTime::Explicit(d))
             }
+            // A share under a second would mostly go to the harness's
+            // build (1-2 s): the default phase needs --max-time >= 10.
             None => Ok(match max_time {
-                Some(m) => FuzzTime::Default(m / 10),
-                None => FuzzTime::Off,
+                Some(m) if m >= DEFAULT_FROM => FuzzTime::Default(m / 10),
+                _ => FuzzTime::Off,
             }),
         }
     }
@@ -151,7 +158,9 @@ pub fn mark_findings(phase: &Phase, out: &Path, sink: &mut DirSink) -> anyhow::R
     let tests = fpsym_engine::report::read_tests(out)?;
     let mut n = 0;
     for f in &findings {
-        let Some(t) = tests.iter().find(|t| t.id == f.test) else { continue };
+        let Some(t) = tests.iter().find(|t| t.id == f.test) else {
+            continue;
+        };
         let crash = phase
             .seeds
             .iter()

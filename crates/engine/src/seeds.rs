@@ -69,8 +69,12 @@ pub fn seed_model(st: &State, seed: &Seed) -> Model {
                     // Byte i of the object is bits lo.. of x: x holds
                     // the object's bytes from i - lo/8 on (one variable
                     // may stand for all the bytes, or one per byte read).
-                    let (Op::Var(_), Sort::BitVec(w)) = (x.op(), x.sort()) else { continue };
-                    let Some(base) = i.checked_sub((*lo / 8) as usize) else { continue };
+                    let (Op::Var(_), Sort::BitVec(w)) = (x.op(), x.sort()) else {
+                        continue;
+                    };
+                    let Some(base) = i.checked_sub((*lo / 8) as usize) else {
+                        continue;
+                    };
                     if w <= 128 && !bits.contains_key(x) {
                         let v = (0..w.div_ceil(8) as usize).rev().fold(0u128, |a, j| {
                             (a << 8) | record.get(base + j).copied().unwrap_or(0) as u128
@@ -110,7 +114,11 @@ fn tie_floats(m: &mut Model, assertions: &[Term]) {
                 continue;
             };
             // Either operand order (terms may be normalized).
-            let (fb, x2) = if matches!(l.op(), Op::ToFpFromBits(_)) { (l, r) } else { (r, l) };
+            let (fb, x2) = if matches!(l.op(), Op::ToFpFromBits(_)) {
+                (l, r)
+            } else {
+                (r, l)
+            };
             let (Op::ToFpFromBits(fmt), [b]) = (fb.op(), fb.args()) else {
                 continue;
             };
@@ -263,15 +271,23 @@ mod tests {
         st.symbolics.push(crate::state::Symbolic {
             name: "x".into(),
             ty: "double".into(),
-            bytes: (0..8).map(|i| mk(Op::BvExtract(8 * i + 7, 8 * i), vec![b.clone()])).collect(),
+            bytes: (0..8)
+                .map(|i| mk(Op::BvExtract(8 * i + 7, 8 * i), vec![b.clone()]))
+                .collect(),
             shape: None,
             elements_root: None,
         });
         let m = seed_model(&st, &vec![f64::INFINITY.to_le_bytes().to_vec()]);
-        assert_eq!(m.get(&x), Some(Value::Fp(Float::from_bits(f, f64::INFINITY.to_bits() as u128))));
+        assert_eq!(
+            m.get(&x),
+            Some(Value::Fp(Float::from_bits(f, f64::INFINITY.to_bits() as u128)))
+        );
         assert!(satisfies(&complete(&m, &st.path), &st.path));
         // A bound the seed violates is not satisfied.
-        let big = mk(Op::FpLt, vec![x.clone(), crate::term::fp(Float::from_bits(f, 1f64.to_bits() as u128))]);
+        let big = mk(
+            Op::FpLt,
+            vec![x.clone(), crate::term::fp(Float::from_bits(f, 1f64.to_bits() as u128))],
+        );
         assert!(!satisfies(&complete(&m, &[big.clone()]), &[big]));
     }
 }

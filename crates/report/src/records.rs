@@ -448,7 +448,8 @@ pub enum Event {
         loc: Option<Loc>,
         /// Why.
         reason: String,
-    },    /// A finding the native fuzzing phase found first: the symbolic run,
+    },
+    /// A finding the native fuzzing phase found first: the symbolic run,
     /// seeded with the fuzzer's crashing input, reached it with that input.
     FuzzFinding {
         /// Where the finding is.
