@@ -472,7 +472,8 @@ pub struct RunArgs {
     /// it. Prints the SV-COMP verdict. Default: every bug is a finding.
     #[arg(long, value_name = "PROPERTY|FILE.prp")]
     pub property: Option<String>,
-    /// Search: dfs, bfs, random-path, coverage-new, or two joined by `+`
+    /// Search: dfs, bfs, random-path, coverage-new, seeded (states following
+    /// a seed of the fuzzing phase first, then dfs), or two joined by `+`
     /// to interleave them (e.g. random-path+coverage-new).
     #[arg(long, default_value = "dfs", value_name = "SEARCH")]
     pub search: String,

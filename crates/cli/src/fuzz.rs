@@ -21,6 +21,10 @@ pub const MAX_SEEDS: usize = 64;
 /// tenth of it).
 pub const DEFAULT_FROM: Duration = Duration::from_secs(10);
 
+/// The default phase ends once the fuzzer's corpus has not grown for
+/// this long (an explicit `--fuzz-time` runs its time out).
+pub const PLATEAU: Duration = Duration::from_secs(2);
+
 /// How long the fuzzing phase runs.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum FuzzTime {
@@ -98,7 +102,9 @@ pub fn phase(
     }
     let ll = std::fs::read_to_string(out.join("build").join("program.ll")).unwrap_or_default();
     let constants = fpsym_replay::fuzz::float_constants(&ll);
-    let outcome = match fpsym_replay::fuzz::fuzz(out, record, &constants, d, interrupt) {
+    // The default phase ends once the fuzzer finds nothing new for a while.
+    let plateau = (!explicit).then_some(PLATEAU);
+    let outcome = match fpsym_replay::fuzz::fuzz(out, record, &constants, d, plateau, interrupt) {
         Ok(o) => o,
         Err(e) => {
             if let Some(diag) = e.diagnostics() {
@@ -193,7 +199,13 @@ pub fn summary_line(phase: &Phase, marked: usize) -> String {
         o.crashes.len(),
         phase.seeds.len(),
         marked,
-        if o.interrupted { " (interrupted)" } else { "" }
+        if o.interrupted {
+            " (interrupted)"
+        } else if o.plateaued {
+            " (ended early: nothing new for 2 s)"
+        } else {
+            ""
+        }
     )
 }
 
@@ -209,6 +221,7 @@ pub fn write_record(phase: &Phase, marked: usize, out: &Path) -> anyhow::Result<
         "seeds": phase.seeds.len(),
         "findings_from_fuzzing": marked,
         "interrupted": o.interrupted,
+        "plateaued": o.plateaued,
     });
     fpsym_engine::report::write_json(&out.join("fuzz").join("fuzz.json"), &v)?;
     Ok(())

@@ -53,6 +53,8 @@ pub struct FuzzOutcome {
     pub first_crash_seconds: Option<f64>,
     /// Whether the interrupt flag stopped the phase.
     pub interrupted: bool,
+    /// Whether the phase ended early: the corpus stopped growing.
+    pub plateaued: bool,
 }
 
 /// The floating-point constants of LLVM IR text (`double 1.5`,
@@ -333,7 +335,8 @@ pub fn build_fuzzer(dir: &Path, record: &RunRecord, constants: &[f64]) -> Result
 
 /// Builds the harness and fuzzes for `time` (or until `interrupt` is
 /// raised: the fuzzer's process group is stopped within a second, what it
-/// wrote is kept). libFuzzer stops at a crash; it is started again on the
+/// wrote is kept; or, with `plateau`, once the corpus has not grown for
+/// that long). libFuzzer stops at a crash; it is started again on the
 /// corpus so far until the time is up. Writes `DIR/fuzz/corpus`,
 /// `DIR/fuzz/crashes` and `DIR/fuzz/fuzzer.log`.
 pub fn fuzz(
@@ -341,6 +344,7 @@ pub fn fuzz(
     record: &RunRecord,
     constants: &[f64],
     time: Duration,
+    plateau: Option<Duration>,
     interrupt: &Arc<AtomicBool>,
 ) -> Result<FuzzOutcome, ReplayError> {
     let start = Instant::now();
@@ -359,7 +363,13 @@ pub fn fuzz(
     let mut outcome = FuzzOutcome::default();
     let deadline = start + time;
     let mut seen_crashes = 0;
+    let mut corpus_size = count_files(&corpus, |_| true);
+    let mut last_new = Instant::now();
+    let mut plateaued = false;
     for round in 0..32u32 {
+        if plateaued {
+            break;
+        }
         let now = Instant::now();
         if now >= deadline || interrupt.load(Ordering::Relaxed) {
             break;
@@ -395,7 +405,13 @@ pub fn fuzz(
                 Err(e) => return Err(io(&exe)(e)),
             }
             let late = Instant::now() > deadline + Duration::from_secs(1);
-            if stop_sent.is_none() && (interrupt.load(Ordering::Relaxed) || late) {
+            let n = count_files(&corpus, |_| true);
+            if n != corpus_size {
+                corpus_size = n;
+                last_new = Instant::now();
+            }
+            plateaued |= plateau.is_some_and(|p| last_new.elapsed() > p);
+            if stop_sent.is_none() && (interrupt.load(Ordering::Relaxed) || late || plateaued) {
                 outcome.interrupted |= interrupt.load(Ordering::Relaxed);
                 // SAFETY: a signal to the process group of the child we started.
                 unsafe { libc::kill(-pid, libc::SIGINT) };
@@ -409,7 +425,7 @@ pub fn fuzz(
             }
             std::thread::sleep(Duration::from_millis(20));
         }
-        let n = count_crashes(&crashes);
+        let n = count_files(&crashes, |f| f.starts_with("crash-"));
         if n > seen_crashes && outcome.first_crash_seconds.is_none() {
             outcome.first_crash_seconds = Some(start.elapsed().as_secs_f64());
         }
@@ -422,18 +438,19 @@ pub fn fuzz(
             .filter_map(|v| v.trim().parse::<u64>().ok())
             .sum();
     }
+    outcome.plateaued = plateaued;
     outcome.corpus = read_dir_inputs(&corpus, |_| true)?;
     outcome.crashes = read_dir_inputs(&crashes, |n| n.starts_with("crash-"))?;
     outcome.seconds = start.elapsed().as_secs_f64();
     Ok(outcome)
 }
 
-/// The crash files written so far.
-fn count_crashes(dir: &Path) -> usize {
+/// The files of `dir` whose names `keep` accepts, counted.
+fn count_files(dir: &Path, keep: impl Fn(&str) -> bool) -> usize {
     std::fs::read_dir(dir)
         .map(|d| {
             d.filter_map(Result::ok)
-                .filter(|e| e.file_name().to_string_lossy().starts_with("crash-"))
+                .filter(|e| keep(&e.file_name().to_string_lossy()))
                 .count()
         })
         .unwrap_or(0)
