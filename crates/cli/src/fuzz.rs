@@ -133,8 +133,10 @@ pub fn phase(
     seeds.dedup_by(|a, b| a.1 == b.1);
     seeds.truncate(MAX_SEEDS);
     engine.seeds = seeds.iter().map(|(_, s)| s.clone()).collect();
+    // Seeded states first, taking turns with plain depth-first search so
+    // that the seeds do not starve what the symbolic search finds alone.
     if engine.search == Search::One(Policy::Dfs) && !engine.seeds.is_empty() {
-        engine.search = Search::One(Policy::Seeded);
+        engine.search = Search::Interleaved(vec![Policy::Seeded, Policy::Dfs]);
     }
     if let Some(m) = engine.max_time {
         let spent = Duration::from_secs_f64(outcome.seconds);
