@@ -472,13 +472,22 @@ pub struct RunArgs {
     /// it. Prints the SV-COMP verdict. Default: every bug is a finding.
     #[arg(long, value_name = "PROPERTY|FILE.prp")]
     pub property: Option<String>,
-    /// Search: dfs, bfs, random-path, coverage-new, or two joined by `+`
+    /// Search: dfs, bfs, random-path, coverage-new, seeded (states following
+    /// a seed of the fuzzing phase first, then dfs), or two joined by `+`
     /// to interleave them (e.g. random-path+coverage-new).
     #[arg(long, default_value = "dfs", value_name = "SEARCH")]
     pub search: String,
     /// Stop after this many seconds (graceful: everything found is kept).
     #[arg(long, value_name = "SECS")]
     pub max_time: Option<f64>,
+    /// Native fuzzing phase before the symbolic search (`run` only by
+    /// default): the program built with libFuzzer and FP-aware mutations
+    /// runs this many seconds, its crashes become findings (confirmed by
+    /// the seeded symbolic run and replay) and its inputs seed the search.
+    /// Default: a tenth of --max-time when it is 10 s or more, else off
+    /// (also without --max-time). 0: off.
+    #[arg(long, value_name = "SECS")]
+    pub fuzz_time: Option<f64>,
     /// Stop when the process (solver included) holds more than this many MiB
     /// of resident memory.
     #[arg(long, value_name = "MIB")]

@@ -12,6 +12,7 @@ mod critical;
 mod error;
 mod exceptions;
 mod export;
+mod fuzz;
 mod path;
 mod replay;
 mod run;

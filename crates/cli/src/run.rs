@@ -30,6 +30,8 @@ pub struct RunOptions {
     prebuilt: Option<PathBuf>,
     after_run: Option<AfterRun>,
     mode: &'static str,
+    /// The native fuzzing phase's time.
+    fuzz: crate::fuzz::FuzzTime,
 }
 
 /// What a mode does once the engine has run and before the summary is
@@ -237,7 +239,9 @@ impl RunOptions {
                 )))
             }
         };
+        let fuzz = crate::fuzz::FuzzTime::from_flags(a.fuzz_time, engine.max_time)?;
         Ok(RunOptions {
+            fuzz,
             files: a.files,
             compile,
             engine,
@@ -423,9 +427,15 @@ pub fn execute_with(
 ) -> anyhow::Result<ExitCode> {
     let out = out.to_path_buf();
     crate::session::output(&out);
-    write_run_record(opts, engine, &out, program)?;
-    let mut solver = fpsym_solver::build_with_workers(&opts.solver, &crate::WORKERS);
+    let record = write_run_record(opts, engine, &out, program)?;
     let interrupt = crate::interrupt();
+    let mut seeded = engine.clone();
+    let fuzzed = match plugins.oracle {
+        None => crate::fuzz::phase(opts.fuzz, opts.mode, &record, &out, &mut seeded, &interrupt)?,
+        Some(_) => None,
+    };
+    let engine = &seeded;
+    let mut solver = fpsym_solver::build_with_workers(&opts.solver, &crate::WORKERS);
     let mut sink = DirSink::create(&out)?;
     let mut progress = Progress::new(&out)?;
     let mut on_progress = |s: &fpsym_engine::Stats, live: usize| progress.sample(s, live);
@@ -446,6 +456,14 @@ pub fn execute_with(
     })?;
     drop(cx);
     progress.finish(&summary.stats);
+    let fuzz_line = match &fuzzed {
+        Some(phase) => {
+            let marked = crate::fuzz::mark_findings(phase, &out, &mut sink)?;
+            crate::fuzz::write_record(phase, marked, &out)?;
+            Some(crate::fuzz::summary_line(phase, marked))
+        }
+        None => None,
+    };
     if let Some(after) = opts.after_run {
         after(program, engine, &out, &mut sink, solver.as_mut())?;
     }
@@ -458,6 +476,9 @@ pub fn execute_with(
     }
     if !summary.printed.is_empty() {
         println!();
+    }
+    if let Some(l) = &fuzz_line {
+        println!("{l}");
     }
     print_summary(&summary, sink.findings(), &out);
     report(&summary, sink.findings());
@@ -652,7 +673,7 @@ fn write_run_record(
     engine: &Config,
     out: &std::path::Path,
     program: &fpsym_frontend::Program,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<RunRecord> {
     let property = engine.property;
     let abs = |p: &PathBuf| {
         std::fs::canonicalize(p)
@@ -685,5 +706,5 @@ fn write_run_record(
         mode: Some(opts.mode.to_string()),
     };
     fpsym_engine::report::write_json(&out.join(fpsym_engine::report::RUN_RECORD), &record)?;
-    Ok(())
+    Ok(record)
 }

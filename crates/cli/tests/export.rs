@@ -47,7 +47,14 @@ fn run_mode(mode: &str, file: &str, args: &[&str], tag: &str) -> PathBuf {
 /// The `main` run of export.c, shared by the tests of this file.
 fn main_run() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| run_mode("run", "export.c", &["--solver", "z3", "--max-time", "120"], "main"))
+    DIR.get_or_init(|| {
+        run_mode(
+            "run",
+            "export.c",
+            &["--solver", "z3", "--max-time", "120", "--fuzz-time", "0"],
+            "main",
+        )
+    })
 }
 
 /// Replays of the shared run one at a time (each rebuilds
@@ -327,7 +334,12 @@ fn special_values_are_exact_literals() {
     // show.c reaches reach_error only with a NaN, an infinity, an x87
     // subnormal and a double subnormal and zero: the literals must be
     // exactly those.
-    let dir = run_mode("run", "show.c", &["--solver", "z3", "--max-time", "120"], "special");
+    let dir = run_mode(
+        "run",
+        "show.c",
+        &["--solver", "z3", "--max-time", "120", "--fuzz-time", "0"],
+        "special",
+    );
     let files = export_c(&dir, "special-c");
     assert_eq!(files.len(), 1, "{files:?}");
     let text = std::fs::read_to_string(&files[0]).unwrap();

@@ -162,7 +162,11 @@ fn timed_out_branch_is_retried_with_doubled_timeouts() {
         let o = fpsym_run(
             "limit_factor.c",
             &out,
-            &[&["--solver-timeout", "0.5", "--max-time", "60"], &extra[..]].concat(),
+            &[
+                &["--solver-timeout", "0.5", "--max-time", "60", "--fuzz-time", "0"],
+                &extra[..],
+            ]
+            .concat(),
         )
         .output()
         .unwrap();

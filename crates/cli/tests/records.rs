@@ -28,7 +28,7 @@ fn run(tag: &str, extra: &[&str]) -> (Option<i32>, String, PathBuf) {
             "-o",
             out.to_str().unwrap(),
         ])
-        .args(["--solver", "z3", "--max-time", "300"])
+        .args(["--solver", "z3", "--max-time", "300", "--fuzz-time", "0"])
         .args(extra)
         .output()
         .unwrap();

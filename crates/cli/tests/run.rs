@@ -61,7 +61,7 @@ fn expectations(src: &str) -> Expect {
 fn check(name: &str, backend: &str) {
     let src = std::fs::read_to_string(fixture(name)).unwrap();
     let exp = expectations(&src);
-    let mut args = vec!["--solver", backend, "--max-time", "300"];
+    let mut args = vec!["--solver", backend, "--max-time", "300", "--fuzz-time", "0"];
     args.extend(exp.flags.iter().map(String::as_str));
     let (code, stdout, findings, stats, out) = run_in(name, backend, &args);
     // 1 found, 0 verified, 4 neither (the fixture's expected verdict).

@@ -47,6 +47,8 @@ fn special_run() -> &'static Path {
             "z3",
             "--max-time",
             "120",
+            "--fuzz-time",
+            "0",
         ]);
         assert_eq!(code, Some(1), "{so}{se}");
         out

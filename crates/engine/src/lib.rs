@@ -26,6 +26,7 @@ pub mod plugin;
 pub mod posix;
 pub mod prog;
 pub mod searcher;
+pub mod seeds;
 pub mod shape;
 pub mod state;
 pub mod term;
@@ -171,6 +172,14 @@ pub struct Config {
     /// and `_double`) is constrained to exclude NaN and the infinities, so
     /// no test or finding has a NaN or infinite float input. Default: false.
     pub finite_inputs: bool,
+    /// Seeds (KLEE's seeding, see [`seeds`]): concrete inputs, each the
+    /// bytes of every input object in the order the program reads them
+    /// (as the replay driver and a fuzzing corpus encode them). States
+    /// following a seed run first (with [`searcher::Policy::Seeded`]) and
+    /// the branch sides a seed takes are answered from its input, without
+    /// the solver; the sides it does not take are explored as usual.
+    /// Ignored when the mode has its own branch oracle. Default: none.
+    pub seeds: Vec<seeds::Seed>,
 }
 
 impl Default for Config {
@@ -201,6 +210,7 @@ impl Default for Config {
             stop_at_finding: None,
             sym_io: posix::SymIo::default(),
             finite_inputs: false,
+            seeds: Vec::new(),
         }
     }
 }
@@ -268,7 +278,30 @@ impl Default for RunContext<'_> {
 /// calls the sink's `finish` with the summary when it has added what it
 /// knows). Stops gracefully when `cx.interrupt` is raised or a budget of
 /// `config` runs out, keeping everything found.
+/// With [`Config::seeds`] (and no oracle of the mode's), the search is
+/// seeded (see [`seeds`]).
 pub fn run(
+    program: &Program,
+    solver: &mut dyn Solver,
+    config: &Config,
+    sink: &mut dyn ReportSink,
+    cx: &mut RunContext<'_>,
+) -> Result<Summary, EngineError> {
+    if config.seeds.is_empty() || cx.plugins.oracle.is_some() {
+        return run_unseeded(program, solver, config, sink, cx);
+    }
+    let shared = Arc::new(std::sync::Mutex::new(seeds::SeedShared::default()));
+    cx.plugins.oracle = Some(Box::new(seeds::SeedOracle::new(config.seeds.clone(), shared.clone())));
+    let mut seeded = seeds::SeedSolver::new(solver, shared.clone());
+    let summary = run_unseeded(program, &mut seeded, config, sink, cx);
+    cx.plugins.oracle = None;
+    let mut summary = summary?;
+    summary.stats.seeded_queries = shared.lock().map(|s| s.answered).unwrap_or(0);
+    Ok(summary)
+}
+
+/// [`run`] without installing the seeds' oracle.
+fn run_unseeded(
     program: &Program,
     solver: &mut dyn Solver,
     config: &Config,

@@ -29,6 +29,9 @@ pub enum Policy {
     RandomPath,
     /// Highest priority first (states whose next block is uncovered).
     CoverageNew,
+    /// States following a seed ([`crate::Config::seeds`]) first, then
+    /// depth-first (the newest state among equals).
+    Seeded,
 }
 
 impl std::str::FromStr for Policy {
@@ -39,9 +42,10 @@ impl std::str::FromStr for Policy {
             "bfs" => Policy::Bfs,
             "random-path" => Policy::RandomPath,
             "coverage-new" => Policy::CoverageNew,
+            "seeded" => Policy::Seeded,
             _ => {
                 return Err(format!(
-                    "unknown search policy `{s}` (expected dfs, bfs, random-path or coverage-new)"
+                    "unknown search policy `{s}` (expected dfs, bfs, random-path, coverage-new or seeded)"
                 ))
             }
         })
@@ -89,6 +93,11 @@ impl Searcher for Simple {
                     .max_by_key(|id| self.prio.get(id).copied().unwrap_or(0));
                 best.copied()
             }
+            Policy::Seeded => self
+                .order
+                .iter()
+                .max_by_key(|id| self.prio.get(id).copied().unwrap_or(0))
+                .copied(),
         }
     }
     fn update(&mut self, added: &[(u64, i64)], removed: &[u64]) {

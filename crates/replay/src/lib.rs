@@ -26,6 +26,7 @@ mod coverage;
 mod driver;
 mod export;
 mod fp;
+pub mod fuzz;
 mod native;
 mod range;
 mod reach;

@@ -43,7 +43,7 @@ pub(crate) fn tool_output(cmd: &mut Command, tool: &str, package: &str) -> Resul
 /// Runs one step of the native build: a missing tool or sanitizer runtime
 /// names the Debian package that provides it; other failures carry the
 /// tool's diagnostics.
-fn build_step(mut cmd: Command, tool: &str, package: &str) -> Result<(), ReplayError> {
+pub(crate) fn build_step(mut cmd: Command, tool: &str, package: &str) -> Result<(), ReplayError> {
     let out = tool_output(&mut cmd, tool, package)?;
     if out.status.success() {
         return Ok(());

@@ -1080,6 +1080,7 @@ fn events(h: &mut String, run: &RunDir) {
             Event::BranchDropped { loc, .. } => ("branch dropped", loc),
             Event::CheckUndecided { loc, .. } => ("check undecided", loc),
             Event::PathStopped { loc, .. } => ("path stopped", loc),
+            Event::FuzzFinding { loc, .. } => ("found by fuzzing", loc),
         };
         let at = loc
             .as_ref()

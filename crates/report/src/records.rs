@@ -449,6 +449,18 @@ pub enum Event {
         /// Why.
         reason: String,
     },
+    /// A finding the native fuzzing phase found first: the symbolic run,
+    /// seeded with the fuzzer's crashing input, reached it with that input.
+    FuzzFinding {
+        /// Where the finding is.
+        loc: Option<Loc>,
+        /// Its kind.
+        kind: FindingKind,
+        /// The test that triggers it.
+        test: u64,
+        /// The fuzzer's input file (`DIR/fuzz/crashes/...`).
+        input: String,
+    },
 }
 
 impl Event {
@@ -472,6 +484,9 @@ impl Event {
             Event::ExternalCall { function, .. } => format!("call to unmodelled function {function}"),
             Event::CheckUndecided { kind, reason, .. } => format!("a {kind} check was undecided: {reason}"),
             Event::PathStopped { reason, .. } => reason.clone(),
+            Event::FuzzFinding { kind, test, input, .. } => {
+                format!("{kind} found by the fuzzing phase ({input}), test {test:06}")
+            }
         }
     }
 }

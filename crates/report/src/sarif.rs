@@ -247,6 +247,7 @@ fn notification(run: &RunDir, e: &Event) -> Value {
         Event::BranchDropped { loc, .. } => (loc, "branch-dropped"),
         Event::CheckUndecided { loc, .. } => (loc, "check-undecided"),
         Event::PathStopped { loc, .. } => (loc, "path-stopped"),
+        Event::FuzzFinding { loc, .. } => (loc, "fuzz-finding"),
     };
     let mut n = json!({
         "message": {"text": e.describe()},

@@ -69,6 +69,10 @@ pub struct Stats {
     /// Branch sides a branch oracle excluded (not asked about, not
     /// explored): a run with any is never "verified".
     pub excluded: u64,
+    /// Queries answered by a seed's input (the side of a branch a seed
+    /// of the native fuzzing phase takes), without the solver; they are
+    /// counted in `queries` too.
+    pub seeded_queries: u64,
     /// Largest resident set of the process seen by the memory limit's
     /// checks, in bytes (0 where it cannot be read).
     pub max_resident_bytes: u64,

@@ -1,0 +1,230 @@
+//! The native fuzzing phase of `fpsym run` (`--fuzz-time`): libFuzzer
+//! with FP-aware mutations before the symbolic search, its inputs as the
+//! search's seeds, its crashes marked once the seeded search reproduced
+//! them (see `fpsym_replay::fuzz` and `fpsym_engine::seeds`).
+
+use crate::Failure;
+use fpsym_engine::report::{DirSink, Event, Finding, Loc, ReportSink, RunRecord};
+use fpsym_engine::searcher::{Policy, Search};
+use fpsym_engine::Config;
+use fpsym_replay::fuzz::FuzzOutcome;
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The most seeds handed to the symbolic search (crashes first, then the
+/// corpus): every branch evaluates each seed's model on the path.
+pub const MAX_SEEDS: usize = 64;
+
+/// The shortest `--max-time` that gets a fuzzing phase by default (a
+/// tenth of it).
+pub const DEFAULT_FROM: Duration = Duration::from_secs(10);
+
+/// The default phase ends once the fuzzer's corpus has not grown for
+/// this long (an explicit `--fuzz-time` runs its time out).
+pub const PLATEAU: Duration = Duration::from_secs(2);
+
+/// How long the fuzzing phase runs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum FuzzTime {
+    /// No phase (`--fuzz-time 0`, or no `--max-time` and no `--fuzz-time`).
+    Off,
+    /// A tenth of `--max-time` (when it is at least [`DEFAULT_FROM`]), for
+    /// `fpsym run` only; a phase that cannot
+    /// run (no libFuzzer runtime, a `.i` input) is skipped with a note.
+    Default(Duration),
+    /// Given with `--fuzz-time`: a phase that cannot run is an error.
+    Explicit(Duration),
+}
+
+impl FuzzTime {
+    /// Validates `--fuzz-time` against `--max-time` (no filesystem).
+    pub fn from_flags(fuzz: Option<f64>, max_time: Option<Duration>) -> Result<FuzzTime, Failure> {
+        match fuzz {
+            Some(t) if t == 0.0 => Ok(FuzzTime::Off),
+            Some(t) => {
+                let d = crate::solver_opts::seconds("--fuzz-time", Some(t))?.unwrap_or_default();
+                if let Some(m) = max_time {
+                    if d >= m {
+                        return Err(Failure::Input(format!(
+                            "--fuzz-time {t} is not less than --max-time {}: the fuzzing phase is a share of the run's time",
+                            m.as_secs_f64()
+                        )));
+                    }
+                }
+                Ok(FuzzTime::Explicit(d))
+            }
+            // A share under a second would mostly go to the harness's
+            // build (1-2 s): the default phase needs --max-time >= 10.
+            None => Ok(match max_time {
+                Some(m) if m >= DEFAULT_FROM => FuzzTime::Default(m / 10),
+                _ => FuzzTime::Off,
+            }),
+        }
+    }
+}
+
+/// What the phase did, for the summary and the marks.
+pub struct Phase {
+    /// libFuzzer's results.
+    pub outcome: FuzzOutcome,
+    /// The seeds handed to the engine: (crash file or None, records).
+    seeds: Vec<(Option<String>, Vec<Vec<u8>>)>,
+}
+
+/// Runs the phase when `time` asks for it (and the run can have it: a
+/// mode without its own branch oracle, no symbolic argv/stdin), seeding
+/// `engine` with what it found and taking its time from `engine.max_time`.
+/// None when no phase ran.
+pub fn phase(
+    time: FuzzTime,
+    mode: &str,
+    record: &RunRecord,
+    out: &Path,
+    engine: &mut Config,
+    interrupt: &Arc<AtomicBool>,
+) -> anyhow::Result<Option<Phase>> {
+    let (d, explicit) = match time {
+        FuzzTime::Off => return Ok(None),
+        FuzzTime::Default(d) if mode == "run" => (d, false),
+        FuzzTime::Default(_) => return Ok(None),
+        FuzzTime::Explicit(d) => (d, true),
+    };
+    if !engine.sym_io.is_empty() {
+        if explicit {
+            return Err(Failure::Input(
+                "--fuzz-time: the fuzzing phase does not generate --sym-arg/--sym-args/--sym-stdin inputs".into(),
+            )
+            .into());
+        }
+        return Ok(None);
+    }
+    let ll = std::fs::read_to_string(out.join("build").join("program.ll")).unwrap_or_default();
+    let constants = fpsym_replay::fuzz::float_constants(&ll);
+    // The default phase ends once the fuzzer finds nothing new for a while.
+    let plateau = (!explicit).then_some(PLATEAU);
+    let outcome = match fpsym_replay::fuzz::fuzz(out, record, &constants, d, plateau, interrupt) {
+        Ok(o) => o,
+        Err(e) => {
+            if let Some(diag) = e.diagnostics() {
+                eprint!("{diag}");
+            }
+            if explicit {
+                return Err(if e.is_internal() {
+                    Failure::Internal(format!("fuzzing phase: {e}"))
+                } else {
+                    Failure::Input(format!("fuzzing phase: {e}"))
+                }
+                .into());
+            }
+            eprintln!("fpsym: note: no fuzzing phase ({e})");
+            return Ok(None);
+        }
+    };
+    let mut seeds: Vec<(Option<String>, Vec<Vec<u8>>)> = Vec::new();
+    for (p, bytes) in &outcome.crashes {
+        seeds.push((Some(p.display().to_string()), fpsym_replay::decode_inputs(bytes)));
+    }
+    for (_, bytes) in &outcome.corpus {
+        seeds.push((None, fpsym_replay::decode_inputs(bytes)));
+    }
+    seeds.retain(|(_, s)| !s.is_empty());
+    seeds.dedup_by(|a, b| a.1 == b.1);
+    seeds.truncate(MAX_SEEDS);
+    engine.seeds = seeds.iter().map(|(_, s)| s.clone()).collect();
+    // Seeded states first, taking turns with plain depth-first search so
+    // that the seeds do not starve what the symbolic search finds alone.
+    if engine.search == Search::One(Policy::Dfs) && !engine.seeds.is_empty() {
+        engine.search = Search::Interleaved(vec![Policy::Seeded, Policy::Dfs]);
+    }
+    if let Some(m) = engine.max_time {
+        let spent = Duration::from_secs_f64(outcome.seconds);
+        engine.max_time = Some(m.saturating_sub(spent).max(Duration::from_millis(100)));
+    }
+    Ok(Some(Phase { outcome, seeds }))
+}
+
+/// Whether `test`'s inputs are a crash seed's records (each object's
+/// bytes the record's, zero-extended or cut to the object's size).
+fn same_input(test: &fpsym_engine::report::Test, seed: &[Vec<u8>]) -> bool {
+    test.objects.iter().enumerate().all(|(k, o)| {
+        let Some(bytes) = o.byte_values() else { return false };
+        let rec = seed.get(k).map(Vec::as_slice).unwrap_or(&[]);
+        bytes
+            .iter()
+            .enumerate()
+            .all(|(i, b)| *b == rec.get(i).copied().unwrap_or(0))
+    })
+}
+
+/// Marks the findings whose test has a crash seed's input: a
+/// `fuzz-finding` event each (the fuzzing phase found it first). Returns
+/// how many.
+pub fn mark_findings(phase: &Phase, out: &Path, sink: &mut DirSink) -> anyhow::Result<usize> {
+    let findings: Vec<Finding> = sink.findings().to_vec();
+    let tests = fpsym_engine::report::read_tests(out)?;
+    let mut n = 0;
+    for f in &findings {
+        let Some(t) = tests.iter().find(|t| t.id == f.test) else {
+            continue;
+        };
+        let crash = phase
+            .seeds
+            .iter()
+            .find_map(|(file, s)| file.as_ref().filter(|_| same_input(t, s)));
+        if let Some(input) = crash {
+            sink.event(&Event::FuzzFinding {
+                loc: Some(Loc {
+                    file: f.file.clone(),
+                    line: f.line,
+                    column: f.column,
+                }),
+                kind: f.kind.clone(),
+                test: f.test,
+                input: input.clone(),
+            })?;
+            n += 1;
+        }
+    }
+    Ok(n)
+}
+
+/// The phase in one line for the summary.
+pub fn summary_line(phase: &Phase, marked: usize) -> String {
+    let o = &phase.outcome;
+    format!(
+        "fuzzing: {:.1} s, {} executions, {} inputs kept, {} crashing; {} seeds; {} finding(s) found by fuzzing{}",
+        o.seconds,
+        o.executions,
+        o.corpus.len(),
+        o.crashes.len(),
+        phase.seeds.len(),
+        marked,
+        if o.interrupted {
+            " (interrupted)"
+        } else if o.plateaued {
+            " (ended early: nothing new for 2 s)"
+        } else {
+            ""
+        }
+    )
+}
+
+/// `DIR/fuzz/fuzz.json`: the phase's numbers.
+pub fn write_record(phase: &Phase, marked: usize, out: &Path) -> anyhow::Result<()> {
+    let o = &phase.outcome;
+    let v = serde_json::json!({
+        "seconds": o.seconds,
+        "executions": o.executions,
+        "corpus": o.corpus.len(),
+        "crashes": o.crashes.len(),
+        "first_crash_seconds": o.first_crash_seconds,
+        "seeds": phase.seeds.len(),
+        "findings_from_fuzzing": marked,
+        "interrupted": o.interrupted,
+        "plateaued": o.plateaued,
+    });
+    fpsym_engine::report::write_json(&out.join("fuzz").join("fuzz.json"), &v)?;
+    Ok(())
+}

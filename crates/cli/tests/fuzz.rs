@@ -1,0 +1,256 @@
+//! The native fuzzing phase of `fpsym run` (`--fuzz-time`) and seeded
+//! search: a crash that needs a special float value is found by the
+//! fuzzer, reported as a finding marked `fuzz-finding`, and confirmed by
+//! native replay; `--fuzz-time 0` turns the phase off; the seeded search
+//! answers the branch sides its seeds take without the solver; Ctrl-C
+//! stops the fuzzer within a second and keeps what it found.
+//!
+//! Needs clang-14 and libclang-rt-14-dev (libFuzzer, AddressSanitizer):
+//! without them the runs fail with a message naming the package.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c").join(name)
+}
+
+fn scratch(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("fpsym-fuzz-{}-{tag}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+fn fpsym(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fpsym"))
+        .args(args)
+        .output()
+        .expect("fpsym starts")
+}
+
+fn text(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr)
+}
+
+fn json(path: &Path) -> serde_json::Value {
+    let s = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&s).unwrap()
+}
+
+fn events(out: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(out.join("events.jsonl"))
+        .unwrap_or_default()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn the_fuzzer_finds_a_crash_needing_infinity_and_replay_confirms_it() {
+    let out = scratch("special");
+    let o = fpsym(&[
+        "run",
+        fixture("fuzz_special.c").to_str().unwrap(),
+        "--function",
+        "classify",
+        "--fuzz-time",
+        "3",
+        "--replay",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{t}");
+    assert!(t.contains("1 finding(s) found by fuzzing"), "{t}");
+    let fuzz = json(&out.join("fuzz/fuzz.json"));
+    assert!(fuzz["crashes"].as_u64().unwrap() >= 1, "{fuzz}");
+    assert!(fuzz["executions"].as_u64().unwrap() > 0, "{fuzz}");
+    assert!(fuzz["first_crash_seconds"].as_f64().unwrap() < 3.0, "{fuzz}");
+    // The finding, marked as the fuzzer's, with the crashing input.
+    let marks: Vec<_> = events(&out)
+        .into_iter()
+        .filter(|e| e["event"] == "fuzz-finding")
+        .collect();
+    assert_eq!(marks.len(), 1, "{marks:?}");
+    assert_eq!(marks[0]["kind"], "assertion-failure");
+    assert_eq!(marks[0]["loc"]["line"], 11);
+    let input = marks[0]["input"].as_str().unwrap();
+    assert!(input.contains("/fuzz/crashes/crash-"), "{input}");
+    let test = json(&out.join(format!("tests/{:06}.json", marks[0]["test"].as_u64().unwrap())));
+    assert_eq!(test["objects"][0]["value"], "inf", "{test}");
+    // Confirmed natively, like every finding.
+    let replay = json(&out.join("replay.json"));
+    let findings = replay["findings"].as_array().unwrap();
+    assert_eq!(findings.len(), 1, "{replay}");
+    assert_eq!(findings[0]["confirmed"], true, "{replay}");
+    // The seeded search answered sides from the seeds.
+    let stats = json(&out.join("stats.json"))["stats"].clone();
+    assert!(stats["seeded_queries"].as_u64().unwrap() > 0, "{stats}");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn fuzz_time_zero_turns_the_phase_off_and_max_time_turns_it_on() {
+    let out = scratch("off");
+    let o = fpsym(&[
+        "run",
+        fixture("fuzz_special.c").to_str().unwrap(),
+        "--function",
+        "classify",
+        "--max-time",
+        "20",
+        "--fuzz-time",
+        "0",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{t}");
+    assert!(!t.contains("fuzzing:"), "{t}");
+    assert!(!out.join("fuzz").exists());
+    assert!(events(&out).iter().all(|e| e["event"] != "fuzz-finding"));
+    assert_eq!(json(&out.join("stats.json"))["stats"]["seeded_queries"], 0);
+    // Default: a tenth of --max-time.
+    let on = scratch("default");
+    let o = fpsym(&[
+        "run",
+        fixture("fuzz_special.c").to_str().unwrap(),
+        "--function",
+        "classify",
+        "--max-time",
+        "10",
+        "-o",
+        on.to_str().unwrap(),
+    ]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{t}");
+    assert!(t.contains("fuzzing: "), "{t}");
+    let fuzz = json(&on.join("fuzz/fuzz.json"));
+    let s = fuzz["seconds"].as_f64().unwrap();
+    assert!(s > 0.5 && s < 3.0, "{fuzz}");
+    for d in [out, on] {
+        let _ = std::fs::remove_dir_all(d);
+    }
+}
+
+#[test]
+fn bad_fuzz_times_are_input_errors() {
+    let f = fixture("fuzz_special.c");
+    for (args, msg) in [
+        (
+            vec!["--fuzz-time=-1"],
+            "--fuzz-time: expected a positive number of seconds",
+        ),
+        (
+            vec!["--fuzz-time", "nan"],
+            "--fuzz-time: expected a positive number of seconds",
+        ),
+        (
+            vec!["--fuzz-time", "5", "--max-time", "5"],
+            "is not less than --max-time",
+        ),
+    ] {
+        let mut a = vec!["run", f.to_str().unwrap(), "--function", "classify"];
+        a.extend(args);
+        let o = fpsym(&a);
+        let t = text(&o);
+        assert_eq!(o.status.code(), Some(2), "{a:?}: {t}");
+        assert!(t.contains(msg), "{a:?}: {t}");
+        assert!(!t.contains("panicked"), "{t}");
+    }
+}
+
+#[test]
+fn seeds_answer_the_sides_they_take_without_the_solver() {
+    let run = |fuzz: &str, tag: &str| {
+        let out = scratch(tag);
+        let o = fpsym(&[
+            "run",
+            fixture("fuzz_seeded.c").to_str().unwrap(),
+            "--function",
+            "chain",
+            "--fuzz-time",
+            fuzz,
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        let stats = json(&out.join("stats.json"))["stats"].clone();
+        let _ = std::fs::remove_dir_all(&out);
+        stats
+    };
+    let plain = run("0", "plain");
+    let seeded = run("2", "seeded");
+    // The same paths either way: seeds change the order and the cost.
+    assert_eq!(plain["paths_completed"], 7, "{plain}");
+    assert_eq!(seeded["paths_completed"], 7, "{seeded}");
+    let solver_calls = |s: &serde_json::Value| s["queries"].as_u64().unwrap() - s["seeded_queries"].as_u64().unwrap();
+    assert!(seeded["seeded_queries"].as_u64().unwrap() > 0, "{seeded}");
+    assert!(
+        solver_calls(&seeded) < solver_calls(&plain),
+        "seeded {seeded}\nplain {plain}"
+    );
+}
+
+#[test]
+fn ctrl_c_stops_the_fuzzer_within_a_second_and_keeps_its_inputs() {
+    let out = scratch("interrupt");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fpsym"))
+        .args([
+            "run",
+            fixture("fuzz_seeded.c").to_str().unwrap(),
+            "--function",
+            "chain",
+            "--fuzz-time",
+            "60",
+            "-o",
+            out.to_str().unwrap(),
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait for the fuzzer to run (its log appears once it started).
+    let t0 = Instant::now();
+    while !out.join("fuzz/fuzzer.log").exists() && t0.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(1000));
+    // SAFETY: a signal to the child this test started.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    let sent = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        assert!(
+            sent.elapsed() < Duration::from_secs(5),
+            "still running 5 s after Ctrl-C"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let took = sent.elapsed();
+    let o = child.wait_with_output().unwrap();
+    assert!(
+        took < Duration::from_millis(2500),
+        "stopped after {took:?}: {}",
+        text(&o)
+    );
+    assert!(status.code().is_some(), "{status:?}");
+    let fuzz = json(&out.join("fuzz/fuzz.json"));
+    assert_eq!(fuzz["interrupted"], true, "{fuzz}");
+    assert!(fuzz["corpus"].as_u64().unwrap() > 0, "{fuzz}");
+    // No fuzzer left behind.
+    let ps = Command::new("pgrep")
+        .args(["-f", out.join("fuzz/fuzzer").to_str().unwrap()])
+        .output();
+    if let Ok(ps) = ps {
+        assert!(
+            ps.stdout.is_empty(),
+            "a fuzzer still runs: {}",
+            String::from_utf8_lossy(&ps.stdout)
+        );
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}

@@ -1,0 +1,514 @@
+//! The native fuzzing phase: the program built with a generated libFuzzer
+//! harness (`clang-14 -fsanitize=fuzzer,address`) whose inputs are in the
+//! replay driver's format (length-prefixed records, one per input the
+//! program reads: see [`crate::encode_inputs`]), so every input the fuzzer
+//! keeps is a replayable test and a seed of the symbolic search.
+//!
+//! The harness's custom mutator (`LLVMFuzzerCustomMutator`) knows floats:
+//! for a float or double slot of a record it puts in special values (±0,
+//! ±inf, NaN, ±1, min/max normal, min subnormal), the program's own FP
+//! constants (read from its LLVM IR) and their ulp neighbours, ulp steps,
+//! sign flips, exponent jumps, a value of another slot; one time in four
+//! it lets libFuzzer mutate the bytes (`LLVMFuzzerMutate`), and it adds
+//! records when an input has fewer than the program reads. Slot widths
+//! come from a `--function` run's parameter types; elsewhere a record is
+//! taken as doubles or floats at random.
+//!
+//! In the harness the program's `exit` (and an input that runs out, or a
+//! violated assumption) return to libFuzzer instead of ending the
+//! process; `reach_error`, failed assertions, `abort`, signals and
+//! AddressSanitizer reports are crashes, kept in `DIR/fuzz/crashes`.
+//! The program's globals are not reset between inputs (in-process
+//! fuzzing), so what the fuzzer finds is a candidate: the symbolic run
+//! seeded with it decides, and native replay confirms.
+
+use crate::driver::{harness, input_functions, renames};
+use crate::native::{build_step, io};
+use crate::ReplayError;
+use fpsym_report::{EntryRecord, RunRecord};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// The most FP constants of the program the mutator uses.
+pub const MAX_CONSTANTS: usize = 256;
+
+/// What a fuzzing phase found.
+#[derive(Clone, Debug, Default)]
+pub struct FuzzOutcome {
+    /// Inputs that added coverage (the corpus libFuzzer kept), in the
+    /// replay driver's format, with their files.
+    pub corpus: Vec<(PathBuf, Vec<u8>)>,
+    /// Inputs that crashed the program (a failed assertion, `abort`,
+    /// `reach_error`, a signal, an AddressSanitizer report), with their
+    /// files.
+    pub crashes: Vec<(PathBuf, Vec<u8>)>,
+    /// Inputs executed (libFuzzer's count, summed over its runs).
+    pub executions: u64,
+    /// Wall-clock seconds of the phase, build included.
+    pub seconds: f64,
+    /// Seconds from the start of the phase to the first crash.
+    pub first_crash_seconds: Option<f64>,
+    /// Whether the interrupt flag stopped the phase.
+    pub interrupted: bool,
+    /// Whether the phase ended early: the corpus stopped growing.
+    pub plateaued: bool,
+}
+
+/// The floating-point constants of LLVM IR text (`double 1.5`,
+/// `float 0x3FB99999A0000000`; hexadecimal constants are the double's
+/// bits, as LLVM prints floats too), finite and distinct, at most
+/// [`MAX_CONSTANTS`].
+pub fn float_constants(ll: &str) -> Vec<f64> {
+    let mut out: Vec<f64> = Vec::new();
+    // LLVM prints FP constants as `1.000000e+01` or as the double's bits
+    // (`0x3FB99999A0000000`); integers are decimal, names start with % or @.
+    let tokens = ll.split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '+' | '-' | '%' | '@' | '_')));
+    for tok in tokens {
+        let v = if let Some(h) = tok.strip_prefix("0x") {
+            match u64::from_str_radix(h, 16) {
+                Ok(b) if h.len() == 16 => f64::from_bits(b),
+                _ => continue,
+            }
+        } else if tok.starts_with(|c: char| c.is_ascii_digit() || c == '-') && tok.contains('.') && tok.contains('e') {
+            match tok.parse::<f64>() {
+                Ok(v) => v,
+                Err(_) => continue,
+            }
+        } else {
+            continue;
+        };
+        if v.is_finite() && !out.iter().any(|o| o.to_bits() == v.to_bits()) {
+            out.push(v);
+            if out.len() == MAX_CONSTANTS {
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// The width in bytes of a slot of a `--function` parameter of C type
+/// `ty` for the mutator (4 float, 8 double, 0 not a float), and the size
+/// of its record in a starting input.
+fn param_slot(ty: &str) -> (u32, usize) {
+    match ty {
+        "float" => (4, 4),
+        "double" => (8, 8),
+        "long double" => (0, 16),
+        "_Bool" | "char" | "signed char" | "unsigned char" => (0, 1),
+        "short" | "unsigned short" => (0, 2),
+        "int" | "unsigned int" => (0, 4),
+        "void *" => (0, 64),
+        t if t.starts_with("struct") || t.starts_with('<') => (0, 32),
+        _ => (0, 8),
+    }
+}
+
+/// The harness: the replay driver's input functions over libFuzzer's
+/// buffer, the mutator, and the entry.
+fn harness_source(record: &RunRecord, constants: &[f64]) -> Result<(String, Vec<Vec<u8>>), ReplayError> {
+    let mut s = String::from(FUZZ_PRELUDE);
+    s.push_str(input_functions!());
+    let (hints, starts): (Vec<u32>, Vec<Vec<u8>>) = match &record.entry {
+        EntryRecord::Function {
+            function, params, ret, ..
+        } => {
+            let params = params.as_ref().ok_or_else(|| ReplayError::Undeclarable {
+                dir: PathBuf::new(),
+                function: function.clone(),
+            })?;
+            let h = harness(function, params, ret.as_deref().unwrap_or("void"))
+                .replace("int main(void) {", "static int fpsym_entry(void) {");
+            s.push_str(&h);
+            let slots: Vec<(u32, usize)> = params.iter().map(|p| param_slot(p)).collect();
+            let start: Vec<u8> = slots
+                .iter()
+                .flat_map(|(_, n)| (*n as u32).to_le_bytes().into_iter().chain(std::iter::repeat_n(0, *n)))
+                .collect();
+            (slots.iter().map(|(w, _)| *w).collect(), vec![start])
+        }
+        EntryRecord::Main { .. } => {
+            s.push_str(
+                "int __fpsym_program_main();\nstatic int fpsym_entry(void) {\n  static char *argv[] = {\"program\", 0};\n  return __fpsym_program_main(1, argv);\n}\n",
+            );
+            let record8: Vec<u8> = 8u32.to_le_bytes().into_iter().chain([0; 8]).collect();
+            (Vec::new(), vec![Vec::new(), record8.repeat(4)])
+        }
+    };
+    let list = |v: Vec<String>| if v.is_empty() { "0".to_string() } else { v.join(", ") };
+    s.push_str(&format!(
+        "static const double fpsym_consts[] = {{{}}};\nstatic const size_t fpsym_nconsts = {};\n",
+        list(constants.iter().map(|c| format!("{:e}", c)).collect()),
+        constants.len()
+    ));
+    s.push_str(&format!(
+        "static const int fpsym_hint[] = {{{}}};\nstatic const size_t fpsym_nhint = {};\n",
+        list(hints.iter().map(|h| h.to_string()).collect()),
+        hints.len()
+    ));
+    s.push_str(FUZZ_MUTATOR);
+    Ok((s, starts))
+}
+
+/// The harness's plumbing: `fpsym_next` over libFuzzer's buffer (zeros
+/// once it runs out), returns to libFuzzer from `exit` and the driver's
+/// `_exit`s, `reach_error` as a crash.
+const FUZZ_PRELUDE: &str = r#"
+#include <float.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const unsigned char *fpsym_buf;
+static size_t fpsym_len, fpsym_pos;
+static unsigned char fpsym_zeros[4096];
+static jmp_buf fpsym_jmp;
+static int fpsym_active;
+
+static void fpsym_dump(void) {}
+/* Back to libFuzzer: 1 a normal end, 2 an input to reject. */
+static void fpsym_leave(int status) {
+  if (fpsym_active) longjmp(fpsym_jmp, status == 88 ? 2 : 1);
+  _exit(status);
+}
+__attribute__((noreturn)) void exit(int status) { fpsym_leave(status); __builtin_unreachable(); }
+static const unsigned char *fpsym_next(size_t *n) {
+  if (fpsym_pos + 4 > fpsym_len) { *n = sizeof fpsym_zeros; return fpsym_zeros; }
+  uint32_t k; memcpy(&k, fpsym_buf + fpsym_pos, 4); fpsym_pos += 4;
+  if (k > fpsym_len - fpsym_pos) k = (uint32_t)(fpsym_len - fpsym_pos);
+  const unsigned char *d = fpsym_buf + fpsym_pos; fpsym_pos += k; *n = k;
+  return d;
+}
+#define _exit fpsym_leave
+__attribute__((noinline)) void __fpsym_reach_error(void) { fprintf(stderr, "FPSYM-FUZZ: reach_error\n"); abort(); }
+__attribute__((noinline)) void __fpsym_verifier_error(void) { fprintf(stderr, "FPSYM-FUZZ: reach_error\n"); abort(); }
+"#;
+
+/// The FP-aware mutator and libFuzzer's entry.
+const FUZZ_MUTATOR: &str = r#"
+#undef _exit
+static int fpsym_entry(void);
+size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max);
+static uint64_t fpsym_rng = 88172645463325252ull;
+static uint64_t fpsym_rand(void) { fpsym_rng ^= fpsym_rng << 13; fpsym_rng ^= fpsym_rng >> 7; fpsym_rng ^= fpsym_rng << 17; return fpsym_rng; }
+
+static double fpsym_special_d(void) {
+  static const double v[] = {0.0, -0.0, 1.0, -1.0, DBL_MIN, -DBL_MIN, DBL_MAX, -DBL_MAX, 4.9406564584124654e-324, -4.9406564584124654e-324, 2.2250738585072009e-308};
+  switch (fpsym_rand() % 16) { case 0: return __builtin_inf(); case 1: return -__builtin_inf(); case 2: return __builtin_nan(""); default: return v[fpsym_rand() % (sizeof v / sizeof v[0])]; }
+}
+static float fpsym_special_f(void) {
+  static const float v[] = {0.0f, -0.0f, 1.0f, -1.0f, FLT_MIN, -FLT_MIN, FLT_MAX, -FLT_MAX, 1.40129846e-45f, -1.40129846e-45f, 1.17549421e-38f};
+  switch (fpsym_rand() % 16) { case 0: return __builtin_inff(); case 1: return -__builtin_inff(); case 2: return __builtin_nanf(""); default: return v[fpsym_rand() % (sizeof v / sizeof v[0])]; }
+}
+static double fpsym_mutate_d(double x, double other) {
+  switch (fpsym_rand() % 8) {
+  case 0: return fpsym_special_d();
+  case 1: case 2: {
+    if (!fpsym_nconsts) return fpsym_special_d();
+    double c = fpsym_consts[fpsym_rand() % fpsym_nconsts];
+    if (fpsym_rand() % 2) c = -c;
+    int k = (int)(fpsym_rand() % 4);
+    double to = fpsym_rand() % 2 ? __builtin_inf() : -__builtin_inf();
+    while (k--) c = nextafter(c, to);
+    return c;
+  }
+  case 3: { int k = 1 + (int)(fpsym_rand() % 16); double to = fpsym_rand() % 2 ? __builtin_inf() : -__builtin_inf(); while (k--) x = nextafter(x, to); return x; }
+  case 4: return -x;
+  case 5: { uint64_t b; memcpy(&b, &x, 8); b = (b & ~(0x7ffull << 52)) | ((fpsym_rand() % 2047) << 52); memcpy(&x, &b, 8); return x; }
+  case 6: return ldexp(x == 0 ? 1.0 : x, (int)(fpsym_rand() % 129) - 64);
+  default: return other;
+  }
+}
+static float fpsym_mutate_f(float x, float other) {
+  switch (fpsym_rand() % 8) {
+  case 0: return fpsym_special_f();
+  case 1: case 2: {
+    if (!fpsym_nconsts) return fpsym_special_f();
+    float c = (float)fpsym_consts[fpsym_rand() % fpsym_nconsts];
+    if (fpsym_rand() % 2) c = -c;
+    int k = (int)(fpsym_rand() % 4);
+    float to = fpsym_rand() % 2 ? __builtin_inff() : -__builtin_inff();
+    while (k--) c = nextafterf(c, to);
+    return c;
+  }
+  case 3: { int k = 1 + (int)(fpsym_rand() % 16); float to = fpsym_rand() % 2 ? __builtin_inff() : -__builtin_inff(); while (k--) x = nextafterf(x, to); return x; }
+  case 4: return -x;
+  case 5: { uint32_t b; memcpy(&b, &x, 4); b = (b & ~(0xffu << 23)) | ((uint32_t)(fpsym_rand() % 255) << 23); memcpy(&x, &b, 4); return x; }
+  case 6: return ldexpf(x == 0 ? 1.0f : x, (int)(fpsym_rand() % 65) - 32);
+  default: return other;
+  }
+}
+
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max, unsigned int seed) {
+  fpsym_rng ^= seed ? seed : 1;
+  fpsym_rand();
+  if (fpsym_rand() % 4 == 0) return LLVMFuzzerMutate(data, size, max);
+  size_t off[64], len[64], n = 0, p = 0;
+  while (p + 4 <= size && n < 64) {
+    uint32_t k; memcpy(&k, data + p, 4);
+    if (k > size - p - 4) k = (uint32_t)(size - p - 4);
+    off[n] = p + 4; len[n] = k; n++; p += 4 + k;
+  }
+  size = p < size ? p : size;
+  /* Fewer records than the program may read: add one. */
+  if ((n == 0 || fpsym_rand() % 16 == 0) && n < 64) {
+    uint32_t w = n < fpsym_nhint && fpsym_hint[n] ? (uint32_t)fpsym_hint[n] : (fpsym_rand() % 2 ? 8 : 4);
+    if (size + 4 + w <= max) {
+      memcpy(data + size, &w, 4);
+      if (w == 8) { double d = fpsym_special_d(); memcpy(data + size + 4, &d, 8); }
+      else if (w == 4) { float f = fpsym_special_f(); memcpy(data + size + 4, &f, 4); }
+      else memset(data + size + 4, 0, w);
+      off[n] = size + 4; len[n] = w; n++; size += 4 + w;
+    }
+  }
+  if (n == 0) return LLVMFuzzerMutate(data, size, max);
+  for (int rounds = 1 + (int)(fpsym_rand() % 2); rounds > 0; rounds--) {
+    size_t r = fpsym_rand() % n;
+    size_t w = r < fpsym_nhint && fpsym_hint[r] ? (size_t)fpsym_hint[r] : (fpsym_rand() % 2 ? 8 : 4);
+    if (len[r] < w) { if (len[r] >= 4) w = 4; else continue; }
+    size_t slots = len[r] / w, at = off[r] + w * (fpsym_rand() % slots), from = off[r] + w * (fpsym_rand() % slots);
+    if (w == 8) { double x, o; memcpy(&x, data + at, 8); memcpy(&o, data + from, 8); x = fpsym_mutate_d(x, o); memcpy(data + at, &x, 8); }
+    else { float x, o; memcpy(&x, data + at, 4); memcpy(&o, data + from, 4); x = fpsym_mutate_f(x, o); memcpy(data + at, &x, 4); }
+  }
+  return size;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  fpsym_buf = data; fpsym_len = size; fpsym_pos = 0;
+  int r = setjmp(fpsym_jmp);
+  if (r == 0) { fpsym_active = 1; fpsym_entry(); }
+  fpsym_active = 0;
+  return r == 2 ? -1 : 0;
+}
+"#;
+
+/// Builds the fuzzing harness `DIR/fuzz/fuzzer` for the run recorded in
+/// `record` (its sources, flags and entry), with the program's FP
+/// `constants` in the mutator; returns the binary and the starting inputs.
+/// `.i` inputs are not supported (their symbols cannot be renamed by
+/// `-D`): an error names them.
+pub fn build_fuzzer(dir: &Path, record: &RunRecord, constants: &[f64]) -> Result<(PathBuf, Vec<Vec<u8>>), ReplayError> {
+    let fdir = dir.join("fuzz");
+    std::fs::create_dir_all(&fdir).map_err(io(&fdir))?;
+    let (text, starts) = harness_source(record, constants)?;
+    let driver = fdir.join("harness.c");
+    std::fs::write(&driver, text).map_err(io(&driver))?;
+    let exe = fdir.join("fuzzer");
+    let mut cmd = Command::new("clang-14");
+    cmd.args(fpsym_frontend::NATIVE_FLAGS)
+        .args(["-fsanitize=fuzzer,address", "-fno-omit-frame-pointer", "-w"])
+        .arg("-I")
+        .arg(dir.join("build").join("include"));
+    let mut renames = renames(true);
+    renames.push(("exit", "__fpsym_fuzz_exit_"));
+    for (from, to) in &renames {
+        cmd.arg(format!("-D{from}={to}"));
+    }
+    for i in &record.include {
+        cmd.arg("-I").arg(i);
+    }
+    for d in &record.defines {
+        cmd.arg(format!("-D{d}"));
+    }
+    cmd.args(&record.cflags);
+    cmd.arg(&driver);
+    for f in &record.files {
+        if f.ends_with(".i") {
+            return Err(ReplayError::BuildFailed {
+                tool: "fpsym".into(),
+                diagnostics: format!("{f}: the fuzzing phase does not build preprocessed C (.i)\n"),
+            });
+        }
+        cmd.arg(f);
+    }
+    cmd.args(["-lm", "-Wl,--allow-multiple-definition", "-o"]).arg(&exe);
+    build_step(cmd, "clang-14", "clang-14")?;
+    Ok((exe, starts))
+}
+
+/// Builds the harness and fuzzes for `time` (or until `interrupt` is
+/// raised: the fuzzer's process group is stopped within a second, what it
+/// wrote is kept; or, with `plateau`, once the corpus has not grown for
+/// that long). libFuzzer stops at a crash; it is started again on the
+/// corpus so far until the time is up. Writes `DIR/fuzz/corpus`,
+/// `DIR/fuzz/crashes` and `DIR/fuzz/fuzzer.log`.
+pub fn fuzz(
+    dir: &Path,
+    record: &RunRecord,
+    constants: &[f64],
+    time: Duration,
+    plateau: Option<Duration>,
+    interrupt: &Arc<AtomicBool>,
+) -> Result<FuzzOutcome, ReplayError> {
+    let start = Instant::now();
+    let (exe, starts) = build_fuzzer(dir, record, constants)?;
+    let fdir = dir.join("fuzz");
+    let corpus = fdir.join("corpus");
+    let crashes = fdir.join("crashes");
+    for d in [&corpus, &crashes] {
+        std::fs::create_dir_all(d).map_err(io(d))?;
+    }
+    for (k, s) in starts.iter().enumerate() {
+        let f = corpus.join(format!("start-{k}"));
+        std::fs::write(&f, s).map_err(io(&f))?;
+    }
+    let log_path = fdir.join("fuzzer.log");
+    let mut outcome = FuzzOutcome::default();
+    let deadline = start + time;
+    let mut seen_crashes = 0;
+    let mut corpus_size = count_files(&corpus, |_| true);
+    let mut last_new = Instant::now();
+    let mut plateaued = false;
+    for round in 0..32u32 {
+        if plateaued {
+            break;
+        }
+        let now = Instant::now();
+        if now >= deadline || interrupt.load(Ordering::Relaxed) {
+            break;
+        }
+        let left = (deadline - now).as_secs_f64().ceil().max(1.0) as u64;
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&log_path)
+            .map_err(io(&log_path))?;
+        let mut cmd = Command::new(&exe);
+        cmd.arg(&corpus)
+            .arg(format!("-max_total_time={left}"))
+            .arg("-timeout=5")
+            .arg("-rss_limit_mb=2048")
+            .arg("-detect_leaks=0")
+            .arg(format!("-seed={}", round + 1))
+            .arg("-close_fd_mask=3")
+            .arg("-print_final_stats=1")
+            .arg(format!("-artifact_prefix={}/", crashes.display()))
+            .env("ASAN_OPTIONS", "detect_leaks=0:abort_on_error=0")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(log);
+        std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+        let mut child = cmd.spawn().map_err(io(&exe))?;
+        let pid = child.id() as i32;
+        let mut stop_sent: Option<Instant> = None;
+        loop {
+            match child.try_wait() {
+                Ok(Some(_)) => break,
+                Ok(None) => {}
+                Err(e) => return Err(io(&exe)(e)),
+            }
+            let late = Instant::now() > deadline + Duration::from_secs(1);
+            let n = count_files(&corpus, |_| true);
+            if n != corpus_size {
+                corpus_size = n;
+                last_new = Instant::now();
+            }
+            plateaued |= plateau.is_some_and(|p| last_new.elapsed() > p);
+            if stop_sent.is_none() && (interrupt.load(Ordering::Relaxed) || late || plateaued) {
+                outcome.interrupted |= interrupt.load(Ordering::Relaxed);
+                // SAFETY: a signal to the process group of the child we started.
+                unsafe { libc::kill(-pid, libc::SIGINT) };
+                stop_sent = Some(Instant::now());
+            }
+            if stop_sent.is_some_and(|t| t.elapsed() > Duration::from_millis(500)) {
+                // SAFETY: as above; the group did not stop on SIGINT.
+                unsafe { libc::kill(-pid, libc::SIGKILL) };
+                let _ = child.wait();
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let n = count_files(&crashes, |f| f.starts_with("crash-"));
+        if n > seen_crashes && outcome.first_crash_seconds.is_none() {
+            outcome.first_crash_seconds = Some(start.elapsed().as_secs_f64());
+        }
+        seen_crashes = n;
+    }
+    if let Ok(text) = std::fs::read_to_string(&log_path) {
+        outcome.executions = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("stat::number_of_executed_units:"))
+            .filter_map(|v| v.trim().parse::<u64>().ok())
+            .sum();
+    }
+    outcome.plateaued = plateaued;
+    outcome.corpus = read_dir_inputs(&corpus, |_| true)?;
+    outcome.crashes = read_dir_inputs(&crashes, |n| n.starts_with("crash-"))?;
+    outcome.seconds = start.elapsed().as_secs_f64();
+    Ok(outcome)
+}
+
+/// The files of `dir` whose names `keep` accepts, counted.
+fn count_files(dir: &Path, keep: impl Fn(&str) -> bool) -> usize {
+    std::fs::read_dir(dir)
+        .map(|d| {
+            d.filter_map(Result::ok)
+                .filter(|e| keep(&e.file_name().to_string_lossy()))
+                .count()
+        })
+        .unwrap_or(0)
+}
+
+/// The files of `dir` whose names `keep` accepts, with their bytes, by name.
+fn read_dir_inputs(dir: &Path, keep: impl Fn(&str) -> bool) -> Result<Vec<(PathBuf, Vec<u8>)>, ReplayError> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).map_err(io(dir))? {
+        let e = e.map_err(io(dir))?;
+        if keep(&e.file_name().to_string_lossy()) {
+            let p = e.path();
+            let bytes = std::fs::read(&p).map_err(io(&p))?;
+            out.push((p, bytes));
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn constants_are_read_from_the_ir() {
+        let ll = "%3 = fcmp olt double %2, 1.000000e+01\n!7 = !DIFile(filename: \"a-1.0e.c\")\n%4 = fadd float %x, 0x3FB99999A0000000\nstore double -2.5e-3, double* %p\n%5 = fmul double %a, 1.000000e+01\n";
+        let c = float_constants(ll);
+        assert_eq!(c, vec![10.0, f64::from_bits(0x3FB99999A0000000), -2.5e-3]);
+    }
+
+    #[test]
+    fn function_harness_starts_with_a_record_per_parameter() {
+        let record = RunRecord {
+            files: vec![],
+            include: vec![],
+            defines: vec![],
+            cflags: vec![],
+            env: Default::default(),
+            entry: EntryRecord::Function {
+                function: "f".into(),
+                array_len: 1,
+                params: Some(vec!["double".into(), "float".into()]),
+                ret: Some("int".into()),
+            },
+            property: None,
+            sym_args: vec![],
+            sym_stdin: None,
+            mode: None,
+        };
+        let (text, starts) = harness_source(&record, &[1.5]).unwrap();
+        assert!(text.contains("static int fpsym_entry(void) {"), "{text}");
+        assert!(!text.contains("int main(void)"), "{text}");
+        assert!(text.contains("fpsym_hint[] = {8, 4}"), "{text}");
+        assert!(text.contains("fpsym_consts[] = {1.5e0}"), "{text}");
+        assert_eq!(
+            starts,
+            vec![[vec![8, 0, 0, 0], vec![0; 8], vec![4, 0, 0, 0], vec![0; 4]].concat()]
+        );
+    }
+}
