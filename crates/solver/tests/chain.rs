@@ -348,13 +348,13 @@ fn sequential_portfolio_hands_the_rest_of_the_budget_on_when_a_member_gives_up()
     assert!(start.elapsed() >= Duration::from_millis(1400), "{:?}", start.elapsed());
 }
 
-/// Factoring a 61-bit semiprime whose factors lie far from every bound a
+/// Factoring a 62-bit semiprime whose factors lie far from every bound a
 /// search would try first: far beyond one second for every backend.
 fn hard() -> Query {
     let bv = |w| Sort::BitVec(w);
     let (x, y) = (Term::var("p", bv(32)), Term::var("q", bv(32)));
     let wide = |v: &Term| Term::app(Op::BvZeroExtend(32), vec![v.clone()]).unwrap();
-    let n: u128 = 1073741827 * 1610612741;
+    let n: u128 = 1000000007 * 3735928579;
     let gt1 = |v: &Term| Term::app(Op::BvUgt, vec![v.clone(), Term::bv(32, 1)]).unwrap();
     Query::new(vec![
         Term::app(Op::BvMul, vec![wide(&x), wide(&y)])
