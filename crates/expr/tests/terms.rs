@@ -300,3 +300,46 @@ fn normalized_terms_keep_their_values() {
         }
     }
 }
+
+/// Constants are made outside the interning table (the concrete path of
+/// the executor makes millions) but behave as if interned: equal constants
+/// are equal, hash and order alike, have one id, and terms built over them
+/// are the same hash-consed terms.
+#[test]
+fn constants_behave_as_interned() {
+    use std::collections::hash_map::DefaultHasher;
+    use std::hash::{Hash, Hasher};
+    let h = |t: &Term| {
+        let mut s = DefaultHasher::new();
+        t.hash(&mut s);
+        s.finish()
+    };
+    let a = Term::bv(32, 7);
+    let b = Term::bv(32, 7);
+    assert_eq!(a, b);
+    assert_eq!(h(&a), h(&b));
+    assert_eq!(a.id(), b.id());
+    assert_eq!(a.cmp(&b), std::cmp::Ordering::Equal);
+    // Another value, another width or another sort is another term.
+    assert_ne!(a, Term::bv(32, 8));
+    assert_ne!(a, Term::bv(16, 7));
+    assert_ne!(Term::fp(Float::from_f32(0.0)), Term::fp(Float::from_f32(-0.0)));
+    assert_ne!(Term::fp(Float::from_f32(1.0)), Term::fp(Float::from_f64(1.0)));
+    assert_eq!(Term::fp(Float::from_f32(f32::NAN)), Term::fp(Float::from_f32(f32::NAN)));
+    // A constant is never equal to a variable or an application.
+    let x = Term::var("x", Sort::BitVec(32));
+    assert_ne!(a, x);
+    let s1 = Term::mk(Op::BvAdd, vec![x.clone(), a.clone()]);
+    let s2 = Term::mk(Op::BvAdd, vec![x.clone(), b.clone()]);
+    assert_eq!(s1, s2);
+    assert_eq!(s1.id(), s2.id());
+    // The stored argument is the interned constant.
+    assert_eq!(s1.args()[1], a);
+    assert_eq!(s1.args()[1].id(), a.id());
+    // Keys of a map: one entry for equal constants.
+    let mut m = std::collections::HashMap::new();
+    m.insert(a.clone(), 1);
+    m.insert(b.clone(), 2);
+    assert_eq!(m.len(), 1);
+    assert_eq!(m[&Term::bv(32, 7)], 2);
+}
