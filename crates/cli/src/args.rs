@@ -498,6 +498,11 @@ pub struct RunArgs {
     /// Stop after this many instructions in total.
     #[arg(long, value_name = "N")]
     pub max_instructions: Option<u64>,
+    /// Execute every instruction through the symbolic executor, also
+    /// where all operands are concrete (by default those run on machine
+    /// values; the results are the same, 10-20x slower).
+    #[arg(long)]
+    pub no_fast_path: bool,
     /// Repetitions of each loop on one path before the path stops (jumps
     /// back to its header, all entries of the loop together): a `for` or
     /// `while` loop entered once runs its body at most N times, N + 1 when

@@ -197,6 +197,7 @@ impl RunOptions {
             engine.max_states = n;
         }
         engine.max_instructions = a.max_instructions;
+        engine.fast_path = !a.no_fast_path;
         engine.loop_bound = a.loop_bound;
         if let Some(t) = seconds("--solver-timeout", a.solver_timeout)? {
             engine.solver_timeout = Some(t);

@@ -171,6 +171,7 @@ macro_rules! run_test {
 }
 
 run_test!(division_by_zero, "div_zero.c");
+run_test!(concrete_fast_path, "fast_path.c");
 run_test!(nan_is_unequal_to_itself, "nan_self.c");
 run_test!(signed_zero, "signed_zero.c");
 run_test!(subnormal, "subnormal.c");
@@ -543,4 +544,88 @@ fn a_floats_bytes_share_one_bit_pattern_variable() {
     }
     assert!(queries > 0, "the byte reads reached a query");
     let _ = std::fs::remove_dir_all(&dumps);
+}
+
+/// What a run decided, for comparing two runs: its counters (but time),
+/// findings as (kind, line, message) and its tests' input bytes.
+fn outcome(out: &Path, stats: &serde_json::Value, findings: &[serde_json::Value]) -> String {
+    let s = &stats["stats"];
+    let mut tests = BTreeSet::new();
+    for t in std::fs::read_dir(out.join("tests")).unwrap() {
+        let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(t.unwrap().path()).unwrap()).unwrap();
+        tests.insert(v["objects"].to_string());
+    }
+    let found: BTreeSet<String> = findings
+        .iter()
+        .map(|f| format!("{} {} {}", f["kind"], f["line"], f["message"]))
+        .collect();
+    format!(
+        "instructions {} paths {}/{}/{} tests {} findings {} queries {} verdict {}\n{found:#?}\n{tests:#?}",
+        s["instructions"],
+        s["paths_completed"],
+        s["paths_partial"],
+        s["paths_infeasible"],
+        s["tests"],
+        s["findings"],
+        s["queries"],
+        stats["verdict"]
+    )
+}
+
+/// The concrete fast path changes the speed of a run, not its result: on
+/// fixtures covering every kind of instruction it runs (and many it
+/// leaves to the executor), a run with it and one without
+/// (`--no-fast-path`) execute the same instructions, explore the same
+/// paths, and write the same findings and tests. And it does run: most of
+/// fast_path.c's instructions are its.
+#[test]
+fn the_fast_path_changes_no_result() {
+    for name in [
+        "fast_path.c",
+        "heap_calls.c",
+        "pointers.c",
+        "union_memcpy.c",
+        "cast.c",
+        "subnormal.c",
+        "signed_zero.c",
+        "rounding_modes.c",
+        "phi_rotate.c",
+        "vectors.c",
+        "varargs.c",
+        "atexit_locals.c",
+        "array_index.c",
+        "float_bytes.c",
+        "long_double.c",
+        "vla.c",
+        "environment.c",
+        "own_rand.c",
+        "atexit_exit.c",
+    ] {
+        let mut seen = Vec::new();
+        let exp = expectations(&std::fs::read_to_string(fixture(name)).unwrap());
+        for (tag, extra) in [("fast", None), ("slow", Some("--no-fast-path"))] {
+            let mut args = vec!["--solver", "z3", "--fuzz-time", "0"];
+            args.extend(exp.flags.iter().map(String::as_str));
+            args.extend(extra);
+            let (code, stdout, findings, stats, out) = run_in(name, tag, &args);
+            let counter = |k: &str| {
+                stats["stats"][k]
+                    .as_u64()
+                    .unwrap_or_else(|| panic!("{name}: no {k} in stats.json\n{stdout}"))
+            };
+            let (fast, all) = (counter("fast_instructions"), counter("instructions"));
+            if extra.is_some() {
+                assert_eq!(fast, 0, "{name}: --no-fast-path ran the fast path");
+            } else if name == "fast_path.c" {
+                assert!(
+                    fast * 10 > all * 9,
+                    "{name}: {fast} of {all} instructions on the fast path"
+                );
+            }
+            seen.push((code, outcome(&out, &stats, &findings), stdout));
+            let _ = std::fs::remove_dir_all(&out);
+        }
+        assert_eq!(seen[0].0, seen[1].0, "{name}: exit codes\n{}\n{}", seen[0].2, seen[1].2);
+        assert_eq!(seen[0].1, seen[1].1, "{name}: with and without the fast path");
+    }
 }

@@ -17,6 +17,7 @@ pub use fpsym_report as report;
 /// The process environment's models (`hooks/env.rs`).
 pub use hooks::env;
 pub mod exec;
+pub mod fast;
 pub mod harness;
 pub mod hooks;
 pub mod layout;
@@ -125,6 +126,10 @@ pub struct Config {
     pub max_call_depth: usize,
     /// Instructions a state runs before the searcher chooses again. Default: 10 000.
     pub quantum: u64,
+    /// Runs concrete instructions on machine values ([`fast`]); off, every
+    /// instruction goes through the executor (same results, slower).
+    /// Default: on.
+    pub fast_path: bool,
     /// Seed for random choices. Default: 1.
     pub seed: u64,
     /// The environment `getenv` sees (`NAME`, `VALUE`); nothing else is
@@ -199,6 +204,7 @@ impl Default for Config {
             max_alloc: 1 << 30,
             max_call_depth: 1000,
             quantum: 10_000,
+            fast_path: true,
             seed: 1,
             env: Vec::new(),
             hooks: hooks::UserHooks::default(),
@@ -364,6 +370,7 @@ fn run_unseeded(
         cancel: Some(interrupt.clone()),
         fault: None,
         retry_seconds: 0.0,
+        fast: fast::Fast::default(),
     };
     for g in &prog.module.global_vars {
         let name = exec::operand::name_str(&g.name);
@@ -436,87 +443,117 @@ fn run_unseeded(
         let mut added = Vec::new();
         let mut removed = Vec::new();
         let mut ran = 0;
+        // Without observers, concrete instructions run on the fast path
+        // first (its results are the executor's; see `fast`).
+        let fast_on = config.fast_path && engine.plugins.observers.is_empty();
         loop {
-            let queries_before = engine.stats.queries;
-            let (outcome, side, continued, pairs, forked, events, printed, side_ends, undecided) = {
-                let mut ex = engine.exec();
-                let o = ex.step(&mut st);
-                (
-                    o,
-                    std::mem::take(&mut ex.side_findings),
-                    std::mem::take(&mut ex.continued),
-                    std::mem::take(&mut ex.pairs),
-                    std::mem::take(&mut ex.forked),
-                    std::mem::take(&mut ex.events),
-                    std::mem::take(&mut ex.printed),
-                    std::mem::take(&mut ex.side_ends),
-                    std::mem::take(&mut ex.undecided),
-                )
+            let fast_ran = if fast_on {
+                let budget = FAST_CHUNK.min(config.quantum.saturating_sub(ran)).min(
+                    config
+                        .max_instructions
+                        .map_or(u64::MAX, |m| m.saturating_sub(engine.stats.instructions)),
+                );
+                let cx = fast::Cx {
+                    prog: engine.prog,
+                    config,
+                    globals: engine.globals,
+                    checkers: &engine.checkers,
+                    branches: engine.plugins.oracle.is_none(),
+                    terminators: !engine.checkers.iter().any(|c| {
+                        c.looks_at(checkers::PointKind::Terminator) || c.looks_at(checkers::PointKind::Returned)
+                    }),
+                };
+                fast::run(&mut engine.fast, &cx, &mut st, budget)
+            } else {
+                0
             };
-            let mut ends: Vec<(State, End)> = side.into_iter().map(|(s, v)| (s, End::Error(v))).collect();
-            ends.extend(side_ends);
-            engine.printed.extend(printed);
-            for e in events {
-                engine.sink.event(&e)?;
-                if e.makes_incomplete() {
-                    engine.incomplete.get_or_insert_with(|| e.describe());
-                }
-            }
-            for (s, e) in ends {
-                engine.end_or_defer(&mut pending, &undecided, s, e)?;
-            }
-            for (s, v) in continued {
-                engine.report_continued(&s, v)?;
-            }
-            for (key, input) in pairs {
-                if let Some((_, _, inputs)) = engine.pairs.get_mut(&key) {
-                    inputs.insert(input);
-                }
-            }
-            for o in forked {
-                match Pending::of(&undecided, o, None) {
-                    Ok(p) => pending.push_back(p),
-                    Err((o, _)) => added.push(engine.admit(&mut states, &mut next_id, o)),
-                }
-            }
-            ran += 1;
-            match outcome {
-                Ok(Outcome::Continue) => {}
-                Ok(Outcome::Fork(others)) => {
-                    for o in others {
-                        match Pending::of(&undecided, o, None) {
-                            Ok(p) => pending.push_back(p),
-                            Err((o, _)) => added.push(engine.admit(&mut states, &mut next_id, o)),
-                        }
+            let queries_before = engine.stats.queries;
+            if fast_ran > 0 {
+                engine.stats.instructions += fast_ran;
+                engine.stats.fast_instructions += fast_ran;
+                st.steps += fast_ran;
+                ran += fast_ran;
+            } else {
+                let (outcome, side, continued, pairs, forked, events, printed, side_ends, undecided) = {
+                    let mut ex = engine.exec();
+                    let o = ex.step(&mut st);
+                    (
+                        o,
+                        std::mem::take(&mut ex.side_findings),
+                        std::mem::take(&mut ex.continued),
+                        std::mem::take(&mut ex.pairs),
+                        std::mem::take(&mut ex.forked),
+                        std::mem::take(&mut ex.events),
+                        std::mem::take(&mut ex.printed),
+                        std::mem::take(&mut ex.side_ends),
+                        std::mem::take(&mut ex.undecided),
+                    )
+                };
+                let mut ends: Vec<(State, End)> = side.into_iter().map(|(s, v)| (s, End::Error(v))).collect();
+                ends.extend(side_ends);
+                engine.printed.extend(printed);
+                for e in events {
+                    engine.sink.event(&e)?;
+                    if e.makes_incomplete() {
+                        engine.incomplete.get_or_insert_with(|| e.describe());
                     }
                 }
-                Ok(Outcome::End(end)) => {
-                    engine.end_or_defer(&mut pending, &undecided, st, end)?;
-                    removed.push(id);
-                    break;
+                for (s, e) in ends {
+                    engine.end_or_defer(&mut pending, &undecided, s, e)?;
                 }
-                Err(ExecError::Unsupported(what)) => {
-                    let loc = engine.location(&st);
-                    engine.sink.event(&Event::PathStopped {
-                        loc,
-                        reason: format!("unsupported: {what}"),
-                    })?;
-                    engine.incomplete.get_or_insert_with(|| format!("unsupported: {what}"));
-                    engine.finish(st, End::Partial(format!("unsupported: {what}")))?;
-                    removed.push(id);
-                    break;
+                for (s, v) in continued {
+                    engine.report_continued(&s, v)?;
                 }
-            }
-            // The state itself went on into a side not decided in time.
-            if !undecided.is_empty() {
-                st = match Pending::of(&undecided, st, None) {
-                    Ok(p) => {
-                        pending.push_back(p);
+                for (key, input) in pairs {
+                    if let Some((_, _, inputs)) = engine.pairs.get_mut(&key) {
+                        inputs.insert(input);
+                    }
+                }
+                for o in forked {
+                    match Pending::of(&undecided, o, None) {
+                        Ok(p) => pending.push_back(p),
+                        Err((o, _)) => added.push(engine.admit(&mut states, &mut next_id, o)),
+                    }
+                }
+                ran += 1;
+                match outcome {
+                    Ok(Outcome::Continue) => {}
+                    Ok(Outcome::Fork(others)) => {
+                        for o in others {
+                            match Pending::of(&undecided, o, None) {
+                                Ok(p) => pending.push_back(p),
+                                Err((o, _)) => added.push(engine.admit(&mut states, &mut next_id, o)),
+                            }
+                        }
+                    }
+                    Ok(Outcome::End(end)) => {
+                        engine.end_or_defer(&mut pending, &undecided, st, end)?;
                         removed.push(id);
                         break;
                     }
-                    Err((st, _)) => st,
-                };
+                    Err(ExecError::Unsupported(what)) => {
+                        let loc = engine.location(&st);
+                        engine.sink.event(&Event::PathStopped {
+                            loc,
+                            reason: format!("unsupported: {what}"),
+                        })?;
+                        engine.incomplete.get_or_insert_with(|| format!("unsupported: {what}"));
+                        engine.finish(st, End::Partial(format!("unsupported: {what}")))?;
+                        removed.push(id);
+                        break;
+                    }
+                }
+                // The state itself went on into a side not decided in time.
+                if !undecided.is_empty() {
+                    st = match Pending::of(&undecided, st, None) {
+                        Ok(p) => {
+                            pending.push_back(p);
+                            removed.push(id);
+                            break;
+                        }
+                        Err((st, _)) => st,
+                    };
+                }
             }
             if let Some(b) = config.loop_bound {
                 if st.loop_visits.values().any(|v| *v > b) {
@@ -718,6 +755,10 @@ struct Limits {
     timed_out: Option<StopReason>,
 }
 
+/// Instructions the fast path runs at most between two checks of the
+/// run's limits.
+const FAST_CHUNK: u64 = 4096;
+
 /// See [`Limits::calls`].
 const CLOCK_EVERY: u32 = 64;
 
@@ -869,6 +910,8 @@ struct Engine<'e, 'p> {
     fault: Option<fpsym_solver::SolverError>,
     /// Seconds spent retrying timed-out branch sides.
     retry_seconds: f64,
+    /// The concrete fast path's decoded functions.
+    fast: fast::Fast,
 }
 
 impl<'e, 'p> Engine<'e, 'p> {
@@ -950,7 +993,7 @@ impl<'e, 'p> Engine<'e, 'p> {
             .get(&name)
             .ok_or_else(|| EngineError::Entry(format!("no function `{name}` with a body in the program")))?;
         let f = self.prog.funcs[fidx];
-        let mut regs = state::Regs::default();
+        let mut regs = self.prog.regs(fidx);
         let layout = self.prog.layout;
         let views = match &harness {
             Some((_, array_len)) => crate::harness::param_views(self.prog, f, *array_len),

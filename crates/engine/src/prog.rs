@@ -53,6 +53,9 @@ pub struct Prog<'p> {
     /// instruction index; the terminator is at the block's length): the
     /// site's message (location, construct, instruction text).
     pub unsupported: HashMap<(usize, usize, usize), String>,
+    /// Per function: the numbering of its registers (parameters, then
+    /// instruction results), shared by its frames' [`crate::state::Regs`].
+    pub reg_names: Vec<std::sync::Arc<crate::state::RegNames>>,
 }
 
 /// The successor blocks a terminator names (a switch's cases, then its
@@ -71,6 +74,11 @@ pub(crate) fn successors(t: &Terminator) -> Vec<&Name> {
 }
 
 impl<'p> Prog<'p> {
+    /// Empty registers for a frame of function `func`.
+    pub fn regs(&self, func: usize) -> crate::state::Regs {
+        crate::state::Regs::new(self.reg_names[func].clone())
+    }
+
     /// Indexes `program`; `is_user` tells whether a function's source file is the user's.
     pub fn new(program: &'p Program, is_user: impl Fn(&Function) -> bool) -> Prog<'p> {
         let module = &program.module;
@@ -81,6 +89,7 @@ impl<'p> Prog<'p> {
         let mut user = Vec::new();
         let mut runtime = Vec::new();
         let mut branch_edges = 0;
+        let mut reg_names = Vec::new();
         for f in &funcs {
             let map: HashMap<Name, usize> = f
                 .basic_blocks
@@ -115,6 +124,12 @@ impl<'p> Prog<'p> {
             }));
             blocks.push(map);
             loop_headers.push(headers);
+            let params = f.parameters.iter().map(|p| &p.name);
+            let results = f
+                .basic_blocks
+                .iter()
+                .flat_map(|b| b.instrs.iter().filter_map(|i| i.try_get_result()));
+            reg_names.push(std::sync::Arc::new(crate::state::RegNames::new(params.chain(results))));
         }
         let mut fn_at = HashMap::new();
         let mut fn_addr = HashMap::new();
@@ -151,6 +166,7 @@ impl<'p> Prog<'p> {
             user,
             runtime,
             branch_edges,
+            reg_names,
         }
     }
 }

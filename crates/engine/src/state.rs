@@ -22,9 +22,139 @@ pub fn loc_of(d: &Option<llvm_ir::DebugLoc>) -> Option<Loc> {
     })
 }
 
-/// A frame's virtual registers (hashed with FxHash: register lookups are
-/// the executor's most frequent operation).
-pub type Regs = rustc_hash::FxHashMap<Name, Val>;
+/// The registers a function names, numbered: each gets a slot in
+/// [`Regs`] (its parameters first, then the instructions' results in
+/// order). Built once per function ([`crate::prog::Prog::reg_names`]) and
+/// shared by its frames.
+#[derive(Debug, Default, Clone)]
+pub struct RegNames {
+    index: rustc_hash::FxHashMap<Name, u32>,
+}
+
+impl RegNames {
+    /// The numbering of `names` (duplicates keep their first slot).
+    pub fn new<'n>(names: impl IntoIterator<Item = &'n Name>) -> RegNames {
+        let mut r = RegNames::default();
+        for n in names {
+            r.add(n);
+        }
+        r
+    }
+    /// The slot of `n`.
+    pub fn slot(&self, n: &Name) -> Option<u32> {
+        self.index.get(n).copied()
+    }
+    /// Slots numbered.
+    pub fn len(&self) -> usize {
+        self.index.len()
+    }
+    /// No registers.
+    pub fn is_empty(&self) -> bool {
+        self.index.is_empty()
+    }
+    fn add(&mut self, n: &Name) -> u32 {
+        let k = self.index.len() as u32;
+        *self.index.entry(n.clone()).or_insert(k)
+    }
+}
+
+/// A register's content. Concrete integers of up to 64 bits and concrete
+/// binary32/binary64 values other than NaN are kept as machine values
+/// (the concrete fast path, `exec::fast`, computes on them without
+/// building terms); everything else as a [`Val`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum Slot {
+    /// Not written yet.
+    #[default]
+    Empty,
+    /// A value as terms.
+    Val(Val),
+    /// An integer or pointer of the given width (at most 64 bits), its
+    /// bits above the width zero.
+    Int(u64, u32),
+    /// A binary32 value (never NaN).
+    F32(f32),
+    /// A binary64 value (never NaN).
+    F64(f64),
+}
+
+impl Slot {
+    /// The slot holding `v`: a machine value when `v` is a constant that
+    /// has one.
+    pub fn of(v: Val) -> Slot {
+        if let Some(c) = v.term().and_then(|t| t.as_const()) {
+            match c {
+                fpsym_expr::Value::Bv(b) if b.width() <= 64 => return Slot::Int(b.bits() as u64, b.width()),
+                fpsym_expr::Value::Fp(f) if !f.is_nan() => {
+                    if let Some(x) = f.to_f64().filter(|_| f.format() == fpsym_float::Format::BINARY64) {
+                        return Slot::F64(x);
+                    }
+                    if let Some(x) = f.to_f32().filter(|_| f.format() == fpsym_float::Format::BINARY32) {
+                        return Slot::F32(x);
+                    }
+                }
+                _ => {}
+            }
+        }
+        Slot::Val(v)
+    }
+    /// The value as terms (machine values become constants).
+    pub fn val(&self) -> Option<Val> {
+        Some(match self {
+            Slot::Empty => return None,
+            Slot::Val(v) => v.clone(),
+            Slot::Int(x, w) => Val::Bv(Term::bv(*w, *x as u128)),
+            Slot::F32(x) => Val::Fp(Term::fp(fpsym_float::Float::from_f32(*x))),
+            Slot::F64(x) => Val::Fp(Term::fp(fpsym_float::Float::from_f64(*x))),
+        })
+    }
+}
+
+/// A frame's virtual registers: one slot per register of the function
+/// (numbered by its [`RegNames`]), so that the fast path reads and writes
+/// them by index and the executor by name.
+#[derive(Clone, Debug, Default)]
+pub struct Regs {
+    names: Arc<RegNames>,
+    slots: Vec<Slot>,
+}
+
+impl Regs {
+    /// Empty registers numbered by `names`.
+    pub fn new(names: Arc<RegNames>) -> Regs {
+        let slots = vec![Slot::Empty; names.len()];
+        Regs { names, slots }
+    }
+    /// The value of register `n`, if written.
+    pub fn get(&self, n: &Name) -> Option<Val> {
+        self.slots.get(self.names.slot(n)? as usize)?.val()
+    }
+    /// Writes register `n` (a name the function's numbering lacks gets a
+    /// new slot).
+    pub fn insert(&mut self, n: Name, v: Val) {
+        let k = match self.names.slot(&n) {
+            Some(k) => k as usize,
+            None => {
+                let k = Arc::make_mut(&mut self.names).add(&n) as usize;
+                self.slots.resize(k + 1, Slot::Empty);
+                k
+            }
+        };
+        self.slots[k] = Slot::of(v);
+    }
+    /// The numbering the slots follow.
+    pub fn names(&self) -> &Arc<RegNames> {
+        &self.names
+    }
+    /// Slot `k`.
+    pub fn slot(&self, k: u32) -> &Slot {
+        &self.slots[k as usize]
+    }
+    /// Writes slot `k`.
+    pub fn set_slot(&mut self, k: u32, s: Slot) {
+        self.slots[k as usize] = s;
+    }
+}
 
 /// One activation record.
 #[derive(Clone, Debug)]

@@ -440,7 +440,7 @@ fn fval(st: &State, sh: &Shadows, depth: usize, op: &Operand) -> Option<(Float, 
     match op {
         Operand::LocalOperand { name, .. } => {
             let f = match st.frames.get(depth - 1)?.regs.get(name)? {
-                Val::Fp(t) => float_of(t)?,
+                Val::Fp(t) => float_of(&t)?,
                 _ => return None,
             };
             let shadow = sh
@@ -467,7 +467,7 @@ fn fval(st: &State, sh: &Shadows, depth: usize, op: &Operand) -> Option<(Float, 
 fn ival(st: &State, depth: usize, op: &Operand) -> Option<(u128, u32)> {
     match op {
         Operand::LocalOperand { name, .. } => match st.frames.get(depth - 1)?.regs.get(name)? {
-            Val::Bv(t) => int_of(t),
+            Val::Bv(t) => int_of(&t),
             _ => None,
         },
         Operand::ConstantOperand(c) => match c.as_ref() {
@@ -490,7 +490,7 @@ fn ival(st: &State, depth: usize, op: &Operand) -> Option<(u128, u32)> {
 /// The current float in register `dest` of the top frame.
 fn dest_float(st: &State, dest: &Name) -> Option<Float> {
     match st.frames.last()?.regs.get(dest)? {
-        Val::Fp(t) => float_of(t),
+        Val::Fp(t) => float_of(&t),
         _ => None,
     }
 }
@@ -942,7 +942,7 @@ impl Observer for Shadow {
             let Some(Val::Bv(t)) = frame.regs.get(pname) else {
                 continue;
             };
-            let Some((base, _)) = int_of(t) else { continue };
+            let Some((base, _)) = int_of(&t) else { continue };
             let Some(o) = st.mem.find(base as u64) else { continue };
             let pn = match pname {
                 Name::Name(n) => n.to_string(),

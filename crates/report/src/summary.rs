@@ -42,6 +42,8 @@ impl Property {
 pub struct Stats {
     /// Instructions executed (all states).
     pub instructions: u64,
+    /// Of those, instructions the concrete fast path ran on machine values.
+    pub fast_instructions: u64,
     /// Solver queries issued.
     pub queries: u64,
     /// Seconds spent in the solver.

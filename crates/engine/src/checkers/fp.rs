@@ -737,6 +737,26 @@ impl Checker for FpExceptions {
     fn start(&mut self, module: &llvm_ir::Module) {
         self.defined = module.functions.iter().map(|f| f.name.clone()).collect();
     }
+    fn may_check(&self, inst: &llvm_ir::Instruction, _operands: Option<&[fpsym_expr::Value]>) -> bool {
+        // What `checks_at` looks at: floating-point operations and calls
+        // other than debug intrinsics.
+        match inst {
+            I::Call(c) => !callee(c).is_some_and(|n| n.starts_with("llvm.dbg.")),
+            I::FAdd(_)
+            | I::FSub(_)
+            | I::FMul(_)
+            | I::FDiv(_)
+            | I::FRem(_)
+            | I::FPTrunc(_)
+            | I::FPExt(_)
+            | I::FPToSI(_)
+            | I::FPToUI(_)
+            | I::SIToFP(_)
+            | I::UIToFP(_)
+            | I::FCmp(_) => true,
+            _ => false,
+        }
+    }
     fn check(&mut self, st: &State, at: Point<'_>, operands: &[Option<Term>]) -> Vec<Check> {
         let v = self.checks_at(st, at, operands);
         let Point::Instruction(inst) = at else {

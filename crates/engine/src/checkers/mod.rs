@@ -230,6 +230,17 @@ pub trait Checker: Send {
     /// (evaluated operand terms, None for aggregates; a vector operation
     /// is checked lane by lane) is a bug.
     fn check(&mut self, st: &State, at: Point<'_>, operands: &[Option<Term>]) -> Vec<Check>;
+    /// Whether [`Checker::check`] may return a check at instruction
+    /// `inst`: asked once per instruction without operands (None), and
+    /// then, where the answer was yes, on each concrete execution with the
+    /// operands' values. False lets the concrete fast path (`exec::fast`)
+    /// execute the instruction without calling `check`; so it must be
+    /// false only where `check` would return no check (or only checks
+    /// whose condition is false). Default: wherever the checker looks at
+    /// instructions.
+    fn may_check(&self, _inst: &llvm_ir::Instruction, _operands: Option<&[fpsym_expr::Value]>) -> bool {
+        self.looks_at(PointKind::Instruction)
+    }
     /// Told once, before the run, which program it checks (e.g. which
     /// functions have a body there: a program's own `sqrt` is not libm's).
     /// Default: nothing.
@@ -268,6 +279,25 @@ impl Checker for DivisionChecker {
     }
     fn looks_at(&self, kind: PointKind) -> bool {
         kind == PointKind::Instruction
+    }
+    fn may_check(&self, inst: &llvm_ir::Instruction, operands: Option<&[fpsym_expr::Value]>) -> bool {
+        use llvm_ir::Instruction as I;
+        let signed = match inst {
+            I::UDiv(_) | I::URem(_) => false,
+            I::SDiv(_) | I::SRem(_) => true,
+            _ => return false,
+        };
+        let Some(ops) = operands else { return true };
+        // The conditions `check` states, on constants: b = 0, or
+        // a = INT_MIN and b = -1 for signed division.
+        match ops {
+            [fpsym_expr::Value::Bv(a), fpsym_expr::Value::Bv(b)] => {
+                let w = b.width();
+                let ones = if w >= 128 { u128::MAX } else { (1u128 << w) - 1 };
+                b.bits() == 0 || (signed && a.bits() == 1u128 << (w - 1) && b.bits() == ones)
+            }
+            _ => true,
+        }
     }
     fn check(&mut self, _st: &State, at: Point<'_>, operands: &[Option<Term>]) -> Vec<Check> {
         use crate::term::{bv, mk, width};

@@ -289,7 +289,7 @@ impl OutOfRange {
                 let base = frame
                     .regs
                     .get(&llvm_ir::Name::from(param.as_str()))
-                    .and_then(|v| match v {
+                    .and_then(|v| match &v {
                         crate::value::Val::Bv(t) => crate::term::as_bv(t).map(|b| b as u64),
                         _ => None,
                     })

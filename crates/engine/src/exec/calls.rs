@@ -343,7 +343,7 @@ impl Exec<'_, '_> {
             let after_call = |s: &State, d: usize| {
                 s.frames.len() == d && s.frames.get(depth - 1).is_some_and(|f| f.bb == bb && f.ip == after)
             };
-            let result = |s: &State| c.dest.as_ref().and_then(|d| s.frame().regs.get(d).cloned());
+            let result = |s: &State| c.dest.as_ref().and_then(|d| s.frame().regs.get(d));
             let notify = |this: &mut Self, s: &mut State, ended: bool| -> Result<(), End> {
                 let entered = after_call(s, depth + 1);
                 let returned = !ended && after_call(s, depth);
@@ -447,7 +447,10 @@ impl Exec<'_, '_> {
         }
         let fixed = f.parameters.len().min(args.len());
         let varargs = self.variadic_arguments(st, c, &args[fixed..], fixed, &loc)?;
-        let regs = f.parameters.iter().map(|p| p.name.clone()).zip(args).collect();
+        let mut regs = self.prog.regs(i);
+        for (p, a) in f.parameters.iter().zip(args) {
+            regs.insert(p.name.clone(), a);
+        }
         st.frames.push(Frame {
             ret_dest: c.dest.clone(),
             call_site: loc,

@@ -19,7 +19,6 @@ impl Exec<'_, '_> {
                 .frame()
                 .regs
                 .get(name)
-                .cloned()
                 .ok_or_else(|| ExecError::Unsupported(format!("register {name} read before it is written"))),
             Operand::ConstantOperand(c) => self.constant(st, c),
             Operand::MetadataOperand => Ok(Val::Bv(bv(1, 0))),

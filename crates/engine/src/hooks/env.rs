@@ -275,7 +275,7 @@ impl Exec<'_, '_> {
         let crate::prog::Callee::Defined(i) = callee else {
             return Err(ExecError::Unsupported("an atexit handler without a body".into()));
         };
-        st.frames.push(crate::state::Frame::new(i, Default::default()));
+        st.frames.push(crate::state::Frame::new(i, self.prog.regs(i)));
         Ok(Outcome::Continue)
     }
 }
