@@ -35,7 +35,7 @@
 use crate::checkers::Checker;
 use crate::hooks::{self, Resolution};
 use crate::layout::fp_format;
-use crate::memory::Cell;
+use crate::memory::{Cell, Memory};
 use crate::prog::{Callee, Prog};
 use crate::state::{Frame, Loc, Slot, State};
 use crate::term::bv;
@@ -755,10 +755,26 @@ fn to_int(x: f64, signed: bool, w: u32) -> Option<u64> {
     Some(mask(if signed { t as i64 as u64 } else { t as u64 }, w))
 }
 
-/// Executes one plain instruction; None: not plain, nothing changed.
-fn exec_op(st: &mut State, inst: &FInst, mem_ok: bool) -> Option<Slot> {
-    let regs = &st.frame().regs;
-    let rne = st.rm == RoundingMode::NearestTiesToEven;
+/// Whether no checker may report at `inst` (`llvm`) with its operands'
+/// values here (those of arithmetic; at other instructions, the executor
+/// asks the checkers).
+fn quiet(cx: &Cx<'_, '_>, regs: &crate::state::Regs, inst: &FInst, llvm: &Instruction) -> bool {
+    let vals = match &inst.op {
+        Op::IBin { a, b, .. } | Op::ICmp { a, b, .. } | Op::FBin { a, b, .. } | Op::FCmp { a, b, .. } => {
+            match (read(regs, a), read(regs, b)) {
+                (Some(a), Some(b)) => [a.value(), b.value()],
+                _ => return false,
+            }
+        }
+        _ => return false,
+    };
+    !cx.checkers.iter().any(|c| c.may_check(llvm, Some(&vals)))
+}
+
+/// Executes one plain instruction on registers `regs`, memory `mem`, in
+/// rounding mode `rm`; None: not plain, nothing changed.
+fn exec_op(regs: &crate::state::Regs, mem: &mut Memory, rm: RoundingMode, inst: &FInst) -> Option<Slot> {
+    let rne = rm == RoundingMode::NearestTiesToEven;
     Some(match &inst.op {
         Op::IBin { op, w, a, b } => {
             let (M::Int(a, _), M::Int(b, _)) = (read(regs, a)?, read(regs, b)?) else {
@@ -774,7 +790,24 @@ fn exec_op(st: &mut State, inst: &FInst, mem_ok: bool) -> Option<Slot> {
         }
         Op::FBin { op, a, b } => {
             if !rne {
-                return None;
+                // Other rounding modes: fpsym's soft-float.
+                let (a, b) = match (read(regs, a)?, read(regs, b)?) {
+                    (M::F64(a), M::F64(b)) => (Float::from_f64(a), Float::from_f64(b)),
+                    (M::F32(a), M::F32(b)) => (Float::from_f32(a), Float::from_f32(b)),
+                    _ => return None,
+                };
+                let r = match op {
+                    FOp::Add => a.add(b, rm),
+                    FOp::Sub => a.sub(b, rm),
+                    FOp::Mul => a.mul(b, rm),
+                    FOp::Div => a.div(b, rm),
+                }
+                .value;
+                return match (r.is_nan(), r.to_f64(), r.to_f32()) {
+                    (false, Some(x), _) if r.format() == Format::BINARY64 => Some(Slot::F64(x)),
+                    (false, _, Some(x)) if r.format() == Format::BINARY32 => Some(Slot::F32(x)),
+                    _ => None,
+                };
             }
             match (read(regs, a)?, read(regs, b)?) {
                 (M::F64(a), M::F64(b)) => {
@@ -859,15 +892,15 @@ fn exec_op(st: &mut State, inst: &FInst, mem_ok: bool) -> Option<Slot> {
             }
             Slot::Int(addr, 64)
         }
-        Op::Load { addr, m } if mem_ok => {
+        Op::Load { addr, m } => {
             let M::Int(a, _) = read(regs, addr)? else { return None };
-            load(st, a, *m)?
+            load(mem, a, *m)?
         }
-        Op::Store { v, addr, m } if mem_ok => {
+        Op::Store { v, addr, m } => {
             let (v, M::Int(a, _)) = (read(regs, v)?, read(regs, addr)?) else {
                 return None;
             };
-            store(st, a, v, *m)?;
+            store(mem, a, v, *m)?;
             Slot::Empty
         }
         _ => return None,
@@ -883,15 +916,15 @@ fn bytes(m: Mem) -> u64 {
 }
 
 /// The live object holding `[a, a + n)`, if its size is concrete: (base, offset).
-fn object(st: &State, a: u64, n: u64) -> Option<(u64, u64)> {
-    let o = st.mem.find(a)?;
+fn object(mem: &Memory, a: u64, n: u64) -> Option<(u64, u64)> {
+    let o = mem.find(a)?;
     (o.alive && o.sym_size.is_none() && a - o.base + n <= o.size).then_some((o.base, a - o.base))
 }
 
-fn load(st: &State, a: u64, m: Mem) -> Option<Slot> {
+fn load(mem: &Memory, a: u64, m: Mem) -> Option<Slot> {
     let n = bytes(m);
-    let (base, off) = object(st, a, n)?;
-    let o = st.mem.get(base)?;
+    let (base, off) = object(mem, a, n)?;
+    let o = mem.get(base)?;
     let cells = &o.cells[off as usize..(off + n) as usize];
     let first = &cells[0];
     // The whole value as stored (the common case): its constant.
@@ -943,9 +976,9 @@ fn byte(c: &Cell) -> Option<u8> {
     Some((bits >> (8 * c.idx as u32)) as u8)
 }
 
-fn store(st: &mut State, a: u64, v: M, m: Mem) -> Option<()> {
+fn store(mem: &mut Memory, a: u64, v: M, m: Mem) -> Option<()> {
     let n = bytes(m);
-    let (base, off) = object(st, a, n)?;
+    let (base, off) = object(mem, a, n)?;
     let val = match (v, m) {
         // As the executor stores an integer: zero-extended to its bytes.
         (M::Int(x, w), Mem::Int(mw)) if w == mw => bv(8 * n as u32, x as u128),
@@ -953,7 +986,7 @@ fn store(st: &mut State, a: u64, v: M, m: Mem) -> Option<()> {
         (M::F64(x), Mem::F64) => Term::fp(Float::from_f64(x)),
         _ => return None,
     };
-    let o = st.mem.get_mut(base)?;
+    let o = mem.get_mut(base)?;
     let cells = std::sync::Arc::make_mut(&mut o.cells);
     for (i, c) in cells[off as usize..(off + n) as usize].iter_mut().enumerate() {
         *c = Cell {
@@ -1019,66 +1052,59 @@ pub fn run(fast: &mut Fast, cx: &Cx<'_, '_>, st: &mut State, budget: u64) -> u64
         }
         let prog_block = &cx.prog.funcs[fidx].basic_blocks[bb];
         if ip < block.instrs.len() {
-            let inst = &block.instrs[ip];
-            if matches!(inst.op, Op::Slow) {
-                break;
-            }
-            if inst.checked {
-                // The checkers see the operands' values (those of
-                // arithmetic; other instructions go to the executor).
-                let regs = &st.frame().regs;
-                let vals = match &inst.op {
-                    Op::IBin { a, b, .. } | Op::ICmp { a, b, .. } | Op::FBin { a, b, .. } | Op::FCmp { a, b, .. } => {
-                        match (read(regs, a), read(regs, b)) {
-                            (Some(a), Some(b)) => [a.value(), b.value()],
-                            _ => break,
-                        }
-                    }
-                    _ => break,
-                };
-                if cx
-                    .checkers
-                    .iter()
-                    .any(|c| c.may_check(&prog_block.instrs[ip], Some(&vals)))
-                {
+            // The block's straight-line instructions, in one go.
+            let top = st.frames.len() - 1;
+            let mut ip = ip;
+            while ip < block.instrs.len() && done < budget {
+                let inst = &block.instrs[ip];
+                if inst.checked && !quiet(cx, &st.frames[top].regs, inst, &prog_block.instrs[ip]) {
                     break;
                 }
-            }
-            match &inst.op {
-                Op::Slow => break,
-                Op::Nop => {}
-                Op::Call { callee, args, loc } => {
-                    if st.frames.len() + 1 > cx.config.max_call_depth {
-                        break;
-                    }
-                    let regs = &st.frame().regs;
-                    let vals: Vec<Slot> = args.iter().map(|a| read_slot(regs, a)).collect();
-                    if vals.contains(&Slot::Empty) {
-                        break;
-                    }
-                    let mut r = cx.prog.regs(*callee);
-                    for (k, v) in vals.into_iter().enumerate() {
-                        r.set_slot(k as u32, v);
-                    }
-                    let dest = prog_block.instrs[ip].try_get_result().cloned();
-                    st.frame_mut().ip += 1;
-                    st.frames.push(Frame {
-                        ret_dest: dest,
-                        call_site: loc.clone(),
-                        ..Frame::new(*callee, r)
-                    });
-                    done += 1;
-                    continue;
-                }
-                _ => {
-                    let Some(v) = exec_op(st, inst, true) else { break };
-                    let f = st.frame_mut();
-                    if inst.dest != u32::MAX && v != Slot::Empty {
-                        f.regs.set_slot(inst.dest, v);
+                match &inst.op {
+                    Op::Nop => {}
+                    Op::Slow | Op::Call { .. } => break,
+                    _ => {
+                        let Some(v) = exec_op(&st.frames[top].regs, &mut st.mem, st.rm, inst) else {
+                            break;
+                        };
+                        if inst.dest != u32::MAX && v != Slot::Empty {
+                            st.frames[top].regs.set_slot(inst.dest, v);
+                        }
                     }
                 }
+                ip += 1;
+                done += 1;
             }
-            st.frame_mut().ip += 1;
+            st.frames[top].ip = ip;
+            if ip == block.instrs.len() || done >= budget {
+                continue;
+            }
+            let inst = &block.instrs[ip];
+            let Op::Call { callee, args, loc } = &inst.op else {
+                break;
+            };
+            if inst.checked && !quiet(cx, &st.frames[top].regs, inst, &prog_block.instrs[ip]) {
+                break;
+            }
+            if st.frames.len() + 1 > cx.config.max_call_depth {
+                break;
+            }
+            let regs = &st.frames[top].regs;
+            let vals: Vec<Slot> = args.iter().map(|a| read_slot(regs, a)).collect();
+            if vals.contains(&Slot::Empty) {
+                break;
+            }
+            let mut r = cx.prog.regs(*callee);
+            for (k, v) in vals.into_iter().enumerate() {
+                r.set_slot(k as u32, v);
+            }
+            let dest = prog_block.instrs[ip].try_get_result().cloned();
+            st.frames[top].ip += 1;
+            st.frames.push(Frame {
+                ret_dest: dest,
+                call_site: loc.clone(),
+                ..Frame::new(*callee, r)
+            });
             done += 1;
             continue;
         }
@@ -1338,6 +1364,39 @@ mod tests {
                     if let Some(r) = to_int(a, signed, w) {
                         let want = as_bv(&arith::fp_to_int(signed, &fp(a), w)).unwrap();
                         assert_eq!(r as u128, want, "fpto{}i {a:e} i{w}", if signed { "s" } else { "u" });
+                    }
+                }
+            }
+        }
+        // Arithmetic in every rounding mode, as the fast path executes it.
+        let mut st = crate::exec::placeholder();
+        st.frames.push(Frame::new(0, crate::state::Regs::default()));
+        for r in [
+            RoundingMode::NearestTiesToEven,
+            RoundingMode::NearestTiesToAway,
+            RoundingMode::TowardPositive,
+            RoundingMode::TowardNegative,
+            RoundingMode::TowardZero,
+        ] {
+            st.rm = r;
+            for &a in &xs {
+                for &b in &xs {
+                    for (op, name) in [(FOp::Add, "fadd"), (FOp::Sub, "fsub"), (FOp::Mul, "fmul"), (FOp::Div, "fdiv")] {
+                        let want = value(&arith::fp_binop(name, r, &fp(a), &fp(b)));
+                        let inst = FInst {
+                            op: Op::FBin {
+                                op,
+                                a: Src::F64(a),
+                                b: Src::F64(b),
+                            },
+                            dest: 0,
+                            checked: false,
+                        };
+                        match exec_op(&st.frames[0].regs, &mut st.mem, r, &inst) {
+                            Some(Slot::F64(x)) => assert_eq!(Float::from_f64(x), want, "{name} {r:?} {a:e} {b:e}"),
+                            None => assert!(want.is_nan(), "{name} {r:?} {a:e} {b:e} left to the executor"),
+                            other => panic!("{other:?}"),
+                        }
                     }
                 }
             }
