@@ -2,7 +2,8 @@
 //! search: a crash that needs a special float value is found by the
 //! fuzzer, reported as a finding marked `fuzz-finding`, and confirmed by
 //! native replay; `--fuzz-time 0` turns the phase off; the seeded search
-//! answers the branch sides its seeds take without the solver; Ctrl-C
+//! answers the branch sides its seeds take without the solver; a long
+//! double parameter gets long double special values; Ctrl-C
 //! stops the fuzzer within a second and keeps what it found.
 //!
 //! Needs clang-14 and libclang-rt-14-dev (libFuzzer, AddressSanitizer):
@@ -87,6 +88,42 @@ fn the_fuzzer_finds_a_crash_needing_infinity_and_replay_confirms_it() {
     // The seeded search answered sides from the seeds.
     let stats = json(&out.join("stats.json"))["stats"].clone();
     assert!(stats["seeded_queries"].as_u64().unwrap() > 0, "{stats}");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn the_fuzzer_finds_a_crash_needing_the_largest_long_double() {
+    let out = scratch("long-double");
+    let o = fpsym(&[
+        "run",
+        fixture("fuzz_long_double.c").to_str().unwrap(),
+        "--function",
+        "largest",
+        "--fuzz-time",
+        "3",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{t}");
+    assert!(t.contains("1 finding(s) found by fuzzing"), "{t}");
+    let fuzz = json(&out.join("fuzz/fuzz.json"));
+    assert!(fuzz["first_crash_seconds"].as_f64().unwrap() < 3.0, "{fuzz}");
+    let marks: Vec<_> = events(&out)
+        .into_iter()
+        .filter(|e| e["event"] == "fuzz-finding")
+        .collect();
+    assert_eq!(marks.len(), 1, "{marks:?}");
+    assert_eq!(marks[0]["kind"], "assertion-failure");
+    assert_eq!(marks[0]["loc"]["line"], 10);
+    // The crashing input: LDBL_MAX's 80-bit pattern in the parameter's
+    // record (after the record's length), its padding zero.
+    let input = std::fs::read(marks[0]["input"].as_str().unwrap()).unwrap();
+    assert_eq!(
+        input[4..20],
+        [[0xff; 8].as_slice(), &[0xfe, 0x7f], &[0; 6]].concat(),
+        "{input:?}"
+    );
     let _ = std::fs::remove_dir_all(&out);
 }
 

@@ -91,13 +91,13 @@ pub fn float_constants(ll: &str) -> Vec<f64> {
 }
 
 /// The width in bytes of a slot of a `--function` parameter of C type
-/// `ty` for the mutator (4 float, 8 double, 0 not a float), and the size
-/// of its record in a starting input.
+/// `ty` for the mutator (4 float, 8 double, 16 long double, 0 not a
+/// float), and the size of its record in a starting input.
 fn param_slot(ty: &str) -> (u32, usize) {
     match ty {
         "float" => (4, 4),
         "double" => (8, 8),
-        "long double" => (0, 16),
+        "long double" => (16, 16),
         "_Bool" | "char" | "signed char" | "unsigned char" => (0, 1),
         "short" | "unsigned short" => (0, 2),
         "int" | "unsigned int" => (0, 4),
@@ -246,6 +246,48 @@ static float fpsym_mutate_f(float x, float other) {
   }
 }
 
+/* long double: x86's 80-bit format in a 16-byte slot (64-bit significand
+   with its integer bit in bytes 0-7, sign and 15-bit exponent in bytes 8-9). */
+static long double fpsym_special_ld(void) {
+  static const long double v[] = {0.0L, -0.0L, 1.0L, -1.0L, LDBL_MIN, -LDBL_MIN, LDBL_MAX, -LDBL_MAX, __LDBL_DENORM_MIN__, -__LDBL_DENORM_MIN__, LDBL_MIN - __LDBL_DENORM_MIN__,
+                                  DBL_MAX, -DBL_MAX, DBL_MIN, (long double)4.9406564584124654e-324, FLT_MAX, FLT_MIN};
+  switch (fpsym_rand() % 16) { case 0: return __builtin_infl(); case 1: return -__builtin_infl(); case 2: return __builtin_nanl(""); default: return v[fpsym_rand() % (sizeof v / sizeof v[0])]; }
+}
+static long double fpsym_mutate_ld(long double x, long double other) {
+  switch (fpsym_rand() % 8) {
+  case 0: return fpsym_special_ld();
+  case 1: case 2: {
+    if (!fpsym_nconsts) return fpsym_special_ld();
+    long double c = fpsym_consts[fpsym_rand() % fpsym_nconsts];
+    if (fpsym_rand() % 2) c = -c;
+    int k = (int)(fpsym_rand() % 4);
+    long double to = fpsym_rand() % 2 ? __builtin_infl() : -__builtin_infl();
+    while (k--) c = nextafterl(c, to);
+    return c;
+  }
+  case 3: { int k = 1 + (int)(fpsym_rand() % 16); long double to = fpsym_rand() % 2 ? __builtin_infl() : -__builtin_infl(); while (k--) x = nextafterl(x, to); return x; }
+  case 4: return -x;
+#if LDBL_MANT_DIG == 64
+  case 5: {
+    /* A new exponent (not the infinities' and NaNs'), the integer bit set:
+       a normal number (or a pseudo-denormal for exponent 0). */
+    unsigned char b[sizeof x]; uint16_t e;
+    memcpy(b, &x, sizeof x); memcpy(&e, b + 8, 2);
+    e = (uint16_t)((e & 0x8000) | (fpsym_rand() % 32767));
+    memcpy(b + 8, &e, 2); b[7] |= 0x80;
+    memcpy(&x, b, sizeof x); return x;
+  }
+#endif
+  case 6: return ldexpl(x == 0 ? 1.0L : x, (int)(fpsym_rand() % 257) - 128);
+  default: return other;
+  }
+}
+/* A long double into a slot: its 10 bytes, the padding zero. */
+static void fpsym_put_ld(uint8_t *at, long double x) {
+  memset(at, 0, 16);
+  memcpy(at, &x, 10);
+}
+
 size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max, unsigned int seed) {
   fpsym_rng ^= seed ? seed : 1;
   fpsym_rand();
@@ -262,7 +304,8 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max, unsigned 
     uint32_t w = n < fpsym_nhint && fpsym_hint[n] ? (uint32_t)fpsym_hint[n] : (fpsym_rand() % 2 ? 8 : 4);
     if (size + 4 + w <= max) {
       memcpy(data + size, &w, 4);
-      if (w == 8) { double d = fpsym_special_d(); memcpy(data + size + 4, &d, 8); }
+      if (w == 16) fpsym_put_ld(data + size + 4, fpsym_special_ld());
+      else if (w == 8) { double d = fpsym_special_d(); memcpy(data + size + 4, &d, 8); }
       else if (w == 4) { float f = fpsym_special_f(); memcpy(data + size + 4, &f, 4); }
       else memset(data + size + 4, 0, w);
       off[n] = size + 4; len[n] = w; n++; size += 4 + w;
@@ -271,10 +314,14 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max, unsigned 
   if (n == 0) return LLVMFuzzerMutate(data, size, max);
   for (int rounds = 1 + (int)(fpsym_rand() % 2); rounds > 0; rounds--) {
     size_t r = fpsym_rand() % n;
-    size_t w = r < fpsym_nhint && fpsym_hint[r] ? (size_t)fpsym_hint[r] : (fpsym_rand() % 2 ? 8 : 4);
+    /* Without a hint, a 16-byte record (a long double read by the program) is
+       taken as one half of the time. */
+    size_t w = r < fpsym_nhint && fpsym_hint[r] ? (size_t)fpsym_hint[r]
+               : len[r] == 16 && fpsym_rand() % 2 ? 16 : (fpsym_rand() % 2 ? 8 : 4);
     if (len[r] < w) { if (len[r] >= 4) w = 4; else continue; }
     size_t slots = len[r] / w, at = off[r] + w * (fpsym_rand() % slots), from = off[r] + w * (fpsym_rand() % slots);
-    if (w == 8) { double x, o; memcpy(&x, data + at, 8); memcpy(&o, data + from, 8); x = fpsym_mutate_d(x, o); memcpy(data + at, &x, 8); }
+    if (w == 16) { long double x = 0, o = 0; memcpy(&x, data + at, 10); memcpy(&o, data + from, 10); fpsym_put_ld(data + at, fpsym_mutate_ld(x, o)); }
+    else if (w == 8) { double x, o; memcpy(&x, data + at, 8); memcpy(&o, data + from, 8); x = fpsym_mutate_d(x, o); memcpy(data + at, &x, 8); }
     else { float x, o; memcpy(&x, data + at, 4); memcpy(&o, data + from, 4); x = fpsym_mutate_f(x, o); memcpy(data + at, &x, 4); }
   }
   return size;
@@ -493,7 +540,7 @@ mod tests {
             entry: EntryRecord::Function {
                 function: "f".into(),
                 array_len: 1,
-                params: Some(vec!["double".into(), "float".into()]),
+                params: Some(vec!["double".into(), "float".into(), "long double".into()]),
                 ret: Some("int".into()),
             },
             property: None,
@@ -504,11 +551,19 @@ mod tests {
         let (text, starts) = harness_source(&record, &[1.5]).unwrap();
         assert!(text.contains("static int fpsym_entry(void) {"), "{text}");
         assert!(!text.contains("int main(void)"), "{text}");
-        assert!(text.contains("fpsym_hint[] = {8, 4}"), "{text}");
+        assert!(text.contains("fpsym_hint[] = {8, 4, 16}"), "{text}");
         assert!(text.contains("fpsym_consts[] = {1.5e0}"), "{text}");
         assert_eq!(
             starts,
-            vec![[vec![8, 0, 0, 0], vec![0; 8], vec![4, 0, 0, 0], vec![0; 4]].concat()]
+            vec![[
+                vec![8, 0, 0, 0],
+                vec![0; 8],
+                vec![4, 0, 0, 0],
+                vec![0; 4],
+                vec![16, 0, 0, 0],
+                vec![0; 16]
+            ]
+            .concat()]
         );
     }
 }
