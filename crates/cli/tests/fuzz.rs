@@ -3,7 +3,8 @@
 //! fuzzer, reported as a finding marked `fuzz-finding`, and confirmed by
 //! native replay; `--fuzz-time 0` turns the phase off; the seeded search
 //! answers the branch sides its seeds take without the solver; a long
-//! double parameter gets long double special values; Ctrl-C
+//! double parameter gets long double special values and the program's
+//! long double constants; Ctrl-C
 //! stops the fuzzer within a second and keeps what it found.
 //!
 //! Needs clang-14 and libclang-rt-14-dev (libFuzzer, AddressSanitizer):
@@ -91,14 +92,16 @@ fn the_fuzzer_finds_a_crash_needing_infinity_and_replay_confirms_it() {
     let _ = std::fs::remove_dir_all(&out);
 }
 
-#[test]
-fn the_fuzzer_finds_a_crash_needing_the_largest_long_double() {
-    let out = scratch("long-double");
+/// Fuzzes `function` of fuzz_long_double.c for 3 s: the fuzzer finds its
+/// failed assertion at `line` with the long double whose 80-bit pattern is
+/// `bits` (sign and exponent in bytes 8-9) as the parameter's record.
+fn fuzz_long_double(function: &str, line: u64, bits: u128) {
+    let out = scratch(function);
     let o = fpsym(&[
         "run",
         fixture("fuzz_long_double.c").to_str().unwrap(),
         "--function",
-        "largest",
+        function,
         "--fuzz-time",
         "3",
         "-o",
@@ -115,16 +118,22 @@ fn the_fuzzer_finds_a_crash_needing_the_largest_long_double() {
         .collect();
     assert_eq!(marks.len(), 1, "{marks:?}");
     assert_eq!(marks[0]["kind"], "assertion-failure");
-    assert_eq!(marks[0]["loc"]["line"], 10);
-    // The crashing input: LDBL_MAX's 80-bit pattern in the parameter's
-    // record (after the record's length), its padding zero.
+    assert_eq!(marks[0]["loc"]["line"], line);
+    // The crashing input: the record's length, then the value's 10 bytes
+    // and zero padding.
     let input = std::fs::read(marks[0]["input"].as_str().unwrap()).unwrap();
-    assert_eq!(
-        input[4..20],
-        [[0xff; 8].as_slice(), &[0xfe, 0x7f], &[0; 6]].concat(),
-        "{input:?}"
-    );
+    assert_eq!(input[4..20], bits.to_le_bytes()[..16], "{input:?}");
     let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn the_fuzzer_finds_a_crash_needing_the_largest_long_double() {
+    fuzz_long_double("largest", 11, 0x7ffe_ffff_ffff_ffff_ffff);
+}
+
+#[test]
+fn the_fuzzer_finds_a_crash_needing_a_long_double_constant_of_the_program() {
+    fuzz_long_double("tenth", 16, 0x3ffb_cccc_cccc_cccc_cccd);
 }
 
 #[test]

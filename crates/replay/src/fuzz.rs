@@ -57,6 +57,57 @@ pub struct FuzzOutcome {
     pub plateaued: bool,
 }
 
+/// The program's floating-point constants the mutator uses.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Constants {
+    /// Float and double constants, as doubles ([`float_constants`]).
+    pub doubles: Vec<f64>,
+    /// x86_fp80 constants, as their 80-bit patterns
+    /// ([`long_double_constants`]).
+    pub long_doubles: Vec<u128>,
+}
+
+impl Constants {
+    /// The constants of LLVM IR text.
+    pub fn of_ir(ll: &str) -> Constants {
+        Constants {
+            doubles: float_constants(ll),
+            long_doubles: long_double_constants(ll),
+        }
+    }
+}
+
+/// The x86_fp80 constants of LLVM IR text (`x86_fp80 0xK3FFB8000000000000000`,
+/// the 80-bit pattern: sign and exponent, then the 64-bit significand with
+/// its integer bit), finite normal or subnormal and distinct, at most
+/// [`MAX_CONSTANTS`].
+pub fn long_double_constants(ll: &str) -> Vec<u128> {
+    let mut out: Vec<u128> = Vec::new();
+    for tok in ll.split(|c: char| !c.is_ascii_alphanumeric()) {
+        let Some(h) = tok.strip_prefix("0xK") else { continue };
+        let Ok(b) = u128::from_str_radix(h, 16) else { continue };
+        let (exp, integer) = ((b >> 64) & 0x7fff, (b >> 63) & 1);
+        // Not the infinities and NaNs, nor the encodings x87 rejects.
+        let valid = h.len() == 20 && exp != 0x7fff && (integer == 1) == (exp != 0);
+        if valid && !out.contains(&b) {
+            out.push(b);
+            if out.len() == MAX_CONSTANTS {
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// An x86_fp80 pattern as an exact C `long double` literal (hexadecimal:
+/// the significand times a power of two).
+fn long_double_literal(b: u128) -> String {
+    let sign = if b >> 79 & 1 == 1 { "-" } else { "" };
+    let exp = ((b >> 64) & 0x7fff) as i64;
+    let significand = b as u64;
+    format!("{sign}0x{significand:x}p{}L", exp.max(1) - 16383 - 63)
+}
+
 /// The floating-point constants of LLVM IR text (`double 1.5`,
 /// `float 0x3FB99999A0000000`; hexadecimal constants are the double's
 /// bits, as LLVM prints floats too), finite and distinct, at most
@@ -109,7 +160,7 @@ fn param_slot(ty: &str) -> (u32, usize) {
 
 /// The harness: the replay driver's input functions over libFuzzer's
 /// buffer, the mutator, and the entry.
-fn harness_source(record: &RunRecord, constants: &[f64]) -> Result<(String, Vec<Vec<u8>>), ReplayError> {
+fn harness_source(record: &RunRecord, constants: &Constants) -> Result<(String, Vec<Vec<u8>>), ReplayError> {
     let mut s = String::from(FUZZ_PRELUDE);
     s.push_str(input_functions!());
     let (hints, starts): (Vec<u32>, Vec<Vec<u8>>) = match &record.entry {
@@ -141,8 +192,13 @@ fn harness_source(record: &RunRecord, constants: &[f64]) -> Result<(String, Vec<
     let list = |v: Vec<String>| if v.is_empty() { "0".to_string() } else { v.join(", ") };
     s.push_str(&format!(
         "static const double fpsym_consts[] = {{{}}};\nstatic const size_t fpsym_nconsts = {};\n",
-        list(constants.iter().map(|c| format!("{:e}", c)).collect()),
-        constants.len()
+        list(constants.doubles.iter().map(|c| format!("{:e}", c)).collect()),
+        constants.doubles.len()
+    ));
+    s.push_str(&format!(
+        "static const long double fpsym_consts_ld[] = {{{}}};\nstatic const size_t fpsym_nconsts_ld = {};\n",
+        list(constants.long_doubles.iter().map(|c| long_double_literal(*c)).collect()),
+        constants.long_doubles.len()
     ));
     s.push_str(&format!(
         "static const int fpsym_hint[] = {{{}}};\nstatic const size_t fpsym_nhint = {};\n",
@@ -257,8 +313,10 @@ static long double fpsym_mutate_ld(long double x, long double other) {
   switch (fpsym_rand() % 8) {
   case 0: return fpsym_special_ld();
   case 1: case 2: {
-    if (!fpsym_nconsts) return fpsym_special_ld();
-    long double c = fpsym_consts[fpsym_rand() % fpsym_nconsts];
+    if (!fpsym_nconsts && !fpsym_nconsts_ld) return fpsym_special_ld();
+    /* The program's long double constants, or its doubles'. */
+    long double c = fpsym_nconsts_ld && (!fpsym_nconsts || fpsym_rand() % 2) ? fpsym_consts_ld[fpsym_rand() % fpsym_nconsts_ld]
+                                                                             : fpsym_consts[fpsym_rand() % fpsym_nconsts];
     if (fpsym_rand() % 2) c = -c;
     int k = (int)(fpsym_rand() % 4);
     long double to = fpsym_rand() % 2 ? __builtin_infl() : -__builtin_infl();
@@ -341,7 +399,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 /// `constants` in the mutator; returns the binary and the starting inputs.
 /// `.i` inputs are not supported (their symbols cannot be renamed by
 /// `-D`): an error names them.
-pub fn build_fuzzer(dir: &Path, record: &RunRecord, constants: &[f64]) -> Result<(PathBuf, Vec<Vec<u8>>), ReplayError> {
+pub fn build_fuzzer(
+    dir: &Path,
+    record: &RunRecord,
+    constants: &Constants,
+) -> Result<(PathBuf, Vec<Vec<u8>>), ReplayError> {
     let fdir = dir.join("fuzz");
     std::fs::create_dir_all(&fdir).map_err(io(&fdir))?;
     let (text, starts) = harness_source(record, constants)?;
@@ -389,7 +451,7 @@ pub fn build_fuzzer(dir: &Path, record: &RunRecord, constants: &[f64]) -> Result
 pub fn fuzz(
     dir: &Path,
     record: &RunRecord,
-    constants: &[f64],
+    constants: &Constants,
     time: Duration,
     plateau: Option<Duration>,
     interrupt: &Arc<AtomicBool>,
@@ -530,6 +592,29 @@ mod tests {
     }
 
     #[test]
+    fn long_double_constants_are_read_from_the_ir_and_written_exactly() {
+        // 0.1L, -2.0L twice, +inf, a NaN, an unnormal (no integer bit), the
+        // smallest subnormal; a double's bits are not a long double.
+        let ll = "%3 = fcmp olt x86_fp80 %2, 0xK3FFBCCCCCCCCCCCCCCCD\n\
+                  %4 = fmul x86_fp80 0xKC0008000000000000000, %x\n\
+                  %5 = fadd x86_fp80 %4, 0xKC0008000000000000000\n\
+                  %6 = fadd x86_fp80 0xK7FFF8000000000000000, 0xK7FFFC000000000000000\n\
+                  %7 = fadd x86_fp80 0xK3FFF0000000000000001, 0xK00000000000000000001\n\
+                  %8 = fadd double %y, 0x3FB99999A0000000\n";
+        let c = long_double_constants(ll);
+        assert_eq!(
+            c,
+            vec![0x3FFBCCCCCCCCCCCCCCCD, 0xC0008000000000000000, 0x00000000000000000001]
+        );
+        let lits: Vec<String> = c.into_iter().map(long_double_literal).collect();
+        assert_eq!(
+            lits,
+            vec!["0xcccccccccccccccdp-67L", "-0x8000000000000000p-62L", "0x1p-16445L"]
+        );
+        assert_eq!(Constants::of_ir(ll).doubles, vec![f64::from_bits(0x3FB99999A0000000)]);
+    }
+
+    #[test]
     fn function_harness_starts_with_a_record_per_parameter() {
         let record = RunRecord {
             files: vec![],
@@ -548,11 +633,16 @@ mod tests {
             sym_stdin: None,
             mode: None,
         };
-        let (text, starts) = harness_source(&record, &[1.5]).unwrap();
+        let constants = Constants {
+            doubles: vec![1.5],
+            long_doubles: vec![0x3FFBCCCCCCCCCCCCCCCD],
+        };
+        let (text, starts) = harness_source(&record, &constants).unwrap();
         assert!(text.contains("static int fpsym_entry(void) {"), "{text}");
         assert!(!text.contains("int main(void)"), "{text}");
         assert!(text.contains("fpsym_hint[] = {8, 4, 16}"), "{text}");
         assert!(text.contains("fpsym_consts[] = {1.5e0}"), "{text}");
+        assert!(text.contains("fpsym_consts_ld[] = {0xcccccccccccccccdp-67L}"), "{text}");
         assert_eq!(
             starts,
             vec![[
