@@ -70,7 +70,9 @@ pub struct SeedTrack {
     started: bool,
     /// The path constraints checked: `st.path[..checked]`.
     checked: usize,
-    /// The last of them, to notice a path that was not only extended.
+    /// The last of them, to notice a path that was not only extended (the
+    /// engine only appends to paths; a track found on another path is
+    /// built again from the start).
     last: Option<Term>,
     /// The input objects whose bytes are in the models:
     /// `st.symbolics[..objects]`.
