@@ -101,7 +101,7 @@ pub fn phase(
         return Ok(None);
     }
     let ll = std::fs::read_to_string(out.join("build").join("program.ll")).unwrap_or_default();
-    let constants = fpsym_replay::fuzz::float_constants(&ll);
+    let constants = fpsym_replay::fuzz::Constants::of_ir(&ll);
     // The default phase ends once the fuzzer finds nothing new for a while.
     let plateau = (!explicit).then_some(PLATEAU);
     let outcome = match fpsym_replay::fuzz::fuzz(out, record, &constants, d, plateau, interrupt) {

@@ -2,7 +2,9 @@
 //! search: a crash that needs a special float value is found by the
 //! fuzzer, reported as a finding marked `fuzz-finding`, and confirmed by
 //! native replay; `--fuzz-time 0` turns the phase off; the seeded search
-//! answers the branch sides its seeds take without the solver; Ctrl-C
+//! answers the branch sides its seeds take without the solver; a long
+//! double parameter gets long double special values and the program's
+//! long double constants; Ctrl-C
 //! stops the fuzzer within a second and keeps what it found.
 //!
 //! Needs clang-14 and libclang-rt-14-dev (libFuzzer, AddressSanitizer):
@@ -88,6 +90,50 @@ fn the_fuzzer_finds_a_crash_needing_infinity_and_replay_confirms_it() {
     let stats = json(&out.join("stats.json"))["stats"].clone();
     assert!(stats["seeded_queries"].as_u64().unwrap() > 0, "{stats}");
     let _ = std::fs::remove_dir_all(&out);
+}
+
+/// Fuzzes `function` of fuzz_long_double.c for 3 s: the fuzzer finds its
+/// failed assertion at `line` with the long double whose 80-bit pattern is
+/// `bits` (sign and exponent in bytes 8-9) as the parameter's record.
+fn fuzz_long_double(function: &str, line: u64, bits: u128) {
+    let out = scratch(function);
+    let o = fpsym(&[
+        "run",
+        fixture("fuzz_long_double.c").to_str().unwrap(),
+        "--function",
+        function,
+        "--fuzz-time",
+        "3",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{t}");
+    assert!(t.contains("1 finding(s) found by fuzzing"), "{t}");
+    let fuzz = json(&out.join("fuzz/fuzz.json"));
+    assert!(fuzz["first_crash_seconds"].as_f64().unwrap() < 3.0, "{fuzz}");
+    let marks: Vec<_> = events(&out)
+        .into_iter()
+        .filter(|e| e["event"] == "fuzz-finding")
+        .collect();
+    assert_eq!(marks.len(), 1, "{marks:?}");
+    assert_eq!(marks[0]["kind"], "assertion-failure");
+    assert_eq!(marks[0]["loc"]["line"], line);
+    // The crashing input: the record's length, then the value's 10 bytes
+    // and zero padding.
+    let input = std::fs::read(marks[0]["input"].as_str().unwrap()).unwrap();
+    assert_eq!(input[4..20], bits.to_le_bytes()[..16], "{input:?}");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn the_fuzzer_finds_a_crash_needing_the_largest_long_double() {
+    fuzz_long_double("largest", 11, 0x7ffe_ffff_ffff_ffff_ffff);
+}
+
+#[test]
+fn the_fuzzer_finds_a_crash_needing_a_long_double_constant_of_the_program() {
+    fuzz_long_double("tenth", 16, 0x3ffb_cccc_cccc_cccc_cccd);
 }
 
 #[test]

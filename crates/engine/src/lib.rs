@@ -297,10 +297,14 @@ pub fn run(
         return run_unseeded(program, solver, config, sink, cx);
     }
     let shared = Arc::new(std::sync::Mutex::new(seeds::SeedShared::default()));
-    cx.plugins.oracle = Some(Box::new(seeds::SeedOracle::new(config.seeds.clone(), shared.clone())));
+    let oracle = seeds::SeedOracle::new(config.seeds.clone(), shared.clone());
+    let observers = cx.plugins.observers.len();
+    cx.plugins.observers.push(Box::new(oracle.tracker()));
+    cx.plugins.oracle = Some(Box::new(oracle));
     let mut seeded = seeds::SeedSolver::new(solver, shared.clone());
     let summary = run_unseeded(program, &mut seeded, config, sink, cx);
     cx.plugins.oracle = None;
+    cx.plugins.observers.truncate(observers);
     let mut summary = summary?;
     summary.stats.seeded_queries = shared.lock().map(|s| s.answered).unwrap_or(0);
     Ok(summary)

@@ -5,30 +5,40 @@
 //! record per input object, in the order the program reads them
 //! ([`crate::Config::seeds`]). For a state, a seed gives a *model*: the
 //! k-th input object's bytes come from the seed's k-th record (zeros where
-//! the record is shorter or missing), and the variables behind those bytes
-//! get the values that produce them. A state *follows* a seed when the
+//! the record is shorter or missing), the variables behind those bytes get
+//! the values that produce them, floats and their bit patterns follow
+//! from each other, and any other variable of the path condition gets the
+//! default of its sort ([`advance`]). A state *follows* a seed when the
 //! seed's model satisfies its path condition.
 //!
-//! Two pieces use these models, both without changing the executor:
+//! Three pieces use these models, all without changing the executor:
 //!
 //! - [`SeedOracle`], a [`BranchOracle`]: before each branch it hands the
 //!   models of the seeds the state follows to the solver decorator, and it
 //!   ranks states following a seed first ([`crate::searcher::Policy::Seeded`]).
 //!   It never excludes a side: the branches a seed did not take are forked
 //!   off and asked about as usual.
+//! - [`SeedTracker`], an [`Observer`]: after each branch it stores in the
+//!   state ([`SeedTrack`], forked with it) which seeds it still follows,
+//!   their models, and how much of its path they were checked on. So a
+//!   branch evaluates only the constraints added since the last one, and
+//!   only under the seeds still followed, not the whole path condition
+//!   under every seed.
 //! - [`SeedSolver`], a [`Solver`] decorator: a query that one of those
 //!   models satisfies (every assertion evaluates to true under it) is
 //!   answered `sat` with that model, without asking the wrapped solver. So
 //!   the side of a branch a seed takes costs no solver call, and a test
 //!   made on a seed's path has the seed's input. The answer is sound
-//!   whatever the model: it is checked by evaluation.
+//!   whatever the model: it is checked by evaluation (of the assertions
+//!   past the path condition the model was checked on, when the query
+//!   starts with it).
 
-use crate::plugin::{Branch, BranchOracle, Follow};
+use crate::plugin::{Branch, BranchOracle, Follow, Observer};
 use crate::state::State;
 use fpsym_expr::{eval, BvValue, Model, Op, Sort, Term, Value};
 use fpsym_float::Float;
 use fpsym_solver::{Budget, Query, SolveResult, Solver, SolverError};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashSet};
 use std::sync::{Arc, Mutex};
 
 /// One seed: the bytes of each input object, in the order the program
@@ -36,170 +46,294 @@ use std::sync::{Arc, Mutex};
 pub type Seed = Vec<Vec<u8>>;
 
 /// What the oracle and the solver decorator share: the models of the
-/// seeds the state about to branch follows, and how many queries a model
-/// answered.
+/// seeds the state about to branch follows, the path condition they
+/// satisfy, and how many queries a model answered.
 #[derive(Debug, Default)]
 pub struct SeedShared {
-    /// Models to try on the next queries (the current state's seeds).
-    pub candidates: Vec<Model>,
+    /// Models to try on the next queries (the current state's seeds),
+    /// each satisfying all of `path` and assigning all its variables.
+    pub candidates: Vec<Arc<Model>>,
+    /// The path condition of the state the candidates were made for: a
+    /// query starting with (a prefix of) it needs only the rest evaluated.
+    pub path: Vec<Term>,
     /// Queries answered by a seed's model, without the solver.
     pub answered: u64,
 }
 
-/// The model `seed` gives the input variables of `st` (see the module
-/// doc): each input object's byte terms are matched to the seed's bytes
-/// (8-bit variables, extracts of a variable, of its zero extension), then
-/// floats and their bit patterns are tied through the path's
-/// `ite(isNaN(x), b = NaN bits, fp(b) = x)` constraints.
-pub fn seed_model(st: &State, seed: &Seed) -> Model {
-    let mut bits: HashMap<Term, u128> = HashMap::new();
-    for (k, obj) in st.symbolics.iter().enumerate() {
-        let record = seed.get(k).map(Vec::as_slice).unwrap_or(&[]);
-        for (i, t) in obj.bytes.iter().enumerate() {
-            let b = record.get(i).copied().unwrap_or(0) as u128;
-            match (t.op(), t.args()) {
-                (Op::Var(_), _) => {
-                    bits.insert(t.clone(), b);
+/// Where a state stands with the seeds, kept in its extension slot
+/// ([`State::ext`]) so that it forks with it: the seeds it follows, each
+/// with its model on the path checked so far. A branch then evaluates only
+/// the constraints added since, and only under the seeds still followed.
+#[derive(Clone, Debug, Default)]
+pub struct SeedTrack {
+    /// Set by [`advance`] (a default track has looked at nothing).
+    started: bool,
+    /// The path constraints checked: `st.path[..checked]`.
+    checked: usize,
+    /// The last of them, to notice a path that was not only extended (the
+    /// engine only appends to paths; a track found on another path is
+    /// built again from the start).
+    last: Option<Term>,
+    /// The input objects whose bytes are in the models:
+    /// `st.symbolics[..objects]`.
+    objects: usize,
+    /// The seeds followed (indexes in the oracle's list), each with its
+    /// model, which assigns every variable of the checked constraints and
+    /// satisfies them all.
+    following: Vec<(usize, Arc<Model>)>,
+}
+
+impl SeedTrack {
+    /// The indexes of the seeds followed.
+    pub fn seeds(&self) -> Vec<usize> {
+        self.following.iter().map(|(k, _)| *k).collect()
+    }
+}
+
+/// Sets `v` to `value` in `m` unless it has a value (first come wins: a
+/// value some checked constraint was evaluated with never changes).
+fn set(m: &mut Arc<Model>, v: &Term, value: Value) {
+    if m.get(v).is_none() {
+        Arc::make_mut(m).insert(v.clone(), value);
+    }
+}
+
+/// Gives the variables behind an input object's byte terms `bytes` the
+/// values that make them `record` (zeros past its end): 8-bit variables,
+/// extracts of a variable or of its zero extension.
+fn add_object(m: &mut Arc<Model>, bytes: &[Term], record: &[u8]) {
+    for (i, t) in bytes.iter().enumerate() {
+        let byte = record.get(i).copied().unwrap_or(0) as u128;
+        let (x, v) = match (t.op(), t.args()) {
+            (Op::Var(_), _) => (t, byte),
+            (Op::BvExtract(_, lo), [x]) => {
+                let x = match (x.op(), x.args()) {
+                    (Op::BvZeroExtend(_), [y]) => y,
+                    _ => x,
+                };
+                // Byte i of the object is bits lo.. of x: x holds the
+                // object's bytes from i - lo/8 on (one variable may stand
+                // for all the bytes, or one per byte read).
+                let (Op::Var(_), Sort::BitVec(w)) = (x.op(), x.sort()) else {
+                    continue;
+                };
+                let Some(base) = i.checked_sub((*lo / 8) as usize) else {
+                    continue;
+                };
+                if w > 128 || m.get(x).is_some() {
+                    continue;
                 }
-                (Op::BvExtract(_, lo), [x]) => {
-                    let x = match (x.op(), x.args()) {
-                        (Op::BvZeroExtend(_), [y]) => y,
-                        _ => x,
-                    };
-                    // Byte i of the object is bits lo.. of x: x holds
-                    // the object's bytes from i - lo/8 on (one variable
-                    // may stand for all the bytes, or one per byte read).
-                    let (Op::Var(_), Sort::BitVec(w)) = (x.op(), x.sort()) else {
-                        continue;
-                    };
-                    let Some(base) = i.checked_sub((*lo / 8) as usize) else {
-                        continue;
-                    };
-                    if w <= 128 && !bits.contains_key(x) {
-                        let v = (0..w.div_ceil(8) as usize).rev().fold(0u128, |a, j| {
-                            (a << 8) | record.get(base + j).copied().unwrap_or(0) as u128
-                        });
-                        bits.insert(x.clone(), v);
-                    }
-                }
-                _ => {}
+                let v = (0..w.div_ceil(8) as usize).rev().fold(0u128, |a, j| {
+                    (a << 8) | record.get(base + j).copied().unwrap_or(0) as u128
+                });
+                (x, v)
             }
-        }
-    }
-    let mut m = Model::new();
-    for (v, b) in bits {
-        if let Sort::BitVec(w) = v.sort() {
+            _ => continue,
+        };
+        if let Sort::BitVec(w) = x.sort() {
             let mask = if w >= 128 { u128::MAX } else { (1u128 << w) - 1 };
-            m.insert(v, Value::Bv(BvValue::new(w, b & mask)));
+            set(m, x, Value::Bv(BvValue::new(w, v & mask)));
         }
     }
-    tie_floats(&mut m, &st.path);
-    m
+}
+
+/// The value the float/bit-pattern constraint `a`, if it is one, gives an
+/// unassigned variable under `m`: `ite(isNaN(x), b = N, to_fp(b) = x)`
+/// gives `x` from `b` (an input float from its bytes) or `b` from `x` (the
+/// bit pattern of a computed float stored to memory).
+fn tie(m: &Model, a: &Term) -> Option<(Term, Value)> {
+    let (Op::Ite, [c, nan_case, same]) = (a.op(), a.args()) else {
+        return None;
+    };
+    let (Op::FpIsNaN, [x]) = (c.op(), c.args()) else {
+        return None;
+    };
+    let (Op::Eq, [l, r]) = (same.op(), same.args()) else {
+        return None;
+    };
+    // Either operand order (terms may be normalized).
+    let (fb, x2) = if matches!(l.op(), Op::ToFpFromBits(_)) {
+        (l, r)
+    } else {
+        (r, l)
+    };
+    let (Op::ToFpFromBits(fmt), [b]) = (fb.op(), fb.args()) else {
+        return None;
+    };
+    if x2 != x || !matches!(b.op(), Op::Var(_)) {
+        return None;
+    }
+    match (m.get(b), matches!(x.op(), Op::Var(_)) && m.get(x).is_none()) {
+        (Some(Value::Bv(bv)), true) => Some((x.clone(), Value::Fp(Float::from_bits(*fmt, bv.bits())))),
+        (None, _) => {
+            let Ok(Value::Fp(f)) = eval(x, m) else {
+                return None;
+            };
+            let value = if f.is_nan() {
+                // The constant of `b = N`.
+                let n = nan_case.args().iter().find(|n| *n != b)?;
+                match eval(n, m) {
+                    Ok(Value::Bv(n)) => n.bits(),
+                    _ => return None,
+                }
+            } else {
+                f.to_bits()
+            };
+            Some((b.clone(), Value::Bv(BvValue::new(fmt.width(), value))))
+        }
+        _ => None,
+    }
 }
 
 /// Completes `m` through the float/bit-pattern constraints among
-/// `assertions`: `ite(isNaN(x), b = N, to_fp(b) = x)` gives `x` from `b`
-/// (an input float from its bytes) or `b` from `x` (the bit pattern of a
-/// computed float stored to memory), whichever is unknown.
-fn tie_floats(m: &mut Model, assertions: &[Term]) {
+/// `assertions` (see [`tie`]).
+fn tie_floats(m: &mut Arc<Model>, assertions: &[Term]) {
     for _ in 0..2 {
         for a in assertions {
-            let (Op::Ite, [c, nan_case, same]) = (a.op(), a.args()) else {
-                continue;
-            };
-            let (Op::FpIsNaN, [x]) = (c.op(), c.args()) else {
-                continue;
-            };
-            let (Op::Eq, [l, r]) = (same.op(), same.args()) else {
-                continue;
-            };
-            // Either operand order (terms may be normalized).
-            let (fb, x2) = if matches!(l.op(), Op::ToFpFromBits(_)) {
-                (l, r)
-            } else {
-                (r, l)
-            };
-            let (Op::ToFpFromBits(fmt), [b]) = (fb.op(), fb.args()) else {
-                continue;
-            };
-            if x2 != x || !matches!(b.op(), Op::Var(_)) {
-                continue;
-            }
-            match (m.get(b), matches!(x.op(), Op::Var(_)) && m.get(x).is_none()) {
-                (Some(Value::Bv(bv)), true) => {
-                    m.insert(x.clone(), Value::Fp(Float::from_bits(*fmt, bv.bits())));
-                }
-                (None, _) => {
-                    let Ok(Value::Fp(f)) = eval(x, m) else { continue };
-                    let w = fmt.width();
-                    let value = if f.is_nan() {
-                        // The constant of `b = N`.
-                        let n = nan_case.args().iter().find(|n| *n != b);
-                        match n.map(|n| eval(n, m)) {
-                            Some(Ok(Value::Bv(n))) => n.bits(),
-                            _ => continue,
-                        }
-                    } else {
-                        f.to_bits()
-                    };
-                    m.insert(b.clone(), Value::Bv(BvValue::new(w, value)));
-                }
-                _ => {}
+            if let Some((v, value)) = tie(m, a) {
+                set(m, &v, value);
             }
         }
     }
 }
 
-/// Whether every assertion evaluates to true under `m`.
-fn satisfies(m: &Model, assertions: &[Term]) -> bool {
-    assertions.iter().all(|a| matches!(eval(a, m), Ok(Value::Bool(true))))
+/// The distinct variables of `assertions`.
+fn vars_of(assertions: &[Term]) -> Vec<Term> {
+    let mut seen = HashSet::new();
+    assertions
+        .iter()
+        .flat_map(|a| a.vars())
+        .filter(|v| seen.insert(v.id()))
+        .collect()
+}
+
+/// Extends `m`, which assigns every variable of some constraints already
+/// checked, over `new` ones: their ties, then the default of its sort for
+/// each variable still without a value (as a `sat` answer must assign
+/// them). Whether `m` then satisfies all of `new`.
+fn extend(m: &mut Arc<Model>, new: &[Term], vars: &[Term]) -> bool {
+    tie_floats(m, new);
+    if vars.iter().any(|v| m.get(v).is_none()) {
+        Arc::make_mut(m).complete(vars);
+    }
+    new.iter().all(|a| matches!(eval(a, m), Ok(Value::Bool(true))))
+}
+
+/// `t` brought up to date with `st` (its seeds' models built from the
+/// start if `t` is not a track of an earlier point of this path): each
+/// followed seed's model gets the values of the input objects read since
+/// (the k-th object's bytes from the seed's k-th record), then is extended
+/// over the path constraints added since ([`extend`]); the seeds whose
+/// model falsifies one of them are no longer followed. So a seed's model
+/// on a path is built in the order of the path, and no value in it changes
+/// once a constraint was evaluated with it: the state follows the seed iff
+/// the model satisfies its whole path condition.
+pub fn advance(seeds: &[Seed], t: SeedTrack, st: &State) -> SeedTrack {
+    let extended = t.started
+        && t.checked <= st.path.len()
+        && t.objects <= st.symbolics.len()
+        && (t.checked == 0 || st.path.get(t.checked - 1) == t.last.as_ref());
+    let mut t = if extended {
+        t
+    } else {
+        SeedTrack {
+            started: true,
+            following: (0..seeds.len()).map(|k| (k, Arc::new(Model::new()))).collect(),
+            ..SeedTrack::default()
+        }
+    };
+    let objects = &st.symbolics[t.objects..];
+    let new = &st.path[t.checked..];
+    if !t.following.is_empty() && !(objects.is_empty() && new.is_empty()) {
+        let vars = vars_of(new);
+        let first = t.objects;
+        t.following.retain_mut(|(k, m)| {
+            for (j, obj) in objects.iter().enumerate() {
+                let record = seeds[*k].get(first + j).map(Vec::as_slice).unwrap_or(&[]);
+                add_object(m, &obj.bytes, record);
+            }
+            extend(m, new, &vars)
+        });
+    }
+    t.checked = st.path.len();
+    t.last = st.path.last().cloned();
+    t.objects = st.symbolics.len();
+    t
+}
+
+/// The model `seed` gives the input variables of `st` and the others of
+/// its path condition, built as [`advance`] builds it (whether or not it
+/// satisfies the path condition).
+pub fn seed_model(st: &State, seed: &Seed) -> Model {
+    let mut m = Arc::new(Model::new());
+    for (k, obj) in st.symbolics.iter().enumerate() {
+        add_object(&mut m, &obj.bytes, seed.get(k).map(Vec::as_slice).unwrap_or(&[]));
+    }
+    extend(&mut m, &st.path, &vars_of(&st.path));
+    Arc::unwrap_or_clone(m)
 }
 
 /// The branch oracle of seeded search (see the module doc): follows both
 /// sides, hands the solver decorator the models of the seeds the
-/// branching state follows, ranks states following a seed first.
+/// branching state follows, ranks states following a seed first. It reads
+/// the state's [`SeedTrack`], which its [`SeedTracker`] keeps up to date
+/// at branches; without one it builds the track from the start each time.
 pub struct SeedOracle {
-    seeds: Vec<Seed>,
+    seeds: Arc<Vec<Seed>>,
     shared: Arc<Mutex<SeedShared>>,
 }
 
 impl SeedOracle {
     /// An oracle for `seeds`, sharing `shared` with a [`SeedSolver`].
     pub fn new(seeds: Vec<Seed>, shared: Arc<Mutex<SeedShared>>) -> SeedOracle {
-        SeedOracle { seeds, shared }
+        SeedOracle {
+            seeds: Arc::new(seeds),
+            shared,
+        }
     }
 
-    /// The models of the seeds `st` follows.
-    fn followed(&self, st: &State) -> Vec<Model> {
-        self.seeds
-            .iter()
-            .map(|s| seed_model(st, s))
-            .filter(|m| satisfies(&complete(m, &st.path), &st.path))
-            .collect()
+    /// The observer that keeps each state's [`SeedTrack`]: plug it in
+    /// beside the oracle.
+    pub fn tracker(&self) -> SeedTracker {
+        SeedTracker {
+            seeds: self.seeds.clone(),
+        }
     }
-}
 
-/// `m` with a value for every variable of `assertions` (defaults for the
-/// free ones), as a `sat` answer must assign them.
-fn complete(m: &Model, assertions: &[Term]) -> Model {
-    let mut m = m.clone();
-    tie_floats(&mut m, assertions);
-    let vars: Vec<Term> = assertions.iter().flat_map(|a| a.vars()).collect();
-    m.complete(&vars);
-    m
+    /// `st`'s track brought up to date (not stored: the oracle sees the
+    /// state read-only).
+    pub fn track(&self, st: &State) -> SeedTrack {
+        advance(&self.seeds, st.ext::<SeedTrack>().cloned().unwrap_or_default(), st)
+    }
 }
 
 impl BranchOracle for SeedOracle {
     fn decide(&mut self, st: &State, _branch: &Branch<'_>) -> Follow {
-        let models = self.followed(st);
+        let t = self.track(st);
         if let Ok(mut s) = self.shared.lock() {
-            s.candidates = models;
+            s.candidates = t.following.into_iter().map(|(_, m)| m).collect();
+            s.path.clone_from(&st.path);
         }
         Follow::Both
     }
 
     fn priority(&self, st: &State) -> Option<i64> {
-        Some(if self.followed(st).is_empty() { 0 } else { 1 })
+        Some(if self.track(st).following.is_empty() { 0 } else { 1 })
+    }
+}
+
+/// The observer of seeded search: after each branch it stores the state's
+/// [`SeedTrack`] brought up to date (with the branch's condition), so
+/// that the next branch starts from there.
+pub struct SeedTracker {
+    seeds: Arc<Vec<Seed>>,
+}
+
+impl Observer for SeedTracker {
+    fn at_branch(&mut self, st: &mut State, _branch: &Branch<'_>, _taken: bool) {
+        let t = std::mem::take(st.ext_mut::<SeedTrack>());
+        let t = advance(&self.seeds, t, st);
+        *st.ext_mut::<SeedTrack>() = t;
     }
 }
 
@@ -225,14 +359,20 @@ impl Solver for SeedSolver<'_> {
 
     fn check(&mut self, query: &Query, budget: &Budget) -> Result<SolveResult, SolverError> {
         if let Ok(mut s) = self.shared.lock() {
-            let found = s
-                .candidates
-                .iter()
-                .map(|m| complete(m, &query.assertions))
-                .find(|m| satisfies(m, &query.assertions));
-            if let Some(m) = found {
-                s.answered += 1;
-                return Ok(SolveResult::Sat(m));
+            if !s.candidates.is_empty() {
+                // Each candidate satisfies the shared path: only the
+                // assertions past the common prefix need evaluating.
+                let same = query.assertions.iter().zip(&s.path).take_while(|(a, b)| a == b).count();
+                let rest = &query.assertions[same..];
+                let vars = vars_of(rest);
+                let found = s.candidates.iter().find_map(|m| {
+                    let mut m = m.clone();
+                    extend(&mut m, rest, &vars).then_some(m)
+                });
+                if let Some(m) = found {
+                    s.answered += 1;
+                    return Ok(SolveResult::Sat(Arc::unwrap_or_clone(m)));
+                }
             }
         }
         self.inner.check(query, budget)
@@ -250,8 +390,14 @@ impl Solver for SeedSolver<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::term::mk;
+    use crate::term::{bv, mk};
     use fpsym_float::Format;
+    use fpsym_solver::Reason;
+
+    /// Whether `m` satisfies every assertion.
+    fn satisfies(m: &Model, assertions: &[Term]) -> bool {
+        assertions.iter().all(|a| matches!(eval(a, m), Ok(Value::Bool(true))))
+    }
 
     #[test]
     fn a_seed_gives_a_float_input_and_its_bits() {
@@ -262,7 +408,7 @@ mod tests {
             Op::Ite,
             vec![
                 mk(Op::FpIsNaN, vec![x.clone()]),
-                mk(Op::Eq, vec![b.clone(), crate::term::bv(64, 0x7ff8_0000_0000_0000)]),
+                mk(Op::Eq, vec![b.clone(), bv(64, 0x7ff8_0000_0000_0000)]),
                 mk(Op::Eq, vec![mk(Op::ToFpFromBits(f), vec![b.clone()]), x.clone()]),
             ],
         );
@@ -282,12 +428,132 @@ mod tests {
             m.get(&x),
             Some(Value::Fp(Float::from_bits(f, f64::INFINITY.to_bits() as u128)))
         );
-        assert!(satisfies(&complete(&m, &st.path), &st.path));
+        assert!(satisfies(&m, &st.path));
         // A bound the seed violates is not satisfied.
         let big = mk(
             Op::FpLt,
             vec![x.clone(), crate::term::fp(Float::from_bits(f, 1f64.to_bits() as u128))],
         );
-        assert!(!satisfies(&complete(&m, &[big.clone()]), &[big]));
+        let mut m = Arc::new(m);
+        assert!(!extend(&mut m, std::slice::from_ref(&big), &big.vars()));
+    }
+
+    /// A solver that answers unknown and counts the queries it got.
+    struct Counting(u32);
+
+    impl Solver for Counting {
+        fn name(&self) -> String {
+            "counting".into()
+        }
+        fn check(&mut self, _query: &Query, _budget: &Budget) -> Result<SolveResult, SolverError> {
+            self.0 += 1;
+            Ok(SolveResult::Unknown(Reason::Incomplete("counting".into())))
+        }
+    }
+
+    /// A state with one 32-bit input `n` (its bytes extracts of `n`).
+    fn int_input() -> (State, Term) {
+        let n = Term::var("n", Sort::BitVec(32));
+        let mut st = crate::exec::placeholder();
+        st.symbolics.push(crate::state::Symbolic {
+            name: "n".into(),
+            ty: "int".into(),
+            bytes: (0..4)
+                .map(|i| mk(Op::BvExtract(8 * i + 7, 8 * i), vec![n.clone()]))
+                .collect(),
+            shape: None,
+            elements_root: None,
+        });
+        (st, n)
+    }
+
+    fn lt(a: &Term, k: u128) -> Term {
+        mk(Op::BvUlt, vec![a.clone(), bv(32, k)])
+    }
+
+    fn not(a: Term) -> Term {
+        mk(Op::Not, vec![a])
+    }
+
+    fn eq(a: &Term, k: u128) -> Term {
+        mk(Op::Eq, vec![a.clone(), bv(32, k)])
+    }
+
+    /// The follow set of `st` built from the start (no track stored).
+    fn from_scratch(oracle: &SeedOracle, st: &State) -> Vec<usize> {
+        let mut fresh = st.clone();
+        fresh.ext = crate::plugin::Extensions::default();
+        oracle.track(&fresh).seeds()
+    }
+
+    #[test]
+    fn the_stored_tracks_follow_the_seeds_each_path_satisfies() {
+        let (mut st, n) = int_input();
+        let seeds: Vec<Seed> = [1u32, 5, 9].iter().map(|v| vec![v.to_le_bytes().to_vec()]).collect();
+        let shared = Arc::new(Mutex::new(SeedShared::default()));
+        let mut oracle = SeedOracle::new(seeds, shared.clone());
+        let mut tracker = oracle.tracker();
+        let site = Branch {
+            function: "main",
+            block: 0,
+            loc: None,
+            cond: &n,
+            successor: 0,
+        };
+        let mut branch = |st: &mut State, c: Term| {
+            st.path.push(c);
+            tracker.at_branch(st, &site, true);
+        };
+        // n != 0: every seed.
+        branch(&mut st, not(eq(&n, 0)));
+        assert_eq!(st.ext::<SeedTrack>().map(SeedTrack::seeds), Some(vec![0, 1, 2]));
+        // A fork on n < 3: the seed 1 goes one way, 5 and 9 the other.
+        let mut other = st.clone();
+        branch(&mut st, lt(&n, 3));
+        branch(&mut other, not(lt(&n, 3)));
+        assert_eq!(st.ext::<SeedTrack>().map(SeedTrack::seeds), Some(vec![0]));
+        assert_eq!(other.ext::<SeedTrack>().map(SeedTrack::seeds), Some(vec![1, 2]));
+        // Constraints added since the last branch (a checker's) count too.
+        let mut third = other.clone();
+        third.path.push(lt(&n, 7));
+        assert_eq!(oracle.track(&third).seeds(), vec![1]);
+        for s in [&st, &other, &third] {
+            assert_eq!(oracle.track(s).seeds(), from_scratch(&oracle, s));
+        }
+        assert_eq!(oracle.priority(&third), Some(1));
+        third.path.push(not(lt(&n, 6)));
+        assert_eq!(oracle.priority(&third), Some(0));
+        // A track on a path that was changed, not extended, is rebuilt:
+        // `other`'s track (two constraints, seeds 5 and 9) on a path of
+        // two others.
+        let mut changed = other.clone();
+        changed.path = vec![not(eq(&n, 0)), lt(&n, 2)];
+        assert_eq!(oracle.track(&changed).seeds(), vec![0]);
+
+        // The solver decorator gets the models of the seeds `st` follows
+        // (n = 1): a side only n = 5 takes is not answered from the seeds.
+        oracle.decide(&st, &site);
+        assert_eq!(shared.lock().unwrap().candidates.len(), 1);
+        let mut inner = Counting(0);
+        let mut solver = SeedSolver::new(&mut inner, shared.clone());
+        let budget = Budget::unlimited();
+        let mut ask = |extra: Vec<Term>, path: &[Term]| {
+            let mut a = path.to_vec();
+            a.extend(extra);
+            let r = solver.check(&Query::new(a.clone()), &budget).unwrap();
+            if let SolveResult::Sat(m) = &r {
+                assert!(satisfies(m, &a), "a seed's answer satisfies the query");
+            }
+            matches!(r, SolveResult::Sat(_))
+        };
+        assert!(!ask(vec![eq(&n, 5)], &st.path));
+        assert!(ask(vec![eq(&n, 1)], &st.path));
+        // A query of another path (sharing a prefix) is evaluated past the
+        // common prefix: n = 1 falsifies `other`'s n >= 3.
+        assert!(!ask(vec![], &other.path));
+        assert!(ask(vec![lt(&n, 2)], &other.path[..1]));
+        drop(ask);
+        assert_eq!(inner.0, 2);
+        assert_eq!(shared.lock().unwrap().answered, 2);
     }
 }

@@ -57,6 +57,57 @@ pub struct FuzzOutcome {
     pub plateaued: bool,
 }
 
+/// The program's floating-point constants the mutator uses.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Constants {
+    /// Float and double constants, as doubles ([`float_constants`]).
+    pub doubles: Vec<f64>,
+    /// x86_fp80 constants, as their 80-bit patterns
+    /// ([`long_double_constants`]).
+    pub long_doubles: Vec<u128>,
+}
+
+impl Constants {
+    /// The constants of LLVM IR text.
+    pub fn of_ir(ll: &str) -> Constants {
+        Constants {
+            doubles: float_constants(ll),
+            long_doubles: long_double_constants(ll),
+        }
+    }
+}
+
+/// The x86_fp80 constants of LLVM IR text (`x86_fp80 0xK3FFB8000000000000000`,
+/// the 80-bit pattern: sign and exponent, then the 64-bit significand with
+/// its integer bit), finite normal or subnormal and distinct, at most
+/// [`MAX_CONSTANTS`].
+pub fn long_double_constants(ll: &str) -> Vec<u128> {
+    let mut out: Vec<u128> = Vec::new();
+    for tok in ll.split(|c: char| !c.is_ascii_alphanumeric()) {
+        let Some(h) = tok.strip_prefix("0xK") else { continue };
+        let Ok(b) = u128::from_str_radix(h, 16) else { continue };
+        let (exp, integer) = ((b >> 64) & 0x7fff, (b >> 63) & 1);
+        // Not the infinities and NaNs, nor the encodings x87 rejects.
+        let valid = h.len() == 20 && exp != 0x7fff && (integer == 1) == (exp != 0);
+        if valid && !out.contains(&b) {
+            out.push(b);
+            if out.len() == MAX_CONSTANTS {
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// An x86_fp80 pattern as an exact C `long double` literal (hexadecimal:
+/// the significand times a power of two).
+fn long_double_literal(b: u128) -> String {
+    let sign = if b >> 79 & 1 == 1 { "-" } else { "" };
+    let exp = ((b >> 64) & 0x7fff) as i64;
+    let significand = b as u64;
+    format!("{sign}0x{significand:x}p{}L", exp.max(1) - 16383 - 63)
+}
+
 /// The floating-point constants of LLVM IR text (`double 1.5`,
 /// `float 0x3FB99999A0000000`; hexadecimal constants are the double's
 /// bits, as LLVM prints floats too), finite and distinct, at most
@@ -91,13 +142,13 @@ pub fn float_constants(ll: &str) -> Vec<f64> {
 }
 
 /// The width in bytes of a slot of a `--function` parameter of C type
-/// `ty` for the mutator (4 float, 8 double, 0 not a float), and the size
-/// of its record in a starting input.
+/// `ty` for the mutator (4 float, 8 double, 16 long double, 0 not a
+/// float), and the size of its record in a starting input.
 fn param_slot(ty: &str) -> (u32, usize) {
     match ty {
         "float" => (4, 4),
         "double" => (8, 8),
-        "long double" => (0, 16),
+        "long double" => (16, 16),
         "_Bool" | "char" | "signed char" | "unsigned char" => (0, 1),
         "short" | "unsigned short" => (0, 2),
         "int" | "unsigned int" => (0, 4),
@@ -109,7 +160,7 @@ fn param_slot(ty: &str) -> (u32, usize) {
 
 /// The harness: the replay driver's input functions over libFuzzer's
 /// buffer, the mutator, and the entry.
-fn harness_source(record: &RunRecord, constants: &[f64]) -> Result<(String, Vec<Vec<u8>>), ReplayError> {
+fn harness_source(record: &RunRecord, constants: &Constants) -> Result<(String, Vec<Vec<u8>>), ReplayError> {
     let mut s = String::from(FUZZ_PRELUDE);
     s.push_str(input_functions!());
     let (hints, starts): (Vec<u32>, Vec<Vec<u8>>) = match &record.entry {
@@ -141,8 +192,13 @@ fn harness_source(record: &RunRecord, constants: &[f64]) -> Result<(String, Vec<
     let list = |v: Vec<String>| if v.is_empty() { "0".to_string() } else { v.join(", ") };
     s.push_str(&format!(
         "static const double fpsym_consts[] = {{{}}};\nstatic const size_t fpsym_nconsts = {};\n",
-        list(constants.iter().map(|c| format!("{:e}", c)).collect()),
-        constants.len()
+        list(constants.doubles.iter().map(|c| format!("{:e}", c)).collect()),
+        constants.doubles.len()
+    ));
+    s.push_str(&format!(
+        "static const long double fpsym_consts_ld[] = {{{}}};\nstatic const size_t fpsym_nconsts_ld = {};\n",
+        list(constants.long_doubles.iter().map(|c| long_double_literal(*c)).collect()),
+        constants.long_doubles.len()
     ));
     s.push_str(&format!(
         "static const int fpsym_hint[] = {{{}}};\nstatic const size_t fpsym_nhint = {};\n",
@@ -246,6 +302,50 @@ static float fpsym_mutate_f(float x, float other) {
   }
 }
 
+/* long double: x86's 80-bit format in a 16-byte slot (64-bit significand
+   with its integer bit in bytes 0-7, sign and 15-bit exponent in bytes 8-9). */
+static long double fpsym_special_ld(void) {
+  static const long double v[] = {0.0L, -0.0L, 1.0L, -1.0L, LDBL_MIN, -LDBL_MIN, LDBL_MAX, -LDBL_MAX, __LDBL_DENORM_MIN__, -__LDBL_DENORM_MIN__, LDBL_MIN - __LDBL_DENORM_MIN__,
+                                  DBL_MAX, -DBL_MAX, DBL_MIN, (long double)4.9406564584124654e-324, FLT_MAX, FLT_MIN};
+  switch (fpsym_rand() % 16) { case 0: return __builtin_infl(); case 1: return -__builtin_infl(); case 2: return __builtin_nanl(""); default: return v[fpsym_rand() % (sizeof v / sizeof v[0])]; }
+}
+static long double fpsym_mutate_ld(long double x, long double other) {
+  switch (fpsym_rand() % 8) {
+  case 0: return fpsym_special_ld();
+  case 1: case 2: {
+    if (!fpsym_nconsts && !fpsym_nconsts_ld) return fpsym_special_ld();
+    /* The program's long double constants, or its doubles'. */
+    long double c = fpsym_nconsts_ld && (!fpsym_nconsts || fpsym_rand() % 2) ? fpsym_consts_ld[fpsym_rand() % fpsym_nconsts_ld]
+                                                                             : fpsym_consts[fpsym_rand() % fpsym_nconsts];
+    if (fpsym_rand() % 2) c = -c;
+    int k = (int)(fpsym_rand() % 4);
+    long double to = fpsym_rand() % 2 ? __builtin_infl() : -__builtin_infl();
+    while (k--) c = nextafterl(c, to);
+    return c;
+  }
+  case 3: { int k = 1 + (int)(fpsym_rand() % 16); long double to = fpsym_rand() % 2 ? __builtin_infl() : -__builtin_infl(); while (k--) x = nextafterl(x, to); return x; }
+  case 4: return -x;
+#if LDBL_MANT_DIG == 64
+  case 5: {
+    /* A new exponent (not the infinities' and NaNs'), the integer bit set:
+       a normal number (or a pseudo-denormal for exponent 0). */
+    unsigned char b[sizeof x]; uint16_t e;
+    memcpy(b, &x, sizeof x); memcpy(&e, b + 8, 2);
+    e = (uint16_t)((e & 0x8000) | (fpsym_rand() % 32767));
+    memcpy(b + 8, &e, 2); b[7] |= 0x80;
+    memcpy(&x, b, sizeof x); return x;
+  }
+#endif
+  case 6: return ldexpl(x == 0 ? 1.0L : x, (int)(fpsym_rand() % 257) - 128);
+  default: return other;
+  }
+}
+/* A long double into a slot: its 10 bytes, the padding zero. */
+static void fpsym_put_ld(uint8_t *at, long double x) {
+  memset(at, 0, 16);
+  memcpy(at, &x, 10);
+}
+
 size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max, unsigned int seed) {
   fpsym_rng ^= seed ? seed : 1;
   fpsym_rand();
@@ -262,7 +362,8 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max, unsigned 
     uint32_t w = n < fpsym_nhint && fpsym_hint[n] ? (uint32_t)fpsym_hint[n] : (fpsym_rand() % 2 ? 8 : 4);
     if (size + 4 + w <= max) {
       memcpy(data + size, &w, 4);
-      if (w == 8) { double d = fpsym_special_d(); memcpy(data + size + 4, &d, 8); }
+      if (w == 16) fpsym_put_ld(data + size + 4, fpsym_special_ld());
+      else if (w == 8) { double d = fpsym_special_d(); memcpy(data + size + 4, &d, 8); }
       else if (w == 4) { float f = fpsym_special_f(); memcpy(data + size + 4, &f, 4); }
       else memset(data + size + 4, 0, w);
       off[n] = size + 4; len[n] = w; n++; size += 4 + w;
@@ -271,10 +372,14 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max, unsigned 
   if (n == 0) return LLVMFuzzerMutate(data, size, max);
   for (int rounds = 1 + (int)(fpsym_rand() % 2); rounds > 0; rounds--) {
     size_t r = fpsym_rand() % n;
-    size_t w = r < fpsym_nhint && fpsym_hint[r] ? (size_t)fpsym_hint[r] : (fpsym_rand() % 2 ? 8 : 4);
+    /* Without a hint, a 16-byte record (a long double read by the program) is
+       taken as one half of the time. */
+    size_t w = r < fpsym_nhint && fpsym_hint[r] ? (size_t)fpsym_hint[r]
+               : len[r] == 16 && fpsym_rand() % 2 ? 16 : (fpsym_rand() % 2 ? 8 : 4);
     if (len[r] < w) { if (len[r] >= 4) w = 4; else continue; }
     size_t slots = len[r] / w, at = off[r] + w * (fpsym_rand() % slots), from = off[r] + w * (fpsym_rand() % slots);
-    if (w == 8) { double x, o; memcpy(&x, data + at, 8); memcpy(&o, data + from, 8); x = fpsym_mutate_d(x, o); memcpy(data + at, &x, 8); }
+    if (w == 16) { long double x = 0, o = 0; memcpy(&x, data + at, 10); memcpy(&o, data + from, 10); fpsym_put_ld(data + at, fpsym_mutate_ld(x, o)); }
+    else if (w == 8) { double x, o; memcpy(&x, data + at, 8); memcpy(&o, data + from, 8); x = fpsym_mutate_d(x, o); memcpy(data + at, &x, 8); }
     else { float x, o; memcpy(&x, data + at, 4); memcpy(&o, data + from, 4); x = fpsym_mutate_f(x, o); memcpy(data + at, &x, 4); }
   }
   return size;
@@ -294,7 +399,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 /// `constants` in the mutator; returns the binary and the starting inputs.
 /// `.i` inputs are not supported (their symbols cannot be renamed by
 /// `-D`): an error names them.
-pub fn build_fuzzer(dir: &Path, record: &RunRecord, constants: &[f64]) -> Result<(PathBuf, Vec<Vec<u8>>), ReplayError> {
+pub fn build_fuzzer(
+    dir: &Path,
+    record: &RunRecord,
+    constants: &Constants,
+) -> Result<(PathBuf, Vec<Vec<u8>>), ReplayError> {
     let fdir = dir.join("fuzz");
     std::fs::create_dir_all(&fdir).map_err(io(&fdir))?;
     let (text, starts) = harness_source(record, constants)?;
@@ -342,7 +451,7 @@ pub fn build_fuzzer(dir: &Path, record: &RunRecord, constants: &[f64]) -> Result
 pub fn fuzz(
     dir: &Path,
     record: &RunRecord,
-    constants: &[f64],
+    constants: &Constants,
     time: Duration,
     plateau: Option<Duration>,
     interrupt: &Arc<AtomicBool>,
@@ -483,6 +592,29 @@ mod tests {
     }
 
     #[test]
+    fn long_double_constants_are_read_from_the_ir_and_written_exactly() {
+        // 0.1L, -2.0L twice, +inf, a NaN, an unnormal (no integer bit), the
+        // smallest subnormal; a double's bits are not a long double.
+        let ll = "%3 = fcmp olt x86_fp80 %2, 0xK3FFBCCCCCCCCCCCCCCCD\n\
+                  %4 = fmul x86_fp80 0xKC0008000000000000000, %x\n\
+                  %5 = fadd x86_fp80 %4, 0xKC0008000000000000000\n\
+                  %6 = fadd x86_fp80 0xK7FFF8000000000000000, 0xK7FFFC000000000000000\n\
+                  %7 = fadd x86_fp80 0xK3FFF0000000000000001, 0xK00000000000000000001\n\
+                  %8 = fadd double %y, 0x3FB99999A0000000\n";
+        let c = long_double_constants(ll);
+        assert_eq!(
+            c,
+            vec![0x3FFBCCCCCCCCCCCCCCCD, 0xC0008000000000000000, 0x00000000000000000001]
+        );
+        let lits: Vec<String> = c.into_iter().map(long_double_literal).collect();
+        assert_eq!(
+            lits,
+            vec!["0xcccccccccccccccdp-67L", "-0x8000000000000000p-62L", "0x1p-16445L"]
+        );
+        assert_eq!(Constants::of_ir(ll).doubles, vec![f64::from_bits(0x3FB99999A0000000)]);
+    }
+
+    #[test]
     fn function_harness_starts_with_a_record_per_parameter() {
         let record = RunRecord {
             files: vec![],
@@ -493,7 +625,7 @@ mod tests {
             entry: EntryRecord::Function {
                 function: "f".into(),
                 array_len: 1,
-                params: Some(vec!["double".into(), "float".into()]),
+                params: Some(vec!["double".into(), "float".into(), "long double".into()]),
                 ret: Some("int".into()),
             },
             property: None,
@@ -501,14 +633,27 @@ mod tests {
             sym_stdin: None,
             mode: None,
         };
-        let (text, starts) = harness_source(&record, &[1.5]).unwrap();
+        let constants = Constants {
+            doubles: vec![1.5],
+            long_doubles: vec![0x3FFBCCCCCCCCCCCCCCCD],
+        };
+        let (text, starts) = harness_source(&record, &constants).unwrap();
         assert!(text.contains("static int fpsym_entry(void) {"), "{text}");
         assert!(!text.contains("int main(void)"), "{text}");
-        assert!(text.contains("fpsym_hint[] = {8, 4}"), "{text}");
+        assert!(text.contains("fpsym_hint[] = {8, 4, 16}"), "{text}");
         assert!(text.contains("fpsym_consts[] = {1.5e0}"), "{text}");
+        assert!(text.contains("fpsym_consts_ld[] = {0xcccccccccccccccdp-67L}"), "{text}");
         assert_eq!(
             starts,
-            vec![[vec![8, 0, 0, 0], vec![0; 8], vec![4, 0, 0, 0], vec![0; 4]].concat()]
+            vec![[
+                vec![8, 0, 0, 0],
+                vec![0; 8],
+                vec![4, 0, 0, 0],
+                vec![0; 4],
+                vec![16, 0, 0, 0],
+                vec![0; 16]
+            ]
+            .concat()]
         );
     }
 }
