@@ -231,6 +231,13 @@ fn seeds_answer_the_sides_they_take_without_the_solver() {
     // The same paths either way: seeds change the order and the cost.
     assert_eq!(plain["paths_completed"], 7, "{plain}");
     assert_eq!(seeded["paths_completed"], 7, "{seeded}");
+    assert_eq!(
+        seeded["instructions"], plain["instructions"],
+        "seeded {seeded}\nplain {plain}"
+    );
+    // Seeding leaves the concrete fast path on (its oracle and observer
+    // allow it).
+    assert!(seeded["fast_instructions"].as_u64().unwrap() > 0, "{seeded}");
     let solver_calls = |s: &serde_json::Value| s["queries"].as_u64().unwrap() - s["seeded_queries"].as_u64().unwrap();
     assert!(seeded["seeded_queries"].as_u64().unwrap() > 0, "{seeded}");
     assert!(

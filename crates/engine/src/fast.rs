@@ -22,9 +22,11 @@
 //! - calls of functions whose body runs (no user hook, no model, not
 //!   variadic), returns to a caller, and branches on a concrete condition;
 //! - no checker may report at the instruction ([`Checker::may_check`], asked
-//!   with the operands' values), no observer watches (the path is off
-//!   then), and no oracle chooses branch sides (branches go to the
-//!   executor then).
+//!   with the operands' values), no observer watches (the fast path is off
+//!   then, unless every observer allows it:
+//!   [`crate::plugin::Observer::fast_path_ok`]), and no oracle chooses
+//!   branch sides (branches go to the executor then, unless the oracle
+//!   allows it: [`crate::plugin::BranchOracle::fast_path_ok`]).
 //!
 //! Anything else (symbolic operands, NaN, other rounding modes, formats
 //! other than binary32/binary64, vectors and aggregates, the instructions
@@ -1381,7 +1383,12 @@ mod tests {
             st.rm = r;
             for &a in &xs {
                 for &b in &xs {
-                    for (op, name) in [(FOp::Add, "fadd"), (FOp::Sub, "fsub"), (FOp::Mul, "fmul"), (FOp::Div, "fdiv")] {
+                    for (op, name) in [
+                        (FOp::Add, "fadd"),
+                        (FOp::Sub, "fsub"),
+                        (FOp::Mul, "fmul"),
+                        (FOp::Div, "fdiv"),
+                    ] {
                         let want = value(&arith::fp_binop(name, r, &fp(a), &fp(b)));
                         let inst = FInst {
                             op: Op::FBin {

@@ -447,9 +447,10 @@ fn run_unseeded(
         let mut added = Vec::new();
         let mut removed = Vec::new();
         let mut ran = 0;
-        // Without observers, concrete instructions run on the fast path
-        // first (its results are the executor's; see `fast`).
-        let fast_on = config.fast_path && engine.plugins.observers.is_empty();
+        // Unless an observer needs every step, concrete instructions run
+        // on the fast path first (its results are the executor's; see
+        // `fast`).
+        let fast_on = config.fast_path && engine.plugins.observers.iter().all(|o| o.fast_path_ok());
         loop {
             let fast_ran = if fast_on {
                 let budget = FAST_CHUNK.min(config.quantum.saturating_sub(ran)).min(
@@ -462,7 +463,7 @@ fn run_unseeded(
                     config,
                     globals: engine.globals,
                     checkers: &engine.checkers,
-                    branches: engine.plugins.oracle.is_none(),
+                    branches: engine.plugins.oracle.as_ref().is_none_or(|o| o.fast_path_ok()),
                     terminators: !engine.checkers.iter().any(|c| {
                         c.looks_at(checkers::PointKind::Terminator) || c.looks_at(checkers::PointKind::Returned)
                     }),

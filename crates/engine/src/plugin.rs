@@ -78,6 +78,14 @@ pub trait Observer: Any + Send {
     fn at_return(&mut self, _st: &mut State, _callee: &str, _result: Option<&Val>) {}
     /// `st`'s path ended so.
     fn at_path_end(&mut self, _st: &State, _end: &End) {}
+    /// Whether the concrete fast path ([`crate::fast`]) may run while this
+    /// observer watches. It then sees nothing of what runs there: no
+    /// instruction, call or return, no branch on a concrete condition;
+    /// so true suits observers that follow only the path condition (which
+    /// those steps leave unchanged). Default: false (the fast path is off).
+    fn fast_path_ok(&self) -> bool {
+        false
+    }
 }
 
 /// Decides which sides of each branch a directed mode follows. Why this
@@ -95,6 +103,13 @@ pub trait BranchOracle: Any + Send {
     /// None.
     fn priority(&self, _st: &State) -> Option<i64> {
         None
+    }
+    /// Whether a branch on a concrete condition may go to its one side
+    /// without asking this oracle (on the concrete fast path): true for
+    /// oracles that never exclude that side. Default: false (such
+    /// branches go to the executor, which asks).
+    fn fast_path_ok(&self) -> bool {
+        false
     }
 }
 

@@ -308,6 +308,10 @@ impl SeedOracle {
 }
 
 impl BranchOracle for SeedOracle {
+    /// A seed never excludes a side.
+    fn fast_path_ok(&self) -> bool {
+        true
+    }
     fn decide(&mut self, st: &State, _branch: &Branch<'_>) -> Follow {
         let t = self.track(st);
         if let Ok(mut s) = self.shared.lock() {
@@ -334,6 +338,11 @@ impl Observer for SeedTracker {
         let t = std::mem::take(st.ext_mut::<SeedTrack>());
         let t = advance(&self.seeds, t, st);
         *st.ext_mut::<SeedTrack>() = t;
+    }
+    /// The track follows the path condition, which concrete steps leave
+    /// as it is.
+    fn fast_path_ok(&self) -> bool {
+        true
     }
 }
 

@@ -254,7 +254,7 @@ pub struct State {
     pub split_at: Option<(usize, usize, usize, usize)>,
     /// Repetitions of each loop on this path (jumps back to its header,
     /// all entries together): (function, header block) → count.
-    pub loop_visits: HashMap<(usize, usize), u32>,
+    pub loop_visits: rustc_hash::FxHashMap<(usize, usize), u32>,
     /// A value was concretized on this path.
     pub concretized: bool,
     /// Branches taken on this path: (function, block, successor index).
