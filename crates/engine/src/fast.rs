@@ -78,6 +78,8 @@ enum Src {
     Int(u64, u32),
     F32(f32),
     F64(f64),
+    /// A float of another format (not NaN).
+    Flt(Float),
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -112,6 +114,8 @@ enum Mem {
     Int(u32),
     F32,
     F64,
+    /// Another float format (x86_fp80, binary128, binary16, bfloat16).
+    Flt(Format),
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -133,6 +137,9 @@ enum Conv {
     },
     F32ToF64,
     F64ToF32,
+    /// Between other float formats (or into or out of one): fpsym's
+    /// soft-float, in the current rounding mode.
+    ToFormat(Format),
     /// Bit pattern to float.
     BitsToF32,
     BitsToF64,
@@ -251,6 +258,7 @@ enum M {
     Int(u64, u32),
     F32(f32),
     F64(f64),
+    Flt(Float),
 }
 
 impl M {
@@ -259,6 +267,15 @@ impl M {
             M::Int(x, w) => Value::Bv(BvValue::new(w, x as u128)),
             M::F32(x) => Value::Fp(Float::from_f32(x)),
             M::F64(x) => Value::Fp(Float::from_f64(x)),
+            M::Flt(f) => Value::Fp(f),
+        }
+    }
+    fn float(self) -> Option<Float> {
+        match self {
+            M::Int(..) => None,
+            M::F32(x) => Some(Float::from_f32(x)),
+            M::F64(x) => Some(Float::from_f64(x)),
+            M::Flt(f) => Some(f),
         }
     }
 }
@@ -287,7 +304,7 @@ impl Decoder<'_, '_, '_> {
             Type::FPType(f) => match fp_format(*f)? {
                 Format::BINARY32 => Some(Mem::F32),
                 Format::BINARY64 => Some(Mem::F64),
-                _ => None,
+                other => Some(Mem::Flt(other)),
             },
             _ => None,
         }
@@ -308,11 +325,26 @@ impl Decoder<'_, '_, '_> {
             Constant::Int { bits, value } if *bits <= 64 => Src::Int(mask(*value, *bits), *bits),
             Constant::Float(CFloat::Single(x)) if !x.is_nan() => Src::F32(*x),
             Constant::Float(CFloat::Double(x)) if !x.is_nan() => Src::F64(*x),
+            Constant::Float(other @ (CFloat::X86_FP80 | CFloat::Quadruple | CFloat::Half | CFloat::BFloat)) => {
+                // The frontend recovered these constants' exact bits.
+                let fmt = match other {
+                    CFloat::X86_FP80 => Format::X86_FP80,
+                    CFloat::Quadruple => Format::BINARY128,
+                    CFloat::Half => Format::BINARY16,
+                    _ => Format::BFLOAT16,
+                };
+                let f = Float::from_bits(fmt, self.cx.prog.program.special_const(c)?.bits);
+                if f.is_nan() {
+                    return None;
+                }
+                Src::Flt(f)
+            }
             Constant::Null(_) => Src::Int(0, 64),
             Constant::Undef(t) | Constant::Poison(t) | Constant::AggregateZero(t) => match self.class(t)? {
                 Mem::Int(w) => Src::Int(0, w),
                 Mem::F32 => Src::F32(0.0),
                 Mem::F64 => Src::F64(0.0),
+                Mem::Flt(f) => Src::Flt(Float::zero(f, false)),
             },
             Constant::GlobalReference { name, .. } => {
                 let n = crate::exec::operand::name_str(name);
@@ -397,7 +429,7 @@ impl Decoder<'_, '_, '_> {
         };
         let fbin = |op: FOp, a: &Operand, b: &Operand| -> Option<Op> {
             match self.class(&self.ty(a))? {
-                Mem::F32 | Mem::F64 => Some(Op::FBin {
+                Mem::F32 | Mem::F64 | Mem::Flt(_) => Some(Op::FBin {
                     op,
                     a: self.src(a)?,
                     b: self.src(b)?,
@@ -433,7 +465,7 @@ impl Decoder<'_, '_, '_> {
             I::FMul(x) => fbin(FOp::Mul, &x.operand0, &x.operand1)?,
             I::FDiv(x) => fbin(FOp::Div, &x.operand0, &x.operand1)?,
             I::FNeg(x) => match self.class(&self.ty(&x.operand))? {
-                Mem::F32 | Mem::F64 => Op::FNeg {
+                Mem::F32 | Mem::F64 | Mem::Flt(_) => Op::FNeg {
                     a: self.src(&x.operand)?,
                 },
                 Mem::Int(_) => return None,
@@ -447,7 +479,7 @@ impl Decoder<'_, '_, '_> {
                 }
             }
             I::FCmp(x) => match self.class(&self.ty(&x.operand0))? {
-                Mem::F32 | Mem::F64 => Op::FCmp {
+                Mem::F32 | Mem::F64 | Mem::Flt(_) => Op::FCmp {
                     p: x.predicate,
                     a: self.src(&x.operand0)?,
                     b: self.src(&x.operand1)?,
@@ -488,12 +520,12 @@ impl Decoder<'_, '_, '_> {
             I::SIToFP(x) => match self.class(&x.to_type)? {
                 Mem::F32 => conv(Conv::IntToF32 { signed: true }, &x.operand)?,
                 Mem::F64 => conv(Conv::IntToF64 { signed: true }, &x.operand)?,
-                Mem::Int(_) => return None,
+                _ => return None,
             },
             I::UIToFP(x) => match self.class(&x.to_type)? {
                 Mem::F32 => conv(Conv::IntToF32 { signed: false }, &x.operand)?,
                 Mem::F64 => conv(Conv::IntToF64 { signed: false }, &x.operand)?,
-                Mem::Int(_) => return None,
+                _ => return None,
             },
             I::FPToSI(x) => conv(
                 Conv::FToInt {
@@ -509,14 +541,8 @@ impl Decoder<'_, '_, '_> {
                 },
                 &x.operand,
             )?,
-            I::FPExt(x) => match (self.class(&self.ty(&x.operand))?, self.class(&x.to_type)?) {
-                (Mem::F32, Mem::F64) => conv(Conv::F32ToF64, &x.operand)?,
-                _ => return None,
-            },
-            I::FPTrunc(x) => match (self.class(&self.ty(&x.operand))?, self.class(&x.to_type)?) {
-                (Mem::F64, Mem::F32) => conv(Conv::F64ToF32, &x.operand)?,
-                _ => return None,
-            },
+            I::FPExt(x) => conv(self.float_conv(&x.operand, &x.to_type)?, &x.operand)?,
+            I::FPTrunc(x) => conv(self.float_conv(&x.operand, &x.to_type)?, &x.operand)?,
             I::GetElementPtr(x) => {
                 // Scalar addresses and indices (a vector getelementptr is
                 // the executor's).
@@ -558,6 +584,18 @@ impl Decoder<'_, '_, '_> {
                 m: self.class(&self.ty(&x.value))?,
             },
             I::Call(c) => self.call(c)?,
+            _ => return None,
+        })
+    }
+
+    /// fpext/fptrunc from `a`'s format to `to`'s.
+    fn float_conv(&self, a: &Operand, to: &Type) -> Option<Conv> {
+        Some(match (self.class(&self.ty(a))?, self.class(to)?) {
+            (Mem::F32, Mem::F64) => Conv::F32ToF64,
+            (Mem::F64, Mem::F32) => Conv::F64ToF32,
+            (Mem::F32 | Mem::F64 | Mem::Flt(_), Mem::Flt(f)) => Conv::ToFormat(f),
+            (Mem::Flt(_), Mem::F32) => Conv::ToFormat(Format::BINARY32),
+            (Mem::Flt(_), Mem::F64) => Conv::ToFormat(Format::BINARY64),
             _ => return None,
         })
     }
@@ -670,11 +708,13 @@ fn read(regs: &crate::state::Regs, s: &Src) -> Option<M> {
             Slot::Int(x, w) => M::Int(*x, *w),
             Slot::F32(x) => M::F32(*x),
             Slot::F64(x) => M::F64(*x),
+            Slot::Flt(f) => M::Flt(*f),
             _ => return None,
         },
         Src::Int(x, w) => M::Int(*x, *w),
         Src::F32(x) => M::F32(*x),
         Src::F64(x) => M::F64(*x),
+        Src::Flt(f) => M::Flt(*f),
     })
 }
 
@@ -685,6 +725,7 @@ fn read_slot(regs: &crate::state::Regs, s: &Src) -> Slot {
         Src::Int(x, w) => Slot::Int(*x, *w),
         Src::F32(x) => Slot::F32(*x),
         Src::F64(x) => Slot::F64(*x),
+        Src::Flt(f) => Slot::Flt(*f),
     }
 }
 
@@ -791,13 +832,13 @@ fn exec_op(regs: &crate::state::Regs, mem: &mut Memory, rm: RoundingMode, inst: 
             Slot::Int(icmp(*p, a, b, w) as u64, 1)
         }
         Op::FBin { op, a, b } => {
-            if !rne {
-                // Other rounding modes: fpsym's soft-float.
-                let (a, b) = match (read(regs, a)?, read(regs, b)?) {
-                    (M::F64(a), M::F64(b)) => (Float::from_f64(a), Float::from_f64(b)),
-                    (M::F32(a), M::F32(b)) => (Float::from_f32(a), Float::from_f32(b)),
-                    _ => return None,
-                };
+            let (a, b) = (read(regs, a)?, read(regs, b)?);
+            if !rne || matches!(a, M::Flt(_)) {
+                // Other rounding modes and formats: fpsym's soft-float.
+                let (a, b) = (a.float()?, b.float()?);
+                if a.format() != b.format() {
+                    return None;
+                }
                 let r = match op {
                     FOp::Add => a.add(b, rm),
                     FOp::Sub => a.sub(b, rm),
@@ -805,13 +846,9 @@ fn exec_op(regs: &crate::state::Regs, mem: &mut Memory, rm: RoundingMode, inst: 
                     FOp::Div => a.div(b, rm),
                 }
                 .value;
-                return match (r.is_nan(), r.to_f64(), r.to_f32()) {
-                    (false, Some(x), _) if r.format() == Format::BINARY64 => Some(Slot::F64(x)),
-                    (false, _, Some(x)) if r.format() == Format::BINARY32 => Some(Slot::F32(x)),
-                    _ => None,
-                };
+                return Slot::float(r);
             }
-            match (read(regs, a)?, read(regs, b)?) {
+            match (a, b) {
                 (M::F64(a), M::F64(b)) => {
                     let r = match op {
                         FOp::Add => a + b,
@@ -836,12 +873,23 @@ fn exec_op(regs: &crate::state::Regs, mem: &mut Memory, rm: RoundingMode, inst: 
         Op::FNeg { a } => match read(regs, a)? {
             M::F64(x) => Slot::F64(-x),
             M::F32(x) => Slot::F32(-x),
+            M::Flt(f) => Slot::Flt(f.neg()),
             M::Int(..) => return None,
         },
         Op::FCmp { p, a, b } => {
             let r = match (read(regs, a)?, read(regs, b)?) {
                 (M::F64(a), M::F64(b)) => fcmp(*p, a, b),
                 (M::F32(a), M::F32(b)) => fcmp(*p, a as f64, b as f64),
+                (M::Flt(a), M::Flt(b)) if a.format() == b.format() => {
+                    // Neither is NaN: the comparison is the order's.
+                    let o = a.ieee_cmp(b)?;
+                    let (x, y) = match o {
+                        std::cmp::Ordering::Less => (0.0, 1.0),
+                        std::cmp::Ordering::Equal => (0.0, 0.0),
+                        std::cmp::Ordering::Greater => (1.0, 0.0),
+                    };
+                    fcmp(*p, x, y)
+                }
                 _ => return None,
             };
             Slot::Int(r as u64, 1)
@@ -865,6 +913,8 @@ fn exec_op(regs: &crate::state::Regs, mem: &mut Memory, rm: RoundingMode, inst: 
                 (Conv::FToInt { signed, w }, M::F32(x)) => Slot::Int(to_int(x as f64, *signed, *w)?, *w),
                 (Conv::F32ToF64, M::F32(x)) => Slot::F64(x as f64),
                 (Conv::F64ToF32, M::F64(x)) if rne => Slot::F32(x as f32),
+                (Conv::F64ToF32, M::F64(x)) => Slot::float(Float::from_f64(x).convert(Format::BINARY32, rm).value)?,
+                (Conv::ToFormat(to), m) => Slot::float(m.float()?.convert(*to, rm).value)?,
                 (Conv::BitsToF32, M::Int(x, _)) => {
                     let f = f32::from_bits(x as u32);
                     (!f.is_nan()).then_some(Slot::F32(f))?
@@ -914,6 +964,7 @@ fn bytes(m: Mem) -> u64 {
         Mem::Int(w) => w.div_ceil(8) as u64,
         Mem::F32 => 4,
         Mem::F64 => 8,
+        Mem::Flt(f) => crate::layout::fp_store_size(f),
     }
 }
 
@@ -945,8 +996,12 @@ fn load(mem: &Memory, a: u64, m: Mem) -> Option<Slot> {
             (Value::Fp(f), Mem::F64) if f.format() == Format::BINARY64 && !f.is_nan() => {
                 return Some(Slot::F64(f.to_f64()?))
             }
+            (Value::Fp(f), Mem::Flt(fmt)) if f.format() == fmt => return Slot::float(f),
             _ => return None,
         }
+    } else if let Mem::Flt(_) = m {
+        // Other formats only as stored whole.
+        return None;
     } else {
         let mut x = 0u64;
         for (i, c) in cells.iter().enumerate() {
@@ -964,6 +1019,7 @@ fn load(mem: &Memory, a: u64, m: Mem) -> Option<Slot> {
             let f = f64::from_bits(bits);
             (!f.is_nan()).then_some(Slot::F64(f))?
         }
+        Mem::Flt(_) => return None,
     })
 }
 
@@ -986,6 +1042,7 @@ fn store(mem: &mut Memory, a: u64, v: M, m: Mem) -> Option<()> {
         (M::Int(x, w), Mem::Int(mw)) if w == mw => bv(8 * n as u32, x as u128),
         (M::F32(x), Mem::F32) => Term::fp(Float::from_f32(x)),
         (M::F64(x), Mem::F64) => Term::fp(Float::from_f64(x)),
+        (M::Flt(f), Mem::Flt(fmt)) if f.format() == fmt => Term::fp(f),
         _ => return None,
     };
     let o = mem.get_mut(base)?;
@@ -1405,6 +1462,88 @@ mod tests {
                             other => panic!("{other:?}"),
                         }
                     }
+                }
+            }
+        }
+        // Other formats (x86_fp80, binary128, binary16) on fpsym's
+        // soft-float, in every rounding mode.
+        for fmt in [Format::X86_FP80, Format::BINARY128, Format::BINARY16] {
+            let vals: Vec<Float> = xs
+                .iter()
+                .step_by(3)
+                .map(|&x| Float::from_f64(x).convert(fmt, RoundingMode::NearestTiesToEven).value)
+                .flat_map(|f| [f, f.next_up()])
+                .filter(|f| !f.is_nan())
+                .collect();
+            for r in [
+                RoundingMode::NearestTiesToEven,
+                RoundingMode::TowardNegative,
+                RoundingMode::TowardZero,
+            ] {
+                st.rm = r;
+                for &a in &vals {
+                    for &b in &vals {
+                        let (ta, tb) = (Term::fp(a), Term::fp(b));
+                        for (op, name) in [
+                            (FOp::Add, "fadd"),
+                            (FOp::Sub, "fsub"),
+                            (FOp::Mul, "fmul"),
+                            (FOp::Div, "fdiv"),
+                        ] {
+                            let want = value(&arith::fp_binop(name, r, &ta, &tb));
+                            let inst = FInst {
+                                op: Op::FBin {
+                                    op,
+                                    a: Src::Flt(a),
+                                    b: Src::Flt(b),
+                                },
+                                dest: 0,
+                                checked: false,
+                            };
+                            match exec_op(&st.frames[0].regs, &mut st.mem, r, &inst) {
+                                Some(Slot::Flt(x)) => assert_eq!(x, want, "{name} {r:?} {a:?} {b:?}"),
+                                None => assert!(want.is_nan()),
+                                other => panic!("{other:?}"),
+                            }
+                        }
+                        for p in [FPPredicate::OLT, FPPredicate::UEQ, FPPredicate::OGE, FPPredicate::UNE] {
+                            let want = as_bool(&arith::fcmp(p, &ta, &tb)).unwrap();
+                            let inst = FInst {
+                                op: Op::FCmp {
+                                    p,
+                                    a: Src::Flt(a),
+                                    b: Src::Flt(b),
+                                },
+                                dest: 0,
+                                checked: false,
+                            };
+                            let got = exec_op(&st.frames[0].regs, &mut st.mem, r, &inst);
+                            assert_eq!(got, Some(Slot::Int(want as u64, 1)), "fcmp {p:?} {a:?} {b:?}");
+                        }
+                    }
+                    // To double and back, rounded as the executor does.
+                    let conv = |c: Conv, a: Src| FInst {
+                        op: Op::Conv { c, a },
+                        dest: 0,
+                        checked: false,
+                    };
+                    let want = value(&arith::to_float("fptrunc", r, &Term::fp(a), Format::BINARY64));
+                    let got = exec_op(
+                        &st.frames[0].regs,
+                        &mut st.mem,
+                        r,
+                        &conv(Conv::ToFormat(Format::BINARY64), Src::Flt(a)),
+                    );
+                    assert_eq!(got, Slot::float(want), "to double {a:?}");
+                    let d = Float::from_f64(xs[(a.to_bits() % xs.len() as u128) as usize]);
+                    let want = value(&arith::to_float("fpext", r, &Term::fp(d), fmt));
+                    let got = exec_op(
+                        &st.frames[0].regs,
+                        &mut st.mem,
+                        r,
+                        &conv(Conv::ToFormat(fmt), Src::F64(d.to_f64().unwrap())),
+                    );
+                    assert_eq!(got, Slot::float(want), "from double {d:?}");
                 }
             }
         }

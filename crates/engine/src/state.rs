@@ -59,9 +59,10 @@ impl RegNames {
 }
 
 /// A register's content. Concrete integers of up to 64 bits and concrete
-/// binary32/binary64 values other than NaN are kept as machine values
-/// (the concrete fast path, `exec::fast`, computes on them without
-/// building terms); everything else as a [`Val`].
+/// floats other than NaN are kept as machine values (the concrete fast
+/// path, [`crate::fast`], computes on them without building terms:
+/// binary32 and binary64 as host floats, other formats as fpsym's
+/// soft-float values); everything else as a [`Val`].
 #[derive(Clone, Debug, Default, PartialEq)]
 pub enum Slot {
     /// Not written yet.
@@ -76,6 +77,8 @@ pub enum Slot {
     F32(f32),
     /// A binary64 value (never NaN).
     F64(f64),
+    /// A value of another float format (never NaN).
+    Flt(fpsym_float::Float),
 }
 
 impl Slot {
@@ -85,18 +88,26 @@ impl Slot {
         if let Some(c) = v.term().and_then(|t| t.as_const()) {
             match c {
                 fpsym_expr::Value::Bv(b) if b.width() <= 64 => return Slot::Int(b.bits() as u64, b.width()),
-                fpsym_expr::Value::Fp(f) if !f.is_nan() => {
-                    if let Some(x) = f.to_f64().filter(|_| f.format() == fpsym_float::Format::BINARY64) {
-                        return Slot::F64(x);
-                    }
-                    if let Some(x) = f.to_f32().filter(|_| f.format() == fpsym_float::Format::BINARY32) {
-                        return Slot::F32(x);
+                fpsym_expr::Value::Fp(f) => {
+                    if let Some(s) = Slot::float(f) {
+                        return s;
                     }
                 }
                 _ => {}
             }
         }
         Slot::Val(v)
+    }
+    /// The slot of a concrete float (None for NaN, kept as a term: its
+    /// encoding is the executor's).
+    pub fn float(f: fpsym_float::Float) -> Option<Slot> {
+        use fpsym_float::Format;
+        Some(match f.format() {
+            _ if f.is_nan() => return None,
+            Format::BINARY64 => Slot::F64(f.to_f64()?),
+            Format::BINARY32 => Slot::F32(f.to_f32()?),
+            _ => Slot::Flt(f),
+        })
     }
     /// The value as terms (machine values become constants).
     pub fn val(&self) -> Option<Val> {
@@ -106,6 +117,7 @@ impl Slot {
             Slot::Int(x, w) => Val::Bv(Term::bv(*w, *x as u128)),
             Slot::F32(x) => Val::Fp(Term::fp(fpsym_float::Float::from_f32(*x))),
             Slot::F64(x) => Val::Fp(Term::fp(fpsym_float::Float::from_f64(*x))),
+            Slot::Flt(f) => Val::Fp(Term::fp(*f)),
         })
     }
 }
