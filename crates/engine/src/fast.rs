@@ -78,8 +78,9 @@ enum Src {
     Int(u64, u32),
     F32(f32),
     F64(f64),
-    /// A float of another format (not NaN).
-    Flt(Float),
+    /// A float of another format (not NaN), boxed: the common operands
+    /// stay small.
+    Flt(Box<Float>),
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -253,12 +254,12 @@ fn sext(x: u64, w: u32) -> i64 {
 }
 
 /// The machine value of a slot, as an operand.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 enum M {
     Int(u64, u32),
     F32(f32),
     F64(f64),
-    Flt(Float),
+    Flt(Box<Float>),
 }
 
 impl M {
@@ -267,7 +268,7 @@ impl M {
             M::Int(x, w) => Value::Bv(BvValue::new(w, x as u128)),
             M::F32(x) => Value::Fp(Float::from_f32(x)),
             M::F64(x) => Value::Fp(Float::from_f64(x)),
-            M::Flt(f) => Value::Fp(f),
+            M::Flt(f) => Value::Fp(*f),
         }
     }
     fn float(self) -> Option<Float> {
@@ -275,7 +276,7 @@ impl M {
             M::Int(..) => None,
             M::F32(x) => Some(Float::from_f32(x)),
             M::F64(x) => Some(Float::from_f64(x)),
-            M::Flt(f) => Some(f),
+            M::Flt(f) => Some(*f),
         }
     }
 }
@@ -337,14 +338,14 @@ impl Decoder<'_, '_, '_> {
                 if f.is_nan() {
                     return None;
                 }
-                Src::Flt(f)
+                Src::Flt(Box::new(f))
             }
             Constant::Null(_) => Src::Int(0, 64),
             Constant::Undef(t) | Constant::Poison(t) | Constant::AggregateZero(t) => match self.class(t)? {
                 Mem::Int(w) => Src::Int(0, w),
                 Mem::F32 => Src::F32(0.0),
                 Mem::F64 => Src::F64(0.0),
-                Mem::Flt(f) => Src::Flt(Float::zero(f, false)),
+                Mem::Flt(f) => Src::Flt(Box::new(Float::zero(f, false))),
             },
             Constant::GlobalReference { name, .. } => {
                 let n = crate::exec::operand::name_str(name);
@@ -702,30 +703,32 @@ impl Decoder<'_, '_, '_> {
 }
 
 /// Reads an operand's machine value.
+#[inline]
 fn read(regs: &crate::state::Regs, s: &Src) -> Option<M> {
     Some(match s {
         Src::Reg(k) => match regs.slot(*k) {
             Slot::Int(x, w) => M::Int(*x, *w),
             Slot::F32(x) => M::F32(*x),
             Slot::F64(x) => M::F64(*x),
-            Slot::Flt(f) => M::Flt(*f),
+            Slot::Flt(f) => M::Flt(f.clone()),
             _ => return None,
         },
         Src::Int(x, w) => M::Int(*x, *w),
         Src::F32(x) => M::F32(*x),
         Src::F64(x) => M::F64(*x),
-        Src::Flt(f) => M::Flt(*f),
+        Src::Flt(f) => M::Flt(f.clone()),
     })
 }
 
 /// Reads an operand as a slot (any value).
+#[inline]
 fn read_slot(regs: &crate::state::Regs, s: &Src) -> Slot {
     match s {
         Src::Reg(k) => regs.slot(*k).clone(),
         Src::Int(x, w) => Slot::Int(*x, *w),
         Src::F32(x) => Slot::F32(*x),
         Src::F64(x) => Slot::F64(*x),
-        Src::Flt(f) => Slot::Flt(*f),
+        Src::Flt(f) => Slot::Flt(f.clone()),
     }
 }
 
@@ -873,7 +876,7 @@ fn exec_op(regs: &crate::state::Regs, mem: &mut Memory, rm: RoundingMode, inst: 
         Op::FNeg { a } => match read(regs, a)? {
             M::F64(x) => Slot::F64(-x),
             M::F32(x) => Slot::F32(-x),
-            M::Flt(f) => Slot::Flt(f.neg()),
+            M::Flt(f) => Slot::Flt(Box::new(f.neg())),
             M::Int(..) => return None,
         },
         Op::FCmp { p, a, b } => {
@@ -882,7 +885,7 @@ fn exec_op(regs: &crate::state::Regs, mem: &mut Memory, rm: RoundingMode, inst: 
                 (M::F32(a), M::F32(b)) => fcmp(*p, a as f64, b as f64),
                 (M::Flt(a), M::Flt(b)) if a.format() == b.format() => {
                     // Neither is NaN: the comparison is the order's.
-                    let o = a.ieee_cmp(b)?;
+                    let o = a.ieee_cmp(*b)?;
                     let (x, y) = match o {
                         std::cmp::Ordering::Less => (0.0, 1.0),
                         std::cmp::Ordering::Equal => (0.0, 0.0),
@@ -1042,7 +1045,7 @@ fn store(mem: &mut Memory, a: u64, v: M, m: Mem) -> Option<()> {
         (M::Int(x, w), Mem::Int(mw)) if w == mw => bv(8 * n as u32, x as u128),
         (M::F32(x), Mem::F32) => Term::fp(Float::from_f32(x)),
         (M::F64(x), Mem::F64) => Term::fp(Float::from_f64(x)),
-        (M::Flt(f), Mem::Flt(fmt)) if f.format() == fmt => Term::fp(f),
+        (M::Flt(f), Mem::Flt(fmt)) if f.format() == fmt => Term::fp(*f),
         _ => return None,
     };
     let o = mem.get_mut(base)?;
@@ -1494,14 +1497,14 @@ mod tests {
                             let inst = FInst {
                                 op: Op::FBin {
                                     op,
-                                    a: Src::Flt(a),
-                                    b: Src::Flt(b),
+                                    a: Src::Flt(Box::new(a)),
+                                    b: Src::Flt(Box::new(b)),
                                 },
                                 dest: 0,
                                 checked: false,
                             };
                             match exec_op(&st.frames[0].regs, &mut st.mem, r, &inst) {
-                                Some(Slot::Flt(x)) => assert_eq!(x, want, "{name} {r:?} {a:?} {b:?}"),
+                                Some(Slot::Flt(x)) => assert_eq!(*x, want, "{name} {r:?} {a:?} {b:?}"),
                                 None => assert!(want.is_nan()),
                                 other => panic!("{other:?}"),
                             }
@@ -1511,8 +1514,8 @@ mod tests {
                             let inst = FInst {
                                 op: Op::FCmp {
                                     p,
-                                    a: Src::Flt(a),
-                                    b: Src::Flt(b),
+                                    a: Src::Flt(Box::new(a)),
+                                    b: Src::Flt(Box::new(b)),
                                 },
                                 dest: 0,
                                 checked: false,
@@ -1532,7 +1535,7 @@ mod tests {
                         &st.frames[0].regs,
                         &mut st.mem,
                         r,
-                        &conv(Conv::ToFormat(Format::BINARY64), Src::Flt(a)),
+                        &conv(Conv::ToFormat(Format::BINARY64), Src::Flt(Box::new(a))),
                     );
                     assert_eq!(got, Slot::float(want), "to double {a:?}");
                     let d = Float::from_f64(xs[(a.to_bits() % xs.len() as u128) as usize]);

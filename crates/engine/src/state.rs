@@ -41,6 +41,7 @@ impl RegNames {
         r
     }
     /// The slot of `n`.
+    #[inline]
     pub fn slot(&self, n: &Name) -> Option<u32> {
         self.index.get(n).copied()
     }
@@ -77,8 +78,9 @@ pub enum Slot {
     F32(f32),
     /// A binary64 value (never NaN).
     F64(f64),
-    /// A value of another float format (never NaN).
-    Flt(fpsym_float::Float),
+    /// A value of another float format (never NaN), boxed (it is 32
+    /// bytes; the common slots are 16).
+    Flt(Box<fpsym_float::Float>),
 }
 
 impl Slot {
@@ -106,7 +108,7 @@ impl Slot {
             _ if f.is_nan() => return None,
             Format::BINARY64 => Slot::F64(f.to_f64()?),
             Format::BINARY32 => Slot::F32(f.to_f32()?),
-            _ => Slot::Flt(f),
+            _ => Slot::Flt(Box::new(f)),
         })
     }
     /// The value as terms (machine values become constants).
@@ -117,7 +119,7 @@ impl Slot {
             Slot::Int(x, w) => Val::Bv(Term::bv(*w, *x as u128)),
             Slot::F32(x) => Val::Fp(Term::fp(fpsym_float::Float::from_f32(*x))),
             Slot::F64(x) => Val::Fp(Term::fp(fpsym_float::Float::from_f64(*x))),
-            Slot::Flt(f) => Val::Fp(Term::fp(*f)),
+            Slot::Flt(f) => Val::Fp(Term::fp(**f)),
         })
     }
 }
@@ -159,10 +161,12 @@ impl Regs {
         &self.names
     }
     /// Slot `k`.
+    #[inline]
     pub fn slot(&self, k: u32) -> &Slot {
         &self.slots[k as usize]
     }
     /// Writes slot `k`.
+    #[inline]
     pub fn set_slot(&mut self, k: u32, s: Slot) {
         self.slots[k as usize] = s;
     }
