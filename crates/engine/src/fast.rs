@@ -818,8 +818,21 @@ fn quiet(cx: &Cx<'_, '_>, regs: &crate::state::Regs, inst: &FInst, llvm: &Instru
 }
 
 /// Executes one plain instruction on registers `regs`, memory `mem`, in
-/// rounding mode `rm`; None: not plain, nothing changed.
-fn exec_op(regs: &crate::state::Regs, mem: &mut Memory, rm: RoundingMode, inst: &FInst) -> Option<Slot> {
+/// rounding mode `rm`, writing its result; None: not plain, nothing
+/// changed.
+#[inline(always)]
+fn exec_op(regs: &mut crate::state::Regs, mem: &mut Memory, rm: RoundingMode, inst: &FInst) -> Option<()> {
+    let s = compute(regs, mem, rm, inst)?;
+    if inst.dest != u32::MAX {
+        regs.set_slot(inst.dest, s);
+    }
+    Some(())
+}
+
+/// The result of one plain instruction (a store's is [`Slot::Empty`]);
+/// None: not plain, nothing changed.
+#[inline(always)]
+fn compute(regs: &crate::state::Regs, mem: &mut Memory, rm: RoundingMode, inst: &FInst) -> Option<Slot> {
     let rne = rm == RoundingMode::NearestTiesToEven;
     Some(match &inst.op {
         Op::IBin { op, w, a, b } => {
@@ -1126,11 +1139,8 @@ pub fn run(fast: &mut Fast, cx: &Cx<'_, '_>, st: &mut State, budget: u64) -> u64
                     Op::Nop => {}
                     Op::Slow | Op::Call { .. } => break,
                     _ => {
-                        let Some(v) = exec_op(&st.frames[top].regs, &mut st.mem, st.rm, inst) else {
+                        if exec_op(&mut st.frames[top].regs, &mut st.mem, st.rm, inst).is_none() {
                             break;
-                        };
-                        if inst.dest != u32::MAX && v != Slot::Empty {
-                            st.frames[top].regs.set_slot(inst.dest, v);
                         }
                     }
                 }
@@ -1459,7 +1469,7 @@ mod tests {
                             dest: 0,
                             checked: false,
                         };
-                        match exec_op(&st.frames[0].regs, &mut st.mem, r, &inst) {
+                        match compute(&st.frames[0].regs, &mut st.mem, r, &inst) {
                             Some(Slot::F64(x)) => assert_eq!(Float::from_f64(x), want, "{name} {r:?} {a:e} {b:e}"),
                             None => assert!(want.is_nan(), "{name} {r:?} {a:e} {b:e} left to the executor"),
                             other => panic!("{other:?}"),
@@ -1503,7 +1513,7 @@ mod tests {
                                 dest: 0,
                                 checked: false,
                             };
-                            match exec_op(&st.frames[0].regs, &mut st.mem, r, &inst) {
+                            match compute(&st.frames[0].regs, &mut st.mem, r, &inst) {
                                 Some(Slot::Flt(x)) => assert_eq!(*x, want, "{name} {r:?} {a:?} {b:?}"),
                                 None => assert!(want.is_nan()),
                                 other => panic!("{other:?}"),
@@ -1520,7 +1530,7 @@ mod tests {
                                 dest: 0,
                                 checked: false,
                             };
-                            let got = exec_op(&st.frames[0].regs, &mut st.mem, r, &inst);
+                            let got = compute(&st.frames[0].regs, &mut st.mem, r, &inst);
                             assert_eq!(got, Some(Slot::Int(want as u64, 1)), "fcmp {p:?} {a:?} {b:?}");
                         }
                     }
@@ -1531,7 +1541,7 @@ mod tests {
                         checked: false,
                     };
                     let want = value(&arith::to_float("fptrunc", r, &Term::fp(a), Format::BINARY64));
-                    let got = exec_op(
+                    let got = compute(
                         &st.frames[0].regs,
                         &mut st.mem,
                         r,
@@ -1540,7 +1550,7 @@ mod tests {
                     assert_eq!(got, Slot::float(want), "to double {a:?}");
                     let d = Float::from_f64(xs[(a.to_bits() % xs.len() as u128) as usize]);
                     let want = value(&arith::to_float("fpext", r, &Term::fp(d), fmt));
-                    let got = exec_op(
+                    let got = compute(
                         &st.frames[0].regs,
                         &mut st.mem,
                         r,
