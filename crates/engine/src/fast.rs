@@ -756,6 +756,22 @@ fn int_op(op: IOp, w: u32, a: u64, b: u64) -> Option<u64> {
     ))
 }
 
+/// `a op b` in host arithmetic (IEEE 754's in round-to-nearest-even).
+fn host<
+    T: std::ops::Add<Output = T> + std::ops::Sub<Output = T> + std::ops::Mul<Output = T> + std::ops::Div<Output = T>,
+>(
+    op: FOp,
+    a: T,
+    b: T,
+) -> T {
+    match op {
+        FOp::Add => a + b,
+        FOp::Sub => a - b,
+        FOp::Mul => a * b,
+        FOp::Div => a / b,
+    }
+}
+
 fn icmp(p: IntPredicate, a: u64, b: u64, w: u32) -> bool {
     let (sa, sb) = (sext(a, w), sext(b, w));
     match p {
@@ -865,24 +881,8 @@ fn compute(regs: &crate::state::Regs, mem: &mut Memory, rm: RoundingMode, inst: 
                 return Slot::float(r);
             }
             match (a, b) {
-                (M::F64(a), M::F64(b)) => {
-                    let r = match op {
-                        FOp::Add => a + b,
-                        FOp::Sub => a - b,
-                        FOp::Mul => a * b,
-                        FOp::Div => a / b,
-                    };
-                    (!r.is_nan()).then_some(Slot::F64(r))?
-                }
-                (M::F32(a), M::F32(b)) => {
-                    let r = match op {
-                        FOp::Add => a + b,
-                        FOp::Sub => a - b,
-                        FOp::Mul => a * b,
-                        FOp::Div => a / b,
-                    };
-                    (!r.is_nan()).then_some(Slot::F32(r))?
-                }
+                (M::F64(a), M::F64(b)) => Some(host(*op, a, b)).filter(|r| !r.is_nan()).map(Slot::F64)?,
+                (M::F32(a), M::F32(b)) => Some(host(*op, a, b)).filter(|r| !r.is_nan()).map(Slot::F32)?,
                 _ => return None,
             }
         }
@@ -1242,16 +1242,7 @@ pub fn run(fast: &mut Fast, cx: &Cx<'_, '_>, st: &mut State, budget: u64) -> u64
 /// repetitions as [`crate::exec::Exec::goto`] does. True when the chunk
 /// must end here (a loop repeated under a loop bound).
 fn goto(cx: &Cx<'_, '_>, st: &mut State, fidx: usize, to: usize) -> bool {
-    let f = st.frame_mut();
-    let from = f.bb;
-    f.prev_bb = Some(from);
-    f.bb = to;
-    f.ip = 0;
-    if to <= from && cx.prog.loop_headers[fidx].contains(&to) {
-        *st.loop_visits.entry((fidx, to)).or_insert(0) += 1;
-        return cx.config.loop_bound.is_some();
-    }
-    false
+    st.enter_block(to, &cx.prog.loop_headers[fidx]) && cx.config.loop_bound.is_some()
 }
 
 #[cfg(test)]

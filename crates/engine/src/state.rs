@@ -305,6 +305,21 @@ impl State {
             format!("{base}#{}", *n - 1)
         }
     }
+    /// Jumps to block `to` of the current function (whose loop headers
+    /// are `headers`); a jump back to a loop's header counts one more
+    /// repetition of the loop, and says so (true).
+    pub fn enter_block(&mut self, to: usize, headers: &std::collections::HashSet<usize>) -> bool {
+        let f = self.frame_mut();
+        let (fidx, from) = (f.func, f.bb);
+        f.prev_bb = Some(from);
+        f.bb = to;
+        f.ip = 0;
+        if to <= from && headers.contains(&to) {
+            *self.loop_visits.entry((fidx, to)).or_insert(0) += 1;
+            return true;
+        }
+        false
+    }
     /// Adds a constraint to the path (constants are checked, not added).
     pub fn constrain(&mut self, c: Term) {
         if crate::term::as_bool(&c) != Some(true) {

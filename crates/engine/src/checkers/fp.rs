@@ -716,6 +716,25 @@ fn scalar(t: &llvm_ir::Type) -> &llvm_ir::Type {
     }
 }
 
+/// The floating-point operations the checker looks at (besides calls).
+fn fp_op(inst: &llvm_ir::Instruction) -> bool {
+    matches!(
+        inst,
+        I::FAdd(_)
+            | I::FSub(_)
+            | I::FMul(_)
+            | I::FDiv(_)
+            | I::FRem(_)
+            | I::FPTrunc(_)
+            | I::FPExt(_)
+            | I::FPToSI(_)
+            | I::FPToUI(_)
+            | I::SIToFP(_)
+            | I::UIToFP(_)
+            | I::FCmp(_)
+    )
+}
+
 /// The callee of a call instruction, by name, if it is a direct call.
 fn callee(c: &llvm_ir::instruction::Call) -> Option<String> {
     match &c.function {
@@ -742,19 +761,7 @@ impl Checker for FpExceptions {
         // other than debug intrinsics.
         match inst {
             I::Call(c) => !callee(c).is_some_and(|n| n.starts_with("llvm.dbg.")),
-            I::FAdd(_)
-            | I::FSub(_)
-            | I::FMul(_)
-            | I::FDiv(_)
-            | I::FRem(_)
-            | I::FPTrunc(_)
-            | I::FPExt(_)
-            | I::FPToSI(_)
-            | I::FPToUI(_)
-            | I::SIToFP(_)
-            | I::UIToFP(_)
-            | I::FCmp(_) => true,
-            _ => false,
+            _ => fp_op(inst),
         }
     }
     fn check(&mut self, st: &State, at: Point<'_>, operands: &[Option<Term>]) -> Vec<Check> {
@@ -802,21 +809,7 @@ impl FpExceptions {
         };
         let r = st.rm;
         let float = |t: &Term| matches!(t.sort(), fpsym_expr::Sort::Float(_));
-        let fp_op = matches!(
-            inst,
-            I::FAdd(_)
-                | I::FSub(_)
-                | I::FMul(_)
-                | I::FDiv(_)
-                | I::FRem(_)
-                | I::FPTrunc(_)
-                | I::FPExt(_)
-                | I::FPToSI(_)
-                | I::FPToUI(_)
-                | I::SIToFP(_)
-                | I::UIToFP(_)
-                | I::FCmp(_)
-        );
+        let fp_op = fp_op(inst);
         let call = match inst {
             I::Call(c) => Some(c),
             _ => None,

@@ -1173,16 +1173,7 @@ impl<'e, 'p> Exec<'e, 'p> {
         let to = *self.prog.blocks[fidx]
             .get(dest)
             .ok_or_else(|| ExecError::Unsupported(format!("branch to unknown block {dest}")))?;
-        let f = st.frame_mut();
-        let from = f.bb;
-        f.prev_bb = Some(from);
-        f.bb = to;
-        f.ip = 0;
-        // A jump back to a loop's header: one more repetition.
-        if to <= from && self.prog.loop_headers[fidx].contains(&to) {
-            let n = st.loop_visits.entry((fidx, to)).or_insert(0);
-            *n += 1;
-        }
+        st.enter_block(to, &self.prog.loop_headers[fidx]);
         Ok(())
     }
 }
