@@ -821,14 +821,20 @@ fn to_int(x: f64, signed: bool, w: u32) -> Option<u64> {
 /// values here (those of arithmetic; at other instructions, the executor
 /// asks the checkers).
 fn quiet(cx: &Cx<'_, '_>, regs: &crate::state::Regs, inst: &FInst, llvm: &Instruction) -> bool {
-    let vals = match &inst.op {
-        Op::IBin { a, b, .. } | Op::ICmp { a, b, .. } | Op::FBin { a, b, .. } | Op::FCmp { a, b, .. } => {
-            match (read(regs, a), read(regs, b)) {
-                (Some(a), Some(b)) => [a.value(), b.value()],
-                _ => return false,
-            }
-        }
+    // The operands in the instruction's order (`instruction_operands`).
+    let ops: Vec<&Src> = match &inst.op {
+        Op::IBin { a, b, .. } | Op::ICmp { a, b, .. } | Op::FBin { a, b, .. } | Op::FCmp { a, b, .. } => vec![a, b],
+        Op::FNeg { a } | Op::Conv { a, .. } => vec![a],
+        Op::Select { c, a, b } => vec![c, a, b],
+        Op::Store { v, addr, .. } => vec![v, addr],
         _ => return false,
+    };
+    let Some(vals) = ops
+        .into_iter()
+        .map(|s| read(regs, s).map(M::value))
+        .collect::<Option<Vec<Value>>>()
+    else {
+        return false;
     };
     !cx.checkers.iter().any(|c| c.may_check(llvm, Some(&vals)))
 }
@@ -945,9 +951,17 @@ fn compute(regs: &crate::state::Regs, mem: &mut Memory, rm: RoundingMode, inst: 
             }
         }
         Op::Select { c, a, b } => {
+            // Both values must be there (the executor reads both).
             let M::Int(c, _) = read(regs, c)? else { return None };
-            let s = read_slot(regs, if c != 0 { a } else { b });
-            (s != Slot::Empty).then_some(s)?
+            let (a, b) = (read_slot(regs, a), read_slot(regs, b));
+            if a == Slot::Empty || b == Slot::Empty {
+                return None;
+            }
+            if c != 0 {
+                a
+            } else {
+                b
+            }
         }
         Op::Gep { base, offset, scaled } => {
             let M::Int(mut addr, _) = read(regs, base)? else {
@@ -1073,16 +1087,19 @@ fn store(mem: &mut Memory, a: u64, v: M, m: Mem) -> Option<()> {
     Some(())
 }
 
-/// Executes plain instructions of `st` (at most `budget`); returns how
-/// many ran. Stops before the first instruction that is not plain, and
-/// after a jump back to a loop header when the run has a loop bound (the
-/// engine checks it).
-pub fn run(fast: &mut Fast, cx: &Cx<'_, '_>, st: &mut State, budget: u64) -> u64 {
+/// Executes plain instructions of `st`, at most `step_budget` steps and
+/// `instr_budget` instructions; returns how many instructions and steps
+/// ran. A step is what one [`crate::exec::Exec::step`] executes: one
+/// instruction, or all the phis at a block's head (each counted as an
+/// instruction). Stops before the first instruction that is not plain,
+/// and after a jump back to a loop header when the run has a loop bound
+/// (the engine checks it).
+pub fn run(fast: &mut Fast, cx: &Cx<'_, '_>, st: &mut State, step_budget: u64, instr_budget: u64) -> (u64, u64) {
     if fast.funcs.len() != cx.prog.funcs.len() {
         fast.funcs = vec![None; cx.prog.funcs.len()];
     }
-    let mut done = 0u64;
-    while done < budget && st.split_at.is_none() {
+    let (mut done, mut steps) = (0u64, 0u64);
+    while steps < step_budget && done < instr_budget && st.split_at.is_none() {
         let Some(frame) = st.frames.last() else { break };
         let (fidx, bb, ip) = (frame.func, frame.bb, frame.ip);
         if fast.funcs[fidx].is_none() {
@@ -1123,6 +1140,7 @@ pub fn run(fast: &mut Fast, cx: &Cx<'_, '_>, st: &mut State, budget: u64) -> u64
             }
             f.ip = n;
             done += n as u64;
+            steps += 1;
             continue;
         }
         let prog_block = &cx.prog.funcs[fidx].basic_blocks[bb];
@@ -1130,7 +1148,7 @@ pub fn run(fast: &mut Fast, cx: &Cx<'_, '_>, st: &mut State, budget: u64) -> u64
             // The block's straight-line instructions, in one go.
             let top = st.frames.len() - 1;
             let mut ip = ip;
-            while ip < block.instrs.len() && done < budget {
+            while ip < block.instrs.len() && steps < step_budget && done < instr_budget {
                 let inst = &block.instrs[ip];
                 if inst.checked && !quiet(cx, &st.frames[top].regs, inst, &prog_block.instrs[ip]) {
                     break;
@@ -1146,9 +1164,10 @@ pub fn run(fast: &mut Fast, cx: &Cx<'_, '_>, st: &mut State, budget: u64) -> u64
                 }
                 ip += 1;
                 done += 1;
+                steps += 1;
             }
             st.frames[top].ip = ip;
-            if ip == block.instrs.len() || done >= budget {
+            if ip == block.instrs.len() || steps >= step_budget || done >= instr_budget {
                 continue;
             }
             let inst = &block.instrs[ip];
@@ -1178,6 +1197,7 @@ pub fn run(fast: &mut Fast, cx: &Cx<'_, '_>, st: &mut State, budget: u64) -> u64
                 ..Frame::new(*callee, r)
             });
             done += 1;
+            steps += 1;
             continue;
         }
         // The terminator.
@@ -1188,6 +1208,7 @@ pub fn run(fast: &mut Fast, cx: &Cx<'_, '_>, st: &mut State, budget: u64) -> u64
             FTerm::Slow => break,
             FTerm::Br(to) => {
                 done += 1;
+                steps += 1;
                 if goto(cx, st, fidx, *to) {
                     break;
                 }
@@ -1202,6 +1223,7 @@ pub fn run(fast: &mut Fast, cx: &Cx<'_, '_>, st: &mut State, budget: u64) -> u64
                 let (to, k) = if c != 0 { (*t, 0) } else { (*f, 1) };
                 st.trail.push((fidx, bb, k));
                 done += 1;
+                steps += 1;
                 if goto(cx, st, fidx, to) {
                     break;
                 }
@@ -1232,10 +1254,11 @@ pub fn run(fast: &mut Fast, cx: &Cx<'_, '_>, st: &mut State, budget: u64) -> u64
                     }
                 }
                 done += 1;
+                steps += 1;
             }
         }
     }
-    done
+    (done, steps)
 }
 
 /// Jumps to block `to` of the current function, counting loop

@@ -452,12 +452,13 @@ fn run_unseeded(
         // `fast`).
         let fast_on = config.fast_path && engine.plugins.observers.iter().all(|o| o.fast_path_ok());
         loop {
-            let fast_ran = if fast_on {
-                let budget = FAST_CHUNK.min(config.quantum.saturating_sub(ran)).min(
-                    config
-                        .max_instructions
-                        .map_or(u64::MAX, |m| m.saturating_sub(engine.stats.instructions)),
-                );
+            let (fast_ran, fast_steps) = if fast_on {
+                // As many steps as the executor would run before the
+                // searcher chooses again; no instruction past the limit.
+                let steps = FAST_CHUNK.min(config.quantum.saturating_sub(ran));
+                let instructions = config
+                    .max_instructions
+                    .map_or(u64::MAX, |m| m.saturating_sub(engine.stats.instructions));
                 let cx = fast::Cx {
                     prog: engine.prog,
                     config,
@@ -468,16 +469,16 @@ fn run_unseeded(
                         c.looks_at(checkers::PointKind::Terminator) || c.looks_at(checkers::PointKind::Returned)
                     }),
                 };
-                fast::run(&mut engine.fast, &cx, &mut st, budget)
+                fast::run(&mut engine.fast, &cx, &mut st, steps, instructions)
             } else {
-                0
+                (0, 0)
             };
             let queries_before = engine.stats.queries;
             if fast_ran > 0 {
                 engine.stats.instructions += fast_ran;
                 engine.stats.fast_instructions += fast_ran;
                 st.steps += fast_ran;
-                ran += fast_ran;
+                ran += fast_steps;
             } else {
                 let (outcome, side, continued, pairs, forked, events, printed, side_ends, undecided) = {
                     let mut ex = engine.exec();

@@ -308,10 +308,6 @@ impl SeedOracle {
 }
 
 impl BranchOracle for SeedOracle {
-    /// A seed never excludes a side.
-    fn fast_path_ok(&self) -> bool {
-        true
-    }
     fn decide(&mut self, st: &State, _branch: &Branch<'_>) -> Follow {
         let t = self.track(st);
         if let Ok(mut s) = self.shared.lock() {
@@ -340,7 +336,9 @@ impl Observer for SeedTracker {
         *st.ext_mut::<SeedTrack>() = t;
     }
     /// The track follows the path condition, which concrete steps leave
-    /// as it is.
+    /// as it is. (Branches still go to the executor: [`SeedOracle`]
+    /// hands the solver decorator the models of the branching state's
+    /// seeds at each one, and later queries use them.)
     fn fast_path_ok(&self) -> bool {
         true
     }

@@ -756,12 +756,41 @@ impl Checker for FpExceptions {
     fn start(&mut self, module: &llvm_ir::Module) {
         self.defined = module.functions.iter().map(|f| f.name.clone()).collect();
     }
-    fn may_check(&self, inst: &llvm_ir::Instruction, _operands: Option<&[fpsym_expr::Value]>) -> bool {
+    fn may_check(&self, inst: &llvm_ir::Instruction, operands: Option<&[fpsym_expr::Value]>) -> bool {
         // What `checks_at` looks at: floating-point operations and calls
-        // other than debug intrinsics.
+        // other than debug intrinsics, and any instruction with an x87
+        // long double operand (not modelled).
         match inst {
             I::Call(c) => !callee(c).is_some_and(|n| n.starts_with("llvm.dbg.")),
-            _ => fp_op(inst),
+            _ if fp_op(inst) => true,
+            // Integer and address operands only.
+            I::Add(_)
+            | I::Sub(_)
+            | I::Mul(_)
+            | I::UDiv(_)
+            | I::SDiv(_)
+            | I::URem(_)
+            | I::SRem(_)
+            | I::And(_)
+            | I::Or(_)
+            | I::Xor(_)
+            | I::Shl(_)
+            | I::LShr(_)
+            | I::AShr(_)
+            | I::ICmp(_)
+            | I::Load(_)
+            | I::GetElementPtr(_)
+            | I::Alloca(_)
+            | I::Trunc(_)
+            | I::ZExt(_)
+            | I::SExt(_)
+            | I::PtrToInt(_)
+            | I::IntToPtr(_)
+            | I::Phi(_) => false,
+            _ => operands.is_none_or(|ops| {
+                ops.iter()
+                    .any(|v| matches!(v, fpsym_expr::Value::Fp(f) if f.format().has_explicit_int_bit()))
+            }),
         }
     }
     fn check(&mut self, st: &State, at: Point<'_>, operands: &[Option<Term>]) -> Vec<Check> {
