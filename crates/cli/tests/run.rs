@@ -172,6 +172,7 @@ macro_rules! run_test {
 
 run_test!(division_by_zero, "div_zero.c");
 run_test!(concrete_fast_path, "fast_path.c");
+run_test!(byval_arguments_are_copies, "byval_copy.c");
 run_test!(nan_is_unequal_to_itself, "nan_self.c");
 run_test!(signed_zero, "signed_zero.c");
 run_test!(subnormal, "subnormal.c");

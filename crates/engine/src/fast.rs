@@ -620,7 +620,13 @@ impl Decoder<'_, '_, '_> {
             Resolution::BuiltIn(_) if n.starts_with("llvm.dbg.") => Some(Op::Nop),
             Resolution::Body(i) => {
                 let f = prog.funcs[i];
-                if f.is_var_arg || f.parameters.len() != c.arguments.len() {
+                let byval = f.parameters.iter().any(|p| {
+                    p.attributes
+                        .iter()
+                        .any(|a| matches!(a, llvm_ir::function::ParameterAttribute::ByVal(_)))
+                });
+                // A by-value struct argument is copied by the executor.
+                if f.is_var_arg || byval || f.parameters.len() != c.arguments.len() {
                     return None;
                 }
                 let args = c.arguments.iter().map(|(a, _)| self.src(a)).collect::<Option<_>>()?;

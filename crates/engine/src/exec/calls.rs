@@ -447,6 +447,23 @@ impl Exec<'_, '_> {
         }
         let fixed = f.parameters.len().min(args.len());
         let varargs = self.variadic_arguments(st, c, &args[fixed..], fixed, &loc)?;
+        let mut args = args;
+        let mut copies = Vec::new();
+        for (k, p) in f.parameters.iter().enumerate().take(fixed) {
+            let Some(ty) = p.attributes.iter().find_map(|a| match a {
+                llvm_ir::function::ParameterAttribute::ByVal(t) => Some(t.clone()),
+                _ => None,
+            }) else {
+                continue;
+            };
+            match self.byval_copy(st, &args[k], &ty, &super::operand::name_str(&p.name), &loc)? {
+                Ok(copy) => {
+                    copies.push(copy);
+                    args[k] = Val::Bv(bv(64, copy as u128));
+                }
+                Err(v) => return Ok(Outcome::End(End::Error(v))),
+            }
+        }
         let mut regs = self.prog.regs(i);
         for (p, a) in f.parameters.iter().zip(args) {
             regs.insert(p.name.clone(), a);
@@ -455,6 +472,7 @@ impl Exec<'_, '_> {
             ret_dest: c.dest.clone(),
             call_site: loc,
             varargs,
+            allocas: copies,
             ..Frame::new(i, regs)
         });
         if st.frames.len() > self.config.max_call_depth {
@@ -464,6 +482,50 @@ impl Exec<'_, '_> {
             ))));
         }
         Ok(Outcome::Continue)
+    }
+
+    /// The callee's own copy of a `byval` argument (what the call's
+    /// lowering makes: the callee may write to it, the caller's object
+    /// stays as it was): a new stack object holding the `ty` at `ptr`,
+    /// popped when the callee returns. Err: reading the argument is a bug
+    /// (out of bounds, use after free).
+    fn byval_copy(
+        &mut self,
+        st: &mut State,
+        ptr: &Val,
+        ty: &llvm_ir::TypeRef,
+        name: &str,
+        loc: &Option<Loc>,
+    ) -> Result<Result<u64, Violation>, ExecError> {
+        let n = self.prog.layout.alloc_size(ty);
+        let (base, off) = match self.resolve(st, ptr.bv(), n, loc, false)? {
+            Access::Bug(v) => return Ok(Err(v)),
+            Access::At(b, o) => (b, o),
+            Access::Elsewhere(..) => {
+                return Err(ExecError::Unsupported(
+                    "a by-value struct argument through a pointer to several objects".into(),
+                ))
+            }
+        };
+        // The bytes as they are (padding included) when the offset is
+        // concrete; else the value, read at the symbolic offset.
+        let cells = match as_bv(&off) {
+            Some(k) => st.mem.read(base, k as u64, n),
+            None => {
+                let v = self.read_at(st, base, &off, n, ty, loc)?;
+                self.cells_of(st, &v, ty)
+            }
+        };
+        let copy = st.mem.allocate(
+            n,
+            16,
+            crate::memory::Kind::Stack,
+            name,
+            Some(ty.clone()),
+            Cell::byte(bv(8, 0)),
+        );
+        st.mem.write(copy, 0, &cells);
+        Ok(Ok(copy))
     }
 
     /// The function a pointer designates. A symbolic pointer is resolved
