@@ -827,22 +827,25 @@ fn to_int(x: f64, signed: bool, w: u32) -> Option<u64> {
 /// values here (those of arithmetic; at other instructions, the executor
 /// asks the checkers).
 fn quiet(cx: &Cx<'_, '_>, regs: &crate::state::Regs, inst: &FInst, llvm: &Instruction) -> bool {
-    // The operands in the instruction's order (`instruction_operands`).
-    let ops: Vec<&Src> = match &inst.op {
-        Op::IBin { a, b, .. } | Op::ICmp { a, b, .. } | Op::FBin { a, b, .. } | Op::FCmp { a, b, .. } => vec![a, b],
-        Op::FNeg { a } | Op::Conv { a, .. } => vec![a],
-        Op::Select { c, a, b } => vec![c, a, b],
-        Op::Store { v, addr, .. } => vec![v, addr],
+    // The operands in the instruction's order (`instruction_operands`),
+    // without allocating (this runs at every integer division).
+    let ops: [Option<&Src>; 3] = match &inst.op {
+        Op::IBin { a, b, .. } | Op::ICmp { a, b, .. } | Op::FBin { a, b, .. } | Op::FCmp { a, b, .. } => {
+            [Some(a), Some(b), None]
+        }
+        Op::FNeg { a } | Op::Conv { a, .. } => [Some(a), None, None],
+        Op::Select { c, a, b } => [Some(c), Some(a), Some(b)],
+        Op::Store { v, addr, .. } => [Some(v), Some(addr), None],
         _ => return false,
     };
-    let Some(vals) = ops
-        .into_iter()
-        .map(|s| read(regs, s).map(M::value))
-        .collect::<Option<Vec<Value>>>()
-    else {
-        return false;
-    };
-    !cx.checkers.iter().any(|c| c.may_check(llvm, Some(&vals)))
+    let mut vals = [Value::Bool(false); 3];
+    let mut n = 0;
+    for s in ops.into_iter().flatten() {
+        let Some(m) = read(regs, s) else { return false };
+        vals[n] = m.value();
+        n += 1;
+    }
+    !cx.checkers.iter().any(|c| c.may_check(llvm, Some(&vals[..n])))
 }
 
 /// Executes one plain instruction on registers `regs`, memory `mem`, in
