@@ -451,6 +451,11 @@ fn run_unseeded(
         // on the fast path first (its results are the executor's; see
         // `fast`).
         let fast_on = config.fast_path && engine.plugins.observers.iter().all(|o| o.fast_path_ok());
+        let fast_branches = engine.plugins.oracle.as_ref().is_none_or(|o| o.fast_path_ok());
+        let fast_terminators = !engine
+            .checkers
+            .iter()
+            .any(|c| c.looks_at(checkers::PointKind::Terminator) || c.looks_at(checkers::PointKind::Returned));
         loop {
             let (fast_ran, fast_steps) = if fast_on {
                 // As many steps as the executor would run before the
@@ -464,10 +469,8 @@ fn run_unseeded(
                     config,
                     globals: engine.globals,
                     checkers: &engine.checkers,
-                    branches: engine.plugins.oracle.as_ref().is_none_or(|o| o.fast_path_ok()),
-                    terminators: !engine.checkers.iter().any(|c| {
-                        c.looks_at(checkers::PointKind::Terminator) || c.looks_at(checkers::PointKind::Returned)
-                    }),
+                    branches: fast_branches,
+                    terminators: fast_terminators,
                 };
                 fast::run(&mut engine.fast, &cx, &mut st, steps, instructions)
             } else {

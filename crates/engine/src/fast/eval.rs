@@ -1,0 +1,392 @@
+//! Executing decoded instructions on machine values: arithmetic,
+//! comparisons, conversions, loads and stores.
+
+use super::*;
+
+/// Reads an operand's machine value.
+#[inline]
+pub(super) fn read(regs: &crate::state::Regs, s: &Src) -> Option<M> {
+    Some(match s {
+        Src::Reg(k) => match regs.slot(*k) {
+            Slot::Int(x, w) => M::Int(*x, *w),
+            Slot::F32(x) => M::F32(*x),
+            Slot::F64(x) => M::F64(*x),
+            Slot::Flt(f) => M::Flt(f.clone()),
+            _ => return None,
+        },
+        Src::Int(x, w) => M::Int(*x, *w),
+        Src::F32(x) => M::F32(*x),
+        Src::F64(x) => M::F64(*x),
+        Src::Flt(f) => M::Flt(f.clone()),
+    })
+}
+
+/// Reads an operand as a slot (any value).
+#[inline]
+pub(super) fn read_slot(regs: &crate::state::Regs, s: &Src) -> Slot {
+    match s {
+        Src::Reg(k) => regs.slot(*k).clone(),
+        Src::Int(x, w) => Slot::Int(*x, *w),
+        Src::F32(x) => Slot::F32(*x),
+        Src::F64(x) => Slot::F64(*x),
+        Src::Flt(f) => Slot::Flt(f.clone()),
+    }
+}
+
+pub(super) fn int_op(op: IOp, w: u32, a: u64, b: u64) -> Option<u64> {
+    let (sa, sb) = (sext(a, w), sext(b, w));
+    Some(mask(
+        match op {
+            IOp::Add => a.wrapping_add(b),
+            IOp::Sub => a.wrapping_sub(b),
+            IOp::Mul => a.wrapping_mul(b),
+            IOp::And => a & b,
+            IOp::Or => a | b,
+            IOp::Xor => a ^ b,
+            // The amount modulo the width, as the executor (and x86) does.
+            IOp::Shl => a.wrapping_shl((b % w as u64) as u32),
+            IOp::LShr => a >> (b % w as u64),
+            IOp::AShr => (sa >> (b % w as u64)) as u64,
+            IOp::UDiv if b != 0 => a / b,
+            IOp::URem if b != 0 => a % b,
+            IOp::SDiv if b != 0 && !(sb == -1 && a == 1u64 << (w - 1)) => sa.wrapping_div(sb) as u64,
+            IOp::SRem if b != 0 && !(sb == -1 && a == 1u64 << (w - 1)) => sa.wrapping_rem(sb) as u64,
+            _ => return None,
+        },
+        w,
+    ))
+}
+
+/// `a op b` in host arithmetic (IEEE 754's in round-to-nearest-even).
+pub(super) fn host<
+    T: std::ops::Add<Output = T> + std::ops::Sub<Output = T> + std::ops::Mul<Output = T> + std::ops::Div<Output = T>,
+>(
+    op: FOp,
+    a: T,
+    b: T,
+) -> T {
+    match op {
+        FOp::Add => a + b,
+        FOp::Sub => a - b,
+        FOp::Mul => a * b,
+        FOp::Div => a / b,
+    }
+}
+
+pub(super) fn icmp(p: IntPredicate, a: u64, b: u64, w: u32) -> bool {
+    let (sa, sb) = (sext(a, w), sext(b, w));
+    match p {
+        IntPredicate::EQ => a == b,
+        IntPredicate::NE => a != b,
+        IntPredicate::UGT => a > b,
+        IntPredicate::UGE => a >= b,
+        IntPredicate::ULT => a < b,
+        IntPredicate::ULE => a <= b,
+        IntPredicate::SGT => sa > sb,
+        IntPredicate::SGE => sa >= sb,
+        IntPredicate::SLT => sa < sb,
+        IntPredicate::SLE => sa <= sb,
+    }
+}
+
+/// `fcmp` on values that are not NaN (ordered and unordered predicates agree).
+pub(super) fn fcmp(p: FPPredicate, a: f64, b: f64) -> bool {
+    use FPPredicate as P;
+    match p {
+        P::False | P::UNO => false,
+        P::True | P::ORD => true,
+        P::OEQ | P::UEQ => a == b,
+        P::OGT | P::UGT => a > b,
+        P::OGE | P::UGE => a >= b,
+        P::OLT | P::ULT => a < b,
+        P::OLE | P::ULE => a <= b,
+        P::ONE | P::UNE => a != b,
+    }
+}
+
+/// Integer part of a float, if it fits `w` bits (signed or unsigned).
+pub(super) fn to_int(x: f64, signed: bool, w: u32) -> Option<u64> {
+    let t = x.trunc();
+    let (lo, hi) = if signed {
+        (-(2f64.powi(w as i32 - 1)), 2f64.powi(w as i32 - 1))
+    } else {
+        (0.0, 2f64.powi(w as i32))
+    };
+    if !(t >= lo && t < hi) {
+        return None;
+    }
+    Some(mask(if signed { t as i64 as u64 } else { t as u64 }, w))
+}
+
+/// Whether no checker may report at `inst` (`llvm`) with its operands'
+/// values here (those of arithmetic; at other instructions, the executor
+/// asks the checkers).
+pub(super) fn quiet(cx: &Cx<'_, '_>, regs: &crate::state::Regs, inst: &FInst, llvm: &Instruction) -> bool {
+    // The operands in the instruction's order (`instruction_operands`),
+    // without allocating (this runs at every integer division).
+    let ops: [Option<&Src>; 3] = match &inst.op {
+        Op::IBin { a, b, .. } | Op::ICmp { a, b, .. } | Op::FBin { a, b, .. } | Op::FCmp { a, b, .. } => {
+            [Some(a), Some(b), None]
+        }
+        Op::FNeg { a } | Op::Conv { a, .. } => [Some(a), None, None],
+        Op::Select { c, a, b } => [Some(c), Some(a), Some(b)],
+        Op::Store { v, addr, .. } => [Some(v), Some(addr), None],
+        _ => return false,
+    };
+    let mut vals = [Value::Bool(false); 3];
+    let mut n = 0;
+    for s in ops.into_iter().flatten() {
+        let Some(m) = read(regs, s) else { return false };
+        vals[n] = m.value();
+        n += 1;
+    }
+    !cx.checkers.iter().any(|c| c.may_check(llvm, Some(&vals[..n])))
+}
+
+/// Executes one plain instruction on registers `regs`, memory `mem`, in
+/// rounding mode `rm`, writing its result; None: not plain, nothing
+/// changed.
+#[inline(always)]
+pub(super) fn exec_op(regs: &mut crate::state::Regs, mem: &mut Memory, rm: RoundingMode, inst: &FInst) -> Option<()> {
+    let s = compute(regs, mem, rm, inst)?;
+    if inst.dest != u32::MAX {
+        regs.set_slot(inst.dest, s);
+    }
+    Some(())
+}
+
+/// The result of one plain instruction (a store's is [`Slot::Empty`]);
+/// None: not plain, nothing changed.
+#[inline(always)]
+pub(super) fn compute(regs: &crate::state::Regs, mem: &mut Memory, rm: RoundingMode, inst: &FInst) -> Option<Slot> {
+    let rne = rm == RoundingMode::NearestTiesToEven;
+    Some(match &inst.op {
+        Op::IBin { op, w, a, b } => {
+            let (M::Int(a, _), M::Int(b, _)) = (read(regs, a)?, read(regs, b)?) else {
+                return None;
+            };
+            Slot::Int(int_op(*op, *w, a, b)?, *w)
+        }
+        Op::ICmp { p, a, b } => {
+            let (M::Int(a, w), M::Int(b, _)) = (read(regs, a)?, read(regs, b)?) else {
+                return None;
+            };
+            Slot::Int(icmp(*p, a, b, w) as u64, 1)
+        }
+        Op::FBin { op, a, b } => {
+            let (a, b) = (read(regs, a)?, read(regs, b)?);
+            if !rne || matches!(a, M::Flt(_)) {
+                // Other rounding modes and formats: fpsym's soft-float.
+                let (a, b) = (a.float()?, b.float()?);
+                if a.format() != b.format() {
+                    return None;
+                }
+                let r = match op {
+                    FOp::Add => a.add(b, rm),
+                    FOp::Sub => a.sub(b, rm),
+                    FOp::Mul => a.mul(b, rm),
+                    FOp::Div => a.div(b, rm),
+                }
+                .value;
+                return Slot::float(r);
+            }
+            match (a, b) {
+                (M::F64(a), M::F64(b)) => Some(host(*op, a, b)).filter(|r| !r.is_nan()).map(Slot::F64)?,
+                (M::F32(a), M::F32(b)) => Some(host(*op, a, b)).filter(|r| !r.is_nan()).map(Slot::F32)?,
+                _ => return None,
+            }
+        }
+        Op::FNeg { a } => match read(regs, a)? {
+            M::F64(x) => Slot::F64(-x),
+            M::F32(x) => Slot::F32(-x),
+            M::Flt(f) => Slot::Flt(Box::new(f.neg())),
+            M::Int(..) => return None,
+        },
+        Op::FCmp { p, a, b } => {
+            let r = match (read(regs, a)?, read(regs, b)?) {
+                (M::F64(a), M::F64(b)) => fcmp(*p, a, b),
+                (M::F32(a), M::F32(b)) => fcmp(*p, a as f64, b as f64),
+                (M::Flt(a), M::Flt(b)) if a.format() == b.format() => {
+                    // Neither is NaN: the comparison is the order's.
+                    let o = a.ieee_cmp(*b)?;
+                    let (x, y) = match o {
+                        std::cmp::Ordering::Less => (0.0, 1.0),
+                        std::cmp::Ordering::Equal => (0.0, 0.0),
+                        std::cmp::Ordering::Greater => (1.0, 0.0),
+                    };
+                    fcmp(*p, x, y)
+                }
+                _ => return None,
+            };
+            Slot::Int(r as u64, 1)
+        }
+        Op::Conv { c, a } => {
+            if let Conv::Move = c {
+                let s = read_slot(regs, a);
+                return (s != Slot::Empty).then_some(s);
+            }
+            match (c, read(regs, a)?) {
+                (Conv::Zext(w), M::Int(x, _)) => Slot::Int(mask(x, *w), *w),
+                (Conv::Sext(w), M::Int(x, v)) => Slot::Int(mask(sext(x, v) as u64, *w), *w),
+                // Host conversions round to nearest, ties to even.
+                (Conv::IntToF32 { signed }, M::Int(x, w)) if rne => {
+                    Slot::F32(if *signed { sext(x, w) as f32 } else { x as f32 })
+                }
+                (Conv::IntToF64 { signed }, M::Int(x, w)) if rne => {
+                    Slot::F64(if *signed { sext(x, w) as f64 } else { x as f64 })
+                }
+                (Conv::FToInt { signed, w }, M::F64(x)) => Slot::Int(to_int(x, *signed, *w)?, *w),
+                (Conv::FToInt { signed, w }, M::F32(x)) => Slot::Int(to_int(x as f64, *signed, *w)?, *w),
+                (Conv::F32ToF64, M::F32(x)) => Slot::F64(x as f64),
+                (Conv::F64ToF32, M::F64(x)) if rne => Slot::F32(x as f32),
+                (Conv::F64ToF32, M::F64(x)) => Slot::float(Float::from_f64(x).convert(Format::BINARY32, rm).value)?,
+                (Conv::ToFormat(to), m) => Slot::float(m.float()?.convert(*to, rm).value)?,
+                (Conv::BitsToF32, M::Int(x, _)) => {
+                    let f = f32::from_bits(x as u32);
+                    (!f.is_nan()).then_some(Slot::F32(f))?
+                }
+                (Conv::BitsToF64, M::Int(x, _)) => {
+                    let f = f64::from_bits(x);
+                    (!f.is_nan()).then_some(Slot::F64(f))?
+                }
+                (Conv::FToBits, M::F32(x)) => Slot::Int(x.to_bits() as u64, 32),
+                (Conv::FToBits, M::F64(x)) => Slot::Int(x.to_bits(), 64),
+                _ => return None,
+            }
+        }
+        Op::Select { c, a, b } => {
+            // Both values must be there (the executor reads both).
+            let M::Int(c, _) = read(regs, c)? else { return None };
+            let (a, b) = (read_slot(regs, a), read_slot(regs, b));
+            if a == Slot::Empty || b == Slot::Empty {
+                return None;
+            }
+            if c != 0 {
+                a
+            } else {
+                b
+            }
+        }
+        Op::Gep { base, offset, scaled } => {
+            let M::Int(mut addr, _) = read(regs, base)? else {
+                return None;
+            };
+            addr = addr.wrapping_add(*offset);
+            for (i, size) in scaled {
+                let M::Int(x, w) = read(regs, i)? else { return None };
+                addr = addr.wrapping_add((sext(x, w) as u64).wrapping_mul(*size));
+            }
+            Slot::Int(addr, 64)
+        }
+        Op::Load { addr, m } => {
+            let M::Int(a, _) = read(regs, addr)? else { return None };
+            load(mem, a, *m)?
+        }
+        Op::Store { v, addr, m } => {
+            let (v, M::Int(a, _)) = (read(regs, v)?, read(regs, addr)?) else {
+                return None;
+            };
+            store(mem, a, v, *m)?;
+            Slot::Empty
+        }
+        _ => return None,
+    })
+}
+
+pub(super) fn bytes(m: Mem) -> u64 {
+    match m {
+        Mem::Int(w) => w.div_ceil(8) as u64,
+        Mem::F32 => 4,
+        Mem::F64 => 8,
+        Mem::Flt(f) => crate::layout::fp_store_size(f),
+    }
+}
+
+/// The live object holding `[a, a + n)`, if its size is concrete: (base, offset).
+pub(super) fn object(mem: &Memory, a: u64, n: u64) -> Option<(u64, u64)> {
+    let o = mem.find(a)?;
+    (o.alive && o.sym_size.is_none() && a - o.base + n <= o.size).then_some((o.base, a - o.base))
+}
+
+pub(super) fn load(mem: &Memory, a: u64, m: Mem) -> Option<Slot> {
+    let n = bytes(m);
+    let (base, off) = object(mem, a, n)?;
+    let o = mem.get(base)?;
+    let cells = &o.cells[off as usize..(off + n) as usize];
+    let first = &cells[0];
+    // The whole value as stored (the common case): its constant.
+    let whole = first.size as u64 == n
+        && first.idx == 0
+        && cells
+            .iter()
+            .enumerate()
+            .all(|(i, c)| c.idx as usize == i && c.val == first.val);
+    let bits = if whole {
+        match (first.val.as_const()?, m) {
+            (Value::Bv(b), Mem::Int(w)) if b.width() == 8 * n as u32 => mask(b.bits() as u64, w),
+            (Value::Fp(f), Mem::F32) if f.format() == Format::BINARY32 && !f.is_nan() => {
+                return Some(Slot::F32(f.to_f32()?))
+            }
+            (Value::Fp(f), Mem::F64) if f.format() == Format::BINARY64 && !f.is_nan() => {
+                return Some(Slot::F64(f.to_f64()?))
+            }
+            (Value::Fp(f), Mem::Flt(fmt)) if f.format() == fmt => return Slot::float(f),
+            _ => return None,
+        }
+    } else if let Mem::Flt(_) = m {
+        // Other formats only as stored whole.
+        return None;
+    } else {
+        let mut x = 0u64;
+        for (i, c) in cells.iter().enumerate() {
+            x |= (byte(c)? as u64) << (8 * i);
+        }
+        x
+    };
+    Some(match m {
+        Mem::Int(w) => Slot::Int(mask(bits, w), w),
+        Mem::F32 => {
+            let f = f32::from_bits(bits as u32);
+            (!f.is_nan()).then_some(Slot::F32(f))?
+        }
+        Mem::F64 => {
+            let f = f64::from_bits(bits);
+            (!f.is_nan()).then_some(Slot::F64(f))?
+        }
+        Mem::Flt(_) => return None,
+    })
+}
+
+/// The concrete byte of a cell (None: symbolic, or a NaN's, whose
+/// encoding is the executor's to choose).
+pub(super) fn byte(c: &Cell) -> Option<u8> {
+    let bits = match c.val.as_const()? {
+        Value::Bv(b) => b.bits(),
+        Value::Fp(f) if !f.is_nan() && !f.format().has_explicit_int_bit() => f.to_bits(),
+        _ => return None,
+    };
+    Some((bits >> (8 * c.idx as u32)) as u8)
+}
+
+pub(super) fn store(mem: &mut Memory, a: u64, v: M, m: Mem) -> Option<()> {
+    let n = bytes(m);
+    let (base, off) = object(mem, a, n)?;
+    let val = match (v, m) {
+        // As the executor stores an integer: zero-extended to its bytes.
+        (M::Int(x, w), Mem::Int(mw)) if w == mw => bv(8 * n as u32, x as u128),
+        (M::F32(x), Mem::F32) => Term::fp(Float::from_f32(x)),
+        (M::F64(x), Mem::F64) => Term::fp(Float::from_f64(x)),
+        (M::Flt(f), Mem::Flt(fmt)) if f.format() == fmt => Term::fp(*f),
+        _ => return None,
+    };
+    let o = mem.get_mut(base)?;
+    let cells = std::sync::Arc::make_mut(&mut o.cells);
+    for (i, c) in cells[off as usize..(off + n) as usize].iter_mut().enumerate() {
+        *c = Cell {
+            val: val.clone(),
+            size: n as u8,
+            idx: i as u8,
+        };
+    }
+    Some(())
+}

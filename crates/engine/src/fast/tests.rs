@@ -1,0 +1,315 @@
+//! The fast path's arithmetic against the executor's (terms folded by
+//! fpsym's exact soft-float and bit-vector evaluation), on edge values
+//! and random ones.
+use super::eval::*;
+use super::*;
+use crate::exec::arith;
+use crate::term::{as_bool, as_bv};
+use rand::{Rng, SeedableRng};
+
+fn ints(w: u32, rng: &mut rand::rngs::StdRng) -> Vec<u64> {
+    let m = mask(u64::MAX, w);
+    let mut v = vec![0, 1, 2, 3, 7, m, m - 1, m >> 1, (m >> 1) + 1, w as u64, w as u64 + 1];
+    v.extend((0..40).map(|_| mask(rng.gen::<u64>(), w)));
+    v.into_iter().map(|x| mask(x, w)).collect()
+}
+
+fn floats(rng: &mut rand::rngs::StdRng) -> Vec<f64> {
+    let mut v = vec![
+        0.0,
+        -0.0,
+        1.0,
+        -1.5,
+        0.1,
+        3.0,
+        1e308,
+        -1e308,
+        f64::MAX,
+        f64::MIN_POSITIVE,
+        5e-324,
+        -5e-324,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        2f64.powi(63),
+        2f64.powi(31) - 0.5,
+        -(2f64.powi(31)),
+        4294967295.7,
+        1e10,
+    ];
+    v.extend(
+        (0..30)
+            .map(|_| f64::from_bits(rng.gen::<u64>()))
+            .filter(|x| !x.is_nan()),
+    );
+    v.extend((0..30).map(|_| rng.gen_range(-1e6..1e6)));
+    v
+}
+
+#[test]
+fn integer_operations_agree_with_the_executor() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+    let ops = [
+        (IOp::Add, "add"),
+        (IOp::Sub, "sub"),
+        (IOp::Mul, "mul"),
+        (IOp::And, "and"),
+        (IOp::Or, "or"),
+        (IOp::Xor, "xor"),
+        (IOp::Shl, "shl"),
+        (IOp::LShr, "lshr"),
+        (IOp::AShr, "ashr"),
+        (IOp::UDiv, "udiv"),
+        (IOp::SDiv, "sdiv"),
+        (IOp::URem, "urem"),
+        (IOp::SRem, "srem"),
+    ];
+    let preds = [
+        IntPredicate::EQ,
+        IntPredicate::NE,
+        IntPredicate::UGT,
+        IntPredicate::UGE,
+        IntPredicate::ULT,
+        IntPredicate::ULE,
+        IntPredicate::SGT,
+        IntPredicate::SGE,
+        IntPredicate::SLT,
+        IntPredicate::SLE,
+    ];
+    let mut compared = 0;
+    for w in [1u32, 8, 16, 32, 64] {
+        let xs = ints(w, &mut rng);
+        for &a in &xs {
+            for &b in &xs {
+                let (ta, tb) = (bv(w, a as u128), bv(w, b as u128));
+                for (op, name) in ops {
+                    if let Some(r) = int_op(op, w, a, b) {
+                        let want = as_bv(&arith::int_binop(name, &ta, &tb)).expect("folded");
+                        assert_eq!(r as u128, want, "{name} i{w} {a} {b}");
+                        compared += 1;
+                    }
+                }
+                for p in preds {
+                    let want = as_bool(&arith::icmp(p, &ta, &tb)).expect("folded");
+                    assert_eq!(icmp(p, a, b, w), want, "icmp {p:?} i{w} {a} {b}");
+                }
+                // Casts: trunc/zext and sext to every width.
+                for to in [1u32, 8, 16, 32, 64] {
+                    let z = as_bv(&crate::exec::resize(&ta, to, false)).unwrap();
+                    assert_eq!(mask(a, to) as u128, z);
+                    let s = as_bv(&crate::exec::resize(&ta, to, true)).unwrap();
+                    assert_eq!(mask(sext(a, w) as u64, to) as u128, s);
+                }
+            }
+        }
+    }
+    assert!(compared > 100_000);
+}
+
+#[test]
+fn float_operations_agree_with_the_executor() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+    let xs = floats(&mut rng);
+    let rne = RoundingMode::NearestTiesToEven;
+    let fp = |x: f64| Term::fp(Float::from_f64(x));
+    let fp32 = |x: f32| Term::fp(Float::from_f32(x));
+    let value = |t: &Term| match t.as_const() {
+        Some(Value::Fp(f)) => f,
+        other => panic!("not folded: {other:?}"),
+    };
+    let preds = [
+        FPPredicate::OEQ,
+        FPPredicate::OGT,
+        FPPredicate::OGE,
+        FPPredicate::OLT,
+        FPPredicate::OLE,
+        FPPredicate::ONE,
+        FPPredicate::ORD,
+        FPPredicate::UNO,
+        FPPredicate::UEQ,
+        FPPredicate::UGT,
+        FPPredicate::UGE,
+        FPPredicate::ULT,
+        FPPredicate::ULE,
+        FPPredicate::UNE,
+    ];
+    for &a in &xs {
+        for &b in &xs {
+            for (op, name) in [
+                (FOp::Add, "fadd"),
+                (FOp::Sub, "fsub"),
+                (FOp::Mul, "fmul"),
+                (FOp::Div, "fdiv"),
+            ] {
+                let r = match op {
+                    FOp::Add => a + b,
+                    FOp::Sub => a - b,
+                    FOp::Mul => a * b,
+                    FOp::Div => a / b,
+                };
+                let want = value(&arith::fp_binop(name, rne, &fp(a), &fp(b)));
+                if r.is_nan() {
+                    assert!(want.is_nan());
+                } else {
+                    assert_eq!(Float::from_f64(r), want, "{name} {a:e} {b:e}");
+                }
+                let (a32, b32) = (a as f32, b as f32);
+                let r = match op {
+                    FOp::Add => a32 + b32,
+                    FOp::Sub => a32 - b32,
+                    FOp::Mul => a32 * b32,
+                    FOp::Div => a32 / b32,
+                };
+                let want = value(&arith::fp_binop(name, rne, &fp32(a32), &fp32(b32)));
+                if !r.is_nan() {
+                    assert_eq!(Float::from_f32(r), want, "{name} {a32:e} {b32:e}");
+                }
+            }
+            for p in preds {
+                let want = as_bool(&arith::fcmp(p, &fp(a), &fp(b))).unwrap();
+                assert_eq!(fcmp(p, a, b), want, "fcmp {p:?} {a} {b}");
+            }
+        }
+        // Conversions.
+        let f32v = value(&arith::to_float("fptrunc", rne, &fp(a), Format::BINARY32));
+        assert_eq!(Float::from_f32(a as f32), f32v, "fptrunc {a:e}");
+        let back = value(&arith::to_float("fpext", rne, &fp32(a as f32), Format::BINARY64));
+        assert_eq!(Float::from_f64(a as f32 as f64), back);
+        for w in [8u32, 16, 32, 64] {
+            for signed in [true, false] {
+                if let Some(r) = to_int(a, signed, w) {
+                    let want = as_bv(&arith::fp_to_int(signed, &fp(a), w)).unwrap();
+                    assert_eq!(r as u128, want, "fpto{}i {a:e} i{w}", if signed { "s" } else { "u" });
+                }
+            }
+        }
+    }
+    // Arithmetic in every rounding mode, as the fast path executes it.
+    let mut st = crate::exec::placeholder();
+    st.frames.push(Frame::new(0, crate::state::Regs::default()));
+    for r in [
+        RoundingMode::NearestTiesToEven,
+        RoundingMode::NearestTiesToAway,
+        RoundingMode::TowardPositive,
+        RoundingMode::TowardNegative,
+        RoundingMode::TowardZero,
+    ] {
+        st.rm = r;
+        for &a in &xs {
+            for &b in &xs {
+                for (op, name) in [
+                    (FOp::Add, "fadd"),
+                    (FOp::Sub, "fsub"),
+                    (FOp::Mul, "fmul"),
+                    (FOp::Div, "fdiv"),
+                ] {
+                    let want = value(&arith::fp_binop(name, r, &fp(a), &fp(b)));
+                    let inst = FInst {
+                        op: Op::FBin {
+                            op,
+                            a: Src::F64(a),
+                            b: Src::F64(b),
+                        },
+                        dest: 0,
+                        checked: false,
+                    };
+                    match compute(&st.frames[0].regs, &mut st.mem, r, &inst) {
+                        Some(Slot::F64(x)) => assert_eq!(Float::from_f64(x), want, "{name} {r:?} {a:e} {b:e}"),
+                        None => assert!(want.is_nan(), "{name} {r:?} {a:e} {b:e} left to the executor"),
+                        other => panic!("{other:?}"),
+                    }
+                }
+            }
+        }
+    }
+    // Other formats (x86_fp80, binary128, binary16) on fpsym's
+    // soft-float, in every rounding mode.
+    for fmt in [Format::X86_FP80, Format::BINARY128, Format::BINARY16] {
+        let vals: Vec<Float> = xs
+            .iter()
+            .step_by(3)
+            .map(|&x| Float::from_f64(x).convert(fmt, RoundingMode::NearestTiesToEven).value)
+            .flat_map(|f| [f, f.next_up()])
+            .filter(|f| !f.is_nan())
+            .collect();
+        for r in [
+            RoundingMode::NearestTiesToEven,
+            RoundingMode::TowardNegative,
+            RoundingMode::TowardZero,
+        ] {
+            st.rm = r;
+            for &a in &vals {
+                for &b in &vals {
+                    let (ta, tb) = (Term::fp(a), Term::fp(b));
+                    for (op, name) in [
+                        (FOp::Add, "fadd"),
+                        (FOp::Sub, "fsub"),
+                        (FOp::Mul, "fmul"),
+                        (FOp::Div, "fdiv"),
+                    ] {
+                        let want = value(&arith::fp_binop(name, r, &ta, &tb));
+                        let inst = FInst {
+                            op: Op::FBin {
+                                op,
+                                a: Src::Flt(Box::new(a)),
+                                b: Src::Flt(Box::new(b)),
+                            },
+                            dest: 0,
+                            checked: false,
+                        };
+                        match compute(&st.frames[0].regs, &mut st.mem, r, &inst) {
+                            Some(Slot::Flt(x)) => assert_eq!(*x, want, "{name} {r:?} {a:?} {b:?}"),
+                            None => assert!(want.is_nan()),
+                            other => panic!("{other:?}"),
+                        }
+                    }
+                    for p in [FPPredicate::OLT, FPPredicate::UEQ, FPPredicate::OGE, FPPredicate::UNE] {
+                        let want = as_bool(&arith::fcmp(p, &ta, &tb)).unwrap();
+                        let inst = FInst {
+                            op: Op::FCmp {
+                                p,
+                                a: Src::Flt(Box::new(a)),
+                                b: Src::Flt(Box::new(b)),
+                            },
+                            dest: 0,
+                            checked: false,
+                        };
+                        let got = compute(&st.frames[0].regs, &mut st.mem, r, &inst);
+                        assert_eq!(got, Some(Slot::Int(want as u64, 1)), "fcmp {p:?} {a:?} {b:?}");
+                    }
+                }
+                // To double and back, rounded as the executor does.
+                let conv = |c: Conv, a: Src| FInst {
+                    op: Op::Conv { c, a },
+                    dest: 0,
+                    checked: false,
+                };
+                let want = value(&arith::to_float("fptrunc", r, &Term::fp(a), Format::BINARY64));
+                let got = compute(
+                    &st.frames[0].regs,
+                    &mut st.mem,
+                    r,
+                    &conv(Conv::ToFormat(Format::BINARY64), Src::Flt(Box::new(a))),
+                );
+                assert_eq!(got, Slot::float(want), "to double {a:?}");
+                let d = Float::from_f64(xs[(a.to_bits() % xs.len() as u128) as usize]);
+                let want = value(&arith::to_float("fpext", r, &Term::fp(d), fmt));
+                let got = compute(
+                    &st.frames[0].regs,
+                    &mut st.mem,
+                    r,
+                    &conv(Conv::ToFormat(fmt), Src::F64(d.to_f64().unwrap())),
+                );
+                assert_eq!(got, Slot::float(want), "from double {d:?}");
+            }
+        }
+    }
+    for w in [1u32, 8, 16, 32, 64] {
+        for x in ints(w, &mut rng) {
+            let t = bv(w, x as u128);
+            let s = value(&arith::to_float("sitofp", rne, &t, Format::BINARY64));
+            assert_eq!(Float::from_f64(sext(x, w) as f64), s, "sitofp i{w} {x}");
+            let u = value(&arith::to_float("uitofp", rne, &t, Format::BINARY32));
+            assert_eq!(Float::from_f32(x as f32), u, "uitofp i{w} {x}");
+        }
+    }
+}
