@@ -653,6 +653,12 @@ pub struct SolverArgs {
     /// cp: turn off filtering by maximum ULP (to measure its effect).
     #[arg(long)]
     pub no_ulp_max: bool,
+    /// cp: turn off bound tightening by the linear relaxation (rows for
+    /// `+ − × ÷`, conversions and decided comparisons, with the rounding
+    /// error bounded; certified exact LPs), which runs at the root when the
+    /// search has not answered after 5,000 nodes.
+    #[arg(long)]
+    pub no_linear: bool,
     /// cp: local consistency before search: `2b` (hull consistency) or `3b`
     /// (2B plus shaving of the inputs' bounds).
     #[arg(long, value_name = "2b|3b")]

@@ -31,6 +31,7 @@ pub fn solver_config(a: &SolverArgs) -> Result<SolverConfig, Failure> {
         .map(|s| parse_backend("--cross-check", s))
         .transpose()?;
     let cp_flags = a.no_ulp_max
+        || a.no_linear
         || a.consistency.is_some()
         || a.var_choice.is_some()
         || a.split.is_some()
@@ -39,7 +40,7 @@ pub fn solver_config(a: &SolverArgs) -> Result<SolverConfig, Failure> {
     let uses_cp = |b: &Backend| matches!(b, Backend::Cp(_) | Backend::Portfolio);
     if cp_flags && !uses_cp(&backend) && !cross_check.as_ref().is_some_and(uses_cp) {
         return Err(Failure::Input(
-            "--no-ulp-max, --consistency, --var, --split and --eps-* apply where cp runs (--solver cp or portfolio)"
+            "--no-ulp-max, --no-linear, --consistency, --var, --split and --eps-* apply where cp runs (--solver cp or portfolio)"
                 .into(),
         ));
     }
@@ -77,6 +78,9 @@ pub fn solver_config(a: &SolverArgs) -> Result<SolverConfig, Failure> {
 fn cp_config(a: &SolverArgs) -> Result<CpConfig, Failure> {
     let bad = |e: fpsym_solver::cp::ParseError| Failure::Input(e.to_string());
     let mut c = CpConfig::default().with_ulp_max(!a.no_ulp_max);
+    if a.no_linear {
+        c = c.with_linear(None);
+    }
     if let Some(s) = &a.consistency {
         c = c.with_consistency(s.parse().map_err(bad)?);
     }

@@ -22,12 +22,23 @@ fn solver(b: Backend) -> Box<dyn fpsym_solver::Solver> {
 
 #[test]
 fn cp_agrees_with_z3() {
+    differential(CpConfig::default(), 2000);
+}
+
+/// With the linear relaxation's tightening at every root (after 0 nodes),
+/// so that its narrowings meet every formula shape.
+#[test]
+fn cp_with_the_linear_relaxation_at_every_root_agrees_with_z3() {
+    differential(CpConfig::default().with_linear(Some(0)), 600);
+}
+
+fn differential(config: CpConfig, default_n: usize) {
     let n: usize = std::env::var("CP_DIFF_N")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(2000);
+        .unwrap_or(default_n);
     let formats = gen::formats();
-    let mut cp = solver(Backend::Cp(CpConfig::default()));
+    let mut cp = solver(Backend::Cp(config));
     let mut z3 = solver(Backend::Z3);
     let (mut agree_sat, mut agree_unsat, mut cp_unknown, mut z3_unknown, mut both_unknown) = (0, 0, 0, 0, 0);
     let (mut t_cp, mut t_z3) = (Duration::ZERO, Duration::ZERO);

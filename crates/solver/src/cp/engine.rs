@@ -165,6 +165,30 @@ impl<'a> Engine<'a> {
         }
     }
 
+    /// One round of bound tightening by the linear relaxation, then
+    /// propagation to a fixpoint: whether a domain changed.
+    pub(crate) fn linear_round(&mut self, doms: &mut [Domain]) -> Result<bool, Stop> {
+        self.stats.linear_rounds += 1;
+        let narrowed = match crate::cp::linear::tighten(self.csp, doms, &self.budget) {
+            crate::cp::linear::Tightened::Infeasible => return Err(Stop::Fail),
+            crate::cp::linear::Tightened::Narrowed(n) => n,
+        };
+        if self.expired() {
+            return Err(Stop::Timeout);
+        }
+        let mut changed = false;
+        for (v, d) in narrowed {
+            let before = doms[v as usize];
+            self.update(doms, v, &d, 0.0)?;
+            if doms[v as usize] != before {
+                self.stats.linear_narrowed += 1;
+                changed = true;
+            }
+        }
+        self.run(doms)?;
+        Ok(changed)
+    }
+
     /// Narrows `doms[v]` to `new`, unless the relative ε rule withdraws it.
     fn update(&mut self, doms: &mut [Domain], v: VarId, new: &Domain, eps: f64) -> Result<(), Stop> {
         let old = doms[v as usize];

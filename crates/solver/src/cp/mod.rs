@@ -19,6 +19,8 @@
 mod compile;
 pub(crate) mod domain;
 mod engine;
+mod linear;
+mod lp;
 mod order;
 pub(crate) mod prop;
 mod search;
@@ -179,7 +181,17 @@ pub struct CpConfig {
     pub eps_direct: f64,
     /// Relative ε for indirect projections (onto operands). Default: 0.10.
     pub eps_indirect: f64,
+    /// Bound tightening by the network's linear relaxation (`cp::linear`):
+    /// `Some(n)` tightens the root once the search has expanded `n` nodes
+    /// without an answer, then restarts the search from the tightened root
+    /// (so queries the search decides quickly never pay for the LPs);
+    /// `None` never. Default: `Some(LINEAR_AFTER_NODES)`.
+    pub linear: Option<u64>,
 }
+
+/// The default node count after which the root is tightened by the linear
+/// relaxation ([`CpConfig::linear`]).
+pub const LINEAR_AFTER_NODES: u64 = 5000;
 
 impl Default for CpConfig {
     fn default() -> Self {
@@ -191,6 +203,7 @@ impl Default for CpConfig {
             ulp_max: true,
             eps_direct: 0.0,
             eps_indirect: 0.10,
+            linear: Some(LINEAR_AFTER_NODES),
         }
     }
 }
@@ -204,6 +217,7 @@ impl PartialEq for CpConfig {
             && self.ulp_max == o.ulp_max
             && self.eps_direct.to_bits() == o.eps_direct.to_bits()
             && self.eps_indirect.to_bits() == o.eps_indirect.to_bits()
+            && self.linear == o.linear
     }
 }
 impl Eq for CpConfig {}
@@ -222,6 +236,12 @@ impl CpConfig {
     /// With the given split strategy.
     pub fn with_split(mut self, s: SplitStrategy) -> Self {
         self.split = s;
+        self
+    }
+    /// With bound tightening by the linear relaxation after `after` nodes,
+    /// or never (`None`).
+    pub fn with_linear(mut self, after: Option<u64>) -> Self {
+        self.linear = after;
         self
     }
     /// With the given midpoint policy.
@@ -271,6 +291,10 @@ pub struct Stats {
     pub shaving_probes: u64,
     /// Runs of the global order check.
     pub order_checks: u64,
+    /// Linear relaxations solved (bound tightening rounds at a root).
+    pub linear_rounds: u64,
+    /// Float domains the linear relaxation narrowed.
+    pub linear_narrowed: u64,
     /// Wall-clock seconds spent in `check`.
     pub time: f64,
 }
@@ -291,6 +315,8 @@ impl Stats {
         m.insert("cp.leaf_rejections".into(), self.leaf_rejections as f64);
         m.insert("cp.shaving_probes".into(), self.shaving_probes as f64);
         m.insert("cp.order_checks".into(), self.order_checks as f64);
+        m.insert("cp.linear_rounds".into(), self.linear_rounds as f64);
+        m.insert("cp.linear_narrowed".into(), self.linear_narrowed as f64);
         m.insert("cp.time".into(), self.time);
         m
     }

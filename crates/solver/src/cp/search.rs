@@ -44,16 +44,47 @@ pub(crate) fn solve(
             Err(Stop::Timeout) => return SolveResult::Unknown(Reason::Timeout),
         }
     }
+    let root = Rc::new(doms);
+    let limit = config.linear;
+    if let Some(r) = dfs(&mut engine, root.clone(), limit) {
+        return r;
+    }
+    // undecided after the node limit: tighten the root by the linear
+    // relaxation (a few rounds, while it narrows), then search again
+    let mut doms = (*root).clone();
+    drop(root);
+    for _ in 0..LINEAR_ROUNDS {
+        match engine.linear_round(&mut doms) {
+            Ok(true) => {}
+            Ok(false) => break,
+            Err(Stop::Fail) => return SolveResult::Unsat,
+            Err(Stop::Timeout) => return SolveResult::Unknown(Reason::Timeout),
+        }
+    }
+    dfs(&mut engine, Rc::new(doms), None).expect("no node limit")
+}
+
+/// Rounds of linear tightening at the root, at most.
+const LINEAR_ROUNDS: usize = 4;
+
+/// Depth-first search below the propagated `root`: the answer, or None
+/// when `limit` nodes were expanded without one.
+fn dfs(engine: &mut Engine, root: Rc<Vec<Domain>>, limit: Option<u64>) -> Option<SolveResult> {
     let mut incomplete = false;
     let mut stack: Vec<Pending> = Vec::new();
+    let mut nodes = 1u64;
     engine.stats.nodes += 1;
-    if let Some(r) = expand(&mut engine, Rc::new(doms), &mut stack, &mut incomplete) {
-        return r;
+    if let Some(r) = expand(engine, root, &mut stack, &mut incomplete) {
+        return Some(r);
     }
     while let Some(p) = stack.pop() {
         if engine.expired() {
-            return SolveResult::Unknown(Reason::Timeout);
+            return Some(SolveResult::Unknown(Reason::Timeout));
         }
+        if limit.is_some_and(|l| nodes >= l) {
+            return None;
+        }
+        nodes += 1;
         engine.stats.nodes += 1;
         let mut d: Vec<Domain> = (*p.parent).clone();
         drop(p.parent);
@@ -64,19 +95,19 @@ pub(crate) fn solve(
                 engine.stats.backtracks += 1;
                 continue;
             }
-            Err(Stop::Timeout) => return SolveResult::Unknown(Reason::Timeout),
+            Err(Stop::Timeout) => return Some(SolveResult::Unknown(Reason::Timeout)),
         }
-        if let Some(r) = expand(&mut engine, Rc::new(d), &mut stack, &mut incomplete) {
-            return r;
+        if let Some(r) = expand(engine, Rc::new(d), &mut stack, &mut incomplete) {
+            return Some(r);
         }
     }
-    if incomplete {
+    Some(if incomplete {
         SolveResult::Unknown(Reason::Incomplete(
             "the 3-point search strategy tried only the bounds and midpoints of domains".into(),
         ))
     } else {
         SolveResult::Unsat
-    }
+    })
 }
 
 /// Chooses a variable and pushes its branches, or checks a leaf. Returns an
