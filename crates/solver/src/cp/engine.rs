@@ -169,7 +169,10 @@ impl<'a> Engine<'a> {
     /// propagation to a fixpoint: whether a domain changed.
     pub(crate) fn linear_round(&mut self, doms: &mut [Domain]) -> Result<bool, Stop> {
         self.stats.linear_rounds += 1;
-        let narrowed = match crate::cp::linear::tighten(self.csp, doms, &self.budget) {
+        let t0 = std::time::Instant::now();
+        let tightened = crate::cp::linear::tighten(self.csp, doms, &self.budget);
+        self.stats.linear_time += t0.elapsed().as_secs_f64();
+        let narrowed = match tightened {
             crate::cp::linear::Tightened::Infeasible => return Err(Stop::Fail),
             crate::cp::linear::Tightened::Narrowed(n) => n,
         };

@@ -7,12 +7,9 @@
 //! ulps of 0 (heron's critical query, bench/critical): that bound is
 //! relational. Here every operation whose operands and result have finite,
 //! NaN-free domains becomes linear rows over the real numbers: the exact
-//! result `p` of `z = fl(p)` in a round-to-nearest mode obeys
-//! `|p - z| <= u·|z| + η` (`u = 2^-precision`; `η`, half the smallest
-//! subnormal, is 0 for `+` and `−`, whose exact results below the normal
-//! range are representable). With the sign of `z` known this is
-//! `(1 - u)·z - η <= p <= (1 + u)·z + η` (mirrored for `z <= 0`), otherwise
-//! `|p - z| <= u·max|z| + η`. `p` is `x ± y`, `-x`, `x / k` or `x` (a
+//! result `p` of `z = fl(p)` in a round-to-nearest mode is within half an
+//! ulp of `z`, so `|p - z| <= D` with `D` half the ulp of the binade of
+//! `max|z|` over `z`'s domain. `p` is `x ± y`, `k·x`, `x / k` or `x` (a
 //! conversion); a product `x·y` is bounded by its four McCormick planes over
 //! the operands' boxes. Decided comparisons and equalities are rows too.
 //!
@@ -45,10 +42,6 @@ struct Builder<'a> {
 /// A linear expression over CP variables with a constant.
 type Lin = (Vec<(VarId, Q)>, Q);
 
-fn q(f: Float) -> Q {
-    f.to_rational().expect("finite")
-}
-
 /// The exact bounds of a finite, NaN-free float domain.
 fn finite(doms: &[Domain], v: VarId) -> Option<(Q, Q)> {
     let x = doms[v as usize].as_fp()?;
@@ -57,13 +50,6 @@ fn finite(doms: &[Domain], v: VarId) -> Option<(Q, Q)> {
     }
     let (l, h) = x.bounds()?;
     Some((l.to_rational()?, h.to_rational()?))
-}
-
-/// `u = 2^-precision` and `η` (half the smallest subnormal) of `fmt`.
-fn unit(fmt: Format) -> (Q, Q) {
-    let u = Q::new(One::one(), num_bigint::BigInt::one() << fmt.sb());
-    let eta = q(Float::smallest(fmt, false)) / Q::from_integer(2.into());
-    (u, eta)
 }
 
 impl<'a> Builder<'a> {
@@ -107,67 +93,59 @@ impl<'a> Builder<'a> {
         self.lp.le(coefs, -k);
     }
 
-    /// `lo(z) <= p` and `p <= hi(z)` for the exact result `p` (linear) of
-    /// `z = round(p)` to `z`'s format in a round-to-nearest mode.
-    fn rounded(&mut self, z: VarId, p: &[(VarId, Q)], exact_tiny: bool) {
-        let Some((zl, zh)) = finite(self.doms, z) else { return };
-        let fmt = self.doms[z as usize].as_fp().expect("float").format();
-        let (u, eta) = unit(fmt);
-        let eta = if exact_tiny { Q::zero() } else { eta };
-        let one = Q::one();
-        // p >= a_lo·z - e and p <= a_hi·z + e
-        let (a_lo, a_hi, e) = if !zl.is_negative() {
-            (&one - &u, &one + &u, eta)
-        } else if !zh.is_positive() {
-            (&one + &u, &one - &u, eta)
+    /// The bound `D` on the rounding error `|p - z|` of `z = round(p)` in a
+    /// round-to-nearest mode, over `z`'s finite domain: half an ulp of the
+    /// binade of `M = max|z|`, `2^(e(M) - precision)` (`e` the exponent,
+    /// `emin` for subnormals and 0). Rounding is monotone and powers of two
+    /// are floats, so `p` lies in a binade no higher than `z`'s; a `p` past
+    /// the largest float that rounds to it is within half an ulp of it too.
+    /// A power of two: the rows stay dyadic, which keeps the exact simplex's
+    /// numbers small (a relative bound `(1 ± 2^-p)·z` makes them grow).
+    fn error(&self, z: VarId) -> Option<Q> {
+        let x = self.doms[z as usize].as_fp()?;
+        let (l, h) = x.bounds()?;
+        let fmt = x.format();
+        let m = if l.abs().ordinal() > h.abs().ordinal() {
+            l.abs()
         } else {
-            let m = if zl.abs() > zh.abs() { zl.abs() } else { zh.abs() };
-            (one.clone(), one.clone(), &u * m + eta)
+            h.abs()
         };
-        // a_lo·z - p - e <= 0
-        let mut lo: Vec<(VarId, Q)> = vec![(z, a_lo)];
-        lo.extend(p.iter().map(|(v, c)| (*v, -c.clone())));
-        self.le0((lo, -e.clone()));
-        // p - a_hi·z - e <= 0
-        let mut hi: Vec<(VarId, Q)> = p.to_vec();
-        hi.push((z, -a_hi));
-        self.le0((hi, -e));
+        let e = m.exponent().unwrap_or(fmt.emin()) - fmt.sb() as i64;
+        Some(Q::from_integer(2.into()).pow(e as i32))
     }
 
-    /// `z = round(x·y)`: the McCormick planes of `x·y` over the boxes, with
-    /// `x·y` replaced by its bounds in terms of `z`.
+    /// `z - D <= p <= z + D` for the exact result `p` (linear) of
+    /// `z = round(p)` ([`Builder::error`]).
+    fn rounded(&mut self, z: VarId, p: &[(VarId, Q)]) {
+        let Some(d) = self.error(z) else { return };
+        // z - p - D <= 0
+        let mut lo: Vec<(VarId, Q)> = vec![(z, Q::one())];
+        lo.extend(p.iter().map(|(v, c)| (*v, -c.clone())));
+        self.le0((lo, -d.clone()));
+        // p - z - D <= 0
+        let mut hi: Vec<(VarId, Q)> = p.to_vec();
+        hi.push((z, -Q::one()));
+        self.le0((hi, -d));
+    }
+
+    /// `z = round(x·y)`: the four McCormick planes of `x·y` over the
+    /// operands' boxes, with `x·y` within `D` of `z`.
     fn product(&mut self, z: VarId, x: VarId, y: VarId) {
-        let (Some((xl, xh)), Some((yl, yh)), Some((zl, zh))) =
-            (finite(self.doms, x), finite(self.doms, y), finite(self.doms, z))
+        let (Some((xl, xh)), Some((yl, yh)), Some(d)) = (finite(self.doms, x), finite(self.doms, y), self.error(z))
         else {
             return;
         };
-        let fmt = self.doms[z as usize].as_fp().expect("float").format();
-        let (u, eta) = unit(fmt);
         let one = Q::one();
-        let (a_lo, a_hi, e) = if !zl.is_negative() {
-            (&one - &u, &one + &u, eta)
-        } else if !zh.is_positive() {
-            (&one + &u, &one - &u, eta)
-        } else {
-            let m = if zl.abs() > zh.abs() { zl.abs() } else { zh.abs() };
-            (one.clone(), one.clone(), &u * m + eta)
-        };
-        // x·y >= xl·y + yl·x - xl·yl and >= xh·y + yh·x - xh·yh; with x·y <= a_hi·z + e:
+        // x·y >= xb·y + yb·x - xb·yb (two planes) and x·y <= z + D
         for (xb, yb) in [(&xl, &yl), (&xh, &yh)] {
-            // xb·y + yb·x - xb·yb - a_hi·z - e <= 0
             self.le0((
-                vec![(y, xb.clone()), (x, yb.clone()), (z, -a_hi.clone())],
-                -(xb * yb) - &e,
+                vec![(y, xb.clone()), (x, yb.clone()), (z, -one.clone())],
+                -(xb * yb) - &d,
             ));
         }
-        // x·y <= xh·y + yl·x - xh·yl and <= xl·y + yh·x - xl·yh; with x·y >= a_lo·z - e:
+        // x·y <= xb·y + yb·x - xb·yb (two planes) and x·y >= z - D
         for (xb, yb) in [(&xh, &yl), (&xl, &yh)] {
-            // a_lo·z - e - xb·y - yb·x + xb·yb <= 0
-            self.le0((
-                vec![(z, a_lo.clone()), (y, -xb.clone()), (x, -yb.clone())],
-                xb * yb - &e,
-            ));
+            self.le0((vec![(z, one.clone()), (y, -xb.clone()), (x, -yb.clone())], xb * yb - &d));
         }
     }
 
@@ -198,24 +176,24 @@ impl<'a> Builder<'a> {
                 } else {
                     vec![(args[1], one()), (args[2], s)]
                 };
-                self.rounded(res, &p, true);
+                self.rounded(res, &p);
             }
             Op::FpMul if self.nearest(args[0]) && self.usable(&[args[1], args[2], res]) => {
                 if let Some(k) = self.point(args[1]) {
-                    self.rounded(res, &[(args[2], k)], false);
+                    self.rounded(res, &[(args[2], k)]);
                 } else if let Some(k) = self.point(args[2]) {
-                    self.rounded(res, &[(args[1], k)], false);
+                    self.rounded(res, &[(args[1], k)]);
                 } else if args[1] != args[2] {
                     self.product(res, args[1], args[2]);
                 }
             }
             Op::FpDiv if self.nearest(args[0]) && self.usable(&[args[1], args[2], res]) => {
                 if let Some(k) = self.point(args[2]).filter(|k| !k.is_zero()) {
-                    self.rounded(res, &[(args[1], k.recip())], false);
+                    self.rounded(res, &[(args[1], k.recip())]);
                 }
             }
             Op::ToFpFromFp(_) if self.nearest(args[0]) && self.usable(&[args[1], res]) => {
-                self.rounded(res, &[(args[1], one())], false);
+                self.rounded(res, &[(args[1], one())]);
             }
             Op::FpNeg if self.usable(&[args[0], res]) => {
                 self.le0((vec![(res, one()), (args[0], one())], Q::zero()));
@@ -298,7 +276,7 @@ pub(crate) fn tighten(csp: &Csp, doms: &[Domain], budget: &Budget) -> Tightened 
     if b.lp.rows.is_empty() || b.vars.len() > MAX_VARS {
         return Tightened::Narrowed(out);
     }
-    let mut simplex = Simplex::new(&b.lp);
+    let mut simplex = Simplex::new(&b.lp, budget);
     if simplex.infeasible() {
         return Tightened::Infeasible;
     }
@@ -381,10 +359,7 @@ mod tests {
                     let k = Term::fp(self.finite());
                     app(Op::FpDiv, vec![self.rm(), self.float(d), k])
                 }
-                9 => app(
-                    if self.rng.gen() { Op::FpNeg } else { Op::FpAbs },
-                    vec![self.float(d)],
-                ),
+                9 => app(if self.rng.gen() { Op::FpNeg } else { Op::FpAbs }, vec![self.float(d)]),
                 10 => {
                     let inner = app(Op::ToFpFromFp(Format::BINARY16), vec![self.rm(), self.float(d)]);
                     app(Op::ToFpFromFp(self.fmt), vec![self.rm(), inner])
@@ -436,13 +411,22 @@ mod tests {
         q.push(app(Op::FpLeq, vec![v("z"), add(v("x"), -1.5)]));
         let q = Query::new(q);
         let mut z3 = crate::build(&crate::SolverConfig::bare(crate::Backend::Z3));
-        assert!(matches!(z3.check(&q, &Budget::unlimited()), Ok(crate::SolveResult::Unsat)));
+        assert!(matches!(
+            z3.check(&q, &Budget::unlimited()),
+            Ok(crate::SolveResult::Unsat)
+        ));
         let csp = Csp::new(&q);
         let mut doms = csp.doms.clone();
         let (config, mut stats) = (CpConfig::default(), Stats::default());
         let mut engine = Engine::new(&csp, &config, Budget::unlimited(), &mut stats);
-        assert!(engine.propagate_all(&mut doms).is_ok(), "propagation alone refutes it: not a test of the relaxation");
-        assert!(matches!(tighten(&csp, &doms, &Budget::unlimited()), Tightened::Infeasible));
+        assert!(
+            engine.propagate_all(&mut doms).is_ok(),
+            "propagation alone refutes it: not a test of the relaxation"
+        );
+        assert!(matches!(
+            tighten(&csp, &doms, &Budget::unlimited()),
+            Tightened::Infeasible
+        ));
     }
 
     /// Every value each variable takes in some solution stays in its
@@ -457,7 +441,10 @@ mod tests {
         };
         let config = CpConfig::default();
         let budget = Budget::unlimited();
-        let n: usize = std::env::var("LINEAR_TEST_N").ok().and_then(|s| s.parse().ok()).unwrap_or(1000);
+        let n: usize = std::env::var("LINEAR_TEST_N")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(1000);
         let (mut cases, mut narrowed, mut infeasible, mut solutions) = (0, 0, 0, 0u64);
         let mut lp_time = std::time::Duration::ZERO;
         for i in 0..n {
@@ -469,7 +456,11 @@ mod tests {
             if engine.propagate_all(&mut doms).is_err() {
                 continue;
             }
-            let size: u128 = csp.inputs.iter().map(|(v, _)| doms[*v as usize].as_fp().unwrap().count()).product();
+            let size: u128 = csp
+                .inputs
+                .iter()
+                .map(|(v, _)| doms[*v as usize].as_fp().unwrap().count())
+                .product();
             if size > 20_000 {
                 continue;
             }
@@ -504,7 +495,10 @@ mod tests {
                 if q.assertions.iter().all(|a| eval(a, &m) == Ok(Value::Bool(true))) {
                     solutions += 1;
                     match &t {
-                        Tightened::Infeasible => panic!("query {i}: a solution {m:?} of a query found infeasible: {:?}", q.assertions),
+                        Tightened::Infeasible => panic!(
+                            "query {i}: a solution {m:?} of a query found infeasible: {:?}",
+                            q.assertions
+                        ),
                         Tightened::Narrowed(n) => {
                             for (v, d) in n {
                                 let term = csp.terms[*v as usize].as_ref().unwrap();

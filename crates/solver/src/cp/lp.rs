@@ -15,6 +15,7 @@
 //! gives exact answers with dual values; the problems here have tens of
 //! variables, where an exact dense tableau is fast enough.)
 
+use crate::Budget;
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
 
@@ -43,7 +44,7 @@ pub(crate) enum Bound {
     AtLeast(Q),
     /// No `x` in the box satisfies the rows.
     Infeasible,
-    /// The simplex stopped (pivot limit) or its certificate did not check.
+    /// The simplex stopped (pivot limit, budget) or its certificate did not check.
     Unknown,
 }
 
@@ -74,7 +75,11 @@ impl Lp {
             bound -= l * &row.rhs;
         }
         for (j, gj) in g.iter().enumerate() {
-            bound += if gj.is_negative() { gj * &self.hi[j] } else { gj * &self.lo[j] };
+            bound += if gj.is_negative() {
+                gj * &self.hi[j]
+            } else {
+                gj * &self.lo[j]
+            };
         }
         bound
     }
@@ -82,7 +87,7 @@ impl Lp {
     /// A certified lower bound of `c·x` over the rows and the box.
     #[cfg(test)]
     pub(crate) fn minimize(&self, c: &[(usize, Q)]) -> Bound {
-        Simplex::new(self).minimize(c)
+        Simplex::new(self, &Budget::unlimited()).minimize(c)
     }
 }
 
@@ -91,6 +96,7 @@ impl Lp {
 /// basis (still feasible, since only the objective changes).
 pub(crate) struct Simplex<'a> {
     lp: &'a Lp,
+    budget: &'a Budget,
     t: Tableau,
     /// None while feasible (or undecided); the phase-one verdict otherwise.
     verdict: Option<Bound>,
@@ -98,10 +104,11 @@ pub(crate) struct Simplex<'a> {
 }
 
 impl<'a> Simplex<'a> {
-    /// Runs phase one.
-    pub(crate) fn new(lp: &'a Lp) -> Simplex<'a> {
+    /// Runs phase one. Every pivot checks `budget`; an expired one makes
+    /// every answer `Unknown`.
+    pub(crate) fn new(lp: &'a Lp, budget: &'a Budget) -> Simplex<'a> {
         let mut t = Tableau::new(lp);
-        let verdict = if !t.phase1() {
+        let verdict = if !t.phase1(budget) {
             Some(Bound::Unknown)
         } else if t.obj_value().is_positive() {
             // infeasible per the simplex: check the Farkas multipliers
@@ -116,6 +123,7 @@ impl<'a> Simplex<'a> {
         };
         Simplex {
             lp,
+            budget,
             t,
             verdict,
             artificials_out: false,
@@ -136,7 +144,7 @@ impl<'a> Simplex<'a> {
             self.t.drive_out_artificials();
             self.artificials_out = true;
         }
-        if !self.t.phase2(c) {
+        if !self.t.phase2(c, self.budget) {
             return Bound::Unknown;
         }
         let lambda = self.t.slack_costs(self.lp.rows.len());
@@ -225,7 +233,9 @@ impl Tableau {
     /// Sets the objective row for costs `cost` (per column) and the current basis.
     fn set_objective(&mut self, cost: &[Q]) {
         let w = self.width();
-        let mut obj: Vec<Q> = (0..w).map(|j| if j < cost.len() { cost[j].clone() } else { Q::zero() }).collect();
+        let mut obj: Vec<Q> = (0..w)
+            .map(|j| if j < cost.len() { cost[j].clone() } else { Q::zero() })
+            .collect();
         for (i, &b) in self.basis.iter().enumerate() {
             let cb = if b < cost.len() { cost[b].clone() } else { Q::zero() };
             if cb.is_zero() {
@@ -272,10 +282,14 @@ impl Tableau {
     }
 
     /// Simplex iterations with Bland's rule over the columns `< limit`;
-    /// false at the pivot limit (the box makes the program bounded).
-    fn optimize(&mut self, limit: usize) -> bool {
+    /// false at the pivot limit or when `budget` expires (the box makes the
+    /// program bounded).
+    fn optimize(&mut self, limit: usize, budget: &Budget) -> bool {
         let rhs = self.width() - 1;
         for _ in 0..MAX_PIVOTS {
+            if budget.expired() {
+                return false;
+            }
             let Some(c) = (0..limit).find(|&j| self.obj[j].is_negative()) else {
                 return true;
             };
@@ -302,13 +316,13 @@ impl Tableau {
     }
 
     /// Phase one: minimizes the sum of the artificials. False at the pivot limit.
-    fn phase1(&mut self) -> bool {
+    fn phase1(&mut self, budget: &Budget) -> bool {
         let w = self.width();
         let cost: Vec<Q> = (0..w - 1)
             .map(|j| if j >= self.n + self.rows { Q::one() } else { Q::zero() })
             .collect();
         self.set_objective(&cost);
-        self.optimize(w - 1)
+        self.optimize(w - 1, budget)
     }
 
     /// After phase one: pivots basic artificials out where their row has
@@ -327,14 +341,14 @@ impl Tableau {
 
     /// Phase two from the current feasible basis: minimizes `c` over the
     /// structural and slack columns. False at the pivot limit.
-    fn phase2(&mut self, c: &[(usize, Q)]) -> bool {
+    fn phase2(&mut self, c: &[(usize, Q)], budget: &Budget) -> bool {
         let first_art = self.n + self.rows;
         let mut cost = vec![Q::zero(); first_art];
         for (j, q) in c {
             cost[*j] += q;
         }
         self.set_objective(&cost);
-        self.optimize(first_art)
+        self.optimize(first_art, budget)
     }
 }
 
@@ -399,7 +413,7 @@ mod tests {
     fn a_wrong_multiplier_gives_a_weaker_bound_never_a_wrong_one() {
         let mut p = lp(&[(0, 10)]);
         p.le(vec![(0, q(-1, 1))], q(-2, 1)); // x >= 2
-        // λ = 1 gives the optimum 2; any other λ gives at most 2
+                                             // λ = 1 gives the optimum 2; any other λ gives at most 2
         for l in [0, 1, 2, 5] {
             assert!(p.certify(&[(0, q(1, 1))], &[q(l, 1)]) <= q(2, 1));
         }

@@ -295,6 +295,8 @@ pub struct Stats {
     pub linear_rounds: u64,
     /// Float domains the linear relaxation narrowed.
     pub linear_narrowed: u64,
+    /// Wall-clock seconds spent building and solving linear relaxations.
+    pub linear_time: f64,
     /// Wall-clock seconds spent in `check`.
     pub time: f64,
 }
@@ -317,6 +319,7 @@ impl Stats {
         m.insert("cp.order_checks".into(), self.order_checks as f64);
         m.insert("cp.linear_rounds".into(), self.linear_rounds as f64);
         m.insert("cp.linear_narrowed".into(), self.linear_narrowed as f64);
+        m.insert("cp.linear_time".into(), self.linear_time);
         m.insert("cp.time".into(), self.time);
         m
     }
