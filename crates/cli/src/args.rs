@@ -655,8 +655,9 @@ pub struct SolverArgs {
     pub no_ulp_max: bool,
     /// cp: turn off bound tightening by the linear relaxation (rows for
     /// `+ − × ÷`, conversions and decided comparisons, with the rounding
-    /// error bounded; certified exact LPs), which runs at the root when the
-    /// search has not answered after 5,000 nodes.
+    /// error bounded; LP bounds certified exactly), which runs at the root when the
+    /// search has not answered after 1,000 nodes, and at the shallow nodes
+    /// of the search that restarts from there.
     #[arg(long)]
     pub no_linear: bool,
     /// cp: local consistency before search: `2b` (hull consistency) or `3b`

@@ -93,24 +93,31 @@ impl Lp {
 
 /// The simplex over one [`Lp`], for several objectives: phase one runs
 /// once, and each objective's phase two starts from the previous optimal
-/// basis (still feasible, since only the objective changes).
+/// basis (still feasible, since only the objective changes). It runs in
+/// `f64` first (fast; its multipliers are certified exactly all the same)
+/// and falls back to exact rationals where that gives no certified answer
+/// (data outside `f64`'s range, a certificate that does not check).
 pub(crate) struct Simplex<'a> {
     lp: &'a Lp,
     budget: &'a Budget,
-    t: Tableau,
+    fast: Option<Run<f64>>,
+    exact: Option<Run<Q>>,
+}
+
+/// A tableau after phase one, with its verdict.
+struct Run<T> {
+    t: Tableau<T>,
     /// None while feasible (or undecided); the phase-one verdict otherwise.
     verdict: Option<Bound>,
     artificials_out: bool,
 }
 
-impl<'a> Simplex<'a> {
-    /// Runs phase one. Every pivot checks `budget`; an expired one makes
-    /// every answer `Unknown`.
-    pub(crate) fn new(lp: &'a Lp, budget: &'a Budget) -> Simplex<'a> {
-        let mut t = Tableau::new(lp);
+impl<T: Num> Run<T> {
+    fn new(lp: &Lp, budget: &Budget) -> Option<Run<T>> {
+        let mut t = Tableau::<T>::new(lp)?;
         let verdict = if !t.phase1(budget) {
             Some(Bound::Unknown)
-        } else if t.obj_value().is_positive() {
+        } else if t.obj_value().is_pos() {
             // infeasible per the simplex: check the Farkas multipliers
             let lambda = t.slack_costs(lp.rows.len());
             Some(if lp.certify(&[], &lambda).is_positive() {
@@ -121,22 +128,14 @@ impl<'a> Simplex<'a> {
         } else {
             None
         };
-        Simplex {
-            lp,
-            budget,
+        Some(Run {
             t,
             verdict,
             artificials_out: false,
-        }
+        })
     }
 
-    /// Whether the rows were proved infeasible in the box.
-    pub(crate) fn infeasible(&self) -> bool {
-        self.verdict == Some(Bound::Infeasible)
-    }
-
-    /// A certified lower bound of `c·x` over the rows and the box.
-    pub(crate) fn minimize(&mut self, c: &[(usize, Q)]) -> Bound {
+    fn minimize(&mut self, lp: &Lp, c: &[(usize, Q)], budget: &Budget) -> Bound {
         if let Some(v) = &self.verdict {
             return v.clone();
         }
@@ -144,11 +143,161 @@ impl<'a> Simplex<'a> {
             self.t.drive_out_artificials();
             self.artificials_out = true;
         }
-        if !self.t.phase2(c, self.budget) {
+        let Some(cost) = c
+            .iter()
+            .map(|(j, q)| T::of(q).map(|v| (*j, v)))
+            .collect::<Option<Vec<_>>>()
+        else {
+            return Bound::Unknown;
+        };
+        if !self.t.phase2(&cost, budget) {
             return Bound::Unknown;
         }
-        let lambda = self.t.slack_costs(self.lp.rows.len());
-        Bound::AtLeast(self.lp.certify(c, &lambda))
+        let lambda = self.t.slack_costs(lp.rows.len());
+        Bound::AtLeast(lp.certify(c, &lambda))
+    }
+}
+
+impl<'a> Simplex<'a> {
+    /// Runs phase one. Every pivot checks `budget`; an expired one makes
+    /// every answer `Unknown`.
+    pub(crate) fn new(lp: &'a Lp, budget: &'a Budget) -> Simplex<'a> {
+        Simplex {
+            lp,
+            budget,
+            fast: Run::new(lp, budget),
+            exact: None,
+        }
+    }
+
+    fn exact(&mut self) -> &mut Run<Q> {
+        let (lp, budget) = (self.lp, self.budget);
+        self.exact
+            .get_or_insert_with(|| Run::new(lp, budget).expect("rationals represent every row"))
+    }
+
+    /// Whether the rows were proved infeasible in the box.
+    pub(crate) fn infeasible(&mut self) -> bool {
+        match self.fast.as_ref().map(|f| f.verdict.clone()) {
+            Some(Some(Bound::Infeasible)) => true,
+            Some(None) => false,
+            _ => self.exact().verdict == Some(Bound::Infeasible),
+        }
+    }
+
+    /// A certified lower bound of `c·x` over the rows and the box.
+    pub(crate) fn minimize(&mut self, c: &[(usize, Q)]) -> Bound {
+        if let Some(f) = &mut self.fast {
+            match f.minimize(self.lp, c, self.budget) {
+                Bound::Unknown => {}
+                b => return b,
+            }
+        }
+        if self.budget.expired() {
+            return Bound::Unknown;
+        }
+        let (lp, budget) = (self.lp, self.budget);
+        self.exact().minimize(lp, c, budget)
+    }
+}
+
+/// The arithmetic of a tableau: exact rationals, or `f64` with tolerances
+/// in the pivoting decisions (its answers are certified exactly anyway).
+trait Num: Clone {
+    /// 0.
+    fn nil() -> Self;
+    /// 1.
+    fn unit() -> Self;
+    /// The value of a rational, if representable (approximately, for `f64`).
+    fn of(q: &Q) -> Option<Self>;
+    /// The exact rational value.
+    fn to_q(&self) -> Q;
+    /// Exactly zero (skipped in updates).
+    fn is_zero(&self) -> bool;
+    /// Below zero beyond the tolerance.
+    fn is_neg(&self) -> bool;
+    /// Above zero beyond the tolerance.
+    fn is_pos(&self) -> bool;
+    /// `self -= f·x`.
+    fn sub_mul(&mut self, f: &Self, x: &Self);
+    fn div(&self, p: &Self) -> Self;
+    fn neg(&self) -> Self;
+    fn lt(&self, o: &Self) -> bool;
+}
+
+impl Num for Q {
+    fn nil() -> Self {
+        Zero::zero()
+    }
+    fn unit() -> Self {
+        One::one()
+    }
+    fn of(q: &Q) -> Option<Self> {
+        Some(q.clone())
+    }
+    fn to_q(&self) -> Q {
+        self.clone()
+    }
+    fn is_zero(&self) -> bool {
+        Zero::is_zero(self)
+    }
+    fn is_neg(&self) -> bool {
+        Signed::is_negative(self)
+    }
+    fn is_pos(&self) -> bool {
+        Signed::is_positive(self)
+    }
+    fn sub_mul(&mut self, f: &Self, x: &Self) {
+        *self -= f * x;
+    }
+    fn div(&self, p: &Self) -> Self {
+        self / p
+    }
+    fn neg(&self) -> Self {
+        -self
+    }
+    fn lt(&self, o: &Self) -> bool {
+        self < o
+    }
+}
+
+/// Tolerance of the `f64` tableau's sign tests.
+const TOL: f64 = 1e-9;
+
+impl Num for f64 {
+    fn nil() -> Self {
+        0.0
+    }
+    fn unit() -> Self {
+        1.0
+    }
+    fn of(q: &Q) -> Option<Self> {
+        use num_traits::ToPrimitive;
+        q.to_f64().filter(|v| v.is_finite())
+    }
+    fn to_q(&self) -> Q {
+        Q::from_float(*self).unwrap_or_else(Q::zero)
+    }
+    fn is_zero(&self) -> bool {
+        *self == 0.0
+    }
+    fn is_neg(&self) -> bool {
+        *self < -TOL
+    }
+    fn is_pos(&self) -> bool {
+        *self > TOL
+    }
+    fn sub_mul(&mut self, f: &Self, x: &Self) {
+        *self -= f * x;
+    }
+    fn div(&self, p: &Self) -> Self {
+        self / p
+    }
+    fn neg(&self) -> Self {
+        -self
+    }
+    fn lt(&self, o: &Self) -> bool {
+        self < o
     }
 }
 
@@ -156,17 +305,18 @@ impl<'a> Simplex<'a> {
 /// one row `y_j <= hi_j - lo_j` per variable; columns are the `y`, one slack
 /// per row, one artificial per row whose right-hand side was negative, then
 /// the right-hand side. `obj` holds the reduced costs and `-value`.
-struct Tableau {
-    m: Vec<Vec<Q>>,
-    obj: Vec<Q>,
+struct Tableau<T> {
+    m: Vec<Vec<T>>,
+    obj: Vec<T>,
     basis: Vec<usize>,
     n: usize,
     rows: usize,
     arts: usize,
 }
 
-impl Tableau {
-    fn new(lp: &Lp) -> Tableau {
+impl<T: Num> Tableau<T> {
+    /// None if a number of the program has no value in `T`.
+    fn new(lp: &Lp) -> Option<Tableau<T>> {
         let n = lp.lo.len();
         let mut dense: Vec<(Vec<Q>, Q)> = Vec::new();
         for r in &lp.rows {
@@ -184,21 +334,22 @@ impl Tableau {
             dense.push((a, &lp.hi[j] - &lp.lo[j]));
         }
         let rows = dense.len();
-        let arts = dense.iter().filter(|(_, r)| r.is_negative()).count();
+        // the sign of a right-hand side decides the artificials: exactly
+        let arts = dense.iter().filter(|(_, r)| Signed::is_negative(r)).count();
         let width = n + rows + arts + 1;
         let mut m = Vec::with_capacity(rows);
         let mut basis = Vec::with_capacity(rows);
         let mut k = 0;
         for (i, (a, rhs)) in dense.into_iter().enumerate() {
-            let mut row = vec![Q::zero(); width];
-            let flip = rhs.is_negative();
+            let mut row = vec![T::nil(); width];
+            let flip = Signed::is_negative(&rhs);
             for (j, q) in a.into_iter().enumerate() {
-                row[j] = if flip { -q } else { q };
+                row[j] = T::of(&if flip { -q } else { q })?;
             }
-            row[n + i] = if flip { -Q::one() } else { Q::one() };
-            row[width - 1] = if flip { -rhs } else { rhs };
+            row[n + i] = if flip { T::unit().neg() } else { T::unit() };
+            row[width - 1] = T::of(&if flip { -rhs } else { rhs })?;
             if flip {
-                row[n + rows + k] = Q::one();
+                row[n + rows + k] = T::unit();
                 basis.push(n + rows + k);
                 k += 1;
             } else {
@@ -206,14 +357,14 @@ impl Tableau {
             }
             m.push(row);
         }
-        Tableau {
+        Some(Tableau {
             m,
-            obj: vec![Q::zero(); width],
+            obj: vec![T::nil(); width],
             basis,
             n,
             rows,
             arts,
-        }
+        })
     }
 
     fn width(&self) -> usize {
@@ -221,29 +372,29 @@ impl Tableau {
     }
 
     /// The objective's value at the current basis.
-    fn obj_value(&self) -> Q {
-        -self.obj[self.width() - 1].clone()
+    fn obj_value(&self) -> T {
+        self.obj[self.width() - 1].neg()
     }
 
-    /// The reduced costs of the first `k` slack columns.
+    /// The reduced costs of the first `k` slack columns, exactly.
     fn slack_costs(&self, k: usize) -> Vec<Q> {
-        (0..k).map(|i| self.obj[self.n + i].clone()).collect()
+        (0..k).map(|i| self.obj[self.n + i].to_q()).collect()
     }
 
     /// Sets the objective row for costs `cost` (per column) and the current basis.
-    fn set_objective(&mut self, cost: &[Q]) {
+    fn set_objective(&mut self, cost: &[T]) {
         let w = self.width();
-        let mut obj: Vec<Q> = (0..w)
-            .map(|j| if j < cost.len() { cost[j].clone() } else { Q::zero() })
+        let mut obj: Vec<T> = (0..w)
+            .map(|j| if j < cost.len() { cost[j].clone() } else { T::nil() })
             .collect();
         for (i, &b) in self.basis.iter().enumerate() {
-            let cb = if b < cost.len() { cost[b].clone() } else { Q::zero() };
+            let cb = if b < cost.len() { cost[b].clone() } else { T::nil() };
             if cb.is_zero() {
                 continue;
             }
             for j in 0..w {
                 if !self.m[i][j].is_zero() {
-                    obj[j] -= &cb * &self.m[i][j];
+                    obj[j].sub_mul(&cb, &self.m[i][j]);
                 }
             }
         }
@@ -255,7 +406,7 @@ impl Tableau {
         let p = self.m[r][c].clone();
         for j in 0..w {
             if !self.m[r][j].is_zero() {
-                self.m[r][j] = &self.m[r][j] / &p;
+                self.m[r][j] = self.m[r][j].div(&p);
             }
         }
         let prow = self.m[r].clone();
@@ -266,7 +417,7 @@ impl Tableau {
             let f = self.m[i][c].clone();
             for j in 0..w {
                 if !prow[j].is_zero() {
-                    self.m[i][j] -= &f * &prow[j];
+                    self.m[i][j].sub_mul(&f, &prow[j]);
                 }
             }
         }
@@ -274,7 +425,7 @@ impl Tableau {
             let f = self.obj[c].clone();
             for j in 0..w {
                 if !prow[j].is_zero() {
-                    self.obj[j] -= &f * &prow[j];
+                    self.obj[j].sub_mul(&f, &prow[j]);
                 }
             }
         }
@@ -290,18 +441,18 @@ impl Tableau {
             if budget.expired() {
                 return false;
             }
-            let Some(c) = (0..limit).find(|&j| self.obj[j].is_negative()) else {
+            let Some(c) = (0..limit).find(|&j| self.obj[j].is_neg()) else {
                 return true;
             };
-            let mut best: Option<(usize, Q)> = None;
+            let mut best: Option<(usize, T)> = None;
             for i in 0..self.m.len() {
-                if !self.m[i][c].is_positive() {
+                if !self.m[i][c].is_pos() {
                     continue;
                 }
-                let ratio = &self.m[i][rhs] / &self.m[i][c];
+                let ratio = self.m[i][rhs].div(&self.m[i][c]);
                 let better = match &best {
                     None => true,
-                    Some((bi, br)) => ratio < *br || (ratio == *br && self.basis[i] < self.basis[*bi]),
+                    Some((bi, br)) => ratio.lt(br) || (!br.lt(&ratio) && self.basis[i] < self.basis[*bi]),
                 };
                 if better {
                     best = Some((i, ratio));
@@ -318,8 +469,8 @@ impl Tableau {
     /// Phase one: minimizes the sum of the artificials. False at the pivot limit.
     fn phase1(&mut self, budget: &Budget) -> bool {
         let w = self.width();
-        let cost: Vec<Q> = (0..w - 1)
-            .map(|j| if j >= self.n + self.rows { Q::one() } else { Q::zero() })
+        let cost: Vec<T> = (0..w - 1)
+            .map(|j| if j >= self.n + self.rows { T::unit() } else { T::nil() })
             .collect();
         self.set_objective(&cost);
         self.optimize(w - 1, budget)
@@ -332,7 +483,7 @@ impl Tableau {
         let first_art = self.n + self.rows;
         for r in 0..self.m.len() {
             if self.basis[r] >= first_art {
-                if let Some(col) = (0..first_art).find(|&j| !self.m[r][j].is_zero()) {
+                if let Some(col) = (0..first_art).find(|&j| self.m[r][j].is_pos() || self.m[r][j].is_neg()) {
                     self.pivot(r, col);
                 }
             }
@@ -341,11 +492,11 @@ impl Tableau {
 
     /// Phase two from the current feasible basis: minimizes `c` over the
     /// structural and slack columns. False at the pivot limit.
-    fn phase2(&mut self, c: &[(usize, Q)], budget: &Budget) -> bool {
+    fn phase2(&mut self, c: &[(usize, T)], budget: &Budget) -> bool {
         let first_art = self.n + self.rows;
-        let mut cost = vec![Q::zero(); first_art];
+        let mut cost = vec![T::nil(); first_art];
         for (j, q) in c {
-            cost[*j] += q;
+            cost[*j] = q.clone();
         }
         self.set_objective(&cost);
         self.optimize(first_art, budget)
@@ -407,6 +558,57 @@ mod tests {
         p.le(vec![(0, q(1, 1)), (1, q(-1, 1))], q(-1, 1));
         p.le(vec![(1, q(1, 1)), (0, q(-1, 1))], q(-1, 1));
         assert_eq!(p.minimize(&[]), Bound::Infeasible);
+    }
+
+    /// The `f64` tableau's certified bounds against the exact optima on
+    /// random programs: never above (both are proofs), and within 1e-9 on
+    /// most (multipliers like 1/3 have no exact `f64`).
+    #[test]
+    fn the_fast_bounds_are_never_above_the_exact_optima() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        let (mut equal, mut compared, mut infeasible) = (0, 0, 0);
+        for _ in 0..300 {
+            let n = rng.gen_range(2..=5);
+            let mut p = lp(&vec![(-8, 8); n]);
+            for _ in 0..rng.gen_range(2..=7) {
+                let coefs = (0..n)
+                    .map(|j| (j, q(rng.gen_range(-6..=6), rng.gen_range(1..=4))))
+                    .collect();
+                p.le(coefs, q(rng.gen_range(-20..=20), rng.gen_range(1..=8)));
+            }
+            let budget = Budget::unlimited();
+            let (mut fast, mut exact) = (
+                Run::<f64>::new(&p, &budget).unwrap(),
+                Run::<Q>::new(&p, &budget).unwrap(),
+            );
+            if exact.verdict == Some(Bound::Infeasible) {
+                infeasible += 1;
+            }
+            if fast.verdict == Some(Bound::Infeasible) {
+                assert_eq!(exact.verdict, Some(Bound::Infeasible));
+            }
+            for j in 0..n {
+                for sign in [1, -1] {
+                    let c = [(j, q(sign, 1))];
+                    if let Bound::AtLeast(e) = exact.minimize(&p, &c, &budget) {
+                        match fast.minimize(&p, &c, &budget) {
+                            Bound::AtLeast(f) => {
+                                assert!(f <= e, "fast {f} above the exact optimum {e}: {p:?}");
+                                compared += 1;
+                                let gap: f64 = num_traits::ToPrimitive::to_f64(&(&e - &f)).unwrap();
+                                let scale: f64 = num_traits::ToPrimitive::to_f64(&e).unwrap().abs();
+                                equal += usize::from(gap <= 1e-9 * (1.0 + scale));
+                            }
+                            Bound::Unknown => {}
+                            Bound::Infeasible => panic!("fast infeasible, exact optimum {e}: {p:?}"),
+                        }
+                    }
+                }
+            }
+        }
+        println!("{compared} bounds compared, {equal} within 1e-9; {infeasible} infeasible programs");
+        assert!(compared > 500 && equal * 10 > compared * 9 && infeasible > 10);
     }
 
     #[test]

@@ -183,15 +183,15 @@ pub struct CpConfig {
     pub eps_indirect: f64,
     /// Bound tightening by the network's linear relaxation (`cp::linear`):
     /// `Some(n)` tightens the root once the search has expanded `n` nodes
-    /// without an answer, then restarts the search from the tightened root
-    /// (so queries the search decides quickly never pay for the LPs);
-    /// `None` never. Default: `Some(LINEAR_AFTER_NODES)`.
+    /// without an answer, then restarts the search from the tightened root,
+    /// tightening its shallow nodes too (so queries the search decides
+    /// quickly never pay for the LPs); `None` never. Default: `Some(LINEAR_AFTER_NODES)`.
     pub linear: Option<u64>,
 }
 
 /// The default node count after which the root is tightened by the linear
 /// relaxation ([`CpConfig::linear`]).
-pub const LINEAR_AFTER_NODES: u64 = 5000;
+pub const LINEAR_AFTER_NODES: u64 = 1000;
 
 impl Default for CpConfig {
     fn default() -> Self {

@@ -16,6 +16,8 @@ struct Pending {
     parent: Rc<Vec<Domain>>,
     var: VarId,
     dom: Domain,
+    /// Depth of the node this branch creates (the root's children: 1).
+    depth: u32,
 }
 
 /// Decides the network.
@@ -46,7 +48,7 @@ pub(crate) fn solve(
     }
     let root = Rc::new(doms);
     let limit = config.linear;
-    if let Some(r) = dfs(&mut engine, root.clone(), limit) {
+    if let Some(r) = dfs(&mut engine, root.clone(), limit, false) {
         return r;
     }
     // undecided after the node limit: tighten the root by the linear
@@ -61,20 +63,29 @@ pub(crate) fn solve(
             Err(Stop::Timeout) => return SolveResult::Unknown(Reason::Timeout),
         }
     }
-    dfs(&mut engine, Rc::new(doms), None).expect("no node limit")
+    dfs(&mut engine, Rc::new(doms), None, true).expect("no node limit")
 }
 
 /// Rounds of linear tightening at the root, at most.
 const LINEAR_ROUNDS: usize = 4;
 
+/// Nodes down to this depth get a round of linear tightening in the search
+/// that restarts after the root's (while it takes at most half the time).
+const LINEAR_DEPTH: u32 = 12;
+
 /// Depth-first search below the propagated `root`: the answer, or None
-/// when `limit` nodes were expanded without one.
-fn dfs(engine: &mut Engine, root: Rc<Vec<Domain>>, limit: Option<u64>) -> Option<SolveResult> {
+/// when `limit` nodes were expanded without one. With `linear`, nodes down
+/// to [`LINEAR_DEPTH`] are tightened by the linear relaxation after
+/// propagation, as long as that has taken no more than half the search's
+/// time (the relaxation's rows change with the domains: the McCormick planes
+/// and the rounding error bounds tighten as the boxes shrink).
+fn dfs(engine: &mut Engine, root: Rc<Vec<Domain>>, limit: Option<u64>, linear: bool) -> Option<SolveResult> {
+    let (start, lp_start) = (std::time::Instant::now(), engine.stats.linear_time);
     let mut incomplete = false;
     let mut stack: Vec<Pending> = Vec::new();
     let mut nodes = 1u64;
     engine.stats.nodes += 1;
-    if let Some(r) = expand(engine, root, &mut stack, &mut incomplete) {
+    if let Some(r) = expand(engine, root, &mut stack, &mut incomplete, 1) {
         return Some(r);
     }
     while let Some(p) = stack.pop() {
@@ -97,7 +108,20 @@ fn dfs(engine: &mut Engine, root: Rc<Vec<Domain>>, limit: Option<u64>) -> Option
             }
             Err(Stop::Timeout) => return Some(SolveResult::Unknown(Reason::Timeout)),
         }
-        if let Some(r) = expand(engine, Rc::new(d), &mut stack, &mut incomplete) {
+        if linear
+            && p.depth <= LINEAR_DEPTH
+            && engine.stats.linear_time - lp_start <= start.elapsed().as_secs_f64() / 2.0
+        {
+            match engine.linear_round(&mut d) {
+                Ok(_) => {}
+                Err(Stop::Fail) => {
+                    engine.stats.backtracks += 1;
+                    continue;
+                }
+                Err(Stop::Timeout) => return Some(SolveResult::Unknown(Reason::Timeout)),
+            }
+        }
+        if let Some(r) = expand(engine, Rc::new(d), &mut stack, &mut incomplete, p.depth + 1) {
             return Some(r);
         }
     }
@@ -110,13 +134,14 @@ fn dfs(engine: &mut Engine, root: Rc<Vec<Domain>>, limit: Option<u64>) -> Option
     })
 }
 
-/// Chooses a variable and pushes its branches, or checks a leaf. Returns an
-/// answer when the leaf is a solution.
+/// Chooses a variable and pushes its branches (nodes at `depth`), or checks
+/// a leaf. Returns an answer when the leaf is a solution.
 fn expand(
     engine: &mut Engine,
     doms: Rc<Vec<Domain>>,
     stack: &mut Vec<Pending>,
     incomplete: &mut bool,
+    depth: u32,
 ) -> Option<SolveResult> {
     let csp = engine.csp;
     let config = engine.config;
@@ -141,6 +166,7 @@ fn expand(
             parent: doms.clone(),
             var: v,
             dom,
+            depth,
         });
     }
     None
