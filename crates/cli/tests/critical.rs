@@ -119,6 +119,31 @@ fn bounds_are_exact_decimals_and_proofs_are_given() {
     assert_eq!(j["nan"]["answer"], "unsat", "{j}");
 }
 
+/// Seed 001's heron with tolerance 1e-3: no float result below -0.001
+/// nor above 156.251, proved by cp. The proof below needs the relational
+/// bound `fl(s - a) >= -1.4e-6` that only the linear relaxation gives:
+/// with `--no-linear` the same run stays unknown at its time limit.
+#[test]
+fn heron_stays_within_1e_3_of_its_real_range_by_the_linear_relaxation() {
+    let ranges = [
+        "--range", "a=[5,10]", "--range", "b=[0,5]", "--range", "c=[0,5]", "--solver", "cp",
+    ];
+    let with = [&ranges[..], &["--expect", "ret=[-0.001,156.251]", "--max-time", "20"]].concat();
+    let without = [
+        &ranges[..],
+        &["--expect", "ret=[-0.001,inf]", "--max-time", "4", "--no-linear"],
+    ]
+    .concat();
+    let (code, text, j, _) = critical(&bench("heron.c"), "heron", &with, "heron-1e-3");
+    assert_eq!(code, Some(0), "{text}");
+    for side in ["below", "above", "nan"] {
+        assert_eq!(j[side]["answer"], "unsat", "{side}: {j}");
+    }
+    let (code, text, j, _) = critical(&bench("heron.c"), "heron", &without, "heron-1e-3-no-linear");
+    assert_eq!(code, Some(4), "{text}");
+    assert_eq!(j["below"]["answer"], "unknown", "{j}");
+}
+
 #[test]
 fn a_result_that_stays_in_range_is_verified() {
     let (code, text, j, _) = critical(
