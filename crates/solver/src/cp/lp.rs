@@ -203,7 +203,14 @@ impl<'a> Simplex<'a> {
 
 /// The arithmetic of a tableau: exact rationals, or `f64` with tolerances
 /// in the pivoting decisions (its answers are certified exactly anyway).
-trait Num: Clone {
+trait Num:
+    Clone
+    + PartialOrd
+    + std::ops::SubAssign
+    + std::ops::Mul<Output = Self>
+    + std::ops::Div<Output = Self>
+    + std::ops::Neg<Output = Self>
+{
     /// 0.
     fn nil() -> Self;
     /// 1.
@@ -219,10 +226,17 @@ trait Num: Clone {
     /// Above zero beyond the tolerance.
     fn is_pos(&self) -> bool;
     /// `self -= f·x`.
-    fn sub_mul(&mut self, f: &Self, x: &Self);
-    fn div(&self, p: &Self) -> Self;
-    fn neg(&self) -> Self;
-    fn lt(&self, o: &Self) -> bool;
+    fn sub_mul(&mut self, f: &Self, x: &Self) {
+        *self -= f.clone() * x.clone();
+    }
+    /// `self / p`.
+    fn quot(&self, p: &Self) -> Self {
+        self.clone() / p.clone()
+    }
+    /// `-self`.
+    fn negated(&self) -> Self {
+        -self.clone()
+    }
 }
 
 impl Num for Q {
@@ -246,18 +260,6 @@ impl Num for Q {
     }
     fn is_pos(&self) -> bool {
         Signed::is_positive(self)
-    }
-    fn sub_mul(&mut self, f: &Self, x: &Self) {
-        *self -= f * x;
-    }
-    fn div(&self, p: &Self) -> Self {
-        self / p
-    }
-    fn neg(&self) -> Self {
-        -self
-    }
-    fn lt(&self, o: &Self) -> bool {
-        self < o
     }
 }
 
@@ -286,18 +288,6 @@ impl Num for f64 {
     }
     fn is_pos(&self) -> bool {
         *self > TOL
-    }
-    fn sub_mul(&mut self, f: &Self, x: &Self) {
-        *self -= f * x;
-    }
-    fn div(&self, p: &Self) -> Self {
-        self / p
-    }
-    fn neg(&self) -> Self {
-        -self
-    }
-    fn lt(&self, o: &Self) -> bool {
-        self < o
     }
 }
 
@@ -346,7 +336,7 @@ impl<T: Num> Tableau<T> {
             for (j, q) in a.into_iter().enumerate() {
                 row[j] = T::of(&if flip { -q } else { q })?;
             }
-            row[n + i] = if flip { T::unit().neg() } else { T::unit() };
+            row[n + i] = if flip { T::unit().negated() } else { T::unit() };
             row[width - 1] = T::of(&if flip { -rhs } else { rhs })?;
             if flip {
                 row[n + rows + k] = T::unit();
@@ -373,7 +363,7 @@ impl<T: Num> Tableau<T> {
 
     /// The objective's value at the current basis.
     fn obj_value(&self) -> T {
-        self.obj[self.width() - 1].neg()
+        self.obj[self.width() - 1].negated()
     }
 
     /// The reduced costs of the first `k` slack columns, exactly.
@@ -406,7 +396,7 @@ impl<T: Num> Tableau<T> {
         let p = self.m[r][c].clone();
         for j in 0..w {
             if !self.m[r][j].is_zero() {
-                self.m[r][j] = self.m[r][j].div(&p);
+                self.m[r][j] = self.m[r][j].quot(&p);
             }
         }
         let prow = self.m[r].clone();
@@ -449,10 +439,10 @@ impl<T: Num> Tableau<T> {
                 if !self.m[i][c].is_pos() {
                     continue;
                 }
-                let ratio = self.m[i][rhs].div(&self.m[i][c]);
+                let ratio = self.m[i][rhs].quot(&self.m[i][c]);
                 let better = match &best {
                     None => true,
-                    Some((bi, br)) => ratio.lt(br) || (!br.lt(&ratio) && self.basis[i] < self.basis[*bi]),
+                    Some((bi, br)) => ratio < *br || (ratio == *br && self.basis[i] < self.basis[*bi]),
                 };
                 if better {
                     best = Some((i, ratio));
