@@ -656,7 +656,7 @@ pub struct SolverArgs {
     /// cp: turn off bound tightening by the linear relaxation (rows for
     /// `+ − × ÷`, conversions and decided comparisons, with the rounding
     /// error bounded; LP bounds certified exactly), which runs at the root when the
-    /// search has not answered after 1,000 nodes, and at the shallow nodes
+    /// search has not answered after 5,000 nodes, and at the shallow nodes
     /// of the search that restarts from there.
     #[arg(long)]
     pub no_linear: bool,

@@ -191,7 +191,7 @@ pub struct CpConfig {
 
 /// The default node count after which the root is tightened by the linear
 /// relaxation ([`CpConfig::linear`]).
-pub const LINEAR_AFTER_NODES: u64 = 1000;
+pub const LINEAR_AFTER_NODES: u64 = 5000;
 
 impl Default for CpConfig {
     fn default() -> Self {
