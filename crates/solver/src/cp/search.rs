@@ -76,14 +76,16 @@ const LINEAR_DEPTH: u32 = 12;
 /// Depth-first search below the propagated `root`: the answer, or None
 /// when `limit` nodes were expanded without one. With `linear`, nodes down
 /// to [`LINEAR_DEPTH`] are tightened by the linear relaxation after
-/// propagation, as long as that has taken no more than half the search's
-/// time (the relaxation's rows change with the domains: the McCormick planes
-/// and the rounding error bounds tighten as the boxes shrink).
+/// propagation (its rows change with the domains: the McCormick planes and
+/// the rounding error bounds tighten as the boxes shrink), at most
+/// `16 + nodes / 4` times, a count that keeps answers reproducible, and
+/// only while that has taken no more than half the search's time (which
+/// bites only when the relaxation is large).
 fn dfs(engine: &mut Engine, root: Rc<Vec<Domain>>, limit: Option<u64>, linear: bool) -> Option<SolveResult> {
     let (start, lp_start) = (std::time::Instant::now(), engine.stats.linear_time);
     let mut incomplete = false;
     let mut stack: Vec<Pending> = Vec::new();
-    let mut nodes = 1u64;
+    let (mut nodes, mut rounds) = (1u64, 0u64);
     engine.stats.nodes += 1;
     if let Some(r) = expand(engine, root, &mut stack, &mut incomplete, 1) {
         return Some(r);
@@ -110,8 +112,10 @@ fn dfs(engine: &mut Engine, root: Rc<Vec<Domain>>, limit: Option<u64>, linear: b
         }
         if linear
             && p.depth <= LINEAR_DEPTH
+            && rounds < 16 + nodes / 4
             && engine.stats.linear_time - lp_start <= start.elapsed().as_secs_f64() / 2.0
         {
+            rounds += 1;
             match engine.linear_round(&mut d) {
                 Ok(_) => {}
                 Err(Stop::Fail) => {
