@@ -209,20 +209,10 @@ impl<'a> Builder<'a> {
                 let Some(b) = self.doms[res as usize].as_bool().and_then(|b| b.as_point()) else {
                     return;
                 };
-                let (x, y) = (args[0], args[1]);
-                // operands are NaN-free: a false comparison is the opposite order
-                let (le, ge) = match (op, b) {
-                    (Op::FpLeq | Op::FpLt, true) | (Op::FpGeq | Op::FpGt, false) => (true, false),
-                    (Op::FpGeq | Op::FpGt, true) | (Op::FpLeq | Op::FpLt, false) => (false, true),
-                    (Op::FpEq | Op::Eq, true) => (true, true),
-                    _ => (false, false),
-                };
-                if le {
-                    self.le0((vec![(x, one()), (y, -one())], Q::zero()));
-                }
-                if ge {
-                    self.le0((vec![(y, one()), (x, -one())], Q::zero()));
-                }
+                // operands are NaN-free (usable): a false comparison is the opposite order
+                crate::cp::order::comparison(op, args, b, true, |x, y, _| {
+                    self.le0((vec![(x, one()), (y, -one())], Q::zero()))
+                });
             }
             _ => {}
         }
@@ -268,9 +258,7 @@ pub(crate) fn tighten(csp: &Csp, doms: &[Domain], budget: &Budget) -> Tightened 
         vars: Vec::new(),
     };
     for p in &csp.props {
-        if matches!(doms[p.res as usize], Domain::Fp(_) | Domain::Bool(_)) {
-            b.add(&p.op, &p.args, p.res);
-        }
+        b.add(&p.op, &p.args, p.res);
     }
     let mut out = Vec::new();
     if b.lp.rows.is_empty() || b.vars.len() > MAX_VARS {

@@ -108,30 +108,16 @@ fn collect(csp: &Csp, rel: &[u32], doms: &[Domain], edges: &mut Vec<Edge>, neqs:
         let pr = &csp.props[p as usize];
         let b = doms[pr.res as usize].as_bool().and_then(|s| s.as_point());
         match &pr.op {
-            Op::FpLeq | Op::FpLt | Op::FpGeq | Op::FpGt => {
-                let (x, y) = if matches!(pr.op, Op::FpGeq | Op::FpGt) {
-                    (pr.args[1], pr.args[0])
-                } else {
-                    (pr.args[0], pr.args[1])
-                };
-                let strict = matches!(pr.op, Op::FpLt | Op::FpGt);
-                match b {
-                    Some(true) => le(x, y, strict),
-                    Some(false) if non_nan(doms, x) && non_nan(doms, y) => le(y, x, !strict),
-                    _ => {}
+            Op::FpEq if b == Some(false) => {
+                let (x, y) = (pr.args[0], pr.args[1]);
+                if non_nan(doms, x) && non_nan(doms, y) {
+                    neqs.push((x, y))
                 }
             }
-            Op::FpEq | Op::Eq => {
-                let (x, y) = (pr.args[0], pr.args[1]);
-                match b {
-                    Some(true) => {
-                        le(x, y, false);
-                        le(y, x, false);
-                    }
-                    Some(false) if matches!(pr.op, Op::FpEq) && non_nan(doms, x) && non_nan(doms, y) => {
-                        neqs.push((x, y))
-                    }
-                    _ => {}
+            Op::FpLeq | Op::FpLt | Op::FpGeq | Op::FpGt | Op::FpEq | Op::Eq => {
+                if let Some(b) = b {
+                    let ordered = non_nan(doms, pr.args[0]) && non_nan(doms, pr.args[1]);
+                    comparison(&pr.op, &pr.args, b, ordered, &mut le);
                 }
             }
             Op::FpAdd | Op::FpSub if non_nan(doms, pr.res) => {
@@ -170,6 +156,34 @@ fn collect(csp: &Csp, rel: &[u32], doms: &[Domain], edges: &mut Vec<Edge>, neqs:
             Op::FpAbs if non_nan(doms, pr.args[0]) => le(pr.args[0], pr.res, false),
             _ => {}
         }
+    }
+}
+
+/// The order a decided comparison `op(x, y) = b` entails: `le(a, c, strict)`
+/// for each `a <= c` (`a < c` when strict). A false one entails an order only
+/// when neither operand is NaN (`ordered`); a false equality entails none.
+/// Shared with the linear relaxation (`cp::linear`).
+pub(crate) fn comparison(op: &Op, args: &[VarId], b: bool, ordered: bool, mut le: impl FnMut(VarId, VarId, bool)) {
+    let (x, y) = (args[0], args[1]);
+    match op {
+        Op::FpLeq | Op::FpLt | Op::FpGeq | Op::FpGt => {
+            let (x, y) = if matches!(op, Op::FpGeq | Op::FpGt) {
+                (y, x)
+            } else {
+                (x, y)
+            };
+            let strict = matches!(op, Op::FpLt | Op::FpGt);
+            if b {
+                le(x, y, strict);
+            } else if ordered {
+                le(y, x, !strict);
+            }
+        }
+        Op::FpEq | Op::Eq if b => {
+            le(x, y, false);
+            le(y, x, false);
+        }
+        _ => {}
     }
 }
 
