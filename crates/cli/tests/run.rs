@@ -179,6 +179,7 @@ run_test!(subnormal, "subnormal.c");
 run_test!(rounding_mode, "rounding.c");
 run_test!(long_double, "long_double.c");
 run_test!(float_to_int_cast, "cast.c");
+run_test!(operations_c_leaves_open_as_x86_64_computes_them, "native_semantics.c");
 run_test!(union_and_memcpy, "union_memcpy.c");
 run_test!(symbolic_array_index, "array_index.c");
 run_test!(verified_program, "verified.c");

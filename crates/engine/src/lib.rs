@@ -947,6 +947,7 @@ impl<'e, 'p> Engine<'e, 'p> {
             fault: &mut self.fault,
             undecided: Vec::new(),
             branching: false,
+            constant_argument: false,
         }
     }
 

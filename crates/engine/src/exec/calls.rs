@@ -405,6 +405,10 @@ impl Exec<'_, '_> {
             Callee::Defined(i) => self.prog.funcs[*i].name.clone(),
             Callee::Declared(n) => n.clone(),
         };
+        self.constant_argument = c
+            .arguments
+            .iter()
+            .any(|(a, _)| matches!(a, llvm_ir::Operand::ConstantOperand(_)));
         let call = HookCall {
             name: &name,
             args: &args,

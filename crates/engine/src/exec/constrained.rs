@@ -183,10 +183,9 @@ impl Exec<'_, '_> {
             "roundeven" => map_lanes(args, &mut fixed(RoundingMode::NearestTiesToEven)),
             "rint" | "nearbyint" => map_lanes(args, &mut fixed(r)),
             "maxnum" | "minnum" => {
-                let o = if op == "maxnum" { Op::FpMax } else { Op::FpMin };
-                map_lanes(args, &mut |a| {
-                    Val::Fp(mk(o.clone(), vec![a[0].fp().clone(), a[1].fp().clone()]))
-                })
+                let max = op == "maxnum";
+                let k = self.constant_argument;
+                map_lanes(args, &mut |a| Val::Fp(arith::intrinsic_min_max(st, max, a[0].fp(), a[1].fp(), k)))
             }
             "lrint" | "llrint" | "lround" | "llround" => {
                 let w = int_to()?;

@@ -17,10 +17,11 @@ use crate::checkers::{Check, OnViolation, Point, PointKind, Violation};
 use crate::plugin::{Branch, Follow};
 use crate::prog::Prog;
 use crate::state::{Loc, State};
-use crate::term::{as_bool, as_bv, bv, bv1_to_bool, mk, width};
+use crate::term::{as_bool, as_bv, bv, bv1_to_bool, format_of, mk, rm, width};
 use crate::value::Val;
 use crate::{Config, Stats};
 use fpsym_expr::{Model, Op, Term};
+use fpsym_float::{Float, Format, RoundingMode};
 use fpsym_solver::{Budget, Query, SolveResult, Solver};
 use llvm_ir::{Constant, Instruction, Module, Name, Operand, Terminator, Type, TypeRef};
 use std::collections::HashMap;
@@ -164,6 +165,9 @@ pub struct Exec<'e, 'p> {
     pub undecided: Vec<Undecided>,
     /// Set while a branch of the program forks (see [`Undecided::branch`]).
     pub branching: bool,
+    /// Whether an argument of the call being run is a constant in the IR
+    /// (a model whose native code depends on it reads this: `fmax`).
+    pub constant_argument: bool,
 }
 
 /// Resizes a bit-vector term to `w` bits (truncate, or extend by sign/zero).
@@ -241,6 +245,69 @@ impl<'e, 'p> Exec<'e, 'p> {
                 self.fault.get_or_insert(e);
                 Decision::Unknown(why)
             }
+        }
+    }
+
+    /// For a float-to-integer conversion that x86-64 code makes by a library
+    /// call ([`arith::lib_conversion`]), whose out-of-range results fpsym
+    /// does not model: `st` goes on where the value `a` is in the range of
+    /// the `w`-bit destination, and the inputs where it is not end partial
+    /// (so no claim covers them). `Some` when no input is in range.
+    fn library_conversion_range(
+        &mut self,
+        st: &mut State,
+        a: &Val,
+        w: u32,
+        signed: bool,
+        loc: Option<Loc>,
+    ) -> Option<Outcome> {
+        let Val::Fp(x) = a else { return None };
+        let fmt = format_of(x);
+        if !arith::lib_conversion(fmt, w) {
+            return None;
+        }
+        let bound = |k: u32, negative: bool| {
+            let p = Float::pow2(fmt, k as i64).unwrap_or_else(|| Float::infinity(fmt, false));
+            Term::fp(if negative { p.neg() } else { p })
+        };
+        let (lo, hi) = if signed {
+            (bound(w - 1, true), bound(w - 1, false))
+        } else {
+            // Values in (-1, 0) truncate to 0, in range.
+            (Term::fp(Float::one(fmt, true)), bound(w, false))
+        };
+        let r = mk(Op::FpRoundToIntegral, vec![rm(RoundingMode::TowardZero), x.clone()]);
+        let lo_ok = if signed {
+            mk(Op::FpLeq, vec![lo, r.clone()])
+        } else {
+            mk(Op::FpLt, vec![lo, r.clone()])
+        };
+        let cond = mk(Op::And, vec![lo_ok, mk(Op::FpLt, vec![r, hi])]);
+        let why = format!(
+            "conversion of an out-of-range {} value to a {w}-bit {} integer (a library call whose result fpsym does not model)",
+            match fmt {
+                Format::BINARY32 => "float",
+                Format::BINARY64 => "double",
+                Format::X86_FP80 => "long double",
+                Format::BINARY128 => "__float128",
+                _ => "floating-point",
+            },
+            if signed { "signed" } else { "unsigned" }
+        );
+        let (yes, no) = self.fork(st.clone(), cond, loc);
+        if let Some(n) = no {
+            if yes.is_none() {
+                *st = n;
+                return Some(Outcome::End(End::Partial(why)));
+            }
+            self.side_ends.push((n, End::Partial(why)));
+        }
+        match yes {
+            Some(y) => {
+                *st = y;
+                None
+            }
+            None => Some(Outcome::End(End::Infeasible)),
         }
     }
 
@@ -776,10 +843,16 @@ impl<'e, 'p> Exec<'e, 'p> {
             }
             I::FPToSI(x) => {
                 let w = int_width(&x.to_type);
+                if let Some(end) = self.library_conversion_range(st, &v(0), w, true, loc()) {
+                    return Ok(end);
+                }
                 cast!(x, |a: &Val| Val::Bv(arith::fp_to_int(true, a.fp(), w)))
             }
             I::FPToUI(x) => {
                 let w = int_width(&x.to_type);
+                if let Some(end) = self.library_conversion_range(st, &v(0), w, false, loc()) {
+                    return Ok(end);
+                }
                 cast!(x, |a: &Val| Val::Bv(arith::fp_to_int(false, a.fp(), w)))
             }
             I::PtrToInt(x) => {

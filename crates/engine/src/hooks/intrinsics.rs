@@ -81,8 +81,12 @@ impl Exec<'_, '_> {
                 lanes(st, &mut |a| mk(Op::FpRoundToIntegral, vec![rm(m), a[0].fp().clone()]));
             }
             "minnum" | "maxnum" => {
-                let o = if family == "minnum" { Op::FpMin } else { Op::FpMax };
-                lanes(st, &mut |a| mk(o.clone(), vec![a[0].fp().clone(), a[1].fp().clone()]));
+                let max = family == "maxnum";
+                let k = self.constant_argument;
+                let v = crate::exec::map_lanes(args, &mut |a| {
+                    Val::Fp(crate::exec::arith::intrinsic_min_max(st, max, a[0].fp(), a[1].fp(), k))
+                });
+                set(st, v);
             }
             "memcpy" | "memmove" | "memset" => {
                 let mut forks = Vec::new();

@@ -86,10 +86,16 @@ impl Exec<'_, '_> {
         } else if one_arg("rint") || one_arg("nearbyint") {
             mk(Op::FpRoundToIntegral, vec![rm(r), f(0)])
         } else if two_args("fmin") || two_args("fmax") {
-            // C: if one argument is NaN, the other is returned.
+            // C: if one argument is NaN, the other is returned; glibc's
+            // functions return the second of two zeros (binary128's: either).
             let (a, b) = (f(0), f(1));
-            let o = if name.starts_with("fmin") { Op::FpMin } else { Op::FpMax };
-            mk(o, vec![a, b])
+            let tie = if format_of(&a) == Format::BINARY128 {
+                arith::ZeroTie::Either
+            } else {
+                arith::ZeroTie::Second
+            };
+            let choice = || Term::var(&st.unique_name("fpsym.zero_tie"), fpsym_expr::Sort::Bool);
+            arith::min_max(name.starts_with("fmax"), &a, &b, tie, choice)
         } else if two_args("copysign") {
             let (a, b) = (f(0), f(1));
             let abs = mk(Op::FpAbs, vec![a]);
