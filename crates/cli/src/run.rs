@@ -24,7 +24,9 @@ pub struct RunOptions {
     output: Option<PathBuf>,
     force: bool,
     property: PropertySpec,
-    replay: bool,
+    replay: Replay,
+    /// What a claim of the run says no native run shows (the mode's).
+    claim: crate::replay::Claim,
     coverage: bool,
     /// `fpsym batch`'s shared build directory, loaded instead of compiling.
     prebuilt: Option<PathBuf>,
@@ -32,6 +34,18 @@ pub struct RunOptions {
     mode: &'static str,
     /// The native fuzzing phase's time.
     fuzz: crate::fuzz::FuzzTime,
+}
+
+/// When the tests are replayed natively once the run is over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Replay {
+    /// Always (`--replay`).
+    Always,
+    /// When the run ends with a claim (verified, infeasible), to check it:
+    /// the default.
+    Claims,
+    /// Never (`--no-replay`): a claim rests on the model alone.
+    Never,
 }
 
 /// What a mode does once the engine has run and before the summary is
@@ -154,6 +168,12 @@ impl RunOptions {
         self.mode = mode;
     }
 
+    /// What the run's claim says no native run shows, checked by the
+    /// replay of a run ending with a claim.
+    pub fn claim_mut(&mut self) -> &mut crate::replay::Claim {
+        &mut self.claim
+    }
+
     /// Sets the mode's step after the engine's run.
     pub fn after_run(&mut self, f: AfterRun) {
         self.after_run = Some(f);
@@ -250,7 +270,14 @@ impl RunOptions {
             output: a.output,
             force: a.force,
             property,
-            replay: a.replay,
+            replay: if a.replay {
+                Replay::Always
+            } else if a.no_replay {
+                Replay::Never
+            } else {
+                Replay::Claims
+            },
+            claim: Default::default(),
             coverage: a.coverage,
             prebuilt: a.prebuilt,
             after_run: None,
@@ -483,13 +510,22 @@ pub fn execute_with(
     }
     print_summary(&summary, sink.findings(), &out);
     report(&summary, sink.findings());
-    if opts.replay {
+    let claim = verdict_code(&summary.verdict) == 0;
+    if opts.replay == Replay::Always || (claim && opts.replay == Replay::Claims) {
         println!();
         let r = crate::replay::ReplayOptions {
             coverage: opts.coverage,
-            coverage_html: None,
+            ..Default::default()
         };
-        crate::replay::replay(&out, &r)?;
+        if !claim {
+            crate::replay::replay(&out, &r)?;
+        } else if let Some(why) = crate::replay::check_claim(&out, &opts.claim, &r)? {
+            // The claim is withdrawn: never a proof the machine contradicts.
+            summary.verdict = Verdict::Unknown(why.clone());
+            sink.finish(&summary)?;
+            println!("verdict: unknown (the claim is withdrawn: native execution contradicts the model)");
+            return Err(Failure::Internal(format!("{why}: a bug in fpsym's model")).into());
+        }
     }
     // A solver fault stopped the run: what was found is written, and the
     // fault is an internal error (exit 3).

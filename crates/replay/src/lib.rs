@@ -199,6 +199,11 @@ pub struct ReplayOptions {
     /// Also write llvm-cov's HTML report here (implies coverage).
     /// Default: none.
     pub coverage_html: Option<PathBuf>,
+    /// Kinds whose confirmations take part although no finding or test of
+    /// the run has them: a claim that none happens (no FP overflow, the
+    /// target line never reached), checked by what each native run raises.
+    /// Default: none.
+    pub watch: Vec<FindingKind>,
 }
 
 /// Replays every test of the run in `dir` natively and confirms its end
@@ -354,6 +359,7 @@ impl<'c> Session<'c> {
                 PathEnd::Error(k) => Some(k.clone()),
                 _ => None,
             }))
+            .chain(opts.watch.iter().cloned())
             .collect();
         let taking_part = confirmations.taking_part(&kinds);
         let files: Vec<PathBuf> = record.files.iter().map(PathBuf::from).collect();
