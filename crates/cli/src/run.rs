@@ -484,19 +484,57 @@ pub fn execute_with(
     })?;
     drop(cx);
     progress.finish(&summary.stats);
-    let fuzz_line = match &fuzzed {
-        Some(phase) => {
-            let marked = crate::fuzz::mark_findings(phase, &out, &mut sink)?;
-            crate::fuzz::write_record(phase, marked, &out)?;
-            Some(crate::fuzz::summary_line(phase, marked))
-        }
-        None => None,
-    };
     if let Some(after) = opts.after_run {
         after(program, engine, &out, &mut sink, solver.as_mut())?;
     }
     if let Some(v) = verdict(&summary, sink.findings()) {
         summary.verdict = v;
+    }
+    // The fuzzing phase's crashes: those the run reproduced with their
+    // input are marked; the others are findings of their own (they
+    // happened on the machine), run natively and compared with what the
+    // run says.
+    let mut alone = Vec::new();
+    let fuzz_line = match &fuzzed {
+        Some(phase) => {
+            let (marked, reproduced) = crate::fuzz::mark_findings(phase, &out, &mut sink)?;
+            let claims = verdict_code(&summary.verdict) == 0;
+            alone = crate::fuzz::crashes_alone(phase, &reproduced, &out, sink.findings(), claims)?;
+            crate::fuzz::write_record(phase, marked, &alone, &out)?;
+            // Those reproduced at their place from another input are the
+            // run's findings already.
+            let own = alone.iter().filter(|c| c.said != crate::fuzz::Said::Reproduced);
+            let mut line = crate::fuzz::summary_line(phase, marked + own.clone().count());
+            for c in own {
+                line = format!("{line}\n{}", c.line());
+            }
+            Some(line)
+        }
+        None => None,
+    };
+    let contradicted = alone
+        .iter()
+        .find(|c| matches!(c.said, crate::fuzz::Said::Contradicted(_)))
+        .map(|c| {
+            format!(
+                "the model disagrees with native execution at {}: the fuzzing phase's input {} fails there natively ({} natively; {})",
+                c.place(),
+                c.input,
+                c.kind,
+                match &c.said {
+                    crate::fuzz::Said::Contradicted(why) => why.as_str(),
+                    _ => "",
+                }
+            )
+        });
+    if let Some(why) = &contradicted {
+        summary.verdict = Verdict::Unknown(why.clone());
+    } else if alone.iter().any(|c| c.said == crate::fuzz::Said::NotReached) {
+        // A failure found on the machine: a bug found, whatever the
+        // symbolic run reached.
+        if matches!(summary.verdict, Verdict::Incomplete(_) | Verdict::Unknown(_)) {
+            summary.verdict = Verdict::BugFound;
+        }
     }
     sink.finish(&summary)?;
     for p in &summary.printed {
@@ -510,6 +548,9 @@ pub fn execute_with(
     }
     print_summary(&summary, sink.findings(), &out);
     report(&summary, sink.findings());
+    if let Some(why) = contradicted {
+        return Err(Failure::Internal(format!("{why}: a bug in fpsym's model")).into());
+    }
     let claim = verdict_code(&summary.verdict) == 0;
     if opts.replay == Replay::Always || (claim && opts.replay == Replay::Claims) {
         println!();

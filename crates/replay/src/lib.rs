@@ -226,6 +226,36 @@ pub fn replay(dir: &Path, opts: &ReplayOptions, confirmations: &Confirmations) -
     Ok(report)
 }
 
+/// Runs raw inputs in the driver's format (the fuzzing phase's crashes,
+/// `DIR/fuzz/crashes/...`) natively, built as [`replay`] builds the run of
+/// `dir` (with the confirmations of `opts.watch` and of the run's kinds
+/// taking part): what each did, in order. For runs without symbolic
+/// arguments or standard input (the fuzzing phase makes none).
+pub fn observe_inputs(
+    dir: &Path,
+    opts: &ReplayOptions,
+    confirmations: &Confirmations,
+    inputs: &[Vec<u8>],
+) -> Result<Vec<Observed>, ReplayError> {
+    let session = Session::open(dir, opts, confirmations)?;
+    let streams = Streams::default();
+    let mut out = Vec::new();
+    for (k, input) in inputs.iter().enumerate() {
+        let profile = session.profiles.join(format!("input-{k:06}.profraw"));
+        let run = native::run_test(
+            &session.exe,
+            input,
+            &streams,
+            &session.scratch,
+            &profile,
+            &session.env,
+            &session.user,
+        )?;
+        out.push(observe(&session.exe, run, &session.taking_part, &session.places)?);
+    }
+    Ok(out)
+}
+
 /// One test replayed natively ([`replay_test`]): its [`TestResult`], the
 /// findings it triggers, and the raw facts of the run.
 #[derive(Clone, Debug)]
