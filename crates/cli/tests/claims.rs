@@ -115,3 +115,29 @@ fn a_reachable_line_behind_a_float_to_u64_cast_is_never_infeasible() {
         assert!(text.contains("verdict: feasible"), "{text}");
     }
 }
+
+#[test]
+fn a_fuzzing_crash_the_model_says_does_not_fail_is_a_disagreement() {
+    // Without replay, the fuzzing phase alone: its crash at line 7 is run
+    // natively; the seeded run's test of that input ends normally (a
+    // disagreement, exit 3) or fails there too (exit 1, once the model
+    // computes what maxsd does). Never verified.
+    let (code, text, out) = common::run_mode(
+        "run",
+        &fixture("claim_fmax.c"),
+        "f",
+        &["--fuzz-time", "2", "--no-replay"],
+        "fmax-fuzz",
+    );
+    assert!(matches!(code, Some(1) | Some(3)), "{text}");
+    assert_ne!(verdict(&out), "verified", "{text}");
+    if code == Some(3) {
+        assert!(
+            text.contains("CONTRADICTED by the symbolic run")
+                && text.contains(
+                    "the model disagrees with native execution at claim_fmax.c:7: the fuzzing phase's input "
+                ),
+            "{text}"
+        );
+    }
+}
