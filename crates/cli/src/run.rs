@@ -560,7 +560,15 @@ pub fn execute_with(
         };
         if !claim {
             crate::replay::replay(&out, &r)?;
-        } else if let Some(why) = crate::replay::check_claim(&out, &opts.claim, &r)? {
+        } else if let Some(why) = crate::replay::check_claim(&out, &opts.claim, &r).map_err(|e| {
+            let claimed = match summary.verdict {
+                Verdict::Infeasible(_) => "infeasible",
+                _ => "verified",
+            };
+            e.context(format!(
+                "checking the claim ({claimed}) natively; --no-replay skips the check"
+            ))
+        })? {
             // The claim is withdrawn: never a proof the machine contradicts.
             summary.verdict = Verdict::Unknown(why.clone());
             sink.finish(&summary)?;
