@@ -564,10 +564,16 @@ pub struct RunArgs {
     #[arg(skip)]
     pub sym_order: Vec<bool>,
     /// When done, replay every test natively and confirm the findings
-    /// (as `fpsym replay DIR`).
+    /// (as `fpsym replay DIR`). A run ending with a claim (verified,
+    /// infeasible, every critical side proved, no exception of a kind)
+    /// replays by default; --replay also replays the others.
     #[arg(long)]
     pub replay: bool,
-    /// With --replay: also measure coverage (as `fpsym replay --coverage`).
+    /// Do not replay the tests natively, not even to check a claim
+    /// (verified, infeasible): the claim then rests on the model alone.
+    #[arg(long, conflicts_with = "replay")]
+    pub no_replay: bool,
+    /// When replaying: also measure coverage (as `fpsym replay --coverage`).
     #[arg(long)]
     pub coverage: bool,
     /// Print the final summary as one JSON object on stdout (verdict,

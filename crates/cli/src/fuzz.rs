@@ -160,11 +160,12 @@ fn same_input(test: &fpsym_engine::report::Test, seed: &[Vec<u8>]) -> bool {
 
 /// Marks the findings whose test has a crash seed's input: a
 /// `fuzz-finding` event each (the fuzzing phase found it first). Returns
-/// how many.
-pub fn mark_findings(phase: &Phase, out: &Path, sink: &mut DirSink) -> anyhow::Result<usize> {
+/// how many, and the crash files so reproduced.
+pub fn mark_findings(phase: &Phase, out: &Path, sink: &mut DirSink) -> anyhow::Result<(usize, Vec<String>)> {
     let findings: Vec<Finding> = sink.findings().to_vec();
     let tests = fpsym_engine::report::read_tests(out)?;
     let mut n = 0;
+    let mut reproduced = Vec::new();
     for f in &findings {
         let Some(t) = tests.iter().find(|t| t.id == f.test) else {
             continue;
@@ -185,12 +186,170 @@ pub fn mark_findings(phase: &Phase, out: &Path, sink: &mut DirSink) -> anyhow::R
                 input: input.clone(),
             })?;
             n += 1;
+            reproduced.push(input.clone());
         }
     }
-    Ok(n)
+    Ok((n, reproduced))
 }
 
-/// The phase in one line for the summary.
+/// What the symbolic run says of a crash the fuzzing phase found.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case", tag = "symbolic", content = "why")]
+pub enum Said {
+    /// A finding of the run at the same kind and place (another input).
+    Reproduced,
+    /// The run did not get there in its time (it claims nothing of it).
+    NotReached,
+    /// The run says the input does not crash, or claims no input does: a
+    /// bug in fpsym's model.
+    Contradicted(String),
+}
+
+/// A crash of the fuzzing phase the symbolic run did not reproduce with
+/// its input, as the native replay build observes it.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Crash {
+    /// The fuzzer's input file (`DIR/fuzz/crashes/...`).
+    pub input: String,
+    /// The kind natively (`assertion-failure`, `out-of-bounds`, ...).
+    pub kind: String,
+    /// Where natively (the user's file basename), if located.
+    pub file: Option<String>,
+    /// The line natively, if located.
+    pub line: Option<u32>,
+    /// What the symbolic run says of it.
+    #[serde(flatten)]
+    pub said: Said,
+}
+
+impl Crash {
+    /// `FILE:LINE`, or `an unlocated place`.
+    pub fn place(&self) -> String {
+        match (&self.file, self.line) {
+            (Some(f), Some(l)) => format!("{f}:{l}"),
+            _ => "an unlocated place".to_string(),
+        }
+    }
+
+    /// The crash in one line for the summary.
+    pub fn line(&self) -> String {
+        let said = match &self.said {
+            Said::Reproduced => "reproduced by the symbolic run (another input)".to_string(),
+            Said::NotReached => "not reached in time by the symbolic run".to_string(),
+            Said::Contradicted(why) => format!("CONTRADICTED by the symbolic run ({why})"),
+        };
+        format!(
+            "  {} at {} (found by fuzzing, confirmed natively; input {}): {said}",
+            self.kind,
+            self.place(),
+            self.input
+        )
+    }
+}
+
+/// The crashes of the phase the symbolic run did not reproduce with their
+/// own input (`reproduced`: the crash files it did), each run natively on
+/// the replay build and compared with what the run says: its findings,
+/// its test of that input, its verdict (`claims`: verified or
+/// infeasible). A crash the replay build does not reproduce (the fuzzing
+/// build differs: libFuzzer's own checks) is left out with a note.
+pub fn crashes_alone(
+    phase: &Phase,
+    reproduced: &[String],
+    out: &Path,
+    findings: &[Finding],
+    claims: bool,
+) -> anyhow::Result<Vec<Crash>> {
+    use fpsym_replay::Observation;
+    let alone: Vec<(&String, &Vec<Vec<u8>>)> = phase
+        .seeds
+        .iter()
+        .filter_map(|(file, s)| Some((file.as_ref()?, s)))
+        .filter(|(file, _)| !reproduced.contains(file))
+        .collect();
+    if alone.is_empty() {
+        return Ok(Vec::new());
+    }
+    let inputs: Vec<Vec<u8>> = alone
+        .iter()
+        .filter_map(|(file, _)| {
+            phase
+                .outcome
+                .crashes
+                .iter()
+                .find(|(p, _)| p.display().to_string() == **file)
+                .map(|(_, b)| b.clone())
+        })
+        .collect();
+    let watch = findings.iter().map(|f| f.kind.clone()).collect();
+    let opts = fpsym_replay::ReplayOptions {
+        watch,
+        ..Default::default()
+    };
+    let seen = match fpsym_replay::observe_inputs(out, &opts, &fpsym_replay::Confirmations::default(), &inputs) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("fpsym: note: the fuzzing phase's crashes were not run natively ({e})");
+            return Ok(Vec::new());
+        }
+    };
+    let tests = fpsym_engine::report::read_tests(out)?;
+    let base = |f: &str| {
+        Path::new(f)
+            .file_name()
+            .map_or(f.to_string(), |n| n.to_string_lossy().into_owned())
+    };
+    let mut crashes = Vec::new();
+    let mut only_fuzzing = 0;
+    for ((file, seed), o) in alone.iter().zip(seen) {
+        let kind = match &o.kind {
+            Observation::Finding(k) => k.to_string(),
+            Observation::Signal => format!("signal {}", o.code.unwrap_or(0)),
+            Observation::Timeout => "timeout".to_string(),
+            _ => {
+                only_fuzzing += 1;
+                continue;
+            }
+        };
+        let same_place = |f: &Finding| {
+            f.kind.to_string() == kind && Some(f.line) == o.line && o.file.as_deref() == Some(base(&f.file).as_str())
+        };
+        let test = tests.iter().find(|t| same_input(t, seed));
+        let said = if findings.iter().any(same_place) {
+            Said::Reproduced
+        } else if let Some(t) = test.filter(|t| !matches!(t.end, fpsym_engine::report::PathEnd::Partial(_))) {
+            Said::Contradicted(format!("its test {:06} of this input ends as {}", t.id, t.end))
+        } else if claims {
+            Said::Contradicted("the run claims no input fails".to_string())
+        } else {
+            Said::NotReached
+        };
+        // One per kind and place, as findings are.
+        if crashes
+            .iter()
+            .any(|c: &Crash| c.kind == kind && c.file == o.file && c.line == o.line)
+        {
+            continue;
+        }
+        crashes.push(Crash {
+            input: file.to_string(),
+            kind,
+            file: o.file.clone(),
+            line: o.line,
+            said,
+        });
+    }
+    if only_fuzzing > 0 {
+        eprintln!(
+            "fpsym: note: {only_fuzzing} crash(es) of the fuzzing phase do not fail the replay build \
+             (inputs it reads otherwise, or failures of the fuzzing build only): not reported"
+        );
+    }
+    Ok(crashes)
+}
+
+/// The phase in one line for the summary (`marked`: the findings it found
+/// first, its crashes alone included).
 pub fn summary_line(phase: &Phase, marked: usize) -> String {
     let o = &phase.outcome;
     format!(
@@ -211,8 +370,9 @@ pub fn summary_line(phase: &Phase, marked: usize) -> String {
     )
 }
 
-/// `DIR/fuzz/fuzz.json`: the phase's numbers.
-pub fn write_record(phase: &Phase, marked: usize, out: &Path) -> anyhow::Result<()> {
+/// `DIR/fuzz/fuzz.json`: the phase's numbers, and its crashes the
+/// symbolic run did not reproduce with their input.
+pub fn write_record(phase: &Phase, marked: usize, alone: &[Crash], out: &Path) -> anyhow::Result<()> {
     let o = &phase.outcome;
     let v = serde_json::json!({
         "seconds": o.seconds,
@@ -222,6 +382,7 @@ pub fn write_record(phase: &Phase, marked: usize, out: &Path) -> anyhow::Result<
         "first_crash_seconds": o.first_crash_seconds,
         "seeds": phase.seeds.len(),
         "findings_from_fuzzing": marked,
+        "crashes_alone": alone,
         "interrupted": o.interrupted,
         "plateaued": o.plateaued,
     });

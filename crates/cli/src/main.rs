@@ -163,6 +163,7 @@ fn run() -> anyhow::Result<ExitCode> {
             let opts = replay::ReplayOptions {
                 coverage: raw.coverage,
                 coverage_html: raw.coverage_html,
+                ..Default::default()
             };
             match raw.test {
                 Some(id) => replay::replay_one(&raw.dir, id, &opts),

@@ -114,6 +114,8 @@ pub fn run(raw: PathArgs) -> anyhow::Result<ExitCode> {
             block_on_line(b, file.as_deref(), line)
         }));
         plugins.oracle = Some(Box::new(Directed::new(reach)));
+        // An "infeasible" is checked natively: no test reaches the line.
+        opts.claim_mut().unreached = file.clone().map(|f| (f, line));
         let f = file.clone();
         engine.checkers.push(CheckerFactory::new(move || {
             Box::new(ReachLine { file: f.clone(), line })
@@ -188,6 +190,11 @@ pub fn run(raw: PathArgs) -> anyhow::Result<ExitCode> {
             prefix: spec.prefix,
         };
         fpsym_engine::report::write_json(&out.join(fpsym_engine::report::PATH_RECORD), &record)?;
+        // An "infeasible" is checked natively: no test takes the path
+        // (reported at its last decision's line).
+        if let (Some(f), Some(last)) = (&file, record.decisions.last()) {
+            opts.claim_mut().untaken = Some((record.clone(), (f.clone(), last.line)));
+        }
         let spec = Arc::new(spec);
         plugins.oracle = Some(Box::new(FollowPath::new(spec.clone(), file.clone())));
         let progress = PathProgress::new(&spec, file.clone());

@@ -5,7 +5,8 @@
 //! exit code; with `--test N`, one test and what it did natively.
 
 use crate::Failure;
-use fpsym_replay::{Confirmations, ReplayError, ReplayReport};
+use fpsym_engine::report::FindingKind;
+use fpsym_replay::{Confirmations, Observation, ReplayError, ReplayReport};
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
@@ -38,6 +39,103 @@ pub fn replay(dir: &Path, opts: &ReplayOptions) -> anyhow::Result<ExitCode> {
         .into());
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What a claim (verified, infeasible, a critical side proved, no
+/// exception of a kind) says no native run of a test shows, beyond
+/// ending as recorded.
+#[derive(Clone, Debug, Default)]
+pub struct Claim {
+    /// Kinds no test may raise or end with at a place of the user's files
+    /// (`fpsym exceptions`: the kinds it checked).
+    pub absent: Vec<FindingKind>,
+    /// `fpsym path --reach`: the target (file, line), which no test may
+    /// execute.
+    pub unreached: Option<(String, u32)>,
+    /// `fpsym path --path`: the path, which no test may take, and the
+    /// place (file, line) a test taking it is reported at.
+    pub untaken: Option<(fpsym_engine::report::PathRecord, (String, u32))>,
+}
+
+/// Replays every test of `dir` to check a claim the run made (as
+/// [`replay`], printing the same table): Some(why) when native execution
+/// contradicts it, why starting with "the model disagrees with native
+/// execution at FILE:LINE". Replay errors (a missing tool) are errors.
+pub fn check_claim(dir: &Path, claim: &Claim, opts: &ReplayOptions) -> anyhow::Result<Option<String>> {
+    use fpsym_engine::report::{PATH_FOLLOWED, REACHED};
+    let mut c = confirmations(dir);
+    let mut opts = opts.clone();
+    opts.watch = claim.absent.clone();
+    if let Some(place) = &claim.unreached {
+        c = c.with(Box::new(fpsym_replay::Reached::new([place.clone()])));
+        opts.watch.push(FindingKind::Custom(REACHED.into()));
+    }
+    if let Some((path, place)) = &claim.untaken {
+        c = c.with(Box::new(fpsym_replay::PathFollowed::new(path, [place.clone()])));
+        opts.watch.push(FindingKind::Custom(PATH_FOLLOWED.into()));
+    }
+    let report = fpsym_replay::replay(dir, &opts, &c).map_err(failure)?;
+    print(&report, &opts)?;
+    Ok(disagreement(dir, &report, &opts.watch).map(|why| format!("{why} (see {}/replay.json)", dir.display())))
+}
+
+/// The first way `report` contradicts the run of `dir` whose claim says
+/// no test shows `watched`: a test ending otherwise than recorded, a
+/// finding not confirmed, a test raising a watched kind in the user's
+/// files. "the model disagrees with native execution at FILE:LINE: ...".
+fn disagreement(dir: &Path, report: &ReplayReport, watched: &[FindingKind]) -> Option<String> {
+    let findings = fpsym_engine::report::read_findings(dir).unwrap_or_default();
+    let at = |file: &str, line: u32| format!("{}:{line}", basename(file));
+    let lead = |place: Option<String>, test: u64| match place {
+        Some(p) => format!("the model disagrees with native execution at {p}: test {test:06}"),
+        None => format!("the model disagrees with native execution on test {test:06}"),
+    };
+    // A watched kind natively: the claim's own contradiction.
+    for t in &report.tests {
+        let o = &t.observed;
+        let ended = match (&o.kind, &o.file, o.line) {
+            (Observation::Finding(k), Some(f), Some(l)) if watched.contains(k) => Some((k.clone(), f.clone(), l)),
+            _ => None,
+        };
+        let raised = o.raised.iter().find_map(|r| match (&r.file, r.line) {
+            (Some(f), Some(l)) if watched.contains(&r.kind) => Some((r.kind.clone(), f.clone(), l)),
+            _ => None,
+        });
+        if let Some((kind, file, line)) = ended.or(raised) {
+            let what = match kind.to_string().as_str() {
+                fpsym_engine::report::REACHED => "reaches it".to_string(),
+                fpsym_engine::report::PATH_FOLLOWED => "takes the path".to_string(),
+                k => format!("raises {k} there"),
+            };
+            return Some(format!(
+                "{} {what} natively (the model says no input does)",
+                lead(Some(at(&file, line)), t.test)
+            ));
+        }
+    }
+    for t in report.tests.iter().filter(|t| !t.confirmed) {
+        let o = &t.observed;
+        let located = o.raised.iter().find_map(|r| Some(at(r.file.as_deref()?, r.line?)));
+        let place = match (&o.file, o.line) {
+            (Some(f), Some(l)) => Some(at(f, l)),
+            _ => located.or_else(|| findings.iter().find(|f| f.test == t.test).map(|f| at(&f.file, f.line))),
+        };
+        return Some(format!(
+            "{}: the model says {}, natively {}",
+            lead(place, t.test),
+            t.expected,
+            observed_text(o)
+        ));
+    }
+    if let Some(f) = report.findings.iter().find(|f| !f.confirmed) {
+        return Some(format!(
+            "{}: finding {} not confirmed natively (natively {})",
+            lead(Some(at(&f.file, f.line)), f.test),
+            f.kind,
+            observed_text(&f.observed)
+        ));
+    }
+    None
 }
 
 /// The built-in confirmations, and those of the modes' goals when `dir`

@@ -24,7 +24,9 @@ pub struct RunOptions {
     output: Option<PathBuf>,
     force: bool,
     property: PropertySpec,
-    replay: bool,
+    replay: Replay,
+    /// What a claim of the run says no native run shows (the mode's).
+    claim: crate::replay::Claim,
     coverage: bool,
     /// `fpsym batch`'s shared build directory, loaded instead of compiling.
     prebuilt: Option<PathBuf>,
@@ -32,6 +34,18 @@ pub struct RunOptions {
     mode: &'static str,
     /// The native fuzzing phase's time.
     fuzz: crate::fuzz::FuzzTime,
+}
+
+/// When the tests are replayed natively once the run is over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Replay {
+    /// Always (`--replay`).
+    Always,
+    /// When the run ends with a claim (verified, infeasible), to check it:
+    /// the default.
+    Claims,
+    /// Never (`--no-replay`): a claim rests on the model alone.
+    Never,
 }
 
 /// What a mode does once the engine has run and before the summary is
@@ -154,6 +168,12 @@ impl RunOptions {
         self.mode = mode;
     }
 
+    /// What the run's claim says no native run shows, checked by the
+    /// replay of a run ending with a claim.
+    pub fn claim_mut(&mut self) -> &mut crate::replay::Claim {
+        &mut self.claim
+    }
+
     /// Sets the mode's step after the engine's run.
     pub fn after_run(&mut self, f: AfterRun) {
         self.after_run = Some(f);
@@ -250,7 +270,14 @@ impl RunOptions {
             output: a.output,
             force: a.force,
             property,
-            replay: a.replay,
+            replay: if a.replay {
+                Replay::Always
+            } else if a.no_replay {
+                Replay::Never
+            } else {
+                Replay::Claims
+            },
+            claim: Default::default(),
             coverage: a.coverage,
             prebuilt: a.prebuilt,
             after_run: None,
@@ -457,19 +484,57 @@ pub fn execute_with(
     })?;
     drop(cx);
     progress.finish(&summary.stats);
-    let fuzz_line = match &fuzzed {
-        Some(phase) => {
-            let marked = crate::fuzz::mark_findings(phase, &out, &mut sink)?;
-            crate::fuzz::write_record(phase, marked, &out)?;
-            Some(crate::fuzz::summary_line(phase, marked))
-        }
-        None => None,
-    };
     if let Some(after) = opts.after_run {
         after(program, engine, &out, &mut sink, solver.as_mut())?;
     }
     if let Some(v) = verdict(&summary, sink.findings()) {
         summary.verdict = v;
+    }
+    // The fuzzing phase's crashes: those the run reproduced with their
+    // input are marked; the others are findings of their own (they
+    // happened on the machine), run natively and compared with what the
+    // run says.
+    let mut alone = Vec::new();
+    let fuzz_line = match &fuzzed {
+        Some(phase) => {
+            let (marked, reproduced) = crate::fuzz::mark_findings(phase, &out, &mut sink)?;
+            let claims = verdict_code(&summary.verdict) == 0;
+            alone = crate::fuzz::crashes_alone(phase, &reproduced, &out, sink.findings(), claims)?;
+            crate::fuzz::write_record(phase, marked, &alone, &out)?;
+            // Those reproduced at their place from another input are the
+            // run's findings already.
+            let own = alone.iter().filter(|c| c.said != crate::fuzz::Said::Reproduced);
+            let mut line = crate::fuzz::summary_line(phase, marked + own.clone().count());
+            for c in own {
+                line = format!("{line}\n{}", c.line());
+            }
+            Some(line)
+        }
+        None => None,
+    };
+    let contradicted = alone
+        .iter()
+        .find(|c| matches!(c.said, crate::fuzz::Said::Contradicted(_)))
+        .map(|c| {
+            format!(
+                "the model disagrees with native execution at {}: the fuzzing phase's input {} fails there natively ({} natively; {})",
+                c.place(),
+                c.input,
+                c.kind,
+                match &c.said {
+                    crate::fuzz::Said::Contradicted(why) => why.as_str(),
+                    _ => "",
+                }
+            )
+        });
+    if let Some(why) = &contradicted {
+        summary.verdict = Verdict::Unknown(why.clone());
+    } else if alone.iter().any(|c| c.said == crate::fuzz::Said::NotReached) {
+        // A failure found on the machine: a bug found, whatever the
+        // symbolic run reached.
+        if matches!(summary.verdict, Verdict::Incomplete(_) | Verdict::Unknown(_)) {
+            summary.verdict = Verdict::BugFound;
+        }
     }
     sink.finish(&summary)?;
     for p in &summary.printed {
@@ -483,13 +548,33 @@ pub fn execute_with(
     }
     print_summary(&summary, sink.findings(), &out);
     report(&summary, sink.findings());
-    if opts.replay {
+    if let Some(why) = contradicted {
+        return Err(Failure::Internal(format!("{why}: a bug in fpsym's model")).into());
+    }
+    let claim = verdict_code(&summary.verdict) == 0;
+    if opts.replay == Replay::Always || (claim && opts.replay == Replay::Claims) {
         println!();
         let r = crate::replay::ReplayOptions {
             coverage: opts.coverage,
-            coverage_html: None,
+            ..Default::default()
         };
-        crate::replay::replay(&out, &r)?;
+        if !claim {
+            crate::replay::replay(&out, &r)?;
+        } else if let Some(why) = crate::replay::check_claim(&out, &opts.claim, &r).map_err(|e| {
+            let claimed = match summary.verdict {
+                Verdict::Infeasible(_) => "infeasible",
+                _ => "verified",
+            };
+            e.context(format!(
+                "checking the claim ({claimed}) natively; --no-replay skips the check"
+            ))
+        })? {
+            // The claim is withdrawn: never a proof the machine contradicts.
+            summary.verdict = Verdict::Unknown(why.clone());
+            sink.finish(&summary)?;
+            println!("verdict: unknown (the claim is withdrawn: native execution contradicts the model)");
+            return Err(Failure::Internal(format!("{why}: a bug in fpsym's model")).into());
+        }
     }
     // A solver fault stopped the run: what was found is written, and the
     // fault is an internal error (exit 3).

@@ -127,6 +127,41 @@ fn fuzz_long_double(function: &str, line: u64, bits: u128) {
 }
 
 #[test]
+fn a_crash_the_symbolic_run_does_not_reach_is_a_finding_of_its_own() {
+    // The symbolic run stops after a few instructions, before the
+    // assertion the fuzzer fails at once: the crash is still reported,
+    // with its input, confirmed natively, "not reached in time".
+    let out = scratch("unreached");
+    let o = fpsym(&[
+        "run",
+        fixture("fuzz_unreached.c").to_str().unwrap(),
+        "--function",
+        "f",
+        "--fuzz-time",
+        "2",
+        "--max-instructions",
+        "12",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{t}");
+    assert!(t.contains("1 finding(s) found by fuzzing"), "{t}");
+    assert!(
+        t.contains("assertion-failure at fuzz_unreached.c:9 (found by fuzzing, confirmed natively; input ")
+            && t.contains("not reached in time by the symbolic run"),
+        "{t}"
+    );
+    let fuzz = json(&out.join("fuzz/fuzz.json"));
+    let alone = fuzz["crashes_alone"].as_array().unwrap();
+    assert_eq!(alone.len(), 1, "{fuzz}");
+    assert_eq!(alone[0]["symbolic"], "not-reached", "{fuzz}");
+    assert_eq!(alone[0]["line"], 9, "{fuzz}");
+    assert!(Path::new(alone[0]["input"].as_str().unwrap()).is_file(), "{fuzz}");
+    assert_eq!(json(&out.join("stats.json"))["verdict"]["verdict"], "bug-found", "{t}");
+}
+
+#[test]
 fn the_fuzzer_finds_a_crash_needing_the_largest_long_double() {
     fuzz_long_double("largest", 11, 0x7ffe_ffff_ffff_ffff_ffff);
 }

@@ -199,6 +199,11 @@ pub struct ReplayOptions {
     /// Also write llvm-cov's HTML report here (implies coverage).
     /// Default: none.
     pub coverage_html: Option<PathBuf>,
+    /// Kinds whose confirmations take part although no finding or test of
+    /// the run has them: a claim that none happens (no FP overflow, the
+    /// target line never reached), checked by what each native run raises.
+    /// Default: none.
+    pub watch: Vec<FindingKind>,
 }
 
 /// Replays every test of the run in `dir` natively and confirms its end
@@ -219,6 +224,36 @@ pub fn replay(dir: &Path, opts: &ReplayOptions, confirmations: &Confirmations) -
     report.coverage = session.coverage(opts)?;
     fpsym_report::write_json(&dir.join(fpsym_report::REPLAY), &report)?;
     Ok(report)
+}
+
+/// Runs raw inputs in the driver's format (the fuzzing phase's crashes,
+/// `DIR/fuzz/crashes/...`) natively, built as [`replay`] builds the run of
+/// `dir` (with the confirmations of `opts.watch` and of the run's kinds
+/// taking part): what each did, in order. For runs without symbolic
+/// arguments or standard input (the fuzzing phase makes none).
+pub fn observe_inputs(
+    dir: &Path,
+    opts: &ReplayOptions,
+    confirmations: &Confirmations,
+    inputs: &[Vec<u8>],
+) -> Result<Vec<Observed>, ReplayError> {
+    let session = Session::open(dir, opts, confirmations)?;
+    let streams = Streams::default();
+    let mut out = Vec::new();
+    for (k, input) in inputs.iter().enumerate() {
+        let profile = session.profiles.join(format!("input-{k:06}.profraw"));
+        let run = native::run_test(
+            &session.exe,
+            input,
+            &streams,
+            &session.scratch,
+            &profile,
+            &session.env,
+            &session.user,
+        )?;
+        out.push(observe(&session.exe, run, &session.taking_part, &session.places)?);
+    }
+    Ok(out)
 }
 
 /// One test replayed natively ([`replay_test`]): its [`TestResult`], the
@@ -354,6 +389,7 @@ impl<'c> Session<'c> {
                 PathEnd::Error(k) => Some(k.clone()),
                 _ => None,
             }))
+            .chain(opts.watch.iter().cloned())
             .collect();
         let taking_part = confirmations.taking_part(&kinds);
         let files: Vec<PathBuf> = record.files.iter().map(PathBuf::from).collect();
