@@ -276,7 +276,9 @@ pub struct PathArgs {
     /// LINE:T (the condition holds) or LINE:F, LINE:COL:T when a line has
     /// several conditions, LINE:T*N for N times in a row; a final `...`
     /// allows any continuation (a prefix). Branches on other lines are
-    /// free. Example: '48:T,50:F*3,48:F'.
+    /// free. Example: '48:T,50:F*3,48:F'. An order no execution takes
+    /// (for `if (a && b)` the branch of a, at the `&&`, runs before that
+    /// of b, at the condition's start) is an input error.
     #[arg(long, value_name = "SPEC", conflicts_with = "all_paths")]
     pub path: Option<String>,
     /// Every path (up to --loop-bound iterations of each loop), each with

@@ -33,6 +33,117 @@ fn nearest(lines: &BTreeSet<u32>, line: u32) -> String {
     }
 }
 
+/// `LINE[:COL]:T|F` of a decision.
+fn decision_text(d: &fpsym_engine::directed::Decision) -> String {
+    let side = if d.taken { "T" } else { "F" };
+    match d.column {
+        Some(c) => format!("{}:{c}:{side}", d.line),
+        None => format!("{}:{side}", d.line),
+    }
+}
+
+/// The source text of the condition whose operator (or start) is at
+/// `column` (from 1) of `line`: the comparison around an operator, or
+/// the expression starting there, up to the enclosing parentheses, `&&`,
+/// `||`, `?`, `:`, `,` or `;`.
+fn condition_text(line: &str, column: u32) -> Option<String> {
+    let c: Vec<char> = line.chars().collect();
+    let at = (column as usize).checked_sub(1).filter(|&i| i < c.len())?;
+    let stop = |i: usize, step: isize| -> bool {
+        let two = |a: char, b: char| {
+            let j = i as isize + step;
+            c[i] == a && j >= 0 && (j as usize) < c.len() && c[j as usize] == b
+        };
+        matches!(c[i], ';' | ',' | '?' | ':') || two('&', '&') || two('|', '|')
+    };
+    // Rightwards from `from`, to the end of the operand.
+    let right = |from: usize| -> usize {
+        let mut depth = 0i32;
+        let mut i = from;
+        while i < c.len() {
+            match c[i] {
+                '(' | '[' => depth += 1,
+                ')' | ']' if depth == 0 => break,
+                ')' | ']' => depth -= 1,
+                _ if depth == 0 && stop(i, 1) => break,
+                _ => {}
+            }
+            i += 1;
+        }
+        i
+    };
+    let is_op = |i: usize| matches!(c[i], '<' | '>') || (matches!(c[i], '=' | '!') && c.get(i + 1) == Some(&'='));
+    let (start, end) = if is_op(at) {
+        let mut depth = 0i32;
+        let mut i = at;
+        while i > 0 {
+            match c[i - 1] {
+                ')' | ']' => depth += 1,
+                '(' | '[' if depth == 0 => break,
+                '(' | '[' => depth -= 1,
+                '=' if depth == 0 && !matches!(c.get(i.wrapping_sub(2)), Some('=' | '<' | '>' | '!')) => break,
+                _ if depth == 0 && stop(i - 1, -1) => break,
+                _ => {}
+            }
+            i -= 1;
+        }
+        let op = if c.get(at + 1) == Some(&'=') { 2 } else { 1 };
+        (i, right(at + op))
+    } else {
+        (at, right(at))
+    };
+    let s: String = c[start..end].iter().collect::<String>().trim().to_string();
+    (!s.is_empty()).then_some(s)
+}
+
+/// The input error for a path naming a decision where no execution takes
+/// it; for a line with several conditions, which column is which and
+/// the order they execute in.
+fn misordered_message(m: &fpsym_engine::directed::order::Misordered, line_text: Option<&str>) -> String {
+    let d = decision_text(&m.decision);
+    let instead = m
+        .instead
+        .iter()
+        .map(|(l, c)| format!("{l}:{c}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let mut msg = match (&m.after, instead.is_empty()) {
+        (None, true) => format!("--path: {d} cannot be the first decision: no execution reaches that branch"),
+        (None, false) => format!(
+            "--path: {d} cannot be the first decision: every execution takes another branch of the path's lines before it (at {instead})"
+        ),
+        (Some(a), true) => format!(
+            "--path: {d} cannot come right after {}: no execution goes from that side to that branch",
+            decision_text(a)
+        ),
+        (Some(a), false) => format!(
+            "--path: {d} cannot come right after {}: every execution from that side takes another branch of the path's lines first (at {instead})",
+            decision_text(a)
+        ),
+    };
+    if m.conditions.len() > 1 {
+        let mut by_column = m.conditions.clone();
+        by_column.sort_by_key(|c| c.column);
+        let named: Vec<String> = by_column
+            .iter()
+            .map(|c| {
+                match line_text.and_then(|t| condition_text(t, c.at.unwrap_or(c.column))) {
+                    Some(t) => format!("{} ({t})", c.column),
+                    None => c.column.to_string(),
+                }
+            })
+            .collect();
+        let order: Vec<String> = m.conditions.iter().map(|c| c.column.to_string()).collect();
+        msg.push_str(&format!(
+            "; line {} has conditions at columns {}; they execute in the order {}",
+            m.decision.line,
+            named.join(", "),
+            order.join(", ")
+        ));
+    }
+    msg
+}
+
 /// The answer, from the run: reached (the goal's finding), infeasible
 /// (every path the oracle let through explored exactly, none reached),
 /// or unknown (why).
@@ -174,6 +285,19 @@ pub fn run(raw: PathArgs) -> anyhow::Result<ExitCode> {
                 }
                 _ => {}
             }
+        }
+        if let Some(m) = fpsym_engine::directed::order::misordered(module, file.as_deref(), &spec) {
+            let source = match file.as_deref() {
+                Some(f) => sources
+                    .iter()
+                    .find(|s| s.as_str() == f || s.ends_with(&format!("/{f}")))
+                    .map(|s| s.as_str())
+                    .or(Some(f)),
+                None => sources.first().map(|s| s.as_str()),
+            }
+            .and_then(|p| std::fs::read_to_string(p).ok());
+            let text = source.as_deref().and_then(|s| s.lines().nth(m.decision.line as usize - 1));
+            return Err(Failure::Input(misordered_message(&m, text)).into());
         }
         let record = fpsym_engine::report::PathRecord {
             spec: text.to_string(),

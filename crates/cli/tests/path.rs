@@ -134,15 +134,19 @@ fn dichotomic_prefixes_of_seed_000_are_feasible_and_confirmed() {
     assert!(text.contains("finding path-followed at dichotomic.c"), "{text}");
     assert!(text.contains("1 confirmed, 0 unconfirmed"), "{text}");
     // Decisions are in execution order: the loop's condition comes
-    // between two of the `if`'s.
-    let (code, text, v, _) = path(
+    // between two of the `if`'s, so naming two in a row is an input error
+    // (no execution takes them so), not a path proven infeasible.
+    let (code, text, _, _) = path(
         &dichotomic(),
         "dichotomic",
         &["--path", "48:T,50:T,50:T,..."],
         "dich-order",
     );
-    assert_eq!(code, Some(0), "{text}");
-    assert_eq!(v["verdict"], "infeasible", "{text}");
+    assert_eq!(code, Some(2), "{text}");
+    assert!(
+        text.contains("50:T cannot come right after 50:T: every execution from that side takes another branch of the path's lines first (at 48:"),
+        "{text}"
+    );
     // A complete path: one iteration, then the loop ends.
     let (code, text, v, _) = path(
         &dichotomic(),
@@ -186,6 +190,40 @@ fn targets_reached_after_the_entry_returns_or_by_a_failure_are_not_called_infeas
     let (code, text, _, _) = path(&fixture("path_ends.c"), "macro", &["--path", "35:T"], "macro");
     assert_eq!(code, Some(2), "{text}");
     assert!(text.contains("several conditions at column"), "{text}");
+}
+
+#[test]
+fn decisions_in_an_order_no_execution_takes_are_input_errors() {
+    // path_order.c line 9, `if ((y = sq(x)) > 4 && x < 1)`: the branch of
+    // `(y = sq(x)) > 4` is at column 23 (the `&&`) and runs first, that of
+    // `x < 1` at column 7. Column order is refused, saying which is which.
+    let f = fixture("path_order.c");
+    let (code, text, _, _) = path(&f, "order", &["--path", "9:7:T,9:23:T"], "ord-cols");
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.contains("9:7:T cannot be the first decision: every execution takes another branch of the path's lines before it (at 9:23)"), "{text}");
+    assert!(
+        text.contains("line 9 has conditions at columns 7 (x < 1), 23 ((y = sq(x)) > 4); they execute in the order 23, 7"),
+        "{text}"
+    );
+    // The loop header `i < 3 && y > x` (columns 25, then 3): after the
+    // body the header runs again, so 11:3:T then 11:25:T is an order, but
+    // 11:3:T cannot follow line 9 directly.
+    let (code, text, _, _) = path(&f, "order", &["--path", "9:23:F,11:3:T"], "ord-loop");
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.contains("11:3:T cannot come right after 9:23:F"), "{text}");
+    assert!(text.contains("columns 3 (y > x), 25 (i < 3); they execute in the order 25, 3"), "{text}");
+    // The execution orders are paths like any other.
+    let (code, text, v, _) = path(&f, "order", &["--path", "9:23:T,9:7:T"], "ord-ok");
+    assert_eq!(code, Some(1), "{text}");
+    assert_eq!(v["verdict"], "feasible", "{text}");
+    let (code, text, v, _) = path(&f, "order", &["--path", "9:23:F,11:25:T,11:3:T,11:25:T,..."], "ord-loop-ok");
+    assert_eq!(code, Some(1), "{text}");
+    assert_eq!(v["verdict"], "feasible", "{text}");
+    // An order that occurs but no input takes stays "infeasible": after
+    // one iteration i = 1 < 3.
+    let (code, text, v, _) = path(&f, "order", &["--path", "9:23:F,11:25:T,11:3:T,11:25:F"], "ord-unsat");
+    assert_eq!(code, Some(0), "{text}");
+    assert_eq!(v["verdict"], "infeasible", "{text}");
 }
 
 #[test]

@@ -214,6 +214,30 @@ fn a_path_reaching_unsupported_code_names_it() {
     assert!(out.contains("atomicrmw add"), "{out}");
 }
 
+/// A branch only cp can decide (z3 declines `fpsym.pow` and x86_fp80
+/// fp.rem) is decided with the default portfolio, not dropped with the
+/// decliner's "unsupported": with a short per-query timeout the long
+/// double remainder stays pending and is retried with more time.
+#[test]
+fn branches_some_solvers_decline_are_decided_by_the_others() {
+    for (function, line, timeout) in [("remainder_branch", 12, "3"), ("pow_branch", 18, "1")] {
+        let (code, out, found, stats) = run_with(
+            "declined_branches.c",
+            function,
+            &["--function", function, "--solver-timeout", timeout],
+        );
+        assert_eq!(code, Some(1), "{function}: {out}");
+        assert_eq!(
+            found,
+            BTreeSet::from([("assertion-failure".to_string(), line)]),
+            "{function}: {out}"
+        );
+        assert_eq!(stats["stats"]["dropped"], 0, "{function}: {out}");
+        assert_eq!(stats["verdict"]["verdict"], "bug-found", "{function}: {out}");
+        assert!(!out.contains("was dropped"), "{function}: {out}");
+    }
+}
+
 /// Runs `fpsym run` with extra arguments; returns (exit code, stdout, findings as (kind, line)).
 /// Runs `fpsym run` on a fixture with extra arguments into a fresh
 /// directory (kept); returns the exit code, stdout and stderr, the findings'

@@ -22,6 +22,8 @@ use llvm_ir::{Constant, Function, Instruction, Module, Name, Operand, Terminator
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::sync::Arc;
 
+pub mod order;
+
 pub use fpsym_report::{PATH_FOLLOWED, REACHED};
 
 /// Whether a debug location's file is `file` (as given on the command

@@ -191,6 +191,18 @@ impl ProcessSolver {
                 // An `(error …)`, a crash, or no output: the solver could not
                 // decide this query. Not fpsym's answer to give: unknown.
                 let said = if first.is_empty() { err.trim() } else { trimmed.trim() };
+                // An `(error …)` is the solver declining the query (cvc5
+                // on a format or operation it refuses): unsupported, its
+                // first line, so that a portfolio neither waits on it nor
+                // reports it as the cause when another member ran out of
+                // time.
+                if said.starts_with("(error") {
+                    let line: String = said.lines().next().unwrap_or("").chars().take(160).collect();
+                    return Ok(SolveResult::Unknown(Reason::Unsupported(format!(
+                        "{} refused the query: {line}",
+                        self.config.program
+                    ))));
+                }
                 let said: String = said.chars().take(500).collect();
                 Ok(SolveResult::Unknown(Reason::Backend(format!(
                     "{} ({status}): {}",

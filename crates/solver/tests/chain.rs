@@ -348,6 +348,76 @@ fn sequential_portfolio_hands_the_rest_of_the_budget_on_when_a_member_gives_up()
     assert!(start.elapsed() >= Duration::from_millis(1400), "{:?}", start.elapsed());
 }
 
+/// A backend that declines every query at once (z3 on `fpsym.pow`, cvc5
+/// on a format it refuses).
+struct Declines(&'static str);
+
+impl Solver for Declines {
+    fn name(&self) -> String {
+        self.0.into()
+    }
+    fn check(&mut self, _query: &Query, _budget: &Budget) -> Result<SolveResult, SolverError> {
+        Ok(SolveResult::Unknown(Reason::Unsupported("fpsym.pow".into())))
+    }
+}
+
+/// A member that cannot take the query neither ends the portfolio's run
+/// nor becomes its answer: the others get its time, and a query nobody
+/// decided in time is a timeout (worth more time), not "unsupported".
+#[test]
+fn a_member_declining_the_query_gives_its_time_to_the_others() {
+    let q = Query::new(vec![lt(&f32v("x"), &c(1.0))]);
+    let sequential = PortfolioMode::Sequential {
+        share: 0.2,
+        cap: Duration::from_millis(100),
+    };
+    for mode in [sequential, PortfolioMode::Parallel] {
+        // Declining first, in the middle, or last: the member that can
+        // answers (after 400 ms: past the sequential first slice).
+        for at in 0..3 {
+            let log = Arc::new(Mutex::new(Log::default()));
+            let mut a = Scripted::new(&log);
+            a.delay = Duration::from_millis(400);
+            let mut members: Vec<Box<dyn Solver>> = vec![Box::new(Declines("z3")), Box::new(Declines("cvc5"))];
+            members.insert(at, Box::new(a));
+            let mut p = Portfolio::new(members, mode);
+            let r = p.check(&q, &Budget::timeout(Duration::from_secs(10))).unwrap();
+            assert!(matches!(r, SolveResult::Sat(_)), "{mode:?}, member at {at}: {r:?}");
+            assert_eq!(p.stats()["portfolio.wins.scripted"], 1.0, "{mode:?}, member at {at}");
+        }
+        // The members that can take it (two, as cp and ls: their second
+        // round halves what is left until too little remains) need more
+        // than the budget: unknown by timeout, at the deadline, not the
+        // decliner's "unsupported" (which dropped the branch before).
+        let log = Arc::new(Mutex::new(Log::default()));
+        let mut slow = Scripted::new(&log);
+        slow.delay = Duration::from_secs(60);
+        let mut slower = Scripted::new(&log);
+        slower.delay = Duration::from_secs(60);
+        let mut p = Portfolio::new(vec![Box::new(slow), Box::new(slower), Box::new(Declines("z3"))], mode);
+        let start = Instant::now();
+        let r = p.check(&q, &Budget::timeout(Duration::from_millis(800))).unwrap();
+        assert_eq!(r, SolveResult::Unknown(Reason::Timeout), "{mode:?}");
+        assert!(start.elapsed() >= Duration::from_millis(700), "{mode:?}: {:?}", start.elapsed());
+        // Nobody can take it: unsupported at once, naming each member's
+        // reason.
+        let mut p = Portfolio::new(vec![Box::new(Declines("z3")), Box::new(Declines("cvc5"))], mode);
+        let start = Instant::now();
+        let r = p.check(&q, &Budget::timeout(Duration::from_secs(10))).unwrap();
+        assert_eq!(
+            r,
+            SolveResult::Unknown(Reason::Unsupported("z3: fpsym.pow; cvc5: fpsym.pow".into())),
+            "{mode:?}"
+        );
+        assert!(start.elapsed() < Duration::from_secs(1));
+        // A member that took it and gave up (incomplete) is the cause
+        // rather than one that declined.
+        let mut p = Portfolio::new(vec![Box::new(Declines("z3")), Box::new(GivesUp)], mode);
+        let r = p.check(&q, &Budget::timeout(Duration::from_secs(10))).unwrap();
+        assert_eq!(r, SolveResult::Unknown(Reason::Backend("incomplete".into())), "{mode:?}");
+    }
+}
+
 /// Factoring a 62-bit semiprime whose factors lie far from every bound a
 /// search would try first: far beyond one second for every backend.
 fn hard() -> Query {

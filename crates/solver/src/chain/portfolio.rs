@@ -139,17 +139,42 @@ fn race(all: &[Member], members: &[usize], query: &Query, budget: &Budget) -> (O
             Err(mpsc::RecvTimeoutError::Disconnected) => break,
         }
     }
-    // All answered unknown: a timeout if any timed out, else the first reason.
-    let reasons: Vec<Reason> = unknowns.into_iter().flatten().collect();
-    let reason = if reasons.contains(&Reason::Timeout) {
-        Reason::Timeout
-    } else {
-        reasons
-            .into_iter()
-            .next()
-            .unwrap_or_else(|| Reason::Backend("no answer".into()))
-    };
-    (None, Ok(SolveResult::Unknown(reason)))
+    // All answered unknown.
+    let reasons: Vec<(&str, Reason)> = members
+        .iter()
+        .zip(unknowns)
+        .filter_map(|(&i, r)| Some((all[i].name.as_str(), r?)))
+        .collect();
+    (None, Ok(SolveResult::Unknown(combined(&reasons, false))))
+}
+
+/// Why no member decided a query, from each one's last `unknown`: a
+/// timeout when one that took the query ran out of time (`ran_out` or its
+/// reason; more time may decide it, so it is not given up); else the
+/// reason of the first that took it and gave up (incomplete, its own
+/// `unknown`); else every member declined the query (unsupported), and
+/// the reason names each one's.
+fn combined(reasons: &[(&str, Reason)], ran_out: bool) -> Reason {
+    if ran_out || reasons.iter().any(|(_, r)| *r == Reason::Timeout) {
+        return Reason::Timeout;
+    }
+    if let Some((_, r)) = reasons.iter().find(|(_, r)| !matches!(r, Reason::Unsupported(_))) {
+        return r.clone();
+    }
+    match reasons {
+        [] => Reason::Backend("no answer".into()),
+        [(_, r)] => r.clone(),
+        _ => Reason::Unsupported(
+            reasons
+                .iter()
+                .map(|(n, r)| match r {
+                    Reason::Unsupported(why) => format!("{n}: {why}"),
+                    r => format!("{n}: {r}"),
+                })
+                .collect::<Vec<_>>()
+                .join("; "),
+        ),
+    }
 }
 
 /// How a [`Portfolio`] combines its members.
@@ -236,7 +261,8 @@ impl Portfolio {
     /// the ones cut off by their slice again with what is left.
     fn sequential(&self, query: &Query, budget: &Budget, share: f64, cap: Duration) -> (Option<usize>, Answer) {
         let n = self.members.len();
-        let mut reasons = Vec::new();
+        // Each member's last `unknown`.
+        let mut reasons: Vec<Option<Reason>> = vec![None; n];
         // Members that answered `unknown` (timeout) because their slice ran out.
         let mut cut = std::collections::VecDeque::new();
         for i in 0..n {
@@ -253,7 +279,7 @@ impl Portfolio {
                     if r == Reason::Timeout && i + 1 < n {
                         cut.push_back(i);
                     }
-                    reasons.push(r);
+                    reasons[i] = Some(r);
                 }
                 a => return (w, a),
             }
@@ -272,19 +298,25 @@ impl Portfolio {
             let b = budget.at_most(rem / (cut.len() as u32 + 1));
             let (w, a) = race(&self.members, &[i], query, &b);
             match a {
-                Ok(SolveResult::Unknown(Reason::Timeout)) => cut.push_back(i),
-                Ok(SolveResult::Unknown(_)) => {}
+                Ok(SolveResult::Unknown(r)) => {
+                    if r == Reason::Timeout {
+                        cut.push_back(i);
+                    }
+                    reasons[i] = Some(r);
+                }
                 a => return (w, a),
             }
         }
-        let r = if budget.expired() {
-            Reason::Timeout
-        } else {
-            reasons
-                .into_iter()
-                .find(|r| *r != Reason::Timeout)
-                .unwrap_or(Reason::Timeout)
-        };
+        // A member that declined (z3 on `fpsym.pow`, cvc5 on a format it
+        // refuses) does not make the answer: when another ran out of time,
+        // the query is worth more time (timeout), not given up.
+        let last: Vec<(&str, Reason)> = self
+            .members
+            .iter()
+            .zip(reasons)
+            .filter_map(|(m, r)| Some((m.name.as_str(), r?)))
+            .collect();
+        let r = combined(&last, budget.expired() || !cut.is_empty());
         (None, Ok(SolveResult::Unknown(r)))
     }
 }
