@@ -6,7 +6,7 @@
 CARGO ?= cargo
 FPSYM := target/release/fpsym
 
-.PHONY: all bootstrap check-tools build demo test bench bench-exceptions bench-batch clean
+.PHONY: all bootstrap check-tools build demo test bench bench-conformance bench-exceptions bench-batch clean
 
 all: build
 
@@ -30,6 +30,13 @@ demo: check-tools build
 
 test: check-tools
 	$(CARGO) test --workspace --no-fail-fast
+	$(CARGO) test --release -p fpsym --test conformance -- --ignored --skip full_suite
+
+# The conformance suite in full: every modelled operation against native
+# execution on edge values in every rounding mode (prints cases run and
+# mismatches).
+bench-conformance: check-tools
+	$(CARGO) test --release -p fpsym --test conformance -- --ignored --exact full_suite --nocapture
 
 # Benchmarks (not timed tests); results are ratios within one run.
 #   corpus:     every backend (cp, z3, portfolio, sequential portfolio, z3 and

@@ -245,9 +245,13 @@ pub fn intrinsic_min_max(
     b: &Term,
     constant_operand: bool,
 ) -> Term {
-    let tie = intrinsic_zero_tie(format_of(a), constant_operand);
-    let choice = || Term::var(&st.unique_name("fpsym.zero_tie"), fpsym_expr::Sort::Bool);
-    min_max(max, a, b, tie, choice)
+    let fmt = format_of(a);
+    let tie = intrinsic_zero_tie(fmt, max, constant_operand);
+    let mut choice = || Term::var(&st.unique_name("fpsym.zero_tie"), fpsym_expr::Sort::Bool);
+    // Long double is a call of glibc's fminl/fmaxl, which return NaN for a
+    // signalling NaN operand; fpsym's NaN is quiet (a signalling NaN read
+    // from memory becomes it), so the other operand is the answer here.
+    min_max(max, a, b, tie, false, &mut choice)
 }
 
 /// How clang-14's x86-64 code resolves `fmin`/`fmax` of two zeros of
@@ -257,8 +261,7 @@ pub enum ZeroTie {
     /// The first operand (inline SSE code for `llvm.minnum`/`maxnum` of
     /// two non-constant float or double operands: `maxsd b, a`).
     First,
-    /// The second operand (glibc's `fmin`/`fmax` functions: `maxsd`
-    /// with the operands the other way round, and `fcmov` for long double).
+    /// The second operand (glibc's `fmaxl`).
     Second,
     /// Either: the code depends on context the IR does not show (a
     /// constant operand may be a literal or a local variable, constant
@@ -268,12 +271,24 @@ pub enum ZeroTie {
 
 /// `fmin`/`fmax` as x86-64 code computes them: the non-NaN operand when
 /// one is NaN, the smaller/larger otherwise, and for `-0`/`+0` the operand
-/// `tie` names; with [`ZeroTie::Either`], a fresh Boolean `choice` picks
-/// (the caller makes it with a unique name, so that both outcomes stay
-/// possible and a claim must hold for each).
-pub fn min_max(max: bool, a: &Term, b: &Term, tie: ZeroTie, choice: impl FnOnce() -> Term) -> Term {
+/// `tie` names; with [`ZeroTie::Either`], a fresh Boolean from `choice`
+/// picks (the caller makes it with a unique name, so that both outcomes
+/// stay possible and a claim must hold for each). `snan`: the code is
+/// glibc's, which returns NaN for a signalling NaN operand; fpsym's one
+/// NaN may stand for a signalling one, so a NaN operand then gives the
+/// other operand or NaN.
+pub fn min_max(max: bool, a: &Term, b: &Term, tie: ZeroTie, snan: bool, choice: &mut dyn FnMut() -> Term) -> Term {
     let o = if max { Op::FpMax } else { Op::FpMin };
-    let plain = mk(o, vec![a.clone(), b.clone()]);
+    let mut plain = mk(o, vec![a.clone(), b.clone()]);
+    if snan {
+        let nan = |t: &Term| mk(Op::FpIsNaN, vec![t.clone()]);
+        let either = mk(Op::Or, vec![nan(a), nan(b)]);
+        if crate::term::as_bool(&either) != Some(false) {
+            let n = crate::term::nan(format_of(a));
+            let maybe = mk(Op::Ite, vec![choice(), n, plain.clone()]);
+            plain = mk(Op::Ite, vec![either, maybe, plain]);
+        }
+    }
     let zero = |t: &Term| mk(Op::FpIsZero, vec![t.clone()]);
     let both = mk(Op::And, vec![zero(a), zero(b)]);
     if crate::term::as_bool(&both) == Some(false) {
@@ -289,15 +304,17 @@ pub fn min_max(max: bool, a: &Term, b: &Term, tie: ZeroTie, choice: impl FnOnce(
 
 /// The [`ZeroTie`] of `llvm.minnum`/`llvm.maxnum` (and their constrained
 /// forms) on operands of format `fmt`: float and double are inline SSE
-/// code, long double a call of glibc's `fminl`/`fmaxl`; an operand that is
+/// code (the first operand), long double a call of glibc's `fminl` (the
+/// first) or `fmaxl` (the second; the conformance suite checks both);
+/// an operand that is
 /// a constant in the IR (`constant_operand`) makes the result depend on
 /// how the source wrote it (a literal, or a local variable the analysis
 /// build's mem2reg replaced by its value, which the native -O0 build
 /// loads from the stack).
-pub fn intrinsic_zero_tie(fmt: Format, constant_operand: bool) -> ZeroTie {
+pub fn intrinsic_zero_tie(fmt: Format, max: bool, constant_operand: bool) -> ZeroTie {
     if constant_operand || fmt == Format::BINARY128 {
         ZeroTie::Either
-    } else if fmt == Format::X86_FP80 {
+    } else if fmt == Format::X86_FP80 && max {
         ZeroTie::Second
     } else {
         ZeroTie::First

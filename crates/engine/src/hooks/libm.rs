@@ -1,7 +1,8 @@
 //! The libm functions IEEE 754 defines exactly (correctly rounded, or
 //! exact), modelled as terms in the path's rounding mode, with glibc's
 //! `errno` behaviour: `fabs`, `sqrt`, `floor`, `ceil`, `trunc`, `round`,
-//! `rint`, `nearbyint`, `fmin`, `fmax`, `copysign`, `fmod`, `remainder`,
+//! `rint`, `nearbyint`, `lrint`, `llrint`, `lround`, `llround`, `fmin`,
+//! `fmax`, `copysign`, `fmod`, `remainder`,
 //! `fma`, `ldexp`, `scalbn`, `modf`, `frexp` (with their `f`/`l`/`f128`
 //! forms), and the classification functions (`isnan`, `__signbit`, ...).
 
@@ -38,6 +39,10 @@ pub(super) const EXACT_LIBM: &[(&str, usize)] = &[
     ("scalbn", 2),
     ("modf", 2),
     ("frexp", 2),
+    ("lrint", 1),
+    ("llrint", 1),
+    ("lround", 1),
+    ("llround", 1),
 ];
 
 /// The classification functions modelled (one argument each; with `f`/`l`
@@ -86,16 +91,12 @@ impl Exec<'_, '_> {
         } else if one_arg("rint") || one_arg("nearbyint") {
             mk(Op::FpRoundToIntegral, vec![rm(r), f(0)])
         } else if two_args("fmin") || two_args("fmax") {
-            // C: if one argument is NaN, the other is returned; glibc's
-            // functions return the second of two zeros (binary128's: either).
+            // C: if one argument is NaN, the other is returned (glibc: NaN
+            // for a signalling NaN); which of two zeros glibc's functions
+            // return differs between them: either.
             let (a, b) = (f(0), f(1));
-            let tie = if format_of(&a) == Format::BINARY128 {
-                arith::ZeroTie::Either
-            } else {
-                arith::ZeroTie::Second
-            };
-            let choice = || Term::var(&st.unique_name("fpsym.zero_tie"), fpsym_expr::Sort::Bool);
-            arith::min_max(name.starts_with("fmax"), &a, &b, tie, choice)
+            let mut choice = || Term::var(&st.unique_name("fpsym.zero_tie"), fpsym_expr::Sort::Bool);
+            arith::min_max(name.starts_with("fmax"), &a, &b, arith::ZeroTie::Either, true, &mut choice)
         } else if two_args("copysign") {
             let (a, b) = (f(0), f(1));
             let abs = mk(Op::FpAbs, vec![a]);
@@ -143,6 +144,17 @@ impl Exec<'_, '_> {
                 _ => self.sign_bit(st, &x),
             };
             let v = mk(Op::Ite, vec![c, bv(32, 1), bv(32, 0)]);
+            if let Some(d) = dest {
+                st.frame_mut().regs.insert(d.clone(), Val::Bv(v));
+            }
+            return Ok(Outcome::Continue);
+        } else if ["lrint", "llrint", "lround", "llround"].iter().any(|b| one_arg(b)) {
+            // long and long long are 64 bits. glibc rounds in the current
+            // mode (lrint: cvtsd2si, fistp) or half away from zero (lround)
+            // and gives the integer indefinite 100…0 for NaN, infinities
+            // and out-of-range values, as fp.to_sbv does in fpsym.
+            let m = if name.contains("round") { RoundingMode::NearestTiesToAway } else { r };
+            let v = mk(Op::FpToSbv(64), vec![rm(m), f(0)]);
             if let Some(d) = dest {
                 st.frame_mut().regs.insert(d.clone(), Val::Bv(v));
             }
