@@ -22,7 +22,7 @@
 //! pass them).
 //!
 //! `make test` runs a subset in a release build (fewer values, two
-//! rounding modes, the symbolic check on every 61st case: `cargo test
+//! rounding modes, the symbolic check on every 211th case: `cargo test
 //! --release -p fpsym --test conformance -- --ignored --skip full_suite`);
 //! `make bench-conformance` runs the full suite (`full_suite`) and prints
 //! cases run and mismatches.
@@ -652,7 +652,7 @@ fn category(name: &str, ops: &[OpSpec], size: Size) -> (usize, Vec<String>) {
     assert_eq!(want.len(), cs.len(), "{name}: one native result per case");
     let mut bad = Vec::new();
     let every = match size {
-        Size::Subset => 61,
+        Size::Subset => 211,
         Size::Full => 7,
     };
     let runs: [(&str, Option<usize>, &[&str]); 4] = [
