@@ -126,12 +126,12 @@ fn misordered_message(m: &fpsym_engine::directed::order::Misordered, line_text: 
         by_column.sort_by_key(|c| c.column);
         let named: Vec<String> = by_column
             .iter()
-            .map(|c| {
-                match line_text.and_then(|t| condition_text(t, c.at.unwrap_or(c.column))) {
+            .map(
+                |c| match line_text.and_then(|t| condition_text(t, c.at.unwrap_or(c.column))) {
                     Some(t) => format!("{} ({t})", c.column),
                     None => c.column.to_string(),
-                }
-            })
+                },
+            )
             .collect();
         let order: Vec<String> = m.conditions.iter().map(|c| c.column.to_string()).collect();
         msg.push_str(&format!(
@@ -296,7 +296,9 @@ pub fn run(raw: PathArgs) -> anyhow::Result<ExitCode> {
                 None => sources.first().map(|s| s.as_str()),
             }
             .and_then(|p| std::fs::read_to_string(p).ok());
-            let text = source.as_deref().and_then(|s| s.lines().nth(m.decision.line as usize - 1));
+            let text = source
+                .as_deref()
+                .and_then(|s| s.lines().nth(m.decision.line as usize - 1));
             return Err(Failure::Input(misordered_message(&m, text)).into());
         }
         let record = fpsym_engine::report::PathRecord {

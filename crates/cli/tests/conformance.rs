@@ -201,7 +201,9 @@ fn int_values(w: u32, signed: bool, size: Size) -> Vec<u128> {
         }
     }
     if size == Size::Subset {
-        v.retain(|x| matches!(x.unsigned_abs(), 0 | 1 | 3 | 100) || [7, 31, 63].iter().any(|k| x.unsigned_abs() == 1u128 << k));
+        v.retain(|x| {
+            matches!(x.unsigned_abs(), 0 | 1 | 3 | 100) || [7, 31, 63].iter().any(|k| x.unsigned_abs() == 1u128 << k)
+        });
     }
     // Every value in range and the extremes.
     let mut bits: Vec<u128> = v.into_iter().map(|x| (x as u128) & mask).collect();
@@ -245,7 +247,13 @@ fn categories(size: Size) -> Vec<(&'static str, Vec<OpSpec>)> {
     for t in floats {
         for (sym, name) in [("+", "add"), ("-", "sub"), ("*", "mul"), ("/", "div")] {
             for m in modes(size) {
-                arith.push(op(&format!("{name}_{}_{m}", t.tag()), t, &[t, t], &format!("a {sym} b"), m));
+                arith.push(op(
+                    &format!("{name}_{}_{m}", t.tag()),
+                    t,
+                    &[t, t],
+                    &format!("a {sym} b"),
+                    m,
+                ));
             }
         }
         arith.push(op(&format!("neg_{}", t.tag()), t, &[t], "-a", "FE_TONEAREST"));
@@ -267,16 +275,40 @@ fn categories(size: Size) -> Vec<(&'static str, Vec<OpSpec>)> {
             for n in ["sqrt", "rint", "nearbyint"] {
                 libm_exact.push(one(n, m));
             }
-            libm_exact.push(op(&format!("fma_{}_{m}", t.tag()), t, &[t, t, t], &format!("fma{sfx}(a, b, c)"), m));
+            libm_exact.push(op(
+                &format!("fma_{}_{m}", t.tag()),
+                t,
+                &[t, t, t],
+                &format!("fma{sfx}(a, b, c)"),
+                m,
+            ));
             for (n, w) in [("lrint", 64), ("llrint", 64)] {
-                libm_exact.push(op(&format!("{n}_{}_{m}", t.tag()), Ty::Int(w, true), &[t], &format!("{n}{sfx}(a)"), m));
+                libm_exact.push(op(
+                    &format!("{n}_{}_{m}", t.tag()),
+                    Ty::Int(w, true),
+                    &[t],
+                    &format!("{n}{sfx}(a)"),
+                    m,
+                ));
             }
         }
         for n in ["lround", "llround"] {
-            libm_exact.push(op(&format!("{n}_{}", t.tag()), Ty::Int(64, true), &[t], &format!("{n}{sfx}(a)"), "FE_TONEAREST"));
+            libm_exact.push(op(
+                &format!("{n}_{}", t.tag()),
+                Ty::Int(64, true),
+                &[t],
+                &format!("{n}{sfx}(a)"),
+                "FE_TONEAREST",
+            ));
         }
         for n in ["fmax", "fmin", "copysign", "fmod"] {
-            let mut o = op(&format!("{n}_{}", t.tag()), t, &[t, t], &format!("{n}{sfx}(a, b)"), "FE_TONEAREST");
+            let mut o = op(
+                &format!("{n}_{}", t.tag()),
+                t,
+                &[t, t],
+                &format!("{n}{sfx}(a, b)"),
+                "FE_TONEAREST",
+            );
             // glibc's fmaxl/fminl return NaN for a signalling NaN operand;
             // fpsym's NaN is quiet.
             o.nan_sign = n == "copysign" || (t == L && n != "fmod");
@@ -305,7 +337,11 @@ fn categories(size: Size) -> Vec<(&'static str, Vec<OpSpec>)> {
         ] {
             cmp.push(op(&format!("{name}_{}", t.tag()), int, &[t, t], e, "FE_TONEAREST"));
         }
-        for (name, e) in [("isnan", "__builtin_isnan(a) != 0"), ("signbit", "__builtin_signbit(a) != 0"), ("isinf", "__builtin_isinf(a) != 0")] {
+        for (name, e) in [
+            ("isnan", "__builtin_isnan(a) != 0"),
+            ("signbit", "__builtin_signbit(a) != 0"),
+            ("isinf", "__builtin_isinf(a) != 0"),
+        ] {
             if t != Q {
                 let mut o = op(&format!("{name}_{}", t.tag()), int, &[t], e, "FE_TONEAREST");
                 o.nan_sign = name == "signbit";
@@ -322,11 +358,20 @@ fn categories(size: Size) -> Vec<(&'static str, Vec<OpSpec>)> {
     let mut to_int = Vec::new();
     for s in floats {
         for &i in &ints {
-            let mut o = op(&format!("to_{}_{}", i.tag(), s.tag()), i, &[s], &format!("({})a", i.c()), "FE_TONEAREST");
+            let mut o = op(
+                &format!("to_{}_{}", i.tag(), s.tag()),
+                i,
+                &[s],
+                &format!("({})a", i.c()),
+                "FE_TONEAREST",
+            );
             if let (Ty::Int(w, signed), Ty::Float(fmt)) = (i, s) {
                 if w > 64 || fmt == Format::BINARY128 {
                     o.skip = std::sync::Arc::new(move |v: &[u128]| {
-                        Float::from_bits(fmt, v[0]).to_bv(RoundingMode::TowardZero, w, signed).value.is_none()
+                        Float::from_bits(fmt, v[0])
+                            .to_bv(RoundingMode::TowardZero, w, signed)
+                            .value
+                            .is_none()
                     });
                 }
             }
@@ -339,7 +384,13 @@ fn categories(size: Size) -> Vec<(&'static str, Vec<OpSpec>)> {
     for &i in &ints {
         for d in floats {
             for m in modes(size) {
-                from_int.push(op(&format!("from_{}_{}_{m}", i.tag(), d.tag()), d, &[i], &format!("({})a", d.c()), m));
+                from_int.push(op(
+                    &format!("from_{}_{}_{m}", i.tag(), d.tag()),
+                    d,
+                    &[i],
+                    &format!("({})a", d.c()),
+                    m,
+                ));
             }
         }
     }
@@ -350,7 +401,13 @@ fn categories(size: Size) -> Vec<(&'static str, Vec<OpSpec>)> {
         for d in floats {
             if s != d {
                 for m in modes(size) {
-                    f2f.push(op(&format!("{}_to_{}_{m}", s.tag(), d.tag()), d, &[s], &format!("({})a", d.c()), m));
+                    f2f.push(op(
+                        &format!("{}_to_{}_{m}", s.tag(), d.tag()),
+                        d,
+                        &[s],
+                        &format!("({})a", d.c()),
+                        m,
+                    ));
                 }
             }
         }
@@ -379,7 +436,8 @@ fn categories(size: Size) -> Vec<(&'static str, Vec<OpSpec>)> {
                 // checker's business, not a value to compare.
                 let min = 1u128 << (w - 1);
                 let minus_one = (1u128 << w) - 1;
-                o.skip = std::sync::Arc::new(move |v: &[u128]| v[1] == 0 || (signed && v[0] == min && v[1] == minus_one));
+                o.skip =
+                    std::sync::Arc::new(move |v: &[u128]| v[1] == 0 || (signed && v[0] == min && v[1] == minus_one));
                 int_arith.push(o);
             }
         }
@@ -416,7 +474,14 @@ fn cases(ops: &[OpSpec], size: Size) -> Vec<Case> {
         let mut idx = vec![0usize; lists.len()];
         'all: loop {
             let inputs: Vec<u128> = idx.iter().zip(&lists).map(|(i, l)| l[*i]).collect();
-            let known = o.nan_sign && !representable(std::slice::from_ref(o), &Case { op: 0, inputs: inputs.clone() });
+            let known = o.nan_sign
+                && !representable(
+                    std::slice::from_ref(o),
+                    &Case {
+                        op: 0,
+                        inputs: inputs.clone(),
+                    },
+                );
             if known {
                 KNOWN_NAN_SIGN.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             } else if !(o.skip)(&inputs) {
@@ -489,7 +554,14 @@ fn case_head(ops: &[OpSpec], c: &Case, symbolic: bool) -> String {
             write!(s, "{} {n}; put(&{n}, {}, {}); ", t.c(), words(c.inputs[i]), t.bytes()).unwrap();
         }
     }
-    write!(s, "{} r = op{}({}); ", o.ret.c(), c.op, names[..o.args.len()].join(", ")).unwrap();
+    write!(
+        s,
+        "{} r = op{}({}); ",
+        o.ret.c(),
+        c.op,
+        names[..o.args.len()].join(", ")
+    )
+    .unwrap();
     s
 }
 
@@ -581,11 +653,20 @@ fn native_results(dir: &Path, src: &str) -> Vec<u128> {
     std::fs::write(&c, src).unwrap();
     let exe = dir.join("native");
     let mut cmd = Command::new("clang-14");
-    cmd.args(fpsym_frontend::NATIVE_FLAGS).arg("-w").arg(&c).arg("-o").arg(&exe).arg("-lm");
+    cmd.args(fpsym_frontend::NATIVE_FLAGS)
+        .arg("-w")
+        .arg(&c)
+        .arg("-o")
+        .arg(&exe)
+        .arg("-lm");
     let out = cmd
         .output()
         .unwrap_or_else(|e| panic!("clang-14 (Debian package clang-14) could not run: {e}"));
-    assert!(out.status.success(), "native build: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "native build: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let run = Command::new(&exe).output().unwrap();
     assert!(run.status.success(), "native run failed: {:?}", run.status);
     String::from_utf8(run.stdout)
@@ -621,7 +702,8 @@ fn fpsym_mismatches(dir: &Path, tag: &str, src: &str, flags: &[&str]) -> (Vec<u3
     let mut lines = Vec::new();
     if let Ok(rd) = std::fs::read_dir(out.join("findings")) {
         for e in rd {
-            let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(e.unwrap().path()).unwrap()).unwrap();
+            let v: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(e.unwrap().path()).unwrap()).unwrap();
             assert_eq!(v["kind"], "reach-error", "{tag}: an unexpected finding {v}");
             lines.push(v["line"].as_u64().unwrap() as u32);
         }
@@ -634,7 +716,11 @@ fn fpsym_mismatches(dir: &Path, tag: &str, src: &str, flags: &[&str]) -> (Vec<u3
         lines.len() < before,
         "fpsym {tag}: no path ran every case ({verdict_line})\n{stdout}\n{stderr}"
     );
-    let verdict = stdout.lines().find(|l| l.starts_with("verdict:")).unwrap_or("").to_string();
+    let verdict = stdout
+        .lines()
+        .find(|l| l.starts_with("verdict:"))
+        .unwrap_or("")
+        .to_string();
     (lines, verdict)
 }
 
@@ -671,7 +757,10 @@ fn category(name: &str, ops: &[OpSpec], size: Size) -> (usize, Vec<String>) {
         let index: BTreeMap<u32, usize> = lines.iter().enumerate().map(|(i, l)| (*l, i)).collect();
         let checked: Vec<usize> = match sym {
             None => (0..cs.len()).collect(),
-            Some(n) => (0..cs.len()).step_by(n).filter(|k| representable(ops, &cs[*k])).collect(),
+            Some(n) => (0..cs.len())
+                .step_by(n)
+                .filter(|k| representable(ops, &cs[*k]))
+                .collect(),
         };
         for l in &hits {
             let k = checked[index[l]];
@@ -682,7 +771,11 @@ fn category(name: &str, ops: &[OpSpec], size: Size) -> (usize, Vec<String>) {
         if !verdict.contains("bug found") && !verdict.contains("out-of-range") {
             bad.push(format!("[{tag}] {name}: the run did not check every case: {verdict}"));
         }
-        eprintln!("conformance {name} [{tag}]: {} cases checked, {} mismatches ({verdict})", lines.len(), hits.len());
+        eprintln!(
+            "conformance {name} [{tag}]: {} cases checked, {} mismatches ({verdict})",
+            lines.len(),
+            hits.len()
+        );
     }
     let _ = std::fs::remove_dir_all(&dir);
     (cs.len(), bad)
@@ -704,7 +797,12 @@ fn suite(size: Size, only: Option<&str>) {
         all_bad.len(),
         KNOWN_NAN_SIGN.load(std::sync::atomic::Ordering::Relaxed)
     );
-    assert!(all_bad.is_empty(), "{} mismatches:\n{}", all_bad.len(), all_bad.join("\n"));
+    assert!(
+        all_bad.is_empty(),
+        "{} mismatches:\n{}",
+        all_bad.len(),
+        all_bad.join("\n")
+    );
 }
 
 macro_rules! subset {

@@ -202,7 +202,9 @@ fn decisions_in_an_order_no_execution_takes_are_input_errors() {
     assert_eq!(code, Some(2), "{text}");
     assert!(text.contains("9:7:T cannot be the first decision: every execution takes another branch of the path's lines before it (at 9:23)"), "{text}");
     assert!(
-        text.contains("line 9 has conditions at columns 7 (x < 1), 23 ((y = sq(x)) > 4); they execute in the order 23, 7"),
+        text.contains(
+            "line 9 has conditions at columns 7 (x < 1), 23 ((y = sq(x)) > 4); they execute in the order 23, 7"
+        ),
         "{text}"
     );
     // The loop header `i < 3 && y > x` (columns 25, then 3): after the
@@ -211,12 +213,20 @@ fn decisions_in_an_order_no_execution_takes_are_input_errors() {
     let (code, text, _, _) = path(&f, "order", &["--path", "9:23:F,11:3:T"], "ord-loop");
     assert_eq!(code, Some(2), "{text}");
     assert!(text.contains("11:3:T cannot come right after 9:23:F"), "{text}");
-    assert!(text.contains("columns 3 (y > x), 25 (i < 3); they execute in the order 25, 3"), "{text}");
+    assert!(
+        text.contains("columns 3 (y > x), 25 (i < 3); they execute in the order 25, 3"),
+        "{text}"
+    );
     // The execution orders are paths like any other.
     let (code, text, v, _) = path(&f, "order", &["--path", "9:23:T,9:7:T"], "ord-ok");
     assert_eq!(code, Some(1), "{text}");
     assert_eq!(v["verdict"], "feasible", "{text}");
-    let (code, text, v, _) = path(&f, "order", &["--path", "9:23:F,11:25:T,11:3:T,11:25:T,..."], "ord-loop-ok");
+    let (code, text, v, _) = path(
+        &f,
+        "order",
+        &["--path", "9:23:F,11:25:T,11:3:T,11:25:T,..."],
+        "ord-loop-ok",
+    );
     assert_eq!(code, Some(1), "{text}");
     assert_eq!(v["verdict"], "feasible", "{text}");
     // An order that occurs but no input takes stays "infeasible": after

@@ -398,7 +398,11 @@ fn a_member_declining_the_query_gives_its_time_to_the_others() {
         let start = Instant::now();
         let r = p.check(&q, &Budget::timeout(Duration::from_millis(800))).unwrap();
         assert_eq!(r, SolveResult::Unknown(Reason::Timeout), "{mode:?}");
-        assert!(start.elapsed() >= Duration::from_millis(700), "{mode:?}: {:?}", start.elapsed());
+        assert!(
+            start.elapsed() >= Duration::from_millis(700),
+            "{mode:?}: {:?}",
+            start.elapsed()
+        );
         // Nobody can take it: unsupported at once, naming each member's
         // reason.
         let mut p = Portfolio::new(vec![Box::new(Declines("z3")), Box::new(Declines("cvc5"))], mode);
@@ -414,7 +418,11 @@ fn a_member_declining_the_query_gives_its_time_to_the_others() {
         // rather than one that declined.
         let mut p = Portfolio::new(vec![Box::new(Declines("z3")), Box::new(GivesUp)], mode);
         let r = p.check(&q, &Budget::timeout(Duration::from_secs(10))).unwrap();
-        assert_eq!(r, SolveResult::Unknown(Reason::Backend("incomplete".into())), "{mode:?}");
+        assert_eq!(
+            r,
+            SolveResult::Unknown(Reason::Backend("incomplete".into())),
+            "{mode:?}"
+        );
     }
 }
 

@@ -72,7 +72,9 @@ fn function_ref<'a>(o: &'a Operand, defined: &HashMap<&str, usize>) -> Option<&'
         k = c.operand.as_ref();
     }
     match k {
-        Constant::GlobalReference { name: Name::Name(n), .. } if defined.contains_key(n.as_str()) => Some(n.as_str()),
+        Constant::GlobalReference {
+            name: Name::Name(n), ..
+        } if defined.contains_key(n.as_str()) => Some(n.as_str()),
         _ => None,
     }
 }
@@ -97,7 +99,12 @@ impl Graph {
         for (fi, f) in funcs.iter().enumerate() {
             let base = g.succ.len();
             g.first.push(base);
-            let at: HashMap<&Name, usize> = f.basic_blocks.iter().enumerate().map(|(i, b)| (&b.name, base + i)).collect();
+            let at: HashMap<&Name, usize> = f
+                .basic_blocks
+                .iter()
+                .enumerate()
+                .map(|(i, b)| (&b.name, base + i))
+                .collect();
             for (bi, b) in f.basic_blocks.iter().enumerate() {
                 let mut calls = Vec::new();
                 for i in &b.instrs {
@@ -121,11 +128,19 @@ impl Graph {
                         _ => {}
                     }
                 }
-                if matches!(b.term, Terminator::IndirectBr(_) | Terminator::Invoke(_) | Terminator::CallBr(_)) {
+                if matches!(
+                    b.term,
+                    Terminator::IndirectBr(_) | Terminator::Invoke(_) | Terminator::CallBr(_)
+                ) {
                     return None;
                 }
                 g.func_of.push(fi);
-                g.succ.push(successors(&b.term).into_iter().filter_map(|n| at.get(n).copied()).collect());
+                g.succ.push(
+                    successors(&b.term)
+                        .into_iter()
+                        .filter_map(|n| at.get(n).copied())
+                        .collect(),
+                );
                 g.calls.push(calls);
                 g.ret_to.push(Vec::new());
                 if matches!(b.term, Terminator::Ret(_)) {
@@ -154,7 +169,11 @@ impl Graph {
     /// Whether a walk from `starts` meets a branch for which `target`
     /// holds before any other branch of the path's lines: Ok, or the
     /// (line, column) of the branches of those lines met instead.
-    fn meets(&self, starts: impl IntoIterator<Item = usize>, target: &dyn Fn(u32, u32) -> bool) -> Result<(), Vec<(u32, u32)>> {
+    fn meets(
+        &self,
+        starts: impl IntoIterator<Item = usize>,
+        target: &dyn Fn(u32, u32) -> bool,
+    ) -> Result<(), Vec<(u32, u32)>> {
         let mut seen = HashSet::new();
         let mut met = BTreeSet::new();
         let mut todo: Vec<usize> = starts.into_iter().collect();
@@ -242,7 +261,10 @@ pub fn conditions(module: &Module, file: Option<&str>, line: u32) -> Vec<Conditi
             seen[0] = true;
         }
         while let Some((b, k)) = stack.last_mut().map(|x| (x.0, x.1)) {
-            let next: Vec<usize> = successors(&f.basic_blocks[b].term).into_iter().filter_map(|s| at.get(s).copied()).collect();
+            let next: Vec<usize> = successors(&f.basic_blocks[b].term)
+                .into_iter()
+                .filter_map(|s| at.get(s).copied())
+                .collect();
             if k < next.len() {
                 stack.last_mut().expect("non-empty").1 += 1;
                 let s = next[k];
@@ -256,7 +278,9 @@ pub fn conditions(module: &Module, file: Option<&str>, line: u32) -> Vec<Conditi
             }
         }
         for &b in post.iter().rev() {
-            let Terminator::CondBr(c) = &f.basic_blocks[b].term else { continue };
+            let Terminator::CondBr(c) = &f.basic_blocks[b].term else {
+                continue;
+            };
             let d = c.get_debug_loc();
             if loc_line(d, file) != Some(line) {
                 continue;
@@ -283,7 +307,9 @@ pub fn conditions(module: &Module, file: Option<&str>, line: u32) -> Vec<Conditi
                 })
                 .and_then(|i| {
                     let d = i.get_debug_loc();
-                    (loc_line(d, file) == Some(line)).then(|| d.as_ref().and_then(|d| d.col)).flatten()
+                    (loc_line(d, file) == Some(line))
+                        .then(|| d.as_ref().and_then(|d| d.col))
+                        .flatten()
                 });
             out.push(Condition { column, at });
         }

@@ -215,7 +215,10 @@ pub fn fp_to_int(signed: bool, a: &Term, w: u32) -> Term {
     let top = bv(64, 1u128 << 63);
     // x - 2^63 is exact where it matters (2^63 <= x < 2^64), so its
     // rounding mode does not change the result.
-    let shifted = mk(Op::FpSub, vec![rm(RoundingMode::NearestTiesToEven), a.clone(), two63.clone()]);
+    let shifted = mk(
+        Op::FpSub,
+        vec![rm(RoundingMode::NearestTiesToEven), a.clone(), two63.clone()],
+    );
     if x87 {
         let small = mk(Op::FpLt, vec![a.clone(), two63]);
         let hi = mk(Op::BvXor, vec![sbv(64, &shifted), top]);
@@ -238,13 +241,7 @@ pub fn lib_conversion(fmt: Format, w: u32) -> bool {
 /// `llvm.minnum`/`llvm.maxnum` (`max`) of `a` and `b` in state `st`, with
 /// the [`intrinsic_zero_tie`] of its operands (`constant_operand`: one of
 /// them is a constant in the IR).
-pub fn intrinsic_min_max(
-    st: &mut crate::state::State,
-    max: bool,
-    a: &Term,
-    b: &Term,
-    constant_operand: bool,
-) -> Term {
+pub fn intrinsic_min_max(st: &mut crate::state::State, max: bool, a: &Term, b: &Term, constant_operand: bool) -> Term {
     let fmt = format_of(a);
     let tie = intrinsic_zero_tie(fmt, max, constant_operand);
     let mut choice = || Term::var(&st.unique_name("fpsym.zero_tie"), fpsym_expr::Sort::Bool);

@@ -185,7 +185,9 @@ impl Exec<'_, '_> {
             "maxnum" | "minnum" => {
                 let max = op == "maxnum";
                 let k = self.constant_argument;
-                map_lanes(args, &mut |a| Val::Fp(arith::intrinsic_min_max(st, max, a[0].fp(), a[1].fp(), k)))
+                map_lanes(args, &mut |a| {
+                    Val::Fp(arith::intrinsic_min_max(st, max, a[0].fp(), a[1].fp(), k))
+                })
             }
             "lrint" | "llrint" | "lround" | "llround" => {
                 let w = int_to()?;

@@ -96,7 +96,14 @@ impl Exec<'_, '_> {
             // return differs between them: either.
             let (a, b) = (f(0), f(1));
             let mut choice = || Term::var(&st.unique_name("fpsym.zero_tie"), fpsym_expr::Sort::Bool);
-            arith::min_max(name.starts_with("fmax"), &a, &b, arith::ZeroTie::Either, true, &mut choice)
+            arith::min_max(
+                name.starts_with("fmax"),
+                &a,
+                &b,
+                arith::ZeroTie::Either,
+                true,
+                &mut choice,
+            )
         } else if two_args("copysign") {
             let (a, b) = (f(0), f(1));
             let abs = mk(Op::FpAbs, vec![a]);
@@ -153,7 +160,11 @@ impl Exec<'_, '_> {
             // mode (lrint: cvtsd2si, fistp) or half away from zero (lround)
             // and gives the integer indefinite 100…0 for NaN, infinities
             // and out-of-range values, as fp.to_sbv does in fpsym.
-            let m = if name.contains("round") { RoundingMode::NearestTiesToAway } else { r };
+            let m = if name.contains("round") {
+                RoundingMode::NearestTiesToAway
+            } else {
+                r
+            };
             let v = mk(Op::FpToSbv(64), vec![rm(m), f(0)]);
             if let Some(d) = dest {
                 st.frame_mut().regs.insert(d.clone(), Val::Bv(v));
