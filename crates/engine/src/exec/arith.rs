@@ -27,12 +27,9 @@ pub fn int_binop(op: &str, a: &Term, b: &Term) -> Term {
         // ashr) or 6 bits (64-bit), and so do we (the native run is the
         // judge). Wider operands keep the amount modulo their width.
         "shl" | "lshr" | "ashr" => {
-            let mask = match w {
-                0..=32 => 32,
-                33..=64 => 64,
-                _ => w,
-            };
-            let amount = if w < 64 && (1u128 << w) <= mask as u128 {
+            let mask = shift_mask(w);
+            // An amount of at most 5 bits is below 32 already.
+            let amount = if w <= 5 {
                 b.clone()
             } else {
                 mk(Op::BvUrem, vec![b.clone(), bv(w, mask as u128)])
@@ -47,6 +44,17 @@ pub fn int_binop(op: &str, a: &Term, b: &Term) -> Term {
         _ => unreachable!("integer opcode {op}"),
     };
     mk(o, vec![a.clone(), b.clone()])
+}
+
+/// What x86 takes a shift amount of a `w`-bit operand modulo: 32 up to 32
+/// bits (32-bit registers hold the narrower operands), 64 up to 64 bits,
+/// and wider operands (expanded by LLVM) their width.
+pub fn shift_mask(w: u32) -> u64 {
+    match w {
+        0..=32 => 32,
+        33..=64 => 64,
+        _ => w as u64,
+    }
 }
 
 /// `icmp pred a b` as a Boolean term.
@@ -200,7 +208,7 @@ pub fn fp_to_int(signed: bool, a: &Term, w: u32) -> Term {
     };
     // The hardware widths, narrowest first.
     let widths: &[u32] = if x87 { &[16, 32, 64] } else { &[32, 64] };
-    if w > 64 || lib_conversion(fmt, w) {
+    if lib_conversion(fmt, w) {
         let conv = if signed { Op::FpToSbv(w) } else { Op::FpToUbv(w) };
         return mk(conv, vec![rtz(), a.clone()]);
     }

@@ -21,7 +21,7 @@ use crate::term::{as_bool, as_bv, bv, bv1_to_bool, format_of, mk, rm, width};
 use crate::value::Val;
 use crate::{Config, Stats};
 use fpsym_expr::{Model, Op, Term};
-use fpsym_float::{Float, Format, RoundingMode};
+use fpsym_float::{Float, RoundingMode};
 use fpsym_solver::{Budget, Query, SolveResult, Solver};
 use llvm_ir::{Constant, Instruction, Module, Name, Operand, Terminator, Type, TypeRef};
 use std::collections::HashMap;
@@ -285,13 +285,7 @@ impl<'e, 'p> Exec<'e, 'p> {
         let cond = mk(Op::And, vec![lo_ok, mk(Op::FpLt, vec![r, hi])]);
         let why = format!(
             "conversion of an out-of-range {} value to a {w}-bit {} integer (a library call whose result fpsym does not model)",
-            match fmt {
-                Format::BINARY32 => "float",
-                Format::BINARY64 => "double",
-                Format::X86_FP80 => "long double",
-                Format::BINARY128 => "__float128",
-                _ => "floating-point",
-            },
+            fpsym_report::values::c_type_name(fmt),
             if signed { "signed" } else { "unsigned" }
         );
         let (yes, no) = self.fork(st.clone(), cond, loc);

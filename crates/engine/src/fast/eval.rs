@@ -46,9 +46,9 @@ pub(super) fn int_op(op: IOp, w: u32, a: u64, b: u64) -> Option<u64> {
             // The amount modulo 32 (up to 32 bits) or 64, as the executor
             // (and x86) does: narrow operands shifted past their width give
             // 0, or the sign for ashr.
-            IOp::Shl => a.wrapping_shl((b % shift_mask(w)) as u32),
-            IOp::LShr => a >> (b % shift_mask(w)),
-            IOp::AShr => (sa >> (b % shift_mask(w))) as u64,
+            IOp::Shl => a.wrapping_shl((b % crate::exec::arith::shift_mask(w)) as u32),
+            IOp::LShr => a >> (b % crate::exec::arith::shift_mask(w)),
+            IOp::AShr => (sa >> (b % crate::exec::arith::shift_mask(w))) as u64,
             IOp::UDiv if b != 0 => a / b,
             IOp::URem if b != 0 => a % b,
             IOp::SDiv if b != 0 && !(sb == -1 && a == 1u64 << (w - 1)) => sa.wrapping_div(sb) as u64,
@@ -57,16 +57,6 @@ pub(super) fn int_op(op: IOp, w: u32, a: u64, b: u64) -> Option<u64> {
         },
         w,
     ))
-}
-
-/// How x86 masks a shift amount of a `w`-bit operand: 32-bit registers
-/// hold operands of up to 32 bits.
-fn shift_mask(w: u32) -> u64 {
-    if w <= 32 {
-        32
-    } else {
-        64
-    }
 }
 
 /// `a op b` in host arithmetic (IEEE 754's in round-to-nearest-even).
