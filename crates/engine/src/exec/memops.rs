@@ -19,11 +19,45 @@ fn nan_bits(fmt: Format) -> Term {
     bv(fmt.width(), Float::nan(fmt).to_bits() | (1u128 << (fmt.width() - 1)))
 }
 
+/// For a term of an IEEE operation that x86 computes in hardware (SSE,
+/// x87: an invalid one gives the default NaN, an operand's NaN is
+/// propagated), the condition that none of its float operands is NaN.
+/// None for other terms (inputs, loads, selects, library models), whose
+/// NaN may have any encoding.
+fn made_from_numbers(t: &Term) -> Option<Term> {
+    match t.op() {
+        Op::FpAdd | Op::FpSub | Op::FpMul | Op::FpDiv | Op::FpFma | Op::FpSqrt | Op::FpRoundToIntegral => {}
+        _ => return None,
+    }
+    let numbers: Vec<Term> = t
+        .args()
+        .iter()
+        .filter(|a| matches!(a.sort(), Sort::Float(_)))
+        .map(|a| mk(Op::Not, vec![mk(Op::FpIsNaN, vec![a.clone()])]))
+        .collect();
+    Some(
+        numbers
+            .into_iter()
+            .reduce(|a, b| mk(Op::And, vec![a, b]))
+            .unwrap_or(Term::bool(true)),
+    )
+}
+
 /// Decodes an interchange encoding (`fmt.width()` bits) into a float term.
 /// For x86_fp80, pseudo-denormals read as the value they denote and
 /// unnormals as NaN (what the x87 unit does with an invalid operand).
+/// A NaN read from a concrete encoding other than the default NaN keeps
+/// its encoding (float and double): the term stays `to_fp(bits)` instead
+/// of folding to fpsym's one NaN, so that its sign and payload, which
+/// `signbit`, `copysign` and a later store see, are the machine's.
 pub fn float_from_bits(fmt: Format, b: &Term) -> Term {
     if !fmt.has_explicit_int_bit() {
+        if let Some(v) = as_bv(b) {
+            let x = Float::from_bits(fmt, v);
+            if x.is_nan() && bv(fmt.width(), v) != nan_bits(fmt) {
+                return Term::mk(Op::ToFpFromBits(fmt), vec![b.clone()]);
+            }
+        }
         return mk(Op::ToFpFromBits(fmt), vec![b.clone()]);
     }
     let fb = fmt.frac_bits();
@@ -73,11 +107,18 @@ impl Exec<'_, '_> {
         st.fresh += 1;
         let b = Term::var(&format!("!bits{}", st.fresh), Sort::BitVec(fmt.width()));
         std::sync::Arc::make_mut(&mut st.float_bits).insert(t.clone(), b.clone());
-        let is_nan = mk(Op::FpIsNaN, vec![t.clone()]);
+        // `=` holds between any two NaNs: a NaN may have any encoding
+        // (an input's sign and payload are free, as on the machine) ...
         let same = mk(Op::Eq, vec![float_from_bits(fmt, &b), t.clone()]);
-        let canon = mk(Op::Eq, vec![b.clone(), nan_bits(fmt)]);
-        let c = mk(Op::Ite, vec![is_nan, canon, same]);
-        st.constrain(c);
+        st.constrain(same);
+        // ... except a NaN that an IEEE operation makes from operands
+        // none of which is NaN: the invalid operation's default NaN.
+        if let Some(no_nan_operand) = made_from_numbers(t) {
+            let is_nan = mk(Op::FpIsNaN, vec![t.clone()]);
+            let canon = mk(Op::Eq, vec![b.clone(), nan_bits(fmt)]);
+            let invalid = mk(Op::And, vec![is_nan, no_nan_operand]);
+            st.constrain(mk(Op::Or, vec![mk(Op::Not, vec![invalid]), canon]));
+        }
         b
     }
 
