@@ -138,21 +138,16 @@ fn add_object(m: &mut Arc<Model>, bytes: &[Term], record: &[u8]) {
 }
 
 /// The value the float/bit-pattern constraint `a`, if it is one, gives an
-/// unassigned variable under `m`: `ite(isNaN(x), b = N, to_fp(b) = x)`
-/// gives `x` from `b` (an input float from its bytes) or `b` from `x` (the
-/// bit pattern of a computed float stored to memory).
+/// unassigned variable under `m`: `to_fp(b) = x` gives `x` from `b` (an
+/// input float from its bytes) or `b` from `x` (the bit pattern of a
+/// computed float stored to memory; a NaN gets x86's default NaN, which
+/// every constraint `bits_of` adds allows).
 fn tie(m: &Model, a: &Term) -> Option<(Term, Value)> {
-    let (Op::Ite, [c, nan_case, same]) = (a.op(), a.args()) else {
-        return None;
-    };
-    let (Op::FpIsNaN, [x]) = (c.op(), c.args()) else {
-        return None;
-    };
-    let (Op::Eq, [l, r]) = (same.op(), same.args()) else {
+    let (Op::Eq, [l, r]) = (a.op(), a.args()) else {
         return None;
     };
     // Either operand order (terms may be normalized).
-    let (fb, x2) = if matches!(l.op(), Op::ToFpFromBits(_)) {
+    let (fb, x) = if matches!(l.op(), Op::ToFpFromBits(_)) {
         (l, r)
     } else {
         (r, l)
@@ -160,7 +155,7 @@ fn tie(m: &Model, a: &Term) -> Option<(Term, Value)> {
     let (Op::ToFpFromBits(fmt), [b]) = (fb.op(), fb.args()) else {
         return None;
     };
-    if x2 != x || !matches!(b.op(), Op::Var(_)) {
+    if !matches!(b.op(), Op::Var(_)) || !matches!(x.sort(), Sort::Float(_)) {
         return None;
     }
     match (m.get(b), matches!(x.op(), Op::Var(_)) && m.get(x).is_none()) {
@@ -170,12 +165,7 @@ fn tie(m: &Model, a: &Term) -> Option<(Term, Value)> {
                 return None;
             };
             let value = if f.is_nan() {
-                // The constant of `b = N`.
-                let n = nan_case.args().iter().find(|n| *n != b)?;
-                match eval(n, m) {
-                    Ok(Value::Bv(n)) => n.bits(),
-                    _ => return None,
-                }
+                Float::nan(*fmt).to_bits() | (1u128 << (fmt.width() - 1))
             } else {
                 f.to_bits()
             };
@@ -411,14 +401,7 @@ mod tests {
         let f = Format::BINARY64;
         let x = Term::var("x", Sort::Float(f));
         let b = Term::var("!bits1", Sort::BitVec(64));
-        let tie = mk(
-            Op::Ite,
-            vec![
-                mk(Op::FpIsNaN, vec![x.clone()]),
-                mk(Op::Eq, vec![b.clone(), bv(64, 0x7ff8_0000_0000_0000)]),
-                mk(Op::Eq, vec![mk(Op::ToFpFromBits(f), vec![b.clone()]), x.clone()]),
-            ],
-        );
+        let tie = mk(Op::Eq, vec![mk(Op::ToFpFromBits(f), vec![b.clone()]), x.clone()]);
         let mut st = crate::exec::placeholder();
         st.path.push(tie);
         st.symbolics.push(crate::state::Symbolic {

@@ -107,17 +107,22 @@ impl Exec<'_, '_> {
         st.fresh += 1;
         let b = Term::var(&format!("!bits{}", st.fresh), Sort::BitVec(fmt.width()));
         std::sync::Arc::make_mut(&mut st.float_bits).insert(t.clone(), b.clone());
-        // `=` holds between any two NaNs: a NaN may have any encoding
-        // (an input's sign and payload are free, as on the machine) ...
+        // `=` holds between any two NaNs: a NaN may have any quiet
+        // encoding (an input's sign and payload are free, as on the
+        // machine; a signalling NaN comes only from bits, which the FP
+        // exception checker sees) ...
         let same = mk(Op::Eq, vec![float_from_bits(fmt, &b), t.clone()]);
         st.constrain(same);
+        let is_nan = mk(Op::FpIsNaN, vec![t.clone()]);
+        let implies = |a: Term, c: Term| mk(Op::Or, vec![mk(Op::Not, vec![a]), c]);
+        let q = fmt.frac_bits() - 1;
+        let quiet = mk(Op::Eq, vec![mk(Op::BvExtract(q, q), vec![b.clone()]), bv(1, 1)]);
+        st.constrain(implies(is_nan.clone(), quiet));
         // ... except a NaN that an IEEE operation makes from operands
         // none of which is NaN: the invalid operation's default NaN.
         if let Some(no_nan_operand) = made_from_numbers(t) {
-            let is_nan = mk(Op::FpIsNaN, vec![t.clone()]);
             let canon = mk(Op::Eq, vec![b.clone(), nan_bits(fmt)]);
-            let invalid = mk(Op::And, vec![is_nan, no_nan_operand]);
-            st.constrain(mk(Op::Or, vec![mk(Op::Not, vec![invalid]), canon]));
+            st.constrain(implies(mk(Op::And, vec![is_nan, no_nan_operand]), canon));
         }
         b
     }
