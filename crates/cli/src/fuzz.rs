@@ -247,6 +247,25 @@ impl Crash {
     }
 }
 
+/// For a run whose inputs are bounded (`--range`, `--finite-inputs`),
+/// which the fuzzer's are not: the phase's crashes the symbolic run did
+/// not reproduce are left out with a note (their inputs may lie outside
+/// the bounds), never reported or taken as a contradiction.
+pub fn unreproduced_note(phase: &Phase, reproduced: &[String]) {
+    let n = phase
+        .seeds
+        .iter()
+        .filter_map(|(file, _)| file.as_ref())
+        .filter(|f| !reproduced.contains(f))
+        .count();
+    if n > 0 {
+        eprintln!(
+            "fpsym: note: {n} crash(es) of the fuzzing phase were not reproduced by the symbolic run; \
+             the fuzzer does not keep to --range/--finite-inputs, so they are not reported"
+        );
+    }
+}
+
 /// The crashes of the phase the symbolic run did not reproduce with their
 /// own input (`reproduced`: the crash files it did), each run natively on
 /// the replay build and compared with what the run says: its findings,

@@ -499,7 +499,17 @@ pub fn execute_with(
         Some(phase) => {
             let (marked, reproduced) = crate::fuzz::mark_findings(phase, &out, &mut sink)?;
             let claims = verdict_code(&summary.verdict) == 0;
-            alone = crate::fuzz::crashes_alone(phase, &reproduced, &out, sink.findings(), claims)?;
+            // --range and --finite-inputs bound the inputs of the symbolic
+            // run, not the fuzzer's: a crash it does not reproduce may lie
+            // outside them.
+            let bounded = engine.finite_inputs
+                || matches!(&engine.entry, fpsym_engine::Entry::Function { ranges, .. } if !ranges.is_empty());
+            alone = if bounded {
+                crate::fuzz::unreproduced_note(phase, &reproduced);
+                Vec::new()
+            } else {
+                crate::fuzz::crashes_alone(phase, &reproduced, &out, sink.findings(), claims)?
+            };
             crate::fuzz::write_record(phase, marked, &alone, &out)?;
             // Those reproduced at their place from another input are the
             // run's findings already.
