@@ -750,7 +750,10 @@ fn category(name: &str, ops: &[OpSpec], size: Size) -> (usize, Vec<String>) {
     ];
     let concrete_only = std::env::var_os("FPSYM_CONFORMANCE_CONCRETE").is_some();
     for (tag, sym, flags) in runs {
-        if concrete_only && sym.is_some() {
+        // libm's symbolic runs take minutes (fp.rem, fma) and z3 declines
+        // some fp.rem queries: the full suite only.
+        let slow = size == Size::Subset && name == "libm_exact";
+        if (concrete_only || slow) && sym.is_some() {
             continue;
         }
         let (src, lines) = check_program(ops, &cs, &want, sym);
