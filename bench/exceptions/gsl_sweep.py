@@ -518,6 +518,7 @@ def totals(rows, runs, a):
          "functions_complete": sum(1 for r in rows if r["stop"] == "exhausted" and not r["incomplete"]),
          "functions_complete_no_exception": sum(1 for r in rows if r["stop"] == "exhausted" and not r["incomplete"]
                                                 and not sum(r["by_kind"].values())),
+         "functions_verified": sum(1 for r in rows if r["verdict"] == "verified"),
          "engine_seconds": sum(r["seconds"] or 0 for r in rows),
          "after_engine_before_stats_seconds": sum(max(0.0, r.get("until_stats", 0) - (r["seconds"] or 0)) for r in rows),
          "replay_seconds": sum(r.get("replay_seconds", 0) for r in rows),
@@ -571,7 +572,8 @@ def report(rows, other, runs, errs, a):
                  f"over {ARIADNE['functions']} functions (Table 5, loop bound infinity, shared: "
                  f"{ARIADNE['table5_infinity_shared']})")
     lines.append(f"explored to the end: {t['functions_exhausted']} (complete, no incomplete check: "
-                 f"{t['functions_complete']}, of which without exceptions: {t['functions_complete_no_exception']}); "
+                 f"{t['functions_complete']}, of which without exceptions: {t['functions_complete_no_exception']}; "
+                 f"verdict verified: {t['functions_verified']}); "
                  f"Ariadne: no timeout 363, all paths explored 136, no exception 45")
     if any("until_stats" in r for r in rows):
         lines.append(f"time per phase: exploration {t['engine_seconds']:.0f} s, after it until stats.json (xflow "

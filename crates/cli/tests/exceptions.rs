@@ -17,11 +17,20 @@ fn fixture(name: &str) -> PathBuf {
 /// `fpsym exceptions exceptions.c --function F` with `extra`: exit code,
 /// output, and the findings as (kind, line).
 fn exceptions(function: &str, extra: &[&str]) -> (Option<i32>, String, BTreeSet<(String, u64)>, PathBuf) {
+    exceptions_in("exceptions.c", function, extra)
+}
+
+/// [`exceptions`] on fixture `file`.
+fn exceptions_in(
+    file: &str,
+    function: &str,
+    extra: &[&str],
+) -> (Option<i32>, String, BTreeSet<(String, u64)>, PathBuf) {
     let out = std::env::temp_dir().join(format!("fpsym-exceptions-{}-{function}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
     let o = Command::new(env!("CARGO_BIN_EXE_fpsym"))
         .arg("exceptions")
-        .arg(fixture("exceptions.c"))
+        .arg(fixture(file))
         .args(["--function", function, "-o", out.to_str().unwrap(), "--max-time", "120"])
         .args(extra)
         .output()
@@ -350,9 +359,9 @@ fn every_kind_an_instruction_raises_is_confirmed() {
 
 #[test]
 fn what_the_checker_cannot_decide_is_never_verified() {
-    // `x > 0 ? 1 : -1` may be lowered to a signalling compare: a quiet
-    // NaN input leaves invalid undecided.
-    let (code, text, found, _) = exceptions("sel", &[]);
+    // An x87 long double operation is not modelled: its exceptions are
+    // left undecided.
+    let (code, text, found, _) = exceptions_in("exceptions_compare.c", "sterbenz_long", &[]);
     assert_eq!((code, found.len()), (Some(4), 0), "{text}");
     assert!(text.contains("verdict: incomplete"), "{text}");
     // pow's result is symbolic (glibc's value): its overflow (an infinity
@@ -544,4 +553,29 @@ fn an_exception_raised_before_a_native_timeout_is_still_confirmed() {
         .collect();
     assert_eq!(found, vec![("fp-overflow".to_string(), 2)], "{text}");
     replay_confirms(&out);
+}
+
+#[test]
+fn a_compare_is_signalling_where_the_machine_code_is() {
+    // Measured natively (clang-14 -O0, x86-64): branches, integer results
+    // and a select of integers compare with `ucomisd` (quiet), so a quiet
+    // NaN raises nothing and `branchy` is verified free of invalid.
+    let (code, text, found, _) = exceptions_in("exceptions_compare.c", "branchy", &["--kinds", "invalid"]);
+    assert_eq!((code, found.len()), (Some(0), 0), "{text}");
+    assert!(text.contains("verdict: verified"), "{text}");
+    // A negated condition feeds the select through an `xor`: `ucomisd`.
+    let (code, text, found, _) = exceptions_in("exceptions_compare.c", "picked", &["--kinds", "invalid"]);
+    assert_eq!((code, found.len()), (Some(0), 0), "{text}");
+    // binary128 equality is libgcc's `__eqtf2`: quiet.
+    let (code, text, found, _) = exceptions_in("exceptions_compare.c", "quad_eq", &["--kinds", "invalid"]);
+    assert_eq!((code, found.len()), (Some(0), 0), "{text}");
+    // A double compare feeding a select of doubles is `cmpltsd`, a vector
+    // compare `cmpltps`, `fmax` inline `maxsd`, and a binary128 `<`
+    // libgcc's `__lttf2`: each raises invalid on a quiet NaN, confirmed
+    // by native replay.
+    for (f, line) in [("sel", 10), ("lanes", 5), ("widest", 6), ("quad", 7)] {
+        let (code, text, found, out) = exceptions_in("exceptions_compare.c", f, &["--kinds", "invalid"]);
+        assert_eq!((code, &found), (Some(1), &set(&[("fp-invalid", line)])), "{f}: {text}");
+        replay_confirms(&out);
+    }
 }

@@ -10,8 +10,11 @@
 //!   √(−x), fmod(x, 0), ...), or an operand is a signalling NaN (known
 //!   where its bits are: an input; every NaN an operation makes is quiet).
 //!   An ordering comparison or `fmin`/`fmax` signals on a quiet NaN or not
-//!   as clang lowers it (`cmpltsd`/`minsd` for a select, `ucomisd` for a
-//!   branch): a possible quiet NaN there is left undecided.
+//!   as clang-14 -O0 lowers it, measured natively: `cmpltsd` for a float
+//!   or double compare feeding a select of its type, `cmpltpd` for a
+//!   vector, libgcc's `__lttf2` for binary128, and inline `minsd`/`maxsd`
+//!   signal; `ucomisd` everywhere else (a branch, an integer result) and
+//!   glibc's `fmin`/`fmax` do not (see [`signalling_compares`]).
 //! - divide-by-zero: `a / ±0` with `a` finite and non-zero (and the poles
 //!   of libm functions: log(0), pow(0, y<0), ...).
 //! - overflow: finite operands, and the result rounded in the same
@@ -105,6 +108,10 @@ pub struct FpExceptions {
     /// Functions with a body in the program: a call to one runs its body
     /// (whose operations are checked), even one named like libm's.
     defined: std::collections::HashSet<String>,
+    /// The float/double ordering comparisons that x86-64 code lowers to a
+    /// signalling compare (`cmpltsd`, `cmpltpd`), by their address in the
+    /// module ([`signalling_compares`]).
+    signalling_compares: std::collections::HashSet<usize>,
 }
 
 impl FpExceptions {
@@ -113,6 +120,7 @@ impl FpExceptions {
         FpExceptions {
             kinds,
             defined: Default::default(),
+            signalling_compares: Default::default(),
         }
     }
 }
@@ -735,6 +743,60 @@ fn fp_op(inst: &llvm_ir::Instruction) -> bool {
     )
 }
 
+/// Whether an `fcmp` predicate orders its operands (`<`, `<=`, `>`, `>=`
+/// and their unordered forms): those are the predicates whose x86
+/// compares come in a signalling form.
+fn ordering(p: llvm_ir::predicates::FPPredicate) -> bool {
+    use llvm_ir::predicates::FPPredicate as P;
+    matches!(p, P::OLT | P::OLE | P::OGT | P::OGE | P::ULT | P::ULE | P::UGT | P::UGE)
+}
+
+/// The float and double `fcmp`s of `module` that raise invalid on a quiet
+/// NaN in the code clang-14 -O0 emits for x86-64 (measured natively):
+/// - a vector compare (`cmpltpd`, `cmpltps`);
+/// - a scalar compare that is the condition of a `select` of its own
+///   operand type in its own block (FastISel's `cmpltsd` + blend).
+///
+/// Every other float/double comparison is `ucomisd`/`ucomiss` (a branch,
+/// an `int r = a < b`, a `select` of integers or of another type, a
+/// condition negated before the `select`), which signals on a signalling
+/// NaN only; x87 comparisons are `fucomip` (quiet) everywhere; binary128's
+/// ordering comparisons are libgcc calls (`__lttf2`, ...) that signal on
+/// any NaN, decided by format in the checker. The result is the
+/// instructions' addresses: the engine executes this same module.
+fn signalling_compares(module: &llvm_ir::Module) -> std::collections::HashSet<usize> {
+    use llvm_ir::types::FPType;
+    use llvm_ir::Type;
+    let sse = |t: &Type| matches!(t, Type::FPType(FPType::Single | FPType::Double));
+    let mut out = std::collections::HashSet::new();
+    for f in &module.functions {
+        for bb in &f.basic_blocks {
+            for inst in &bb.instrs {
+                let I::FCmp(c) = inst else { continue };
+                if !ordering(c.predicate) {
+                    continue;
+                }
+                let ty = module.types.type_of(&c.operand0);
+                let signals = match ty.as_ref() {
+                    Type::VectorType { element_type, .. } => sse(element_type),
+                    t if sse(t) => bb.instrs.iter().any(|j| match j {
+                        I::Select(s) => {
+                            matches!(&s.condition, llvm_ir::Operand::LocalOperand { name, .. } if *name == c.dest)
+                                && module.types.type_of(&s.true_value) == ty
+                        }
+                        _ => false,
+                    }),
+                    _ => false,
+                };
+                if signals {
+                    out.insert(inst as *const I as usize);
+                }
+            }
+        }
+    }
+    out
+}
+
 /// The callee of a call instruction, by name, if it is a direct call.
 fn callee(c: &llvm_ir::instruction::Call) -> Option<String> {
     match &c.function {
@@ -755,6 +817,7 @@ impl Checker for FpExceptions {
     }
     fn start(&mut self, module: &llvm_ir::Module) {
         self.defined = module.functions.iter().map(|f| f.name.clone()).collect();
+        self.signalling_compares = signalling_compares(module);
     }
     fn may_check(&self, inst: &llvm_ir::Instruction, operands: Option<&[fpsym_expr::Value]>) -> bool {
         // What `checks_at` looks at: floating-point operations and calls
@@ -929,26 +992,25 @@ impl FpExceptions {
                 v
             }
             I::FCmp(c) if ops.len() == 2 && float(&ops[0]) && self.kinds.invalid => {
-                use llvm_ir::predicates::FPPredicate as P;
-                let mut v = vec![Check::continuing(
-                    Kind::FpInvalid,
-                    or(vec![signalling(&ops[0]), signalling(&ops[1])]),
-                    "comparison with a signalling NaN",
-                )];
-                // An ordering comparison signals on a quiet NaN when clang
-                // lowers it to `cmpltsd` (feeding a select) and not when it
-                // lowers it to `ucomisd` (feeding a branch): not modelled.
-                if matches!(
-                    c.predicate,
-                    P::OLT | P::OLE | P::OGT | P::OGE | P::ULT | P::ULE | P::UGT | P::UGE
-                ) {
-                    v.push(Check::unchecked_if(
+                // What the lowering decides ([`signalling_compares`]): a
+                // signalling compare raises invalid on any NaN, a quiet one
+                // (`ucomisd`, `fucomip`) on a signalling NaN only.
+                let signals_on_quiet = ordering(c.predicate)
+                    && (format_of(&ops[0]) == Format::BINARY128
+                        || self.signalling_compares.contains(&(inst as *const I as usize)));
+                if signals_on_quiet {
+                    vec![Check::continuing(
                         Kind::FpInvalid,
                         nan_in(&ops),
-                        "an ordering comparison with a quiet NaN",
-                    ));
+                        "an ordering comparison with a NaN (a signalling compare)",
+                    )]
+                } else {
+                    vec![Check::continuing(
+                        Kind::FpInvalid,
+                        or(vec![signalling(&ops[0]), signalling(&ops[1])]),
+                        "comparison with a signalling NaN",
+                    )]
                 }
-                v
             }
             I::Call(c) => {
                 // Operands: the callee (unless inline assembly), then the
@@ -1024,8 +1086,11 @@ impl FpExceptions {
 }
 
 impl FpExceptions {
-    /// `minnum`/`maxnum`/`fmin`/`fmax`: invalid on a signalling NaN; on a
-    /// quiet one as the lowering (`minsd`) decides, not modelled. Other
+    /// `minnum`/`maxnum`/`fmin`/`fmax`, as measured natively: the inline
+    /// float/double `llvm.minnum`/`llvm.maxnum` (`minsd`/`maxsd`, vector
+    /// forms too) raise invalid on any NaN; glibc's `fmin`/`fmax`/`fminf`/
+    /// `fmaxf` called by name on a signalling NaN only; binary128's on a
+    /// signalling NaN and, not modelled, maybe on a quiet one. Other
     /// unmodelled intrinsics: unchecked.
     fn min_max_or_unchecked(&self, name: &str, args: &[Term]) -> Vec<Check> {
         let is_min_max = ["llvm.minnum.", "llvm.maxnum.", "fmin", "fmax"]
@@ -1042,18 +1107,29 @@ impl FpExceptions {
             .filter(|t| matches!(t.sort(), fpsym_expr::Sort::Float(_)))
             .cloned()
             .collect();
-        vec![
-            Check::continuing(
+        let sse = floats
+            .first()
+            .is_some_and(|t| [Format::BINARY32, Format::BINARY64].contains(&format_of(t)));
+        if sse && name.starts_with("llvm.") {
+            return vec![Check::continuing(
                 Kind::FpInvalid,
-                or(floats.iter().map(signalling).collect()),
-                format!("{name} of a signalling NaN"),
-            ),
-            Check::unchecked_if(
+                or(floats.iter().map(is_nan).collect()),
+                format!("{name} of a NaN (minsd/maxsd signal on any NaN)"),
+            )];
+        }
+        let mut v = vec![Check::continuing(
+            Kind::FpInvalid,
+            or(floats.iter().map(signalling).collect()),
+            format!("{name} of a signalling NaN"),
+        )];
+        if !sse {
+            v.push(Check::unchecked_if(
                 Kind::FpInvalid,
                 or(floats.iter().map(is_nan).collect()),
                 format!("{name} of a quiet NaN"),
-            ),
-        ]
+            ));
+        }
+        v
     }
 }
 
