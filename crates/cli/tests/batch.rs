@@ -117,6 +117,17 @@ fn every_function_runs_in_its_own_process_with_its_findings_confirmed() {
         );
         assert_eq!(std::fs::read_link(&b).unwrap(), Path::new("../../../build"));
     }
+    // Natively too: five replay builds compiled each file at most once per
+    // flag set that changes its code (with or without clang's
+    // float-cast-overflow sanitizer), into the shared build.
+    for file in ["batch_lib", "batch_util"] {
+        let objects = std::fs::read_dir(out.join("build/native"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with(&format!("{file}-")) && n.ends_with(".o"))
+            .count();
+        assert!((1..=2).contains(&objects), "{file}: {objects} objects");
+    }
     // The reports over all functions.
     let sarif: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("report.sarif")).unwrap()).unwrap();

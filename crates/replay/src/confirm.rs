@@ -29,8 +29,15 @@ pub trait Confirmation: Send + Sync {
     fn kind(&self) -> FindingKind;
 
     /// Flags added to every clang command of the replay build (compile and
-    /// link). Default: none.
+    /// link): the program's files are compiled with them. Default: none.
     fn extra_cflags(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// Flags the driver alone is compiled with (macros selecting its
+    /// [`Confirmation::driver_code`]); the program's objects do not depend
+    /// on them, so runs with different rules share those. Default: none.
+    fn driver_cflags(&self) -> Vec<String> {
         Vec::new()
     }
 

@@ -142,7 +142,7 @@ impl Confirmation for FpTrap {
     fn kind(&self) -> FindingKind {
         self.kind.clone()
     }
-    fn extra_cflags(&self) -> Vec<String> {
+    fn driver_cflags(&self) -> Vec<String> {
         vec![format!("-DFPSYM_TRAP_{}", self.fe)]
     }
     fn driver_code(&self) -> String {

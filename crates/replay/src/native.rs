@@ -121,34 +121,131 @@ pub(crate) fn build(
         cmd.args(&record.cflags);
         cmd
     };
+    // Each of the run's files is compiled to an object once per build
+    // directory (shared by every function of a `batch` or
+    // `--all-functions` run) and flags; the driver (its harness is the
+    // function's) is compiled with every test run's build.
+    // (A run directory moved away from its build keeps its objects in
+    // `replay/objects`.)
+    let cache = Some(dir.join("build").join("native"))
+        .filter(|c| std::fs::create_dir_all(c).is_ok())
+        .unwrap_or_else(|| rdir.join("objects"));
+    std::fs::create_dir_all(&cache).map_err(io(&cache))?;
     // The driver first: with --allow-multiple-definition its definitions
     // (reach_error, inputs) win over a program's own.
     let mut inputs: Vec<PathBuf> = vec![driver];
-    for (k, f) in record.files.iter().enumerate() {
+    for f in &record.files {
         let f = PathBuf::from(f);
-        if f.extension().is_some_and(|e| e == "i") {
-            // Preprocessed C ignores -D: compile it alone and rename the
-            // symbols in its object file instead.
-            let obj = rdir.join(format!("{k}.o"));
+        let preprocessed = f.extension().is_some_and(|e| e == "i");
+        let obj = cached_object(&cache, &f, &clang, |obj| {
             let mut cmd = clang();
-            cmd.arg("-c").arg(&f).arg("-o").arg(&obj);
+            let dep = obj.with_extension("d");
+            cmd.arg("-c").arg(&f).arg("-o").arg(obj).arg("-MD").arg("-MF").arg(&dep);
             build_step(cmd, "clang-14", "clang-14")?;
-            let mut cmd = Command::new("llvm-objcopy-14");
-            for (from, to) in &renames {
-                cmd.arg(format!("--redefine-sym={from}={to}"));
+            if preprocessed {
+                // Preprocessed C ignores -D: rename the symbols in its
+                // object file instead.
+                let mut cmd = Command::new("llvm-objcopy-14");
+                for (from, to) in &renames {
+                    cmd.arg(format!("--redefine-sym={from}={to}"));
+                }
+                cmd.arg(obj);
+                build_step(cmd, "llvm-objcopy-14", "llvm-14")?;
             }
-            cmd.arg(&obj);
-            build_step(cmd, "llvm-objcopy-14", "llvm-14")?;
-            inputs.push(obj);
-        } else {
-            inputs.push(f);
-        }
+            Ok(())
+        })?;
+        inputs.push(obj);
     }
     let mut cmd = clang();
-    cmd.args(&inputs);
+    let mut driver_flags: Vec<String> = Vec::new();
+    for f in confirmations.iter().flat_map(|c| c.driver_cflags()) {
+        if !driver_flags.contains(&f) {
+            driver_flags.push(f);
+        }
+    }
+    cmd.args(&driver_flags).args(&inputs);
     cmd.args(["-lm", "-Wl,--allow-multiple-definition", "-o"]).arg(&exe);
     build_step(cmd, "clang-14", "clang-14")?;
     Ok(exe)
+}
+
+/// The object of source `src` in `cache` built by `make(object)` with the
+/// command line `clang()` gives, reused when it is there and newer than
+/// every file it was made from (its `.d` dependency list, the source
+/// alone for bitcode). The name holds a hash of the source's path and the
+/// command line (canonical paths: a function's `build` links to the
+/// library's). Made under a temporary name and renamed, so that parallel
+/// runs of a batch never see half an object.
+fn cached_object(
+    cache: &Path,
+    src: &Path,
+    clang: &dyn Fn() -> Command,
+    make: impl FnOnce(&Path) -> Result<(), ReplayError>,
+) -> Result<PathBuf, ReplayError> {
+    use std::hash::{Hash, Hasher};
+    let canonical = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    canonical(src).hash(&mut h);
+    for a in clang().get_args() {
+        let a = Path::new(a);
+        if a.exists() {
+            canonical(a).hash(&mut h);
+        } else {
+            a.hash(&mut h);
+        }
+    }
+    let stem = src
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let obj = cache.join(format!("{stem}-{:016x}.o", h.finish()));
+    if fresh(&obj, src) {
+        return Ok(obj);
+    }
+    let tmp = cache.join(format!("{stem}-{:016x}.{}.tmp.o", h.finish(), std::process::id()));
+    make(&tmp)?;
+    let (dep, tmp_dep) = (obj.with_extension("d"), tmp.with_extension("d"));
+    if tmp_dep.exists() {
+        std::fs::rename(&tmp_dep, &dep).map_err(io(&dep))?;
+    } else {
+        let _ = std::fs::remove_file(&dep);
+    }
+    std::fs::rename(&tmp, &obj).map_err(io(&obj))?;
+    Ok(obj)
+}
+
+/// Whether object `obj` exists and is at least as new as `src` and every
+/// file its dependency list (`obj` with extension `d`, make's syntax)
+/// names.
+fn fresh(obj: &Path, src: &Path) -> bool {
+    let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+    let Some(made) = modified(obj) else { return false };
+    let mut deps = vec![src.to_path_buf()];
+    if let Ok(text) = std::fs::read_to_string(obj.with_extension("d")) {
+        let text = text.replace("\\\n", " ");
+        let rest = text.split_once(": ").map_or("", |(_, r)| r);
+        // Names are separated by blanks; `\ ` is a blank in a name.
+        let mut name = String::new();
+        let mut chars = rest.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' if chars.peek() == Some(&' ') => {
+                    name.push(' ');
+                    chars.next();
+                }
+                c if c.is_whitespace() => {
+                    if !name.is_empty() {
+                        deps.push(PathBuf::from(std::mem::take(&mut name)));
+                    }
+                }
+                c => name.push(c),
+            }
+        }
+        if !name.is_empty() {
+            deps.push(PathBuf::from(name));
+        }
+    }
+    deps.iter().all(|d| modified(d).is_some_and(|m| m <= made))
 }
 
 /// What a test gives the process itself rather than the driver: its
@@ -342,5 +439,30 @@ mod tests {
             streams(&record(true, false), &[obj("argv[1]", "zz")]).unwrap_err(),
             "argv[1]"
         );
+    }
+
+    #[test]
+    fn an_object_is_stale_once_a_file_it_was_made_from_changes() {
+        let dir = std::env::temp_dir().join(format!("fpsym-native-fresh-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let (src, header, obj) = (dir.join("a.c"), dir.join("a b.h"), dir.join("a-0.o"));
+        std::fs::write(&src, "#include \"a b.h\"\n").unwrap();
+        std::fs::write(&header, "").unwrap();
+        assert!(!fresh(&obj, &src), "no object yet");
+        std::thread::sleep(Duration::from_millis(20));
+        std::fs::write(&obj, "").unwrap();
+        // make's syntax: a continued line, a space escaped in a name.
+        let dep = format!(
+            "a-0.o: {} \\\n  {}\n",
+            src.display(),
+            header.display().to_string().replace(' ', "\\ ")
+        );
+        std::fs::write(obj.with_extension("d"), dep).unwrap();
+        assert!(fresh(&obj, &src));
+        std::thread::sleep(Duration::from_millis(20));
+        std::fs::write(&header, "int x;").unwrap();
+        assert!(!fresh(&obj, &src), "the header is newer");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -210,7 +210,7 @@ impl Confirmation for ResultRange {
     fn kind(&self) -> FindingKind {
         FindingKind::Custom(self.kind.clone())
     }
-    fn extra_cflags(&self) -> Vec<String> {
+    fn driver_cflags(&self) -> Vec<String> {
         match self.watched {
             Watched::Arg { .. } => vec!["-DFPSYM_DUMP_ARGS".into()],
             _ => Vec::new(),
