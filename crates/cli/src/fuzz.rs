@@ -71,6 +71,10 @@ pub struct Phase {
     pub outcome: FuzzOutcome,
     /// The seeds handed to the engine: (crash file or None, records).
     seeds: Vec<(Option<String>, Vec<Vec<u8>>)>,
+    /// Whether the fuzzer kept to every bound of the run's inputs
+    /// (`--range`, `--finite-inputs`, `--array-len`), so that each of its
+    /// crashes is an input the run could take.
+    pub bounded: bool,
 }
 
 /// Runs the phase when `time` asks for it (and the run can have it: a
@@ -81,6 +85,7 @@ pub fn phase(
     time: FuzzTime,
     mode: &str,
     record: &RunRecord,
+    program: &fpsym_frontend::Program,
     out: &Path,
     engine: &mut Config,
     interrupt: &Arc<AtomicBool>,
@@ -104,7 +109,8 @@ pub fn phase(
     let constants = fpsym_replay::fuzz::Constants::of_ir(&ll);
     // The default phase ends once the fuzzer finds nothing new for a while.
     let plateau = (!explicit).then_some(PLATEAU);
-    let outcome = match fpsym_replay::fuzz::fuzz(out, record, &constants, d, plateau, interrupt) {
+    let (bounds, bounded) = input_bounds(engine, program);
+    let outcome = match fpsym_replay::fuzz::fuzz(out, record, &constants, &bounds, d, plateau, interrupt) {
         Ok(o) => o,
         Err(e) => {
             if let Some(diag) = e.diagnostics() {
@@ -142,7 +148,91 @@ pub fn phase(
         let spent = Duration::from_secs_f64(outcome.seconds);
         engine.max_time = Some(m.saturating_sub(spent).max(Duration::from_millis(100)));
     }
-    Ok(Some(Phase { outcome, seeds }))
+    Ok(Some(Phase {
+        outcome,
+        seeds,
+        bounded,
+    }))
+}
+
+/// What the `--function` entry's inputs keep to, for the fuzzer: each
+/// float parameter's `--range` (its floats, rounded inward from the exact
+/// bounds, as the run takes them), narrowed to the finite values under
+/// `--finite-inputs`, and the size of each pointer parameter's object
+/// (`--array-len` pointees). Ranges of integers and of the floats inside
+/// objects, and finite floats inside objects or read by `main`, are not
+/// kept to: the second result says whether every bound of the run is
+/// (when not, a crash the run does not reproduce is left out with a note,
+/// [`unreproduced_note`]).
+fn input_bounds(engine: &Config, program: &fpsym_frontend::Program) -> (fpsym_replay::fuzz::InputBounds, bool) {
+    use fpsym_engine::shape::Shape;
+    use fpsym_float::Float;
+    let fpsym_engine::Entry::Function {
+        name,
+        ranges,
+        array_len,
+        ..
+    } = &engine.entry
+    else {
+        return (Default::default(), !engine.finite_inputs);
+    };
+    let Some(f) = program.module.functions.iter().find(|f| &f.name == name) else {
+        return (Default::default(), false);
+    };
+    let ctypes = fpsym_engine::harness::driver_prototype(program, name)
+        .0
+        .unwrap_or_default();
+    let mut complete = true;
+    let mut kept = 0;
+    let prog = fpsym_engine::prog::Prog::new(program, |_| true);
+    let layout = fpsym_engine::layout::Layout::new(&program.module.types);
+    let views = fpsym_engine::harness::param_views(&prog, f, *array_len);
+    let bytes = |x: Float| -> Vec<u8> {
+        let n = x.format().width().div_ceil(8) as usize;
+        x.to_bits().to_le_bytes()[..n].to_vec()
+    };
+    let mut params = Vec::new();
+    for (k, (p, view)) in f.parameters.iter().zip(&views).enumerate() {
+        let mut b = fpsym_replay::fuzz::ParamBounds::default();
+        let pointer = matches!(layout.resolve(&p.ty), Some(llvm_ir::Type::PointerType { .. }));
+        let ctype = ctypes.get(k).map(String::as_str).unwrap_or("");
+        match &view.shape {
+            Some(shape) if pointer && !view.byval && ctype == "void *" => {
+                b.object_size = Some((shape.size_bits() / 8) as usize);
+                // The floats inside are not kept finite.
+                complete &= !engine.finite_inputs;
+            }
+            Some(Shape::Float { format, .. }) if !pointer && ["float", "double", "long double"].contains(&ctype) => {
+                let range = ranges.iter().find(|r| r.name == view.ir_name || r.name == view.name);
+                kept += usize::from(range.is_some());
+                let within = match range {
+                    Some(r) => r.floats(*format),
+                    None => Some((Float::infinity(*format, true), Float::infinity(*format, false))),
+                };
+                if let Some((mut lo, mut hi)) = within {
+                    if engine.finite_inputs {
+                        if lo.is_infinite() {
+                            lo = Float::largest(*format, true);
+                        }
+                        if hi.is_infinite() {
+                            hi = Float::largest(*format, false);
+                        }
+                    }
+                    if range.is_some() || engine.finite_inputs {
+                        b.range = Some((bytes(lo), bytes(hi)));
+                    }
+                }
+            }
+            Some(Shape::Int { .. }) if !pointer => {}
+            // Floats the harness reads as bytes (a struct, a vector, a
+            // binary128): not kept finite.
+            _ => complete &= !engine.finite_inputs,
+        }
+        params.push(b);
+    }
+    // A range on something else than a float parameter.
+    complete &= kept == ranges.len();
+    (fpsym_replay::fuzz::InputBounds { params }, complete)
 }
 
 /// Whether `test`'s inputs are a crash seed's records (each object's
@@ -247,8 +337,8 @@ impl Crash {
     }
 }
 
-/// For a run whose inputs are bounded (`--range`, `--finite-inputs`),
-/// which the fuzzer's are not: the phase's crashes the symbolic run did
+/// For a run whose inputs are bounded in ways the fuzzer's are not
+/// ([`Phase::bounded`] false): the phase's crashes the symbolic run did
 /// not reproduce are left out with a note (their inputs may lie outside
 /// the bounds), never reported or taken as a contradiction.
 pub fn unreproduced_note(phase: &Phase, reproduced: &[String]) {
@@ -261,7 +351,8 @@ pub fn unreproduced_note(phase: &Phase, reproduced: &[String]) {
     if n > 0 {
         eprintln!(
             "fpsym: note: {n} crash(es) of the fuzzing phase were not reproduced by the symbolic run; \
-             the fuzzer does not keep to --range/--finite-inputs, so they are not reported"
+             the fuzzer does not keep to every --range/--finite-inputs bound of this run (integer ranges, \
+             floats inside objects), so they are not reported"
         );
     }
 }

@@ -459,7 +459,7 @@ pub fn execute_with(
     let interrupt = crate::interrupt();
     let mut seeded = engine.clone();
     let fuzzed = match plugins.oracle {
-        None => crate::fuzz::phase(opts.fuzz, opts.mode, &record, &out, &mut seeded, &interrupt)?,
+        None => crate::fuzz::phase(opts.fuzz, opts.mode, &record, program, &out, &mut seeded, &interrupt)?,
         Some(_) => None,
     };
     let engine = &seeded;
@@ -499,12 +499,9 @@ pub fn execute_with(
         Some(phase) => {
             let (marked, reproduced) = crate::fuzz::mark_findings(phase, &out, &mut sink)?;
             let claims = verdict_code(&summary.verdict) == 0;
-            // --range and --finite-inputs bound the inputs of the symbolic
-            // run, not the fuzzer's: a crash it does not reproduce may lie
-            // outside them.
-            let bounded = engine.finite_inputs
-                || matches!(&engine.entry, fpsym_engine::Entry::Function { ranges, .. } if !ranges.is_empty());
-            alone = if bounded {
+            // Bounds of the run the fuzzer did not keep to: a crash the run
+            // does not reproduce may lie outside them.
+            alone = if !phase.bounded {
                 crate::fuzz::unreproduced_note(phase, &reproduced);
                 Vec::new()
             } else {

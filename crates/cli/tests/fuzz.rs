@@ -341,3 +341,48 @@ fn ctrl_c_stops_the_fuzzer_within_a_second_and_keeps_its_inputs() {
     assert!(left.is_empty(), "a fuzzer still runs: {left:?}");
     let _ = std::fs::remove_dir_all(&out);
 }
+
+#[test]
+fn the_fuzzer_keeps_to_the_bounds_of_the_runs_inputs() {
+    // Each function crashes only outside what its run takes; before, the
+    // fuzzer crashed on such inputs (a 2-element object for a 3-element
+    // array turned "verified" into a contradiction, exit 3).
+    let file = fixture("fuzz_bounds.c");
+    for (tag, args) in [
+        ("unit", &["--function", "in_unit", "--range", "x=[1,2]"][..]),
+        ("finite", &["--function", "finite_only", "--finite-inputs"]),
+        ("array", &["--function", "third", "--array-len", "3"]),
+        ("narrow", &["--function", "narrow", "--range", "x=[0.25,0.75]"]),
+        ("klee_range", &["--function", "pick"]),
+    ] {
+        let out = scratch(tag);
+        let mut a = vec!["run", file.to_str().unwrap()];
+        a.extend(args);
+        a.extend(["--fuzz-time", "2", "--max-time", "30", "-o", out.to_str().unwrap()]);
+        let o = fpsym(&a);
+        let t = text(&o);
+        assert_eq!(o.status.code(), Some(0), "{tag}: {t}");
+        assert!(t.contains(" 0 crashing;"), "{tag}: {t}");
+        assert!(!t.contains("not reproduced"), "{tag}: {t}");
+        // The fuzzer ran on inputs, not only rejected them.
+        let f = json(&out.join("fuzz/fuzz.json"));
+        assert!(f["executions"].as_u64().unwrap() > 100, "{tag}: {f}");
+    }
+    // Without the bound, the same fuzzer crashes at once.
+    let out = scratch("unbounded");
+    let o = fpsym(&[
+        "run",
+        file.to_str().unwrap(),
+        "--function",
+        "finite_only",
+        "--fuzz-time",
+        "2",
+        "--max-time",
+        "30",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{t}");
+    assert!(!t.contains(" 0 crashing;"), "{t}");
+}

@@ -227,9 +227,11 @@ fn case(name: &str, function: &str) -> Case {
 fn concretizing_is_the_old_behaviour() {
     // The same programs with one native sample of sin(x): a concretized
     // event, the target behind the call not reached, never "verified".
+    // (Without the fuzzing phase, which finds sin_peak's target inside
+    // its range on its own.)
     for function in ["sin_peak", "sin_bounded"] {
         let c = case("libm_trig.c", function);
-        let (code, text, out) = run("libm_trig.c", &c, &["--libm", "concretize"], "conc");
+        let (code, text, out) = run("libm_trig.c", &c, &["--libm", "concretize", "--fuzz-time", "0"], "conc");
         let events = std::fs::read_to_string(out.join("events.jsonl")).unwrap_or_default();
         assert!(
             events.lines().any(|l| l.contains("oncretized") && l.contains("sin")),

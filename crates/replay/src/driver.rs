@@ -28,7 +28,8 @@ FPSYM_NONDET(unsigned int, uint) FPSYM_NONDET(long, long) FPSYM_NONDET(unsigned 
 FPSYM_NONDET(long long, longlong) FPSYM_NONDET(unsigned long long, ulonglong)
 FPSYM_NONDET(float, float) FPSYM_NONDET(double, double) FPSYM_NONDET(void *, pointer)
 int klee_int(const char *name) { (void)name; int v = 0; size_t k; const unsigned char *d = fpsym_next(&k); memcpy(&v, d, k < 4 ? k : 4); return v; }
-int klee_range(int lo, int hi, const char *name) { (void)lo; (void)hi; return klee_int(name); }
+static void fpsym_assume(int c);
+int klee_range(int lo, int hi, const char *name) { int v = klee_int(name); fpsym_assume(v >= lo && v < hi); return v; }
 /* time and clock are inputs of the run (any value is possible). */
 #include <time.h>
 time_t time(time_t *t) { time_t v = 0; size_t k; const unsigned char *d = fpsym_next(&k);
@@ -140,12 +141,15 @@ pub(crate) enum Ending {
 /// MiB): what the function left there. (Not always: a function may free
 /// its argument.)
 pub(crate) fn harness(f: &str, params: &[String], ret: &str) -> String {
-    harness_with(f, params, ret, Ending::Replay)
+    harness_with(f, params, ret, Ending::Replay, "")
 }
 
 /// [`harness`] with the given ending: the parameters are set up and the
-/// function called the same way for replay and for a reproducer.
-pub(crate) fn harness_with(f: &str, params: &[String], ret: &str, ending: Ending) -> String {
+/// function called the same way for replay and for a reproducer. `checks`
+/// is C code run between reading the arguments (`a0`, `a1`, ...; `nK`
+/// bytes for a pointer's object) and the call (the fuzzing harness
+/// rejects inputs the run could not take there).
+pub(crate) fn harness_with(f: &str, params: &[String], ret: &str, ending: Ending, checks: &str) -> String {
     // Struct types (for byval parameters) are named once, so that the
     // prototype and the local are the same type.
     let mut s = String::from("\n#undef main\n");
@@ -190,6 +194,7 @@ pub(crate) fn harness_with(f: &str, params: &[String], ret: &str, ending: Ending
         }
         args.push(format!("a{k}"));
     }
+    s.push_str(checks);
     let call = format!("{f}({})", args.join(", "));
     match ending {
         Ending::Replay => s.push_str(&replay_ending(&call, ret, &dump)),
@@ -349,7 +354,7 @@ mod tests {
     fn reproducers_call_the_same_way_and_print_for_people() {
         let params = ["double".to_string(), "void *".to_string()];
         let replay = harness("f", &params, "double");
-        let repro = harness_with("f", &params, "double", Ending::Reproducer);
+        let repro = harness_with("f", &params, "double", Ending::Reproducer, "");
         // The same parameters, set up the same way.
         let setup = |h: &str| h[h.find("int main(void) {").unwrap()..h.find("f(a0, a1)").unwrap()].to_string();
         let (a, b) = (setup(&replay), setup(&repro));
@@ -372,10 +377,10 @@ mod tests {
             !repro.contains("FPSYM_DUMP_ARGS") && !repro.contains("FPSYM-FRESULT"),
             "{repro}"
         );
-        let repro = harness_with("g", &[], "int", Ending::Reproducer);
+        let repro = harness_with("g", &[], "int", Ending::Reproducer, "");
         assert!(repro.contains("long long fpsym_r = g();"), "{repro}");
         assert!(repro.contains("return (int)fpsym_r;"), "{repro}");
-        let repro = harness_with("v", &[], "void", Ending::Reproducer);
+        let repro = harness_with("v", &[], "void", Ending::Reproducer, "");
         assert!(repro.contains("  v();\n"), "{repro}");
     }
 

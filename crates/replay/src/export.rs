@@ -786,6 +786,7 @@ pub fn reproducer(
                 params,
                 ret.as_deref().unwrap_or("void"),
                 Ending::Reproducer,
+                "",
             ));
         }
         EntryRecord::Main { .. } => {

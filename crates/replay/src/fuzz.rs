@@ -22,7 +22,7 @@
 //! fuzzing), so what the fuzzer finds is a candidate: the symbolic run
 //! seeded with it decides, and native replay confirms.
 
-use crate::driver::{harness, input_functions, renames};
+use crate::driver::{harness_with, input_functions, renames, Ending};
 use crate::native::{build_step, io};
 use crate::ReplayError;
 use fpsym_report::{EntryRecord, RunRecord};
@@ -141,6 +141,148 @@ pub fn float_constants(ll: &str) -> Vec<f64> {
     out
 }
 
+/// What a `--function` run's inputs keep to (`--range`, `--finite-inputs`,
+/// `--array-len`), which the fuzzer keeps to as well: its harness rejects
+/// other inputs and its mutator moves values and objects back inside, so
+/// that every crash it reports is an input the run could take.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct InputBounds {
+    /// Per parameter, in order (a missing entry: unbounded).
+    pub params: Vec<ParamBounds>,
+}
+
+/// The bounds of one `--function` parameter ([`InputBounds`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ParamBounds {
+    /// A `float`, `double` or `long double` parameter's values: the least
+    /// and the greatest, as the bytes of its C type (`long double`: 10,
+    /// the x87 encoding). NaN is never inside.
+    pub range: Option<(Vec<u8>, Vec<u8>)>,
+    /// A pointer parameter: the size in bytes of the object it points to.
+    pub object_size: Option<usize>,
+}
+
+/// The C suffix of the bounds helpers for a float type.
+fn float_suffix(ty: &str) -> Option<&'static str> {
+    match ty {
+        "float" => Some("f"),
+        "double" => Some("d"),
+        "long double" => Some("ld"),
+        _ => None,
+    }
+}
+
+/// A C array initializer of `bytes`, zero-padded to `n`.
+fn c_bytes(bytes: &[u8], n: usize) -> String {
+    let v: Vec<String> = (0..n)
+        .map(|i| format!("{}", bytes.get(i).copied().unwrap_or(0)))
+        .collect();
+    format!("{{{}}}", v.join(", "))
+}
+
+/// The harness's bounds code: the byte arrays of each range, the checks
+/// run before the call (`checks`, see [`crate::driver::harness_with`]),
+/// and `fpsym_fix`, which the mutator applies to every input it makes:
+/// pointer objects resized to their run's size, missing records added,
+/// float values outside their range replaced by one inside.
+fn bounds_code(params: &[String], bounds: &InputBounds) -> (String, String) {
+    let mut globals = String::new();
+    let mut checks = String::new();
+    let mut sizes = Vec::new();
+    let mut fixes = String::new();
+    for (k, t) in params.iter().enumerate() {
+        let b = bounds.params.get(k).cloned().unwrap_or_default();
+        let size = match (t.as_str(), b.object_size) {
+            ("void *", Some(n)) => {
+                checks.push_str(&format!("  if (n{k} != {n}) fpsym_leave(88);\n"));
+                n
+            }
+            _ => param_slot(t).1,
+        };
+        sizes.push(size.to_string());
+        if let (Some((lo, hi)), Some(sfx)) = (&b.range, float_suffix(t)) {
+            let n = match sfx {
+                "f" => 4,
+                "d" => 8,
+                _ => 16,
+            };
+            globals.push_str(&format!(
+                "static const unsigned char fpsym_lo{k}[{n}] = {}, fpsym_hi{k}[{n}] = {};\n",
+                c_bytes(lo, n),
+                c_bytes(hi, n)
+            ));
+            checks.push_str(&format!(
+                "  if (!fpsym_in_{sfx}(a{k}, fpsym_lo{k}, fpsym_hi{k})) fpsym_leave(88);\n"
+            ));
+            let bytes = if sfx == "ld" { 10 } else { n };
+            fixes.push_str(&format!(
+                "  if (n > {k} && len[{k}] >= {bytes}) {{ {t} x; memset(&x, 0, sizeof x); memcpy(&x, data + off[{k}], {bytes});\n    if (!fpsym_in_{sfx}(x, fpsym_lo{k}, fpsym_hi{k})) {{ x = fpsym_pick_{sfx}(x, fpsym_lo{k}, fpsym_hi{k}); memcpy(data + off[{k}], &x, {bytes}); }} }}\n"
+            ));
+        }
+    }
+    let resize = bounds.params.iter().any(|b| b.object_size.is_some());
+    globals.push_str(&format!(
+        "static const size_t fpsym_nparams = {};\nstatic const size_t fpsym_sizes[] = {{{}}};\nstatic const int fpsym_resize = {};\n",
+        params.len(),
+        if sizes.is_empty() { "0".to_string() } else { sizes.join(", ") },
+        u8::from(resize)
+    ));
+    globals.push_str(BOUNDS_HELPERS);
+    globals.push_str(&format!(
+        "static size_t fpsym_fix(uint8_t *data, size_t size, size_t max) {{\n  size_t off[64], len[64], n;\n  size = fpsym_records(data, size, max, off, len, &n);\n{fixes}  return size;\n}}\n"
+    ));
+    (globals, checks)
+}
+
+/// C helpers of [`bounds_code`]: range tests and picks per float type,
+/// and the record walk that resizes pointer objects.
+const BOUNDS_HELPERS: &str = r#"
+#define FPSYM_BOUNDED(T, S, MAX, NEXT) \
+static int fpsym_in_##S(T x, const unsigned char *lo, const unsigned char *hi) { \
+  T l, h; memcpy(&l, lo, sizeof l); memcpy(&h, hi, sizeof h); return x >= l && x <= h; } \
+static T fpsym_pick_##S(T x, const unsigned char *lo, const unsigned char *hi) { \
+  T l, h, v; memcpy(&l, lo, sizeof l); memcpy(&h, hi, sizeof h); \
+  switch (fpsym_rand() % 8) { \
+  case 0: v = l; break; case 1: v = h; break; case 2: v = NEXT(l, h); break; case 3: v = NEXT(h, l); break; \
+  case 4: case 5: v = x != x ? l : x < l ? l : h; break; \
+  default: { long double fl = __builtin_isinf(l) ? -(long double)MAX : l, fh = __builtin_isinf(h) ? (long double)MAX : h; \
+    long double u = (long double)(fpsym_rand() >> 11) / 9007199254740992.0L; v = (T)(fl * (1 - u) + fh * u); } } \
+  if (!(v >= l)) v = l; if (v > h) v = h; return v; }
+FPSYM_BOUNDED(float, f, FLT_MAX, nextafterf)
+FPSYM_BOUNDED(double, d, DBL_MAX, nextafter)
+FPSYM_BOUNDED(long double, ld, LDBL_MAX, nextafterl)
+/* The records of an input (offsets and lengths of their bytes); with
+   pointer objects of fixed sizes, the input is rewritten first: one record
+   per parameter, each object its size (cut or zero-filled). */
+static size_t fpsym_walk(const uint8_t *data, size_t size, size_t *off, size_t *len) {
+  size_t n = 0, p = 0;
+  while (p + 4 <= size && n < 64) {
+    uint32_t k; memcpy(&k, data + p, 4);
+    if (k > size - p - 4) k = (uint32_t)(size - p - 4);
+    off[n] = p + 4; len[n] = k; n++; p += 4 + k;
+  }
+  return n;
+}
+static size_t fpsym_records(uint8_t *data, size_t size, size_t max, size_t *off, size_t *len, size_t *n) {
+  *n = fpsym_walk(data, size, off, len);
+  if (!fpsym_resize) return size;
+  uint8_t *out = malloc(max ? max : 1); size_t p = 0;
+  size_t records = *n > fpsym_nparams ? *n : fpsym_nparams;
+  for (size_t r = 0; r < records && r < 64; r++) {
+    size_t want = r < fpsym_nparams ? fpsym_sizes[r] : len[r];
+    if (p + 4 + want > max) break;
+    uint32_t w = (uint32_t)want; memcpy(out + p, &w, 4);
+    size_t have = r < *n ? len[r] : 0;
+    memset(out + p + 4, 0, want);
+    if (have) memcpy(out + p + 4, data + off[r], have < want ? have : want);
+    p += 4 + want;
+  }
+  memcpy(data, out, p); free(out);
+  *n = fpsym_walk(data, p, off, len);
+  return p;
+}
+"#;
+
 /// The width in bytes of a slot of a `--function` parameter of C type
 /// `ty` for the mutator (4 float, 8 double, 16 long double, 0 not a
 /// float), and the size of its record in a starting input.
@@ -160,9 +302,14 @@ fn param_slot(ty: &str) -> (u32, usize) {
 
 /// The harness: the replay driver's input functions over libFuzzer's
 /// buffer, the mutator, and the entry.
-fn harness_source(record: &RunRecord, constants: &Constants) -> Result<(String, Vec<Vec<u8>>), ReplayError> {
+fn harness_source(
+    record: &RunRecord,
+    constants: &Constants,
+    bounds: &InputBounds,
+) -> Result<(String, Vec<Vec<u8>>), ReplayError> {
     let mut s = String::from(FUZZ_PRELUDE);
     s.push_str(input_functions!());
+    s.push_str(FUZZ_RANDOM);
     let (hints, starts): (Vec<u32>, Vec<Vec<u8>>) = match &record.entry {
         EntryRecord::Function {
             function, params, ret, ..
@@ -171,17 +318,39 @@ fn harness_source(record: &RunRecord, constants: &Constants) -> Result<(String, 
                 dir: PathBuf::new(),
                 function: function.clone(),
             })?;
-            let h = harness(function, params, ret.as_deref().unwrap_or("void"))
-                .replace("int main(void) {", "static int fpsym_entry(void) {");
+            let (globals, checks) = bounds_code(params, bounds);
+            s.push_str(&globals);
+            let h = harness_with(
+                function,
+                params,
+                ret.as_deref().unwrap_or("void"),
+                Ending::Replay,
+                &checks,
+            )
+            .replace("int main(void) {", "static int fpsym_entry(void) {");
             s.push_str(&h);
             let slots: Vec<(u32, usize)> = params.iter().map(|p| param_slot(p)).collect();
-            let start: Vec<u8> = slots
-                .iter()
-                .flat_map(|(_, n)| (*n as u32).to_le_bytes().into_iter().chain(std::iter::repeat_n(0, *n)))
-                .collect();
+            // A starting record per parameter: zeros, a pointer's object
+            // of its size, a bounded float its least value.
+            let mut start = Vec::new();
+            for (k, (_, n)) in slots.iter().enumerate() {
+                let b = bounds.params.get(k).cloned().unwrap_or_default();
+                let n = b.object_size.filter(|_| params[k] == "void *").unwrap_or(*n);
+                let mut bytes = vec![0u8; n];
+                if let Some((lo, _)) = b.range.filter(|_| float_suffix(&params[k]).is_some()) {
+                    for (i, x) in lo.iter().enumerate().take(n) {
+                        bytes[i] = *x;
+                    }
+                }
+                start.extend((n as u32).to_le_bytes());
+                start.extend(bytes);
+            }
             (slots.iter().map(|(w, _)| *w).collect(), vec![start])
         }
         EntryRecord::Main { .. } => {
+            s.push_str(
+                "static size_t fpsym_fix(uint8_t *data, size_t size, size_t max) { (void)data; (void)max; return size; }\n",
+            );
             s.push_str(
                 "int __fpsym_program_main();\nstatic int fpsym_entry(void) {\n  static char *argv[] = {\"program\", 0};\n  return __fpsym_program_main(1, argv);\n}\n",
             );
@@ -247,13 +416,17 @@ __attribute__((noinline)) void __fpsym_reach_error(void) { fprintf(stderr, "FPSY
 __attribute__((noinline)) void __fpsym_verifier_error(void) { fprintf(stderr, "FPSYM-FUZZ: reach_error\n"); abort(); }
 "#;
 
+/// The mutator's random numbers (xorshift).
+const FUZZ_RANDOM: &str = r#"
+static uint64_t fpsym_rng = 88172645463325252ull;
+static uint64_t fpsym_rand(void) { fpsym_rng ^= fpsym_rng << 13; fpsym_rng ^= fpsym_rng >> 7; fpsym_rng ^= fpsym_rng << 17; return fpsym_rng; }
+"#;
+
 /// The FP-aware mutator and libFuzzer's entry.
 const FUZZ_MUTATOR: &str = r#"
 #undef _exit
 static int fpsym_entry(void);
 size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max);
-static uint64_t fpsym_rng = 88172645463325252ull;
-static uint64_t fpsym_rand(void) { fpsym_rng ^= fpsym_rng << 13; fpsym_rng ^= fpsym_rng >> 7; fpsym_rng ^= fpsym_rng << 17; return fpsym_rng; }
 
 static double fpsym_special_d(void) {
   static const double v[] = {0.0, -0.0, 1.0, -1.0, DBL_MIN, -DBL_MIN, DBL_MAX, -DBL_MAX, 4.9406564584124654e-324, -4.9406564584124654e-324, 2.2250738585072009e-308};
@@ -346,7 +519,12 @@ static void fpsym_put_ld(uint8_t *at, long double x) {
   memcpy(at, &x, 10);
 }
 
+static size_t fpsym_mutate(uint8_t *data, size_t size, size_t max, unsigned int seed);
+/* Every input the mutator makes keeps to the run's bounds. */
 size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max, unsigned int seed) {
+  return fpsym_fix(data, fpsym_mutate(data, size, max, seed), max);
+}
+static size_t fpsym_mutate(uint8_t *data, size_t size, size_t max, unsigned int seed) {
   fpsym_rng ^= seed ? seed : 1;
   fpsym_rand();
   if (fpsym_rand() % 4 == 0) return LLVMFuzzerMutate(data, size, max);
@@ -403,10 +581,11 @@ pub fn build_fuzzer(
     dir: &Path,
     record: &RunRecord,
     constants: &Constants,
+    bounds: &InputBounds,
 ) -> Result<(PathBuf, Vec<Vec<u8>>), ReplayError> {
     let fdir = dir.join("fuzz");
     std::fs::create_dir_all(&fdir).map_err(io(&fdir))?;
-    let (text, starts) = harness_source(record, constants)?;
+    let (text, starts) = harness_source(record, constants, bounds)?;
     let driver = fdir.join("harness.c");
     std::fs::write(&driver, text).map_err(io(&driver))?;
     let exe = fdir.join("fuzzer");
@@ -452,12 +631,13 @@ pub fn fuzz(
     dir: &Path,
     record: &RunRecord,
     constants: &Constants,
+    bounds: &InputBounds,
     time: Duration,
     plateau: Option<Duration>,
     interrupt: &Arc<AtomicBool>,
 ) -> Result<FuzzOutcome, ReplayError> {
     let start = Instant::now();
-    let (exe, starts) = build_fuzzer(dir, record, constants)?;
+    let (exe, starts) = build_fuzzer(dir, record, constants, bounds)?;
     let fdir = dir.join("fuzz");
     let corpus = fdir.join("corpus");
     let crashes = fdir.join("crashes");
@@ -637,7 +817,7 @@ mod tests {
             doubles: vec![1.5],
             long_doubles: vec![0x3FFBCCCCCCCCCCCCCCCD],
         };
-        let (text, starts) = harness_source(&record, &constants).unwrap();
+        let (text, starts) = harness_source(&record, &constants, &InputBounds::default()).unwrap();
         assert!(text.contains("static int fpsym_entry(void) {"), "{text}");
         assert!(!text.contains("int main(void)"), "{text}");
         assert!(text.contains("fpsym_hint[] = {8, 4, 16}"), "{text}");
