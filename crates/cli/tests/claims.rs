@@ -141,3 +141,17 @@ fn a_fuzzing_crash_the_model_says_does_not_fail_is_a_disagreement() {
         );
     }
 }
+
+#[test]
+fn a_nans_sign_is_the_machines_through_sign_operations_and_bytes() {
+    // Before: fneg/fabs/copysign of a NaN left its sign free (false
+    // assertion failures), and a long double NaN from bytes became the
+    // default (negative) NaN. Each function is verified, and its tests
+    // replay natively without disagreement.
+    for f in ["signs", "from_bytes"] {
+        let (code, text, out) = common::run_mode("run", &fixture("nan_signs.c"), f, &[], f);
+        assert_eq!(code, Some(0), "{f}: {text}");
+        assert_eq!(verdict(&out), "verified", "{f}: {text}");
+        assert!(out.join("replay.json").is_file(), "{f}: {text}");
+    }
+}

@@ -62,6 +62,18 @@ pub fn float_from_bits(fmt: Format, b: &Term) -> Term {
     }
     let fb = fmt.frac_bits();
     let w = fmt.width();
+    // A NaN of concrete bytes other than the default NaN keeps its
+    // encoding (as float and double do): the packed term, unfolded, which
+    // [`Exec::bits_of`] reads back.
+    if let Some(v) = as_bv(b) {
+        let e_ones = (v >> (fb + 1)) & ((1u128 << fmt.eb()) - 1) == (1u128 << fmt.eb()) - 1;
+        let int_bit = (v >> fb) & 1 == 1;
+        let frac = v & ((1u128 << fb) - 1);
+        if e_ones && int_bit && frac != 0 && bv(w, v) != nan_bits(fmt) {
+            let packed = ((v >> (w - 1)) << (w - 2)) | (((v >> (fb + 1)) & ((1u128 << fmt.eb()) - 1)) << fb) | frac;
+            return Term::mk(Op::ToFpFromBits(fmt), vec![bv(w - 1, packed)]);
+        }
+    }
     let s = mk(Op::BvExtract(w - 1, w - 1), vec![b.clone()]);
     let e = mk(Op::BvExtract(w - 2, fb + 1), vec![b.clone()]);
     let i = mk(Op::BvExtract(fb, fb), vec![b.clone()]);
@@ -100,6 +112,31 @@ impl Exec<'_, '_> {
             if !fmt.has_explicit_int_bit() {
                 return b.clone();
             }
+            // x87: the packed NaN of [`float_from_bits`], its integer bit
+            // set again.
+            if let Some(p) = as_bv(b) {
+                let fb = fmt.frac_bits();
+                let v = ((p >> fb) << (fb + 1)) | (1u128 << fb) | (p & ((1u128 << fb) - 1));
+                return bv(fmt.width(), v);
+            }
+        }
+        // Sign operations touch the sign bit alone, a NaN's too (`xorps`,
+        // `andps`, x87's `fchs`/`fabs`), and a choice is one of its values.
+        let sign = bv(fmt.width(), 1u128 << (fmt.width() - 1));
+        match (t.op(), t.args()) {
+            (Op::FpNeg, [x]) => {
+                let b = self.bits_of(st, x);
+                return mk(Op::BvXor, vec![b, sign]);
+            }
+            (Op::FpAbs, [x]) => {
+                let b = self.bits_of(st, x);
+                return mk(Op::BvAnd, vec![b, mk(Op::BvNot, vec![sign])]);
+            }
+            (Op::Ite, [c, x, y]) => {
+                let (bx, by) = (self.bits_of(st, x), self.bits_of(st, y));
+                return mk(Op::Ite, vec![c.clone(), bx, by]);
+            }
+            _ => {}
         }
         if let Some(b) = st.float_bits.get(t) {
             return b.clone();
