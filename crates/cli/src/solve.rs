@@ -67,7 +67,10 @@ pub fn run(opts: &SolveOptions) -> anyhow::Result<ExitCode> {
         opts.timeout,
         opts.max_time.and_then(|d| started.checked_add(d)),
         opts.model,
-    );
+    )
+    // Ctrl-C or SIGTERM (`timeout 10 fpsym solve ...`) ends the running
+    // check and kills a process solver's child, never left behind.
+    .cancelled_by(crate::interrupt());
     let mut checks = 0u64;
     let res = run_script(&script, &name, solver.as_mut(), &script_opts, &mut out, &mut checks);
     out.flush().ok();

@@ -323,3 +323,57 @@ fn default_portfolio_has_ls_and_cvc5() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(answers(&out), ["unknown"]);
 }
+
+/// Whether process `pid` still runs (a zombie waiting for its reaper
+/// does not).
+fn running(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .map(|s| s.rsplit(')').next().and_then(|r| r.split_whitespace().next()) != Some("Z"))
+        .unwrap_or(false)
+}
+
+/// The pid of the process whose command line is exactly `argv`.
+fn pid_of(argv: &[&str]) -> Option<u32> {
+    let want = argv.join("\0") + "\0";
+    std::fs::read_dir("/proc").ok()?.find_map(|e| {
+        let pid: u32 = e.ok()?.file_name().to_str()?.parse().ok()?;
+        (std::fs::read_to_string(format!("/proc/{pid}/cmdline")).ok()? == want).then_some(pid)
+    })
+}
+
+#[test]
+fn a_process_solver_never_outlives_fpsym() {
+    // The "solver" never answers; fpsym stopped from outside (SIGTERM, as
+    // `timeout` sends; SIGKILL) must not leave it running.
+    let tag = format!("{}", 40_000 + std::process::id() % 10_000);
+    for signal in [libc::SIGTERM, libc::SIGKILL] {
+        let mut child = fpsym()
+            .args(["solve", "--solver", &format!("process:sleep {tag}"), "--timeout", "100"])
+            .arg(fixture("sat_model.smt2"))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let started = std::time::Instant::now();
+        let solver = loop {
+            if let Some(p) = pid_of(&["sleep", &tag]) {
+                break p;
+            }
+            assert!(started.elapsed().as_secs() < 20, "the solver did not start");
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        };
+        // SAFETY: kill(2) on our own child.
+        unsafe { libc::kill(child.id() as i32, signal) };
+        let stopped = std::time::Instant::now();
+        let status = child.wait().unwrap();
+        assert!(stopped.elapsed().as_secs_f64() < 2.0, "{signal}: {status:?}");
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        assert!(!running(solver), "signal {signal}: the solver {solver} still runs");
+        if signal == libc::SIGTERM {
+            // It answered what it knew: unknown.
+            let mut out = String::new();
+            std::io::Read::read_to_string(child.stdout.as_mut().unwrap(), &mut out).unwrap();
+            assert_eq!(out.lines().next(), Some("unknown"), "{out}");
+        }
+    }
+}

@@ -86,8 +86,18 @@ impl ProcessSolver {
 
     fn spawn(&self) -> Result<Child, SolverError> {
         use std::os::unix::process::CommandExt;
-        std::process::Command::new(&self.config.program)
-            .args(&self.config.args)
+        let mut cmd = std::process::Command::new(&self.config.program);
+        // SAFETY: prctl(2) is async-signal-safe; between fork and exec it
+        // asks the kernel to kill the child when the thread that started
+        // it ends (this one waits for the child, so only when fpsym dies,
+        // SIGKILL included).
+        unsafe {
+            cmd.pre_exec(|| {
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                Ok(())
+            });
+        }
+        cmd.args(&self.config.args)
             // Its own process group, so that a timeout kills whatever the
             // solver started too (a wrapper script's children).
             .process_group(0)

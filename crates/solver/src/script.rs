@@ -21,6 +21,10 @@ pub struct ScriptOptions {
     pub deadline: Option<Instant>,
     /// Write the model after each `sat`. Default: false.
     pub model: bool,
+    /// Raised to stop: the running check ends `unknown` at once (a
+    /// process solver's child is killed), and so does every later one.
+    /// Default: none.
+    pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl ScriptOptions {
@@ -30,7 +34,14 @@ impl ScriptOptions {
             timeout,
             deadline,
             model,
+            cancel: None,
         }
+    }
+
+    /// The same options, stopped when `flag` is raised (Ctrl-C, SIGTERM).
+    pub fn cancelled_by(mut self, flag: std::sync::Arc<std::sync::atomic::AtomicBool>) -> ScriptOptions {
+        self.cancel = Some(flag);
+        self
     }
 }
 
@@ -72,7 +83,10 @@ pub fn run_script(
     out: &mut dyn Write,
     checks: &mut u64,
 ) -> Result<(), ScriptError> {
-    let global = Budget::until(opts.deadline);
+    let global = Budget {
+        deadline: opts.deadline,
+        cancel: opts.cancel.clone(),
+    };
     // The assertion stack: one frame per push level.
     let mut frames: Vec<Vec<Term>> = vec![vec![]];
     let mut last_model: Option<Model> = None;
