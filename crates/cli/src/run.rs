@@ -243,6 +243,12 @@ impl RunOptions {
         compile.runtime = !a.no_runtime;
         for f in &a.files {
             let ext = f.extension().and_then(|e| e.to_str()).unwrap_or("");
+            if matches!(ext, "cpp" | "cc" | "cxx" | "c++" | "C" | "hpp" | "ii") {
+                return Err(Failure::Input(format!(
+                    "{}: C++ is not supported: fpsym analyses C (.c, .i) and LLVM bitcode (.bc, .ll)",
+                    f.display()
+                )));
+            }
             if !matches!(ext, "c" | "i" | "bc" | "ll") {
                 return Err(Failure::Input(format!(
                     "{}: expected a C source (.c), preprocessed C (.i) or LLVM bitcode (.bc, .ll)",
@@ -343,6 +349,7 @@ pub fn prepare(opts: &RunOptions) -> anyhow::Result<(Config, PathBuf, fpsym_fron
         PropertySpec::Named(p) => *p,
         PropertySpec::File(f) => read_prp(f)?,
     };
+    let fresh = opts.output.as_ref().is_none_or(|d| !d.exists());
     let out = match &opts.output {
         Some(d) => {
             fpsym_engine::report::prepare_output(d, opts.force, &opts.files).map_err(output_error)?;
@@ -351,7 +358,25 @@ pub fn prepare(opts: &RunOptions) -> anyhow::Result<(Config, PathBuf, fpsym_fron
         None => fpsym_engine::report::fresh_output()
             .map_err(|e| Failure::Input(format!("cannot create an output directory: {e}")))?,
     };
-    crate::session::output(&out);
+    match build_and_check(opts, &engine, &out) {
+        Ok(program) => Ok((engine, out, program)),
+        Err(e) => {
+            // A run that cannot start (a clang error, an unknown
+            // --function or --range name) leaves no directory it made.
+            if fresh {
+                let _ = std::fs::remove_dir_all(&out);
+            }
+            Err(e)
+        }
+    }
+}
+
+/// Builds the program into `OUT/build` (or loads the prebuilt one) and
+/// checks that the run can start: the `--function` entry has a body in
+/// the program (else the error lists the functions there are) and every
+/// `--range` names one of its parameters.
+fn build_and_check(opts: &RunOptions, engine: &Config, out: &Path) -> anyhow::Result<fpsym_frontend::Program> {
+    crate::session::output(out);
     let work = out.join("build");
     let built = match &opts.prebuilt {
         Some(shared) => {
@@ -371,7 +396,52 @@ pub fn prepare(opts: &RunOptions) -> anyhow::Result<(Config, PathBuf, fpsym_fron
         }
         Err(e) => return Err(Failure::Input(e.to_string()).into()),
     };
-    Ok((engine, out, program))
+    if let fpsym_engine::Entry::Function { name, ranges, .. } = &engine.entry {
+        let user = fpsym_frontend::UserCode::from_inputs(&opts.files);
+        let Some(f) = program
+            .module
+            .functions
+            .iter()
+            .find(|f| &f.name == name && !f.basic_blocks.is_empty())
+        else {
+            let mut there: Vec<String> = program
+                .module
+                .functions
+                .iter()
+                .filter(|f| user.is_user_function(f) && !f.basic_blocks.is_empty())
+                .map(|f| f.name.clone())
+                .collect();
+            there.sort();
+            let list = match there.len() {
+                0 => "your files define no function".to_string(),
+                n if n > 30 => format!("functions there: {}, ... ({n} in all)", there[..30].join(", ")),
+                _ => format!("functions there: {}", there.join(", ")),
+            };
+            return Err(Failure::Input(format!(
+                "--function {name}: no function `{name}` with a body in the program; {list}"
+            ))
+            .into());
+        };
+        let prog = fpsym_engine::prog::Prog::new(&program, |_| true);
+        let views = fpsym_engine::harness::param_views(&prog, f, None);
+        for r in ranges {
+            if !views.iter().any(|v| v.ir_name == r.name || v.name == r.name) {
+                let names: Vec<&str> = views.iter().map(|v| v.name.as_str()).collect();
+                return Err(Failure::Input(format!(
+                    "--range {}: `{name}` has no parameter `{}`; its parameters: {}",
+                    r.name,
+                    r.name,
+                    if names.is_empty() {
+                        "none".to_string()
+                    } else {
+                        names.join(", ")
+                    }
+                ))
+                .into());
+            }
+        }
+    }
+    Ok(program)
 }
 
 /// The functions `--all-functions` analyses: defined in the user's files,

@@ -244,3 +244,55 @@ fn replay_of_what_is_not_an_output_directory_writes_nothing_into_it() {
     assert!(!text(&o).contains("internal error"), "{}", text(&o));
     let _ = std::fs::remove_dir_all(&d);
 }
+
+#[test]
+fn a_run_that_cannot_start_says_why_and_leaves_no_directory() {
+    let dir = scratch("nostart");
+    let p = program(
+        &dir,
+        "double scale(double x, double k) { return x * k; }\nint twice(int n) { return 2 * n; }\n",
+    );
+    let p = p.to_str().unwrap();
+    for (args, want) in [
+        (
+            vec!["--function", "scal"],
+            "--function scal: no function `scal` with a body in the program; functions there: scale, twice",
+        ),
+        (
+            vec!["--function", "scale", "--range", "y=[0,1]"],
+            "--range y: `scale` has no parameter `y`; its parameters: x, k",
+        ),
+    ] {
+        let out = dir.join("out");
+        let mut a = vec!["run", p];
+        a.extend(&args);
+        a.extend(["-o", out.to_str().unwrap()]);
+        let o = fpsym(&a, &[]);
+        let t = text(&o);
+        assert_eq!(o.status.code(), Some(2), "{t}");
+        assert!(t.contains(want), "{want}\n{t}");
+        assert!(!out.exists(), "{t}");
+    }
+    // A clang error too; and C++ is named.
+    let bad = dir.join("bad.c");
+    std::fs::write(&bad, "int f(void) { return undeclared; }\n").unwrap();
+    let out = dir.join("out");
+    let o = fpsym(
+        &[
+            "run",
+            bad.to_str().unwrap(),
+            "--function",
+            "f",
+            "-o",
+            out.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(!out.exists(), "{}", text(&o));
+    let cpp = dir.join("p.cpp");
+    std::fs::write(&cpp, "int f() { return 0; }\n").unwrap();
+    let o = fpsym(&["run", cpp.to_str().unwrap(), "--function", "f"], &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("C++ is not supported"), "{}", text(&o));
+}
