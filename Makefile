@@ -1,17 +1,22 @@
 # fpsym: `make demo`, `make test`, `make bench`. Each first installs what is
-# missing (scripts/bootstrap); `make test` and `make demo` then check that
-# every tool and library they need is there (scripts/check-tools names the
-# Debian package of anything missing and stops).
+# missing (scripts/bootstrap; `make test` and `make book` also mdbook);
+# `make test` and `make demo` then check that every tool and library they
+# need is there (scripts/check-tools names the Debian package of anything
+# missing and stops). `make man`, `make book` and `make cli-reference`
+# generate the documentation from the CLI's clap definitions and docs/.
 
 CARGO ?= cargo
 FPSYM := target/release/fpsym
 
-.PHONY: all bootstrap check-tools build demo test bench bench-conformance bench-exceptions bench-batch clean
+.PHONY: all bootstrap bootstrap-book check-tools build demo test man cli-reference book bench bench-conformance bench-exceptions bench-batch clean
 
 all: build
 
 bootstrap:
 	@scripts/bootstrap
+
+bootstrap-book:
+	@scripts/bootstrap --book
 
 check-tools: bootstrap
 	@scripts/check-tools
@@ -28,9 +33,30 @@ demo: check-tools build
 	@$(FPSYM) run examples/c/assoc.c -o target/demo-run --replay --coverage; \
 	  code=$$?; [ $$code -le 1 ] || [ $$code -eq 4 ] || exit $$code
 
-test: check-tools
+# crates/cli/tests/docs.rs builds the book with mdbook (and checks its
+# links, the CLI reference, the man pages and the README's example).
+test: check-tools bootstrap-book
 	$(CARGO) test --workspace --no-fail-fast
 	$(CARGO) test --release -p fpsym --test conformance -- --ignored --skip full_suite
+
+# Man pages (target/man/fpsym.1, fpsym-run.1, ...; `man -l target/man/fpsym-run.1`)
+# and bash/zsh/fish completions (target/completions), from crates/cli/src/args.rs.
+man: bootstrap
+	$(CARGO) build --release --bin fpsym-docs
+	target/release/fpsym-docs man target/man
+	target/release/fpsym-docs completions target/completions
+	@echo "man pages in target/man, completions in target/completions"
+
+# The book's CLI reference page, from the same definitions (the docs test
+# fails while it is stale).
+cli-reference:
+	$(CARGO) build --release --bin fpsym-docs
+	target/release/fpsym-docs markdown docs/src/reference/cli.md
+
+# The book, into target/book (index.html).
+book: bootstrap-book cli-reference
+	mdbook build docs --dest-dir $(CURDIR)/target/book
+	@echo "the book: target/book/index.html"
 
 # The conformance suite in full: every modelled operation against native
 # execution on edge values in every rounding mode (prints cases run and

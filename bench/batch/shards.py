@@ -2,8 +2,8 @@
 """Runs one `fpsym batch` as N shards in separate processes, as a cluster
 would, merges them, and checks the merge against the same batch unsharded.
 
-Each shard is started the way a recipe of the README's "fpsym batch across
-machines" starts it, through `sh -c` with the scheduler's variables set:
+Each shard is started the way a recipe of the book's "Across machines"
+(docs/src/modes/batch.md) starts it, through `sh -c` with the scheduler's variables set:
 
   slurm: SLURM_ARRAY_TASK_ID=i SLURM_ARRAY_TASK_COUNT=N
          fpsym batch ... --shard "$SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT" -o OUT/shard-$SLURM_ARRAY_TASK_ID

@@ -13,90 +13,117 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Decide an SMT-LIB 2 script (QF_FP, QF_BV, QF_BVFP) and print sat, unsat
-    /// or unknown for each check-sat.
+    /// Decide an SMT-LIB 2 script over floating point (QF_FP, QF_BV, QF_BVFP).
+    ///
+    /// Prints sat, unsat or unknown for each check-sat, the model for
+    /// get-model (or after every sat with --model), and values for
+    /// get-value. Every model is checked against fpsym's exact IEEE
+    /// semantics before it is printed.
     ///
     /// Example: fpsym solve --model examples/smtlib/demo.smt2
     Solve(SolveArgs),
-    /// Explore the paths of a C program with symbolic inputs: a test per
-    /// path, a finding per bug, exact IEEE-754 floating point.
+    /// Explore a C program's paths with symbolic inputs: a test per path, a finding per bug.
     ///
-    /// Example: fpsym run examples/c/dichotomic.c --loop-bound 8
+    /// Compiles the program with clang-14 and executes it with exact
+    /// IEEE-754 semantics (every format and rounding mode, NaN, signed
+    /// zeros, subnormals). Inputs are the parameters of --function, or what
+    /// main reads through klee_make_symbolic, __VERIFIER_nondet_* or the
+    /// --sym-* options. Findings: failed assertions, reach_error(), abort,
+    /// integer division by zero, out-of-bounds accesses, use after free,
+    /// invalid frees; each comes with a test that triggers it. A run that
+    /// proves there is no bug ("verified") is checked by native replay
+    /// before it exits.
+    ///
+    /// Example: fpsym run docs/examples/midpoint.c --function midpoint -o out
     Run(RunArgs),
-    /// Rebuild a `fpsym run`'s program natively (with AddressSanitizer), run
-    /// every test, and confirm every finding at its file:line. Writes
-    /// DIR/replay.json; exit 3 if a finding is not confirmed.
+    /// Run a finished run's tests natively and confirm every finding.
     ///
-    /// Example: fpsym replay fpsym-out-0
+    /// Rebuilds the program of DIR with clang-14 and AddressSanitizer, runs
+    /// every test and checks that each finding happens natively at its
+    /// file:line and that every other test ends as recorded. Writes
+    /// DIR/replay.json. Exit 3 if a finding is not confirmed or a test
+    /// behaves otherwise.
+    ///
+    /// Example: fpsym replay out --coverage
     Replay(ReplayArgs),
-    /// Find inputs that raise floating-point exceptions (overflow,
-    /// underflow, divide-by-zero, invalid; inexact on request) or convert a
-    /// float into an integer type that cannot hold it: every FP operation
-    /// in every rounding mode, bit-precise; the path goes on after each.
-    /// Takes every option of `run`.
+    /// Find inputs that raise floating-point exceptions (overflow, underflow, divide-by-zero, invalid).
     ///
-    /// Example: fpsym exceptions examples/c/sterbenz_average.c --function average --replay
+    /// Every floating-point operation, conversion and libm call is checked
+    /// in the path's rounding mode, bit-precisely; a float converted to an
+    /// integer type that cannot hold it is reported too (inexact on
+    /// request). The path goes on after each exception, so later ones are
+    /// found as well. Takes every option of `run`.
+    ///
+    /// Example: fpsym exceptions docs/examples/stats.c --function norm2 --replay
     Exceptions(ExceptionsArgs),
-    /// Find the input that makes a function's floating-point result the
-    /// least accurate (FPGen): the result compared with the same path in
-    /// high precision, a random phase, then symbolic rounds that steer
-    /// toward precision losses and cancellations. Writes DIR/error.json
-    /// and the worst input as a test. Takes the options of `run`.
+    /// Find the input that makes a function's floating-point result least accurate.
     ///
-    /// Example: fpsym error bench/error/programs/sum_recursive.c --function prog --array-len 32 --range 'x=[-100,100]' --max-time 30
+    /// Each input is measured by running the function's path again in high
+    /// precision (MPFR); a random phase is followed by symbolic rounds that
+    /// steer toward precision loss and cancellation, and a local refinement
+    /// of the worst input. Writes DIR/error.json and the worst input as a
+    /// test. Takes the options of `run`.
+    ///
+    /// Example: fpsym error docs/examples/quadratic.c --function larger_root --range 'a=[1,10]' --range 'b=[1e3,1e8]' --range 'c=[1,10]' --max-time 20
     Error(ErrorArgs),
-    /// Find an input that reaches a line (--reach) or takes a path given
-    /// as branch decisions (--path), or prove that none does. The search
-    /// is directed: branch sides from which the target cannot be reached
-    /// are not explored, the closest states run first. Takes the options
-    /// of `run` (--loop-bound bounds loops; then "unreachable" is only up
-    /// to the bound and is said to be unknown).
+    /// Find an input that reaches a line or takes a path, or prove that none does.
     ///
-    /// The search is the oracle's (--search does not apply), --property is
-    /// refused.
+    /// --reach asks for a line, --path for a sequence of branch decisions,
+    /// --all-paths lists every path with its verdict. The search is
+    /// directed: branch sides from which the target cannot be reached are
+    /// not explored, the closest states run first. "infeasible" is a proof
+    /// under IEEE semantics; with --loop-bound a search that hits the bound
+    /// answers "unknown" instead. Takes the options of `run` except
+    /// --search and --property.
     ///
-    /// Example: fpsym path bench/path/programs/dichotomic.c --function dichotomic --path '48:T,50:F,48:T,50:T,...'
+    /// Example: fpsym path docs/examples/classify.c --function sign_of --reach 11
     Path(PathArgs),
-    /// Can the float computation put a function's result (or what it
-    /// leaves behind an out-parameter or in a global) outside the range
-    /// the real-number computation stays in (seed 001's critical values)?
-    /// An input whose value is below, above (or NaN), with the value, or a
-    /// proof that none exists over every path (up to --unroll repetitions
-    /// of each loop: then not a proof, and said so). Also the value's
-    /// float range by interval propagation over each path, and the
-    /// suspicious intervals between it and the expected range, answered.
+    /// Check that a function's result stays in the range its real-number computation stays in.
+    ///
+    /// For each side of the expected range (below, above, NaN): an input
+    /// whose float result lands there, or a proof that none exists over
+    /// every path (with --unroll, only up to the bound, and said so). Also
+    /// reports the result's float range by interval propagation. Checks the
+    /// return value, the floats behind a pointer parameter, or a global.
     /// Takes the options of `run`.
     ///
-    /// Example: fpsym critical bench/critical/programs/heron.c --function heron --range 'a=[5,10]' --range 'b=[0,5]' --range 'c=[0,5]' --expect 'ret=[-0.00001,156.25001]'
+    /// Example: fpsym critical docs/examples/derivative.c --function derivative_of_square --range 'x=[13,13]' --range 'h=[1e-6,1e-3]' --expect 'ret=[25.99999,26.00001]'
     Critical(CriticalArgs),
-    /// Analyse many functions of a library, each in its own process with
-    /// its own time and memory limits, in parallel (--jobs) and sharded
-    /// across machines (--shard I/N): one line per function in
-    /// DIR/results.jsonl, a run directory per function, reports over all.
-    /// The library is compiled once. Options of the mode (e.g. --replay,
-    /// --kinds, --range) are given as well, or after `--`.
+    /// Analyse many functions of a library, in parallel and sharded across machines.
     ///
-    /// Example: fpsym batch examples/c/mathlib.c --all-functions --mode exceptions --jobs 2 --max-time-per-function 10 -o batch-out --replay
+    /// Each function gets its own process with its own time and memory
+    /// limits (a crash or a hang is recorded, the batch goes on); the
+    /// library is compiled once. Writes one line per function to
+    /// DIR/results.jsonl, a run directory per function, and reports over
+    /// all. Options of the mode (e.g. --replay, --kinds, --range) are given
+    /// among batch's own or after `--`.
+    ///
+    /// Example: fpsym batch docs/examples/stats.c --all-functions --mode exceptions --jobs 2 --max-time-per-function 10 -o batch-out --replay
     Batch(BatchArgs),
-    /// Merge the output directories of the shards of one `fpsym batch`
-    /// (or batches of the same library and options) into one: results.jsonl,
-    /// the run directories, and the reports over all of them.
+    /// Merge the output directories of a batch's shards into one.
+    ///
+    /// Copies the shards' run directories, writes one results.jsonl and the
+    /// reports over all of them, and lists the functions no shard has.
+    /// Shards that overlap or were run with other options are refused.
     ///
     /// Example: fpsym merge shard-0 shard-1 -o merged
     Merge(MergeArgs),
-    /// Show a run's tests for people (KLEE's ktest-tool): each input by
-    /// name and type, its value in decimal (shortest round-trip) and as a
-    /// hex float, its class (normal, subnormal, zero, inf, NaN), arrays
-    /// and structs element by element; with a directory, also the
-    /// findings with their tests.
+    /// Show a run's tests and findings for people.
     ///
-    /// Example: fpsym show fpsym-out-0 --test 1
+    /// Each input by name and type, its value in decimal (shortest
+    /// round-trip) and as a hex float, and its class (normal, subnormal,
+    /// zero, inf, NaN); arrays and structs element by element; with a
+    /// directory, also the findings with their tests.
+    ///
+    /// Example: fpsym show out --test 3
     Show(ShowArgs),
-    /// Export a run's findings and tests for use outside fpsym: a
-    /// standalone reproducer .c per finding (--c), or the tests as a
-    /// libFuzzer corpus (--libfuzzer).
+    /// Export a run's findings as standalone C reproducers, or its tests as a libFuzzer corpus.
     ///
-    /// Example: fpsym export fpsym-out-0 --c
+    /// --c writes a reproducer NNN-KIND.c per finding: the inputs as C
+    /// literals and, in its first comment, the command that builds and runs
+    /// it with the program. --libfuzzer writes every test as a corpus file.
+    ///
+    /// Example: fpsym export out --c
     Export(ExportArgs),
 }
 
@@ -281,9 +308,9 @@ pub struct PathArgs {
     /// of b, at the condition's start) is an input error.
     #[arg(long, value_name = "SPEC", conflicts_with = "all_paths")]
     pub path: Option<String>,
-    /// Every path (up to --loop-bound iterations of each loop), each with
-    /// its verdict and the time cp takes to decide it alone, with and
-    /// without ULP-Max (seed 000's Table III). An infeasible path is
+    /// List every path (up to --loop-bound repetitions of each loop), each
+    /// with its verdict and the time the cp solver takes to decide it
+    /// alone, with and without its ULP-Max filtering. An infeasible path is
     /// listed once, ending at the decision that makes it infeasible.
     /// Written to OUT/paths.json. With --max-time, the run gets half of it
     /// and the re-decisions the rest.
@@ -329,19 +356,19 @@ pub struct ErrorArgs {
     /// Distance (uniform) or factor (log) between sampled iterations.
     #[arg(long, default_value_t = 1)]
     pub step: u32,
-    /// Seconds of random search first (FPGen's τ0). Default: a fifth of
-    /// --max-time.
+    /// Seconds of random search before the symbolic rounds. Default: a
+    /// fifth of --max-time.
     #[arg(long, value_name = "SECS")]
     pub tau0: Option<f64>,
-    /// Seconds of each symbolic round (FPGen's τ1); a round that needs
-    /// more halves its symbolic inputs. Default: a twentieth of
+    /// Seconds of each symbolic round (and of each refinement); a round
+    /// that needs more halves its symbolic inputs. Default: a twentieth of
     /// --max-time, at least 2.
     #[arg(long, value_name = "SECS")]
     pub tau1: Option<f64>,
-    /// fpsym (random phase, then symbolic rounds alternating with a local
-    /// refinement of the best input), fpgen (random phase then symbolic
-    /// rounds, Algorithm 1 alone), or random (the baseline: random inputs
-    /// only, for the whole time).
+    /// The search: fpsym (a random phase, then symbolic rounds alternating
+    /// with a local refinement of the worst input), fpgen (the random phase
+    /// and symbolic rounds, without refinement), or random (random inputs
+    /// only, for the whole time: a baseline).
     #[arg(long, value_enum, default_value_t = Strategy::Fpsym)]
     pub strategy: Strategy,
     /// Seed of the random inputs.
@@ -366,11 +393,11 @@ pub enum SamplingArg {
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Strategy {
-    /// Algorithm 1 with a local refinement of the best input between
-    /// symbolic rounds (bisection to where a result crosses zero, inputs
+    /// A random phase, then symbolic rounds with a local refinement of the
+    /// worst input between them (bisection to where a result crosses zero, inputs
     /// set to each other's values, ulp steps).
     Fpsym,
-    /// FPGen's Algorithm 1 alone: random phase, then symbolic rounds.
+    /// The random phase, then symbolic rounds, without refinement.
     Fpgen,
     /// Random inputs only (the baseline).
     Random,
@@ -502,7 +529,7 @@ pub struct RunArgs {
     pub max_instructions: Option<u64>,
     /// Execute every instruction through the symbolic executor, also
     /// where all operands are concrete (by default those run on machine
-    /// values; the results are the same, 10-20x slower).
+    /// values; the results are the same, only slower).
     #[arg(long)]
     pub no_fast_path: bool,
     /// Repetitions of each loop on one path before the path stops (jumps
@@ -658,14 +685,14 @@ pub struct SolverArgs {
     /// Turn off splitting queries into independent groups of constraints.
     #[arg(long)]
     pub no_independence: bool,
-    /// cp: turn off filtering by maximum ULP (to measure its effect).
+    /// cp: turn off filtering by maximum ULP (which removes values an
+    /// addition or subtraction cannot produce; to measure its effect).
     #[arg(long)]
     pub no_ulp_max: bool,
-    /// cp: turn off bound tightening by the linear relaxation (rows for
-    /// `+ − × ÷`, conversions and decided comparisons, with the rounding
-    /// error bounded; LP bounds certified exactly), which runs at the root when the
-    /// search has not answered after 5,000 nodes, and at the shallow nodes
-    /// of the search that restarts from there.
+    /// cp: turn off bound tightening by linear relaxation (the query's
+    /// arithmetic as linear rows with bounded rounding errors, each bound
+    /// checked exactly), which cp uses when its search has not answered
+    /// after 5,000 nodes.
     #[arg(long)]
     pub no_linear: bool,
     /// cp: local consistency before search: `2b` (hull consistency) or `3b`
@@ -689,9 +716,9 @@ pub struct SolverArgs {
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PortfolioArg {
-    /// cp and z3 at once, on two threads.
+    /// Every member at once on its own thread; the first definite answer wins.
     Parallel,
-    /// cp first with a fifth of the remaining time (at most 2 s), then z3.
+    /// One member after another: cp, ls, z3, then cvc5, each with a share of the time.
     Sequential,
 }
 

@@ -1,7 +1,7 @@
 //! The `fpsym` binary: argument parsing and glue only.
 //!
-//! Exit codes (one place, here; the README's "Exit codes" lists them per
-//! mode): 0 proved or done (verified, infeasible, no value outside), 1 found
+//! Exit codes (one place, here; the book's docs/src/guide/exit-codes.md
+//! lists them per mode): 0 proved or done (verified, infeasible, no value outside), 1 found
 //! (findings, a feasible path, a value outside), 2 usage or input error,
 //! 3 internal error, 4 incomplete (nothing found, nothing proved: a limit,
 //! an undecided query, an unmodelled call).
