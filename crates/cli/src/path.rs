@@ -165,6 +165,21 @@ fn answer(goal: &str, what: &str, ended_after: bool, s: &Summary, findings: &[Fi
     }
 }
 
+/// The lines mem2reg folded away, from the module clang emitted before
+/// it (the build's `obj/with-runtime.bc`, or `obj/linked.bc` without the
+/// runtime). Empty when neither can be read: those lines are then refused
+/// as having no code.
+fn folded_lines(out: &std::path::Path, file: Option<&str>) -> fpsym_engine::directed::FoldedLines {
+    let obj = out.join("build").join("obj");
+    ["with-runtime.bc", "linked.bc"]
+        .iter()
+        .map(|n| obj.join(n))
+        .find(|p| p.is_file())
+        .and_then(|p| llvm_ir::Module::from_bc_path(&p).ok())
+        .map(|pre| fpsym_engine::directed::FoldedLines::new(&pre, file))
+        .unwrap_or_default()
+}
+
 pub fn run(raw: PathArgs) -> anyhow::Result<ExitCode> {
     let files: Vec<String> = raw.run.files.iter().map(|f| f.display().to_string()).collect();
     let sources: Vec<&String> = files
@@ -197,6 +212,7 @@ pub fn run(raw: PathArgs) -> anyhow::Result<ExitCode> {
     let module = &program.module;
     let mut plugins = Plugins::default();
     let mut ended_after: Arc<std::sync::atomic::AtomicBool> = Default::default();
+    let mut uncalled: Option<String> = None;
     let (goal, what) = if let Some(target) = &raw.reach {
         let (file, line) = match target.rsplit_once(':') {
             Some((f, l)) => (Some(f.to_string()), l),
@@ -209,7 +225,9 @@ pub fn run(raw: PathArgs) -> anyhow::Result<ExitCode> {
             .trim()
             .parse()
             .map_err(|_| Failure::Input(format!("--reach {target}: expected LINE or FILE:LINE")))?;
-        let lines = code_lines(module, file.as_deref());
+        let folded = folded_lines(&out, file.as_deref());
+        let mut lines = code_lines(module, file.as_deref());
+        lines.extend(folded.lines(module));
         let shown = file.clone().unwrap_or_else(|| "the program".into());
         if lines.is_empty() {
             return Err(Failure::Input(format!("--reach {target}: no code of {shown} in the program")).into());
@@ -221,16 +239,33 @@ pub fn run(raw: PathArgs) -> anyhow::Result<ExitCode> {
             ))
             .into());
         }
-        let reach = Arc::new(Reachability::new(module, |_, b| {
-            block_on_line(b, file.as_deref(), line)
-        }));
+        let on_target = |f: &llvm_ir::Function, b: &llvm_ir::BasicBlock| {
+            block_on_line(b, file.as_deref(), line) || folded.on_line(f, b, line)
+        };
+        let reach = Arc::new(Reachability::new(module, on_target));
+        // A line the entry never calls: the answer says so.
+        if let fpsym_engine::Entry::Function { name, .. } = &engine.entry {
+            if !reach.function_reaches(name) {
+                let mut holders: Vec<&str> = module
+                    .functions
+                    .iter()
+                    .filter(|f| f.basic_blocks.iter().any(|b| on_target(f, b)))
+                    .map(|f| f.name.as_str())
+                    .collect();
+                holders.dedup();
+                uncalled = Some(format!(
+                    "the code of line {line} is in {}, which `{name}` does not call, directly or through its callees",
+                    holders.iter().map(|h| format!("`{h}`")).collect::<Vec<_>>().join(", ")
+                ));
+            }
+        }
         plugins.oracle = Some(Box::new(Directed::new(reach)));
         // An "infeasible" is checked natively: no test reaches the line.
         opts.claim_mut().unreached = file.clone().map(|f| (f, line));
-        let f = file.clone();
-        engine.checkers.push(CheckerFactory::new(move || {
-            Box::new(ReachLine { file: f.clone(), line })
-        }));
+        let checker = ReachLine::new(file.clone(), line, module, &folded);
+        engine
+            .checkers
+            .push(CheckerFactory::new(move || Box::new(checker.clone())));
         (REACHED, format!("reaches line {line} of {shown}"))
     } else {
         let text = raw.path.as_deref().unwrap_or_default();
@@ -343,13 +378,20 @@ pub fn run(raw: PathArgs) -> anyhow::Result<ExitCode> {
         &out,
         plugins,
         |s, f| {
-            Some(answer(
-                goal,
-                &what,
-                ended_after.load(std::sync::atomic::Ordering::Relaxed),
-                s,
-                f,
-            ))
+            Some(
+                match answer(
+                    goal,
+                    &what,
+                    ended_after.load(std::sync::atomic::Ordering::Relaxed),
+                    s,
+                    f,
+                ) {
+                    Verdict::Infeasible(_) if uncalled.is_some() => {
+                        Verdict::Infeasible(format!("no input {what}: {}", uncalled.as_deref().unwrap_or_default()))
+                    }
+                    v => v,
+                },
+            )
         },
         |_, f| {
             if let Some(found) = f.iter().find(|x| x.kind.to_string() == goal) {

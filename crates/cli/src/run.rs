@@ -646,6 +646,15 @@ pub fn execute_with(
                 "checking the claim ({claimed}) natively; --no-replay skips the check"
             ))
         })? {
+            if crate::interrupt().load(std::sync::atomic::Ordering::Relaxed) {
+                // Ctrl-C or SIGTERM reached the native runs too: no
+                // contradiction, but no checked claim either.
+                let why = "interrupted while checking the claim natively (--no-replay skips the check)";
+                summary.verdict = Verdict::Unknown(why.into());
+                sink.finish(&summary)?;
+                println!("verdict: unknown ({why})");
+                return Ok(ExitCode::from(crate::INCOMPLETE));
+            }
             // The claim is withdrawn: never a proof the machine contradicts.
             summary.verdict = Verdict::Unknown(why.clone());
             sink.finish(&summary)?;

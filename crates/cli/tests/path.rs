@@ -421,3 +421,33 @@ fn all_paths_list_only_branch_sides_set_aside() {
         "the solver was not slow: {s}"
     );
 }
+
+#[test]
+fn a_line_folded_into_a_phi_is_a_target_and_an_uncalled_one_says_so() {
+    // `hi = mid;` (line 9) and `s = -1;` (line 16) are stores at -O0,
+    // which mem2reg folds into phis: the blocks that held them are the
+    // targets (before, "line 9 has no code").
+    let file = fixture("path_folded.c");
+    for (function, line) in [("bisect", "9"), ("bisect", "7"), ("sign", "16")] {
+        let (code, text, v, _) = path(&file, function, &["--reach", line, "--replay"], &format!("fold{line}"));
+        assert_eq!(code, Some(1), "{function}:{line}: {text}");
+        assert_eq!(v["verdict"], "feasible", "{text}");
+        assert!(
+            text.contains(&format!(
+                "finding reached at path_folded.c:{line} (test 000001): confirmed"
+            )),
+            "{text}"
+        );
+    }
+    // A line of a function the entry does not call.
+    let (code, text, v, _) = path(&file, "never", &["--reach", "16"], "uncalled");
+    assert_eq!(code, Some(0), "{text}");
+    assert_eq!(v["verdict"], "infeasible", "{text}");
+    assert!(
+        v["why"]
+            .as_str()
+            .unwrap()
+            .contains("the code of line 16 is in `sign`, which `never` does not call"),
+        "{v}"
+    );
+}

@@ -233,6 +233,14 @@ impl Reachability {
         self.escape
     }
 
+    /// Whether a call of `function` can reach the target before it
+    /// returns (here or in a callee, directly or through a pointer).
+    pub fn function_reaches(&self, function: &str) -> bool {
+        self.index
+            .get(function)
+            .is_some_and(|&f| self.reaches[f].first().copied().unwrap_or(false))
+    }
+
     /// Whether the target can be reached from `st`'s position.
     pub fn state_can_reach(&self, st: &State) -> bool {
         let top = st.frame();
@@ -294,12 +302,41 @@ impl BranchOracle for Directed {
 }
 
 /// Ends a path with a [`REACHED`] finding at the first instruction of a
-/// target line.
+/// target line, or at the first instruction of a block that held the line
+/// before mem2reg ([`FoldedLines`]).
+#[derive(Clone, Debug)]
 pub struct ReachLine {
     /// The source file (None: any), as given.
     pub file: Option<String>,
     /// The line.
     pub line: u32,
+    /// The first instruction (or terminator, for a block of none but
+    /// phis) of each block whose line mem2reg folded away, by address in
+    /// the module the engine executes.
+    pub block_starts: std::collections::HashSet<usize>,
+}
+
+impl ReachLine {
+    /// A checker for `line` of `file`, with the blocks of `module` that
+    /// held it before mem2reg (`folded`).
+    pub fn new(file: Option<String>, line: u32, module: &Module, folded: &FoldedLines) -> ReachLine {
+        let mut block_starts = std::collections::HashSet::new();
+        for f in &module.functions {
+            for b in &f.basic_blocks {
+                if folded.on_line(f, b, line) && !block_on_line(b, file.as_deref(), line) {
+                    match b.instrs.iter().find(|i| !matches!(i, Instruction::Phi(_))) {
+                        Some(i) => block_starts.insert(i as *const Instruction as usize),
+                        None => block_starts.insert(&b.term as *const Terminator as usize),
+                    };
+                }
+            }
+        }
+        ReachLine {
+            file,
+            line,
+            block_starts,
+        }
+    }
 }
 
 impl Checker for ReachLine {
@@ -311,17 +348,18 @@ impl Checker for ReachLine {
     }
     fn check(&mut self, _st: &State, at: Point<'_>, _operands: &[Option<Term>]) -> Vec<Check> {
         use llvm_ir::HasDebugLoc;
-        let d = match at {
-            Point::Instruction(i) => i.get_debug_loc(),
-            Point::Terminator(t) => t.get_debug_loc(),
+        let (d, addr) = match at {
+            Point::Instruction(i) => (i.get_debug_loc(), i as *const Instruction as usize),
+            Point::Terminator(t) => (t.get_debug_loc(), t as *const Terminator as usize),
             Point::Returned { .. } => return vec![],
         };
-        if loc_line(d, self.file.as_deref()) == Some(self.line) {
+        if loc_line(d, self.file.as_deref()) == Some(self.line) || self.block_starts.contains(&addr) {
             vec![Check::ending(
                 Kind::Custom(REACHED.into()),
                 Term::bool(true),
                 format!("line {} reached", self.line),
-            )]
+            )
+            .at_line(self.line)]
         } else {
             vec![]
         }
@@ -342,6 +380,58 @@ pub fn code_lines(module: &Module, file: Option<&str>) -> BTreeSet<u32> {
     }
     lines.remove(&0);
     lines
+}
+
+/// The lines each block held before `opt -mem2reg`, from the module
+/// clang emitted (`pre`): an assignment that mem2reg folds into a phi
+/// (`else hi = mid;`) leaves its block with no instruction of its line,
+/// though -O0 code executes a store there. Keyed by function and block
+/// name (mem2reg keeps blocks and their names), in `file` if given.
+#[derive(Clone, Debug, Default)]
+pub struct FoldedLines {
+    lines: HashMap<(String, Name), BTreeSet<u32>>,
+}
+
+impl FoldedLines {
+    /// The lines of every block of `pre` (clang's module before mem2reg).
+    pub fn new(pre: &Module, file: Option<&str>) -> FoldedLines {
+        use llvm_ir::HasDebugLoc;
+        let mut lines: HashMap<(String, Name), BTreeSet<u32>> = HashMap::new();
+        for f in &pre.functions {
+            for b in &f.basic_blocks {
+                let set: BTreeSet<u32> = b
+                    .instrs
+                    .iter()
+                    .filter(|i| callee(i).flatten().is_none_or(|c| !c.starts_with("llvm.dbg.")))
+                    .filter_map(|i| loc_line(i.get_debug_loc(), file))
+                    .chain(loc_line(b.term.get_debug_loc(), file))
+                    .filter(|l| *l != 0)
+                    .collect();
+                if !set.is_empty() {
+                    lines.insert((f.name.clone(), b.name.clone()), set);
+                }
+            }
+        }
+        FoldedLines { lines }
+    }
+    /// Every line of a block of a function `module` defines.
+    pub fn lines(&self, module: &Module) -> BTreeSet<u32> {
+        let mut out = BTreeSet::new();
+        for f in &module.functions {
+            for b in &f.basic_blocks {
+                if let Some(s) = self.lines.get(&(f.name.clone(), b.name.clone())) {
+                    out.extend(s);
+                }
+            }
+        }
+        out
+    }
+    /// Whether block `b` of function `f` held code of `line`.
+    pub fn on_line(&self, f: &Function, b: &llvm_ir::BasicBlock, line: u32) -> bool {
+        self.lines
+            .get(&(f.name.clone(), b.name.clone()))
+            .is_some_and(|s| s.contains(&line))
+    }
 }
 
 /// Whether block `b` holds code of `line` (in `file`, if given).

@@ -165,6 +165,10 @@ pub struct Check {
     pub then: OnViolation,
     /// The operation checked (see [`Violation::operation`]).
     pub operation: Option<Operation>,
+    /// The source line to report the finding at instead of the
+    /// instruction's (a line whose code the analysis build folded away,
+    /// see [`crate::directed::FoldedLines`]). Default: None.
+    pub line: Option<u32>,
 }
 
 impl Check {
@@ -176,7 +180,14 @@ impl Check {
             message: message.into(),
             then: OnViolation::EndPath,
             operation: None,
+            line: None,
         }
+    }
+    /// The same check, reported at `line` of the instruction's file (or
+    /// the function's, for an instruction without a location).
+    pub fn at_line(mut self, line: u32) -> Check {
+        self.line = Some(line);
+        self
     }
     /// The same check, about `operation` (set when none is).
     pub fn about(mut self, operation: &Operation) -> Check {

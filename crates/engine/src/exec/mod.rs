@@ -560,7 +560,20 @@ impl<'e, 'p> Exec<'e, 'p> {
             (self.prog.runtime[fidx], site)
         };
         for c in conds {
-            let mut v = Violation::new(c.kind, loc.clone(), st).with_message(c.message);
+            let at = match (c.line, loc) {
+                (None, l) => l.clone(),
+                (Some(n), Some(l)) => Some(Loc {
+                    line: n,
+                    column: 0,
+                    ..l.clone()
+                }),
+                (Some(n), None) => crate::state::loc_of(&self.prog.funcs[fidx].debugloc).map(|l| Loc {
+                    line: n,
+                    column: 0,
+                    ..l
+                }),
+            };
+            let mut v = Violation::new(c.kind, at, st).with_message(c.message);
             v.operation = c.operation;
             match c.then {
                 OnViolation::Continue if runtime => {
