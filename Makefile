@@ -8,7 +8,7 @@
 CARGO ?= cargo
 FPSYM := target/release/fpsym
 
-.PHONY: all bootstrap bootstrap-book check-tools build demo test man cli-reference book bench bench-conformance bench-exceptions bench-batch clean
+.PHONY: all bootstrap bootstrap-book check-tools build demo test test-fast man cli-reference book bench bench-conformance bench-exceptions bench-batch clean
 
 all: build
 
@@ -38,6 +38,13 @@ demo: check-tools build
 test: check-tools bootstrap-book
 	$(CARGO) test --workspace --no-fail-fast
 	$(CARGO) test --release -p fpsym --test conformance -- --ignored --skip full_suite
+
+# The fast tier, for a developer's loop: every crate's unit tests and the
+# end-to-end tests of the libraries below the CLI (no CLI test spawns
+# fpsym here; `make test` runs everything).
+test-fast: check-tools
+	$(CARGO) test --workspace --lib --bins
+	$(CARGO) test -p fpsym-float -p fpsym-expr -p fpsym-smtlib -p fpsym-report -p fpsym-frontend --tests
 
 # Man pages (target/man/fpsym.1, fpsym-run.1, ...; `man -l target/man/fpsym-run.1`)
 # and bash/zsh/fish completions (target/completions), from crates/cli/src/args.rs.
