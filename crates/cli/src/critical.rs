@@ -280,7 +280,7 @@ fn side(
                     .find(|(k, _)| k == kind)
                     .map(|(_, w)| w.clone())
                     .unwrap_or_default();
-                serde_json::json!({"answer": "unknown", "why": format!("a {kind} check was undecided: {why}")})
+                serde_json::json!({"answer": "unknown", "why": format!("{} {kind} check was undecided: {why}", fpsym_engine::report::article(kind))})
             }
             Some(why) => {
                 // The reason paths were lost, if known, else the run's first.

@@ -34,17 +34,27 @@ fn kinds(asked: &[ExceptionKind]) -> FpKinds {
 /// The exception kinds of findings, in the order the summary lists them.
 const KINDS: [FindingKind; 6] = [
     FindingKind::FpOverflow,
-    FindingKind::FpUnderflow,
     FindingKind::FpDivideByZero,
     FindingKind::FpInvalid,
     FindingKind::FloatCastOverflow,
+    FindingKind::FpUnderflow,
     FindingKind::FpInexact,
 ];
+
+/// The kinds a summary lists apart, after the total of the others:
+/// underflow (a result so small it is subnormal or zero, having lost
+/// precision, not range: usually harmless, and what most programs do on
+/// purpose near zero) and inexact.
+fn apart(kind: &FindingKind) -> bool {
+    matches!(kind, FindingKind::FpUnderflow | FindingKind::FpInexact)
+}
 
 /// Prints the exceptions of `findings` by kind (the kinds asked for):
 /// per kind its locations and input-location pairs (Ariadne's `[X, Y]`),
 /// each location with its inputs and, for an over/underflow, whether it
-/// is avoidable; then the totals.
+/// is avoidable; then the totals of the kinds users act on (overflow,
+/// divide-by-zero, invalid, float-cast-overflow); then, apart, underflow
+/// and inexact.
 fn print_by_kind(kinds: FpKinds, findings: &[Finding]) {
     let mut by_kind: BTreeMap<usize, Vec<&Finding>> = BTreeMap::new();
     for f in findings {
@@ -54,9 +64,15 @@ fn print_by_kind(kinds: FpKinds, findings: &[Finding]) {
     }
     println!("exceptions by kind [locations, input-location pairs]:");
     let (mut locations, mut pairs) = (0, 0);
+    let mut heading_apart = false;
     for (k, kind) in KINDS.iter().enumerate() {
         if !kinds.contains(kind) {
             continue;
+        }
+        if apart(kind) && !heading_apart {
+            println!("  all: [{locations}, {pairs}]");
+            println!("apart (precision lost, not range; usually harmless, see the book):");
+            heading_apart = true;
         }
         let Some(fs) = by_kind.get(&k) else {
             println!("  {kind}: none");
@@ -94,10 +110,14 @@ fn print_by_kind(kinds: FpKinds, findings: &[Finding]) {
             String::new()
         };
         println!("  {kind}: [{}, {n}]{av}: {}", fs.len(), shown.join(", "));
-        locations += fs.len();
-        pairs += n;
+        if !apart(kind) {
+            locations += fs.len();
+            pairs += n;
+        }
     }
-    println!("  all: [{locations}, {pairs}]");
+    if !heading_apart {
+        println!("  all: [{locations}, {pairs}]");
+    }
 }
 
 /// How long a high-precision re-run of one finding's test may take.

@@ -256,24 +256,48 @@ fn basename(s: &str) -> String {
 /// or code, and the first thing it raised on the way (FP exceptions,
 /// casts).
 fn observed_text(o: &fpsym_replay::Observed) -> String {
+    observed_confirming(o, &[])
+}
+
+/// What a native run did, in a few words, showing of what it raised on
+/// the way the event that confirms one of `findings` (its test's: same
+/// kind, at its line if one is), else the first; the others are counted.
+fn observed_confirming(o: &fpsym_replay::Observed, findings: &[&fpsym_replay::FindingResult]) -> String {
     let kind = o.kind.name();
     let mut seen = match (&o.file, o.line, o.code) {
         (Some(f), Some(l), _) => format!("{kind} at {f}:{l}"),
         (_, _, Some(c)) => format!("{kind} {c}"),
         _ => kind.to_string(),
     };
-    if let Some(r) = o.raised.first() {
-        let at = match (&r.file, r.line) {
-            (Some(f), Some(l)) => format!(" at {f}:{l}"),
-            _ => String::new(),
-        };
+    let confirming = |same_line: bool| {
+        o.raised.iter().position(|r| {
+            findings
+                .iter()
+                .any(|f| f.kind == r.kind && (!same_line || r.line == Some(f.line)))
+        })
+    };
+    let shown = confirming(true).or_else(|| confirming(false)).unwrap_or(0);
+    if let Some(r) = o.raised.get(shown) {
         let more = match o.raised.len() {
             1 => String::new(),
             n => format!(" (+{} more)", n - 1),
         };
-        seen = format!("{seen}, raised {}{at}{more}", r.kind);
+        seen = format!("{seen}, {}{more}", raised_text(r));
     }
     seen
+}
+
+/// One event a native run raised on the way: `raised KIND at FILE:LINE`,
+/// `reached line L` (a `--reach` target), `followed the path`.
+fn raised_text(r: &fpsym_engine::report::Raised) -> String {
+    use fpsym_engine::report::{PATH_FOLLOWED, REACHED};
+    match (r.kind.name(), &r.file, r.line) {
+        (REACHED, _, Some(l)) => format!("reached line {l}"),
+        (REACHED, _, None) => "reached the line".to_string(),
+        (PATH_FOLLOWED, ..) => "followed the path".to_string(),
+        (k, Some(f), Some(l)) => format!("raised {k} at {f}:{l}"),
+        (k, ..) => format!("raised {k}"),
+    }
 }
 
 /// `fpsym replay DIR --test N`: replays test `id` alone and says what it
@@ -352,11 +376,7 @@ fn print_one(r: &fpsym_replay::TestReplay, opts: &ReplayOptions) -> std::io::Res
         writeln!(out, "  result:    {v}")?;
     }
     for x in t.observed.raised.iter().skip(1) {
-        let at = match (&x.file, x.line) {
-            (Some(f), Some(l)) => format!(" at {f}:{l}"),
-            _ => String::new(),
-        };
-        writeln!(out, "  raised:    {}{at}", x.kind)?;
+        writeln!(out, "  then:      {}", raised_text(x))?;
     }
     writeln!(out, "  recorded:  {}", t.expected)?;
     writeln!(out, "  matches the record: {}", if t.confirmed { "yes" } else { "NO" })?;
@@ -395,13 +415,25 @@ fn print_one(r: &fpsym_replay::TestReplay, opts: &ReplayOptions) -> std::io::Res
     Ok(())
 }
 
-/// The table of tests, the findings, the summary line and the coverage.
+/// The table of the tests that matter (those that confirm a finding and
+/// those that behave otherwise than recorded), the count of the others,
+/// the findings, the summary line and the coverage.
 fn print(report: &ReplayReport, opts: &ReplayOptions) -> std::io::Result<()> {
     let out = std::io::stdout();
     let mut out = out.lock();
-    writeln!(out, "{:>8}  {:<28} {:<40} confirmed", "test", "expected", "observed")?;
-    for r in &report.tests {
-        let seen = observed_text(&r.observed);
+    let findings_of = |test: u64| -> Vec<&fpsym_replay::FindingResult> {
+        report.findings.iter().filter(|f| f.test == test).collect()
+    };
+    let rows: Vec<_> = report
+        .tests
+        .iter()
+        .filter(|t| !t.confirmed || report.findings.iter().any(|f| f.test == t.test))
+        .collect();
+    if !rows.is_empty() {
+        writeln!(out, "{:>8}  {:<28} {:<40} confirmed", "test", "expected", "observed")?;
+    }
+    for r in &rows {
+        let seen = observed_confirming(&r.observed, &findings_of(r.test));
         writeln!(
             out,
             "{:>8}  {:<28} {:<40} {}",
@@ -410,6 +442,13 @@ fn print(report: &ReplayReport, opts: &ReplayOptions) -> std::io::Result<()> {
             seen,
             if r.confirmed { "yes" } else { "NO" }
         )?;
+    }
+    match report.tests.len() - rows.len() {
+        0 => {}
+        1 if rows.is_empty() => writeln!(out, "the test behaved as recorded")?,
+        n if rows.is_empty() => writeln!(out, "all {n} tests behaved as recorded")?,
+        1 => writeln!(out, "1 other test behaved as recorded")?,
+        n => writeln!(out, "{n} other tests behaved as recorded")?,
     }
     for f in &report.findings {
         let verdict = if f.confirmed {

@@ -801,7 +801,15 @@ fn print_summary(s: &Summary, findings: &[Finding], out: &std::path::Path) {
         st.seconds,
         pct(st.solver_seconds, st.seconds)
     );
-    for f in findings {
+    // Underflow and inexact (precision lost, not range) after the kinds
+    // a user acts on.
+    let (acted, apart): (Vec<&Finding>, Vec<&Finding>) = findings.iter().partition(|f| {
+        !matches!(
+            f.kind,
+            fpsym_engine::report::FindingKind::FpUnderflow | fpsym_engine::report::FindingKind::FpInexact
+        )
+    });
+    for f in acted.into_iter().chain(apart) {
         println!(
             "  {} at {}:{}:{} (test {:06}){}",
             f.kind,
@@ -818,6 +826,9 @@ fn print_summary(s: &Summary, findings: &[Finding], out: &std::path::Path) {
         if let Some(op) = &f.operation {
             let result = f.result.as_ref().map(|r| format!(" = {r}")).unwrap_or_default();
             println!("      {op}({}){result}", f.operands.join(", "));
+        }
+        if let Some(t) = crate::show::read_test(out, f.test) {
+            println!("      input: {}", crate::show::input_line(&t.objects));
         }
     }
     let verdict = match &s.verdict {

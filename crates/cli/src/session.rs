@@ -105,8 +105,20 @@ fn reportable(dir: &Path, failed_on_input: bool) -> bool {
     !failed_on_input || holds_run
 }
 
+/// A finding in `--json`: the record (`findings/NNN-KIND.json`) with its
+/// test's inputs, as the test records them (`input`) and on one line as
+/// the summary prints them (`input_text`); both null when the test is
+/// not there.
+#[derive(serde::Serialize)]
+struct FindingWithInput<'a> {
+    #[serde(flatten)]
+    finding: &'a fpsym_engine::report::Finding,
+    input: Option<Vec<fpsym_engine::report::TestObject>>,
+    input_text: Option<String>,
+}
+
 /// One run directory as JSON: `output`, `verdict` and `why`, `stop`,
-/// `stats`, `findings`, `replay` (confirmed and mismatched counts, when
+/// `stats`, `findings` (each with its test's `input`), `replay` (confirmed and mismatched counts, when
 /// replayed) and `result` (the mode's own record, when it writes one).
 fn run_json(dir: &Path) -> serde_json::Value {
     use fpsym_engine::report as r;
@@ -129,7 +141,20 @@ fn run_json(dir: &Path) -> serde_json::Value {
     v["output"] = dir.display().to_string().into();
     v["findings"] = r::read_findings(dir)
         .ok()
-        .and_then(|f| serde_json::to_value(f).ok())
+        .and_then(|findings| {
+            let with_input: Vec<FindingWithInput> = findings
+                .iter()
+                .map(|f| {
+                    let test = crate::show::read_test(dir, f.test);
+                    FindingWithInput {
+                        input_text: test.as_ref().map(|t| crate::show::input_line(&t.objects)),
+                        input: test.map(|t| t.objects),
+                        finding: f,
+                    }
+                })
+                .collect();
+            serde_json::to_value(with_input).ok()
+        })
         .unwrap_or(serde_json::Value::Null);
     if let Ok(rep) = r::read_json::<r::ReplayReport>(&dir.join(r::REPLAY)) {
         v["replay"] = serde_json::json!({

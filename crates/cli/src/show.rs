@@ -483,3 +483,86 @@ fn print(shown: &Shown) -> std::io::Result<()> {
     }
     Ok(())
 }
+
+/// Array elements and string bytes a one-line input shows before `…`.
+const LINE_ELEMENTS: usize = 6;
+/// String bytes a one-line input shows before `…`.
+const LINE_TEXT: usize = 32;
+
+/// A test's inputs on one line, for the run summary and `--json`
+/// (`x = 1.5e0, y = -inf`): each scalar's value as `fpsym show` gives it,
+/// text as a C string literal, an array's values in braces and a struct's
+/// members as designated initializers (`p = {.x = 1e0, .y = 2e0}`); past
+/// six elements (32 bytes of text) the rest is left out and counted.
+pub(crate) fn input_line(objects: &[TestObject]) -> String {
+    if objects.is_empty() {
+        return "(no inputs)".to_string();
+    }
+    objects
+        .iter()
+        .map(|o| format!("{} = {}", o.name, object_text(o)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// One input's value in [`input_line`].
+fn object_text(o: &TestObject) -> String {
+    let bytes = o.byte_values().unwrap_or_default();
+    // A scalar recorded as the one element of its own name (a long
+    // double's 16 bytes of memory).
+    if let (None, [e]) = (&o.value, o.elements.as_slice()) {
+        if e.name == o.name {
+            return e.value.clone();
+        }
+    }
+    if let Some(v) = &o.value {
+        return v.clone();
+    }
+    let text = (o.ty.ends_with(']') && o.ty.contains("char[")) || (o.name == "stdin" && o.ty.starts_with("u8["));
+    if text {
+        let end = bytes
+            .iter()
+            .position(|b| *b == 0)
+            .filter(|k| bytes[*k..].iter().all(|b| *b == 0))
+            .unwrap_or(bytes.len());
+        return match end > LINE_TEXT {
+            true => format!("{}… ({end} bytes)", fpsym_replay::c_string_literal(&bytes[..LINE_TEXT])),
+            false => fpsym_replay::c_string_literal(&bytes[..end]),
+        };
+    }
+    if o.elements.is_empty() {
+        return match bytes.len() {
+            0 => "(empty)".to_string(),
+            n if n > LINE_TEXT => format!("0x{}… ({n} bytes)", &o.bytes[..2 * LINE_TEXT]),
+            _ => format!("0x{}", o.bytes),
+        };
+    }
+    // Elements `name[0]`, `name[1]`, ... in order: an array, its values
+    // alone; else each with its designator (`.x`, `[1].next`).
+    let plain = o
+        .elements
+        .iter()
+        .enumerate()
+        .all(|(k, e)| e.name == format!("{}[{k}]", o.name));
+    let shown: Vec<String> = o
+        .elements
+        .iter()
+        .take(LINE_ELEMENTS)
+        .map(|e| match plain {
+            true => e.value.clone(),
+            false => {
+                let designator = e.name.strip_prefix(o.name.as_str()).unwrap_or(&e.name);
+                format!("{designator} = {}", e.value)
+            }
+        })
+        .collect();
+    match o.elements.len() {
+        n if n > LINE_ELEMENTS => format!("{{{}, …}} ({n} elements)", shown.join(", ")),
+        _ => format!("{{{}}}", shown.join(", ")),
+    }
+}
+
+/// Test `id` of the output directory `dir`, if it is there and readable.
+pub(crate) fn read_test(dir: &Path, id: u64) -> Option<Test> {
+    fpsym_report::read_json(&dir.join("tests").join(format!("{id:06}.json"))).ok()
+}

@@ -609,9 +609,9 @@ pub fn build_fuzzer(
     cmd.arg(&driver);
     for f in &record.files {
         if f.ends_with(".i") {
-            return Err(ReplayError::BuildFailed {
-                tool: "fpsym".into(),
-                diagnostics: format!("{f}: the fuzzing phase does not build preprocessed C (.i)\n"),
+            return Err(ReplayError::NotFuzzable {
+                file: f.clone(),
+                what: "preprocessed C (.i: its symbols cannot be renamed by -D)".into(),
             });
         }
         cmd.arg(f);

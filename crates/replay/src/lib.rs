@@ -129,6 +129,15 @@ pub enum ReplayError {
         /// Its diagnostics (shown before the message).
         diagnostics: String,
     },
+    /// The fuzzing phase cannot build this run's program at all (not a
+    /// failing build: an input it does not take, as preprocessed C).
+    #[error("{file}: the fuzzing phase does not build {what}; the symbolic run and its native replay do")]
+    NotFuzzable {
+        /// The input file.
+        file: String,
+        /// What kind of input it is.
+        what: String,
+    },
     /// A coverage tool (llvm-profdata, llvm-cov) ran and failed or wrote
     /// something unreadable.
     #[error("{tool} failed: {message}")]

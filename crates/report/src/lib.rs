@@ -29,13 +29,13 @@ pub use batch::{
     Totals, BATCH_RECORD, MISSING, RESULTS,
 };
 pub use progress::{read_progress, ProgressSample, PROGRESS};
-pub use records::{Event, Finding, FindingKind, Loc, PathEnd, Termination, Test, TestElement, TestObject};
+pub use records::{article, Event, Finding, FindingKind, Loc, PathEnd, Termination, Test, TestElement, TestObject};
 pub use replay_record::{
     Coverage, CoverageCount, FileLines, FindingResult, Observation, Observed, Raised, ReplayReport, TestResult,
 };
 pub use reports::{write_reports, write_reports_relative_to, HTML, JUNIT, SARIF};
 pub use run_record::{EntryRecord, PathDecision, PathRecord, RunRecord, SymArgs, PATH_FOLLOWED, REACHED};
-pub use summary::{Property, Stats, StopReason, Summary, Verdict};
+pub use summary::{seconds, Property, Stats, StopReason, Summary, Verdict};
 pub use values::{c_type_name, decimal, hex_float};
 
 use serde::de::DeserializeOwned;

@@ -482,7 +482,9 @@ impl Event {
             Event::Concretized { reason, .. } => format!("concretized: {reason}"),
             Event::BranchDropped { reason, .. } => format!("a branch was dropped: {reason}"),
             Event::ExternalCall { function, .. } => format!("call to unmodelled function {function}"),
-            Event::CheckUndecided { kind, reason, .. } => format!("a {kind} check was undecided: {reason}"),
+            Event::CheckUndecided { kind, reason, .. } => {
+                format!("{} {kind} check was undecided: {reason}", article(kind.name()))
+            }
             Event::PathStopped { reason, .. } => reason.clone(),
             Event::FuzzFinding { kind, test, input, .. } => {
                 format!("{kind} found by the fuzzing phase ({input}), test {test:06}")
@@ -491,9 +493,52 @@ impl Event {
     }
 }
 
+/// The indefinite article before a kind's name, as it is read aloud:
+/// "an above-range", "an underflow", "an fp-overflow" (eff-pee), but "a
+/// use-after-free", "a nan-result", "a float-cast-overflow".
+pub fn article(word: &str) -> &'static str {
+    let w = word.to_ascii_lowercase();
+    let vowel = match w.chars().next() {
+        Some('a' | 'e' | 'i' | 'o') => true,
+        Some('u') => w.starts_with("un"),
+        // Initialisms read letter by letter: F, L, M, N, R, S, X begin
+        // with a vowel sound.
+        _ => ["fp-", "fp ", "lu-", "mpfr", "smt", "sv-"]
+            .iter()
+            .any(|p| w.starts_with(p)),
+    };
+    if vowel {
+        "an"
+    } else {
+        "a"
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn articles_follow_the_sound() {
+        for (w, a) in [
+            ("above-range", "an"),
+            ("below-range", "a"),
+            ("nan-result", "a"),
+            ("fp-overflow", "an"),
+            ("underflow", "an"),
+            ("use-after-free", "a"),
+            ("out-of-bounds", "an"),
+            ("float-cast-overflow", "a"),
+        ] {
+            assert_eq!(article(w), a, "{w}");
+        }
+        let e = Event::CheckUndecided {
+            loc: None,
+            kind: FindingKind::Custom("above-range".into()),
+            reason: "timeout".into(),
+        };
+        assert_eq!(e.describe(), "an above-range check was undecided: timeout");
+    }
 
     fn test(end: PathEnd) -> Test {
         Test {

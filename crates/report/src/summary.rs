@@ -138,7 +138,7 @@ impl std::fmt::Display for StopReason {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             StopReason::Exhausted => f.write_str("every path explored"),
-            StopReason::MaxTime(s) => write!(f, "time limit of {s} s reached"),
+            StopReason::MaxTime(s) => write!(f, "time limit of {} s reached", seconds(*s)),
             StopReason::MaxMemory(b) => write!(f, "memory limit: {} MiB resident", b >> 20),
             StopReason::MaxStates(n) => write!(f, "state limit: {n} live states"),
             StopReason::MaxInstructions(n) => write!(f, "instruction limit: {n} instructions"),
@@ -147,6 +147,26 @@ impl std::fmt::Display for StopReason {
             StopReason::SolverFault(m) => write!(f, "solver fault: {m}"),
         }
     }
+}
+
+/// A duration in seconds for people: whole seconds as they are (`60`),
+/// others to a tenth of a second from 1 s on (`57.3`), to two significant
+/// digits below (`0.25`, `0.0012`). A limit given as `--max-time 120`
+/// and halved by a mode is then `60`, not `60.000000001`.
+pub fn seconds(s: f64) -> String {
+    if !s.is_finite() {
+        return s.to_string();
+    }
+    let rounded = if s.abs() >= 1.0 {
+        (s * 10.0).round() / 10.0
+    } else if s == 0.0 {
+        0.0
+    } else {
+        let scale = 10f64.powi(1 - s.abs().log10().floor() as i32);
+        (s * scale).round() / scale
+    };
+    // `{}` prints the shortest decimal that reads back as the value.
+    format!("{rounded}")
 }
 
 /// A stop reason as written in JSON.
@@ -275,6 +295,20 @@ impl Summary {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn seconds_are_rounded_for_people() {
+        assert_eq!(seconds(57.275740069), "57.3");
+        assert_eq!(seconds(60.0), "60");
+        assert_eq!(seconds(59.99), "60");
+        assert_eq!(seconds(0.25), "0.25");
+        assert_eq!(seconds(0.0012345), "0.0012");
+        assert_eq!(seconds(0.0), "0");
+        assert_eq!(
+            StopReason::MaxTime(57.275740069).to_string(),
+            "time limit of 57.3 s reached"
+        );
+    }
 
     #[test]
     fn property_files() {

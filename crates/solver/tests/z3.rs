@@ -681,4 +681,17 @@ fn rem_is_decided_for_normal_divisors_only() {
         app(Op::FpRem, vec![d.clone(), d.clone()]).eq(&Term::fp(Float::from_f64(0.0)))
     ]);
     assert!(matches!(r, SolveResult::Unknown(Reason::Unsupported(_))), "{r:?}");
+    // The message names the format as C users know it: x86_fp80 is the
+    // x87 long double, not binary64.
+    let l = fpv("rem_l", Format::X86_FP80);
+    let r = check(vec![
+        app(Op::FpRem, vec![l.clone(), l.clone()]).eq(&Term::fp(Float::zero(Format::X86_FP80, false)))
+    ]);
+    match r {
+        SolveResult::Unknown(Reason::Unsupported(m)) => assert!(
+            m.starts_with("fp.rem in x87 long double (_ FloatingPoint 15 64): ") && m.contains("from binary64 on"),
+            "{m}"
+        ),
+        r => panic!("{r:?}"),
+    }
 }

@@ -87,6 +87,19 @@ impl From<String> for Failure {
 ///   when bit-blasting (e.g. `fp.roundToIntegral RNE 0.25` in (2, 5) gives
 ///   1). `fp.to_ubv`/`fp.to_sbv` are refused there too, as fpsym's guard
 ///   for their unspecified cases uses `fp.roundToIntegral`.
+/// What C and SMT-LIB users call a format, when it has a common name
+/// (`binary64`, `x87 long double`, `binary128`).
+fn c_format_name(f: Format) -> Option<&'static str> {
+    Some(match f {
+        Format::BINARY16 => "binary16",
+        Format::BINARY32 => "binary32",
+        Format::BINARY64 => "binary64",
+        Format::X86_FP80 => "x87 long double",
+        Format::BINARY128 => "binary128",
+        _ => return None,
+    })
+}
+
 fn unsupported(u: &Term) -> Option<String> {
     let arg_format = |i: usize| u.args().get(i).and_then(|a| a.sort().as_float());
     match u.op() {
@@ -99,8 +112,9 @@ fn unsupported(u: &Term) -> Option<String> {
         },
         Op::FpRem => match u.sort() {
             Sort::Float(f) if f.eb() >= 11 => Some(format!(
-                "fp.rem in {} (Z3 4.8.12's encoding of fp.rem grows with 2^eb: for binary64 it exhausts memory)",
-                Sort::Float(f)
+                "fp.rem in {}{}: Z3 4.8.12's encoding of fp.rem grows with 2^eb and exhausts memory from binary64 on",
+                c_format_name(f).map(|n| format!("{n} ")).unwrap_or_default(),
+                Sort::Float(f),
             )),
             _ => None,
         },
