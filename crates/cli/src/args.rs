@@ -173,7 +173,8 @@ pub struct BatchArgs {
     /// One job per line: `{"function": "f"}`, optionally with `"file"`
     /// (the C file defining it, as given on the command line), `"args"`
     /// (more options of the mode for this function, e.g.
-    /// ["--range", "x=[0,1]"]) and `"max_time"` (seconds).
+    /// ["--range", "x=[0,1]"]), `"max_time"` (seconds) and `"array_len"`
+    /// (its --array-len).
     #[arg(long, value_name = "JOBS.jsonl")]
     pub manifest: Option<std::path::PathBuf>,
     /// The analysis each function gets.
@@ -218,6 +219,8 @@ pub struct BatchArgs {
     #[arg(long, value_name = "CMD")]
     pub wrapper: Option<String>,
     /// The mode's options, given after `--` or among batch's own.
+    /// `--array-len N` is every function's, `--array-len NAME=N` (repeatable)
+    /// the function NAME's.
     #[arg(last = true, value_name = "MODE_OPTIONS")]
     pub mode_args: Vec<String>,
 }

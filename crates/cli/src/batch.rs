@@ -215,11 +215,79 @@ fn assign_dirs(jobs: &mut [Job], files: &[PathBuf]) {
     }
 }
 
+/// `--array-len` among batch's mode options: the length for every
+/// function (`--array-len N`) and lengths for some (`--array-len
+/// NAME=N`, repeatable), taken out of the options each function's run
+/// gets; a job's `--array-len` is then the one of its own options (a
+/// manifest's `"array_len"` or `"args"`), else its name's, else every
+/// function's.
+#[derive(Debug, Default, PartialEq)]
+struct ArrayLens {
+    all: Option<u64>,
+    per: BTreeMap<String, u64>,
+}
+
+/// Splits `--array-len` out of `args` (as `--array-len X` or
+/// `--array-len=X`): the other options, and the lengths. `named` says
+/// whether `NAME=N` may be given (batch's options, not a job's own).
+fn split_array_len(args: &[String], named: bool, context: &str) -> Result<(Vec<String>, ArrayLens), Failure> {
+    let mut rest = Vec::new();
+    let mut lens = ArrayLens::default();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let value = if a == "--array-len" {
+            it.next().cloned().ok_or_else(|| {
+                Failure::Input(format!(
+                    "{context}: --array-len: expected N, or NAME=N for one function"
+                ))
+            })?
+        } else if let Some(v) = a.strip_prefix("--array-len=") {
+            v.to_string()
+        } else {
+            rest.push(a.clone());
+            continue;
+        };
+        let bad = |why: &str| Failure::Input(format!("{context}: --array-len {value}: {why}"));
+        let number = |n: &str| {
+            n.trim()
+                .parse::<u64>()
+                .map_err(|_| bad("expected a number of elements"))
+        };
+        match value.split_once('=') {
+            Some(_) if !named => return Err(bad("a job's own --array-len takes a number (it is the job's)")),
+            Some((name, n)) if !name.trim().is_empty() => {
+                if lens.per.insert(name.trim().to_string(), number(n)?).is_some() {
+                    return Err(bad("given twice for this function"));
+                }
+            }
+            Some(_) => return Err(bad("expected NAME=N")),
+            None => {
+                if lens.all.replace(number(&value)?).is_some() {
+                    return Err(bad(
+                        "a length for every function is given twice (NAME=N sets one function's)",
+                    ));
+                }
+            }
+        }
+    }
+    Ok((rest, lens))
+}
+
 /// The jobs of the whole batch (before sharding), in order, and for
 /// `--all-functions` the functions of the C files left out, with why.
-fn select(raw: &BatchArgs, program: &fpsym_frontend::Program) -> anyhow::Result<(Vec<Job>, Vec<String>)> {
+fn select(
+    raw: &BatchArgs,
+    program: &fpsym_frontend::Program,
+    lens: &ArrayLens,
+) -> anyhow::Result<(Vec<Job>, Vec<String>)> {
     let user = fpsym_frontend::UserCode::from_inputs(&raw.files);
     let job = |function: &str, file: Option<String>, args: Vec<String>, max_time: Option<f64>, what: &str| {
+        // The job's --array-len: its own, else its name's, else every
+        // function's; passed as one option.
+        let (mut args, own) = split_array_len(&args, false, what)?;
+        if let Some(n) = own.all.or_else(|| lens.per.get(function).copied()).or(lens.all) {
+            args.extend(["--array-len".to_string(), n.to_string()]);
+        }
         let f = program
             .module
             .functions
@@ -300,6 +368,7 @@ fn select(raw: &BatchArgs, program: &fpsym_frontend::Program) -> anyhow::Result<
             #[serde(default)]
             args: Vec<String>,
             max_time: Option<f64>,
+            array_len: Option<u64>,
         }
         let mut seen = BTreeMap::new();
         for (n, l) in text.lines().enumerate() {
@@ -315,7 +384,16 @@ fn select(raw: &BatchArgs, program: &fpsym_frontend::Program) -> anyhow::Result<
             if let Some(t) = line.max_time {
                 crate::solver_opts::seconds(&format!("{what}: max_time"), Some(t))?;
             }
-            let j = job(&line.function, line.file, line.args, line.max_time, &what)?;
+            let mut args = line.args;
+            if let Some(n) = line.array_len {
+                if args.iter().any(|a| a == "--array-len" || a.starts_with("--array-len=")) {
+                    return Err(
+                        Failure::Input(format!("{what}: \"array_len\" and --array-len in \"args\": give one")).into(),
+                    );
+                }
+                args.extend(["--array-len".to_string(), n.to_string()]);
+            }
+            let j = job(&line.function, line.file, args, line.max_time, &what)?;
             if let Some(first) = seen.insert((j.file.clone(), j.function.clone()), n + 1) {
                 return Err(Failure::Input(format!(
                     "{what}: {} in {} is listed twice (first on line {first})",
@@ -328,6 +406,13 @@ fn select(raw: &BatchArgs, program: &fpsym_frontend::Program) -> anyhow::Result<
         if jobs.is_empty() {
             return Err(Failure::Input(format!("--manifest {}: no job in it", m.display())).into());
         }
+    }
+    if let Some(name) = lens.per.keys().find(|n| !jobs.iter().any(|j| j.function == **n)) {
+        return Err(Failure::Input(format!(
+            "--array-len {name}={}: `{name}` is not one of the functions the batch analyses",
+            lens.per[name]
+        ))
+        .into());
     }
     let mut seen = BTreeSet::new();
     jobs.retain(|j| seen.insert((j.file.clone(), j.function.clone())));
@@ -443,7 +528,9 @@ pub fn run(raw: BatchArgs) -> anyhow::Result<ExitCode> {
     }
     // The mode's options, checked once with a placeholder function: the
     // compile options are the library's.
-    let opts = mode_options(mode, &raw.files, "f", &raw.mode_args, "batch")?;
+    // `--array-len` is batch's to give per function.
+    let (mode_args, lens) = split_array_len(&raw.mode_args, true, "batch")?;
+    let opts = mode_options(mode, &raw.files, "f", &mode_args, "batch")?;
     crate::solver_opts::check_backends(opts.solver_config())?;
     let out = raw.output.clone();
     prepare_dir(&out, raw.force, raw.resume)?;
@@ -499,7 +586,7 @@ pub fn run(raw: BatchArgs) -> anyhow::Result<ExitCode> {
         }
         Err(e) => return Err(Failure::Input(e.to_string()).into()),
     };
-    let (all_jobs, left_out) = select(&raw, &program)?;
+    let (all_jobs, left_out) = select(&raw, &program, &lens)?;
     drop(program);
     if !left_out.is_empty() {
         note!(
@@ -513,7 +600,7 @@ pub fn run(raw: BatchArgs) -> anyhow::Result<ExitCode> {
             mode,
             &raw.files,
             &j.function,
-            &[raw.mode_args.clone(), j.args.clone()].concat(),
+            &[mode_args.clone(), j.args.clone()].concat(),
             &format!("{}: {}", j.file, j.function),
         )?;
     }
@@ -569,7 +656,7 @@ pub fn run(raw: BatchArgs) -> anyhow::Result<ExitCode> {
         wrapper,
         mode,
         files: raw.files.clone(),
-        mode_args: raw.mode_args.clone(),
+        mode_args,
         max_time,
         max_memory: raw.max_memory_per_function,
         grace: raw.grace,
@@ -912,7 +999,10 @@ fn analyse(plan: &Plan, job: &Job) -> JobResult {
         (None, Some(0 | 1 | 4), _) => match stop {
             Some(r::StopReason::MaxTime(t)) => (
                 JobStatus::TimedOut,
-                Some(format!("stopped at its time limit ({t} s); what it found is kept")),
+                Some(format!(
+                    "stopped at its time limit ({} s); what it found is kept",
+                    r::seconds(t)
+                )),
             ),
             Some(r::StopReason::MaxMemory(b)) => (
                 JobStatus::OutOfMemory,

@@ -444,3 +444,112 @@ fn the_modes_answer_is_in_the_results_and_a_closed_stdout_is_no_crash() {
     assert!(piped.join("report.html").is_file());
     assert_eq!(results(&piped).len(), 3);
 }
+
+/// `entry.array_len` of a function's run.json in a batch directory.
+fn array_len(out: &Path, r: &serde_json::Value) -> serde_json::Value {
+    let run: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join(r["dir"].as_str().unwrap()).join("run.json")).unwrap())
+            .unwrap();
+    run["entry"]["array_len"].clone()
+}
+
+#[test]
+fn array_len_is_given_per_function() {
+    // sum3 reads three elements, first one: `--array-len sum3=3` gives
+    // sum3 its three (no out-of-bounds), every other function one.
+    let dir = scratch("array-len");
+    let lib = c("array_sum.c");
+    let out = dir.join("named");
+    let o = fpsym(&[
+        "batch",
+        &lib,
+        "--functions",
+        "sum3,first",
+        "--mode",
+        "run",
+        "--max-time-per-function",
+        "5",
+        "-o",
+        out.to_str().unwrap(),
+        "--",
+        "--array-len",
+        "1",
+        "--array-len",
+        "sum3=3",
+    ]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{t}");
+    let r = results(&out);
+    assert_eq!(array_len(&out, &r["sum3"]), 3, "{t}");
+    assert_eq!(array_len(&out, &r["first"]), 1, "{t}");
+    assert_eq!(kinds(&r["sum3"]), Vec::<String>::new(), "{t}");
+    // The same for all: sum3 reads past its one element.
+    let out = dir.join("all");
+    let o = fpsym(&[
+        "batch",
+        &lib,
+        "--functions",
+        "sum3",
+        "--mode",
+        "run",
+        "--max-time-per-function",
+        "5",
+        "-o",
+        out.to_str().unwrap(),
+        "--",
+        "--array-len",
+        "1",
+    ]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{t}");
+    assert_eq!(kinds(&results(&out)["sum3"]), ["out-of-bounds"], "{t}");
+    // A manifest's "array_len" is the job's own.
+    let manifest = dir.join("jobs.jsonl");
+    std::fs::write(
+        &manifest,
+        "{\"function\": \"sum3\", \"array_len\": 3}\n{\"function\": \"first\"}\n",
+    )
+    .unwrap();
+    let out = dir.join("manifest");
+    let o = fpsym(&[
+        "batch",
+        &lib,
+        "--manifest",
+        manifest.to_str().unwrap(),
+        "--mode",
+        "run",
+        "--max-time-per-function",
+        "5",
+        "-o",
+        out.to_str().unwrap(),
+        "--",
+        "--array-len",
+        "2",
+    ]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{t}");
+    let r = results(&out);
+    assert_eq!(array_len(&out, &r["sum3"]), 3, "{t}");
+    assert_eq!(array_len(&out, &r["first"]), 2, "{t}");
+    // A name the batch does not analyse is an input error.
+    let o = fpsym(&[
+        "batch",
+        &lib,
+        "--functions",
+        "first",
+        "--mode",
+        "run",
+        "-o",
+        dir.join("typo").to_str().unwrap(),
+        "--",
+        "--array-len",
+        "sum=3",
+    ]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{t}");
+    assert!(
+        t.contains("--array-len sum=3: `sum` is not one of the functions the batch analyses"),
+        "{t}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
