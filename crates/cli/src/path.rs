@@ -393,29 +393,8 @@ pub fn run(raw: PathArgs) -> anyhow::Result<ExitCode> {
                 },
             )
         },
-        |_, f| {
-            if let Some(found) = f.iter().find(|x| x.kind.to_string() == goal) {
-                if let Ok(t) = fpsym_engine::report::read_json::<fpsym_engine::report::Test>(
-                    &out.join("tests").join(format!("{:06}.json", found.test)),
-                ) {
-                    let shown: Vec<String> = t
-                        .objects
-                        .iter()
-                        .map(|o| {
-                            let v = o.value.clone().unwrap_or_else(|| {
-                                o.elements
-                                    .iter()
-                                    .map(|e| e.value.clone())
-                                    .collect::<Vec<_>>()
-                                    .join(", ")
-                            });
-                            format!("{} = {v}", o.name)
-                        })
-                        .collect();
-                    println!("input: {}", shown.join("; "));
-                }
-            }
-        },
+        // Each finding's input is in the summary already.
+        |_, _| {},
     )
     // The answer is the verdict printed: feasible (1), infeasible (0) or
     // unknown (4).
