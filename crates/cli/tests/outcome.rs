@@ -296,3 +296,42 @@ fn a_run_that_cannot_start_says_why_and_leaves_no_directory() {
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("C++ is not supported"), "{}", text(&o));
 }
+
+#[test]
+fn an_out_of_bounds_access_names_the_object_and_index() {
+    let dir = scratch("oob");
+    let p = program(
+        &dir,
+        "double tab[8];\ndouble get(int i) { return tab[i]; }\ndouble loc(int i) { double a[4] = {1, 2, 3, 4}; return a[i]; }\n",
+    );
+    for (f, range, want) in [
+        (
+            "get",
+            "i=[9,9]",
+            "access of 8 byte(s) at `tab[9]`, past the end of `tab` (64 bytes)",
+        ),
+        (
+            "loc",
+            "i=[4,4]",
+            "access of 8 byte(s) at `a[4]`, past the end of `a` (32 bytes)",
+        ),
+    ] {
+        let out = dir.join(f);
+        let o = fpsym(
+            &[
+                "run",
+                p.to_str().unwrap(),
+                "--function",
+                f,
+                "--range",
+                range,
+                "-o",
+                out.to_str().unwrap(),
+            ],
+            &[],
+        );
+        let t = text(&o);
+        assert_eq!(o.status.code(), Some(1), "{t}");
+        assert!(t.contains(want), "{want}\n{t}");
+    }
+}

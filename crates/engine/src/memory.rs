@@ -146,6 +146,14 @@ impl Memory {
         (addr < o.base + o.size.max(1)).then_some(o.as_ref())
     }
 
+    /// The object whose red zone (the gap after it) holds `addr`: what an
+    /// access just past an object's end touched.
+    pub fn just_past(&self, addr: u64) -> Option<&Object> {
+        let (_, o) = self.objects.range(..=addr).next_back()?;
+        let end = o.base + o.size.max(1);
+        (addr >= end && addr < end + RED_ZONE).then_some(o.as_ref())
+    }
+
     /// The object starting at `base`.
     pub fn get(&self, base: u64) -> Option<&Object> {
         self.objects.get(&base).map(|o| o.as_ref())

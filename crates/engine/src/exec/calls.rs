@@ -95,6 +95,26 @@ impl Exec<'_, '_> {
         self.concrete_access(st, a, n, loc, write)
     }
 
+    /// Where offset `off` of object `o` is, for a message: `tab[9]` in an
+    /// array (of the element there, or past the end), else `offset 72 of
+    /// `o``.
+    fn place(&self, o: &crate::memory::Object, off: u64) -> String {
+        if let Some(llvm_ir::Type::ArrayType { element_type, .. }) =
+            o.ty.as_ref().and_then(|t| self.prog.layout.resolve(t))
+        {
+            let size = self.prog.layout.alloc_size(element_type);
+            if size > 0 {
+                let rest = off % size;
+                return if rest == 0 {
+                    format!("`{}[{}]`", o.name, off / size)
+                } else {
+                    format!("byte {rest} of `{}[{}]`", o.name, off / size)
+                };
+            }
+        }
+        format!("offset {off} of `{}`", o.name)
+    }
+
     fn concrete_access(
         &mut self,
         st: &mut State,
@@ -107,6 +127,13 @@ impl Exec<'_, '_> {
         let Some(o) = st.mem.find(a) else {
             let what = if a == 0 {
                 "null pointer dereference".to_string()
+            } else if let Some(o) = st.mem.just_past(a) {
+                format!(
+                    "access of {n} byte(s) at {}, past the end of `{}` ({} bytes)",
+                    self.place(o, a - o.base),
+                    o.name,
+                    o.size
+                )
             } else {
                 format!("access of {n} byte(s) at 0x{a:x}, outside every object")
             };
@@ -131,8 +158,10 @@ impl Exec<'_, '_> {
         let off = a - o.base;
         if off + n > o.size {
             let what = format!(
-                "access of {n} byte(s) at offset {off} of `{}` ({} bytes)",
-                o.name, o.size
+                "access of {n} byte(s) at {}, past the end of `{}` ({} bytes)",
+                self.place(o, off),
+                o.name,
+                o.size
             );
             return Ok(Access::Bug(
                 Violation::new(Kind::OutOfBounds, loc.clone(), st).with_message(what),
