@@ -86,17 +86,32 @@ impl ProcessSolver {
 
     fn spawn(&self) -> Result<Child, SolverError> {
         use std::os::unix::process::CommandExt;
-        let mut cmd = std::process::Command::new(&self.config.program);
-        // SAFETY: prctl(2) is async-signal-safe; between fork and exec it
-        // asks the kernel to kill the child when the thread that started
-        // it ends (this one waits for the child, so only when fpsym dies,
-        // SIGKILL included).
-        unsafe {
-            cmd.pre_exec(|| {
-                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-                Ok(())
-            });
+        // The child must die with fpsym, SIGKILL included: PR_SET_PDEATHSIG,
+        // set by util-linux's `setpriv --pdeathsig KILL`, which then execs
+        // the solver (same pid, the setting kept). Not through
+        // `Command::pre_exec`: a pre_exec hook makes std fork() instead of
+        // posix_spawn(), and fork() runs libz3's prefork handler, which
+        // waits for the allocator lock of any Z3 running in another thread
+        // (a portfolio's z3 member): spawns then stalled until their
+        // deadline, every cvc5 query a timeout. Without setpriv (not on
+        // PATH) the solver starts directly and only outlives a killed fpsym.
+        // The solver is looked up first, so that a missing one is named
+        // here rather than by setpriv's exit status.
+        let program = &self.config.program;
+        if find_program(program).is_none() {
+            return Err(self.error(format!(
+                "cannot start `{}`: `{program}` not found (not an executable file, nor on PATH)",
+                self.config.command_line()
+            )));
         }
+        let mut cmd = match find_program("setpriv") {
+            Some(setpriv) => {
+                let mut c = std::process::Command::new(setpriv);
+                c.args(["--pdeathsig", "KILL", "--", program]);
+                c
+            }
+            None => std::process::Command::new(program),
+        };
         cmd.args(&self.config.args)
             // Its own process group, so that a timeout kills whatever the
             // solver started too (a wrapper script's children).
@@ -257,6 +272,25 @@ impl Solver for ProcessSolver {
             ("process.seconds".to_string(), s.seconds),
         ])
     }
+}
+
+/// `program` if it names a file (it has a `/`), else the first executable
+/// file of that name in `PATH`.
+fn find_program(program: &str) -> Option<std::path::PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    let executable = |p: &std::path::Path| {
+        std::fs::metadata(p)
+            .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+            .unwrap_or(false)
+    };
+    if program.contains('/') {
+        let p = std::path::PathBuf::from(program);
+        return executable(&p).then_some(p);
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(program))
+        .find(|p| executable(p))
 }
 
 /// Kills the child's whole process group (it leads one, see `spawn`), then

@@ -491,3 +491,34 @@ fn a_cancelled_budget_stops_z3_and_cp() {
         assert!(took < Duration::from_millis(1000), "{name}: {took:?}");
     }
 }
+
+/// A solver process starts at once while Z3 works in another thread of the
+/// same process. libz3 registers a fork handler that takes its allocator
+/// lock, so a fork() (which std's `Command` uses when given a `pre_exec`
+/// hook) waited on the busy Z3: in a portfolio or the cross-check, every
+/// process query ran into its deadline.
+#[cfg(feature = "z3")]
+#[test]
+fn a_solver_process_starts_while_z3_works_in_another_thread() {
+    let busy = std::thread::spawn(|| {
+        let mut z3 = build(&SolverConfig::bare(Backend::Z3));
+        z3.check(&hard(), &Budget::timeout(Duration::from_secs(6))).unwrap()
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    let x = Term::var("x", Sort::Float(Format::BINARY32));
+    let q = Query::new(vec![
+        Term::app(Op::FpGt, vec![x, Term::fp(Float::from_f32(1.0))]).unwrap()
+    ]);
+    let mut process = build(&SolverConfig::bare(Backend::parse("process:z3 -in").unwrap()));
+    let start = Instant::now();
+    for i in 0..10 {
+        let r = process.check(&q, &Budget::timeout(Duration::from_secs(2))).unwrap();
+        assert!(
+            matches!(r, SolveResult::Sat(_)),
+            "query {i}: {r:?} after {:?}",
+            start.elapsed()
+        );
+    }
+    assert!(start.elapsed() < Duration::from_secs(4), "{:?}", start.elapsed());
+    busy.join().unwrap();
+}
