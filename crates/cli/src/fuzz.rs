@@ -105,6 +105,12 @@ pub fn phase(
         }
         return Ok(None);
     }
+    if !reads_input(engine, program) {
+        if explicit {
+            eprintln!("fpsym: note: no fuzzing phase (the program reads no input: nothing to mutate)");
+        }
+        return Ok(None);
+    }
     let ll = std::fs::read_to_string(out.join("build").join("program.ll")).unwrap_or_default();
     let constants = fpsym_replay::fuzz::Constants::of_ir(&ll);
     // The default phase ends once the fuzzer finds nothing new for a while.
@@ -153,6 +159,28 @@ pub fn phase(
         seeds,
         bounded,
     }))
+}
+
+/// Whether the run's program takes any input the fuzzer could vary: a
+/// `--function` entry with parameters, or a call of one of the driver's
+/// input functions (`klee_make_symbolic`, `klee_int`, `klee_range`,
+/// `__VERIFIER_nondet_*`, `time`, `clock`). A program without any runs
+/// the same way every time: fuzzing it only spends the run's time (a
+/// concrete loop of millions of iterations ran for seconds in the
+/// fuzzer before the symbolic run started).
+fn reads_input(engine: &Config, program: &fpsym_frontend::Program) -> bool {
+    if let fpsym_engine::Entry::Function { name, .. } = &engine.entry {
+        let params = program.module.functions.iter().find(|f| &f.name == name);
+        if params.is_none_or(|f| !f.parameters.is_empty()) {
+            return true;
+        }
+    }
+    let input = |n: &str| {
+        matches!(n, "klee_make_symbolic" | "klee_int" | "klee_range" | "time" | "clock")
+            || n.starts_with("__VERIFIER_nondet_")
+    };
+    program.module.func_declarations.iter().any(|d| input(&d.name))
+        || program.module.functions.iter().any(|f| input(&f.name))
 }
 
 /// What the `--function` entry's inputs keep to, for the fuzzer: each

@@ -386,3 +386,40 @@ fn the_fuzzer_keeps_to_the_bounds_of_the_runs_inputs() {
     assert_eq!(o.status.code(), Some(1), "{t}");
     assert!(!t.contains(" 0 crashing;"), "{t}");
 }
+
+#[test]
+fn a_program_that_reads_no_input_is_not_fuzzed() {
+    // Runs the same way every time: a fuzzing phase would only spend the
+    // run's time. With an input (a parameter), the same loop is fuzzed.
+    let dir = scratch("noinput");
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = dir.join("logistic.c");
+    std::fs::write(
+        &src,
+        "#include <assert.h>\n\
+         double iterate(void) { double x = 0.3; for (int i = 0; i < 1000; i++) x = 3.7 * x * (1 - x); return x; }\n\
+         double scaled(double r) { double x = 0.3; for (int i = 0; i < 10; i++) x = r * x * (1 - x); return x; }\n\
+         int main(void) { double x = iterate(); assert(x >= 0 && x <= 1); return 0; }\n",
+    )
+    .unwrap();
+    for (function, fuzzed) in [(None, false), (Some("iterate"), false), (Some("scaled"), true)] {
+        let out = dir.join(format!("out-{}", function.unwrap_or("main")));
+        let mut args = vec![
+            "run",
+            src.to_str().unwrap(),
+            "--fuzz-time",
+            "2",
+            "-o",
+            out.to_str().unwrap(),
+        ];
+        if let Some(f) = function {
+            args.extend(["--function", f]);
+        }
+        let o = fpsym(&args);
+        let t = text(&o);
+        assert_eq!(o.status.code(), Some(0), "{function:?}: {t}");
+        assert_eq!(out.join("fuzz/fuzz.json").exists(), fuzzed, "{function:?}: {t}");
+        assert_eq!(t.contains("the program reads no input"), !fuzzed, "{function:?}: {t}");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
