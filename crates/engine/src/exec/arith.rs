@@ -239,6 +239,54 @@ pub fn fp_to_int(signed: bool, a: &Term, w: u32) -> Term {
     }
 }
 
+/// `llvm.experimental.constrained.fptosi`/`fptoui` (under `#pragma STDC
+/// FENV_ACCESS ON`) as clang-14's x86-64 code computes it. The strict
+/// code converts to unsigned 64 bits without raising a spurious exception,
+/// for float and double (SSE) as for long double (x87): `ge = x >= 2^63`
+/// (false for NaN), then `cvtt(ge ? x - 2^63 : x) ^ (ge << 63)`: NaN,
+/// -inf and values below -2^63 give 100…0, +inf and values of at least
+/// 2^64 give 0. Other widths are converted as [`fp_to_int`] does.
+pub fn strict_fp_to_int(signed: bool, a: &Term, w: u32) -> Term {
+    let fmt = format_of(a);
+    if signed || w != 64 || lib_conversion(fmt, w) {
+        return fp_to_int(signed, a, w);
+    }
+    let two63 = fpsym_float::Float::pow2(fmt, 63).map(Term::fp);
+    let Some(two63) = two63 else {
+        return fp_to_int(signed, a, w);
+    };
+    let ge = mk(Op::FpGeq, vec![a.clone(), two63.clone()]);
+    // x - 2^63 is exact where it matters (2^63 <= x < 2^64).
+    let shifted = mk(Op::FpSub, vec![rm(RoundingMode::NearestTiesToEven), a.clone(), two63]);
+    let x = mk(Op::Ite, vec![ge.clone(), shifted, a.clone()]);
+    let r = mk(Op::FpToSbv(64), vec![rm(RoundingMode::TowardZero), x]);
+    let top = mk(Op::Ite, vec![ge, bv(64, 1u128 << 63), bv(64, 0)]);
+    mk(Op::BvXor, vec![r, top])
+}
+
+/// `fptoui` of a lane of a float or double vector to `w` bits, as
+/// clang-14's x86-64 (SSE2) code computes it: to 32-bit lanes, `r =
+/// cvttps2dq(x)` (`cvttpd2dq`), and where `r` is negative, `r |
+/// cvttps2dq(x - 2^31)`: 2^31 ≤ x < 2^32 converts exactly, and NaN, ±inf
+/// and every other out-of-range value give 0x80000000 (the scalar code
+/// converts to 64 bits and keeps the low half, see [`fp_to_int`]). Other
+/// widths are converted lane by lane as scalars are.
+pub fn vector_fp_to_int(signed: bool, a: &Term, w: u32) -> Term {
+    let fmt = format_of(a);
+    if signed || w != 32 || !(fmt == Format::BINARY32 || fmt == Format::BINARY64) {
+        return fp_to_int(signed, a, w);
+    }
+    let cvtt = |x: &Term| mk(Op::FpToSbv(32), vec![rm(RoundingMode::TowardZero), x.clone()]);
+    let two31 = Term::fp(fpsym_float::Float::pow2(fmt, 31).expect("in range"));
+    // x - 2^31 is exact where it matters (2^31 <= x < 2^32; elsewhere the
+    // conversion is out of range whatever the rounding).
+    let shifted = mk(Op::FpSub, vec![rm(RoundingMode::NearestTiesToEven), a.clone(), two31]);
+    let r = cvtt(a);
+    let negative = mk(Op::BvSlt, vec![r.clone(), bv(32, 0)]);
+    let or = mk(Op::BvOr, vec![r.clone(), cvtt(&shifted)]);
+    mk(Op::Ite, vec![negative, or, r])
+}
+
 /// Whether clang-14's x86-64 code converts a `fmt` float to a `w`-bit
 /// integer by a library call (binary128 sources, 128-bit destinations),
 /// whose out-of-range results fpsym does not model.
@@ -324,6 +372,27 @@ pub fn intrinsic_zero_tie(fmt: Format, max: bool, constant_operand: bool) -> Zer
     } else {
         ZeroTie::First
     }
+}
+
+/// `uitofp` of a lane of an integer vector, as clang-14's x86-64 (SSE2)
+/// code computes it. 32-bit lanes (to float or double) and 64-bit lanes
+/// (to double) are converted by "magic number" sums: the lane's bits are
+/// put in the significand of a large power of two, which is subtracted
+/// again (`(x | 2^52) - 2^52` for 32 bits to double, high and low halves
+/// for the others), and the one rounding gives the exact conversion,
+/// except for the sign of zero: 0 converts to -0.0 when rounding
+/// downward (the sum of the two cancelling parts is an exact zero, which
+/// is -0 in that mode). Other lanes (64 bits to float, narrower lanes
+/// extended to 32 bits and converted signed) convert as scalars do.
+pub fn vector_uint_to_float(r: RoundingMode, a: &Term, to: Format) -> Term {
+    let conv = to_float("uitofp", r, a, to);
+    let w = width(a);
+    let magic = (w == 32 && (to == Format::BINARY32 || to == Format::BINARY64)) || (w == 64 && to == Format::BINARY64);
+    if !magic || r != RoundingMode::TowardNegative {
+        return conv;
+    }
+    let zero = mk(Op::Eq, vec![a.clone(), bv(w, 0)]);
+    mk(Op::Ite, vec![zero, Term::fp(fpsym_float::Float::zero(to, true)), conv])
 }
 
 /// sitofp/uitofp/fpext/fptrunc.

@@ -170,7 +170,7 @@ impl Exec<'_, '_> {
             "fptosi" | "fptoui" => {
                 let w = int_to()?;
                 let signed = op == "fptosi";
-                map_lanes(args, &mut |a| Val::Bv(arith::fp_to_int(signed, a[0].fp(), w)))
+                map_lanes(args, &mut |a| Val::Bv(arith::strict_fp_to_int(signed, a[0].fp(), w)))
             }
             "fcmp" | "fcmps" => {
                 let p = predicate(&meta)?;
@@ -182,11 +182,21 @@ impl Exec<'_, '_> {
             "round" => map_lanes(args, &mut fixed(RoundingMode::NearestTiesToAway)),
             "roundeven" => map_lanes(args, &mut fixed(RoundingMode::NearestTiesToEven)),
             "rint" | "nearbyint" => map_lanes(args, &mut fixed(r)),
+            // Not inline code, as llvm.maxnum is: x86-64 calls glibc's
+            // fmax/fmin (as a call of fmax in the source does, see the
+            // libm model): of two zeros either, NaN for a signalling NaN.
             "maxnum" | "minnum" => {
                 let max = op == "maxnum";
-                let k = self.constant_argument;
                 map_lanes(args, &mut |a| {
-                    Val::Fp(arith::intrinsic_min_max(st, max, a[0].fp(), a[1].fp(), k))
+                    let mut choice = || Term::var(&st.unique_name("fpsym.zero_tie"), fpsym_expr::Sort::Bool);
+                    Val::Fp(arith::min_max(
+                        max,
+                        a[0].fp(),
+                        a[1].fp(),
+                        arith::ZeroTie::Either,
+                        true,
+                        &mut choice,
+                    ))
                 })
             }
             "lrint" | "llrint" | "lround" | "llround" => {

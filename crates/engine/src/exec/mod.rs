@@ -778,9 +778,18 @@ impl<'e, 'p> Exec<'e, 'p> {
             I::And(x) => int2!(x, "and"),
             I::Or(x) => int2!(x, "or"),
             I::Xor(x) => int2!(x, "xor"),
-            I::Shl(x) => int2!(x, "shl"),
-            I::LShr(x) => int2!(x, "lshr"),
-            I::AShr(x) => int2!(x, "ashr"),
+            I::Shl(x) => {
+                let r = shift(st, "shl", &v(0), &v(1));
+                set(st, &x.dest, r);
+            }
+            I::LShr(x) => {
+                let r = shift(st, "lshr", &v(0), &v(1));
+                set(st, &x.dest, r);
+            }
+            I::AShr(x) => {
+                let r = shift(st, "ashr", &v(0), &v(1));
+                set(st, &x.dest, r);
+            }
             I::UDiv(x) => int2!(x, "udiv"),
             I::SDiv(x) => int2!(x, "sdiv"),
             I::URem(x) => int2!(x, "urem"),
@@ -846,7 +855,12 @@ impl<'e, 'p> Exec<'e, 'p> {
             }
             I::UIToFP(x) => {
                 let to = self.float_format(&x.to_type)?;
-                cast!(x, |a: &Val| Val::Fp(arith::to_float("uitofp", rmode, a.bv(), to)))
+                // Vectors have their own code (see arith::vector_uint_to_float).
+                if matches!(v(0), Val::Agg(_)) {
+                    cast!(x, |a: &Val| Val::Fp(arith::vector_uint_to_float(rmode, a.bv(), to)))
+                } else {
+                    cast!(x, |a: &Val| Val::Fp(arith::to_float("uitofp", rmode, a.bv(), to)))
+                }
             }
             I::FPToSI(x) => {
                 let w = int_width(&x.to_type);
@@ -860,7 +874,12 @@ impl<'e, 'p> Exec<'e, 'p> {
                 if let Some(end) = self.library_conversion_range(st, &v(0), w, false, loc()) {
                     return Ok(end);
                 }
-                cast!(x, |a: &Val| Val::Bv(arith::fp_to_int(false, a.fp(), w)))
+                // Vectors have their own code (see arith::vector_fp_to_int).
+                if matches!(v(0), Val::Agg(_)) {
+                    cast!(x, |a: &Val| Val::Bv(arith::vector_fp_to_int(false, a.fp(), w)))
+                } else {
+                    cast!(x, |a: &Val| Val::Bv(arith::fp_to_int(false, a.fp(), w)))
+                }
             }
             I::PtrToInt(x) => {
                 let w = int_width(&x.to_type);
@@ -1330,6 +1349,35 @@ pub(crate) fn map_lanes(args: &[Val], f: &mut dyn FnMut(&[Val]) -> Val) -> Val {
         ),
         _ => f(args),
     }
+}
+
+/// A shift (`shl`, `lshr`, `ashr`) on scalars or lane by lane on vectors.
+/// A scalar amount past the width is taken modulo what x86 masks it to
+/// ([`arith::int_binop`]). A vector lane shifted by its width or more is
+/// any value: x86's vector code gives 0 for an amount splat across the
+/// lanes (`pslld`), and for amounts that differ by lane it depends on the
+/// lane width (bytes take the amount modulo 8), which the IR does not
+/// decide.
+fn shift(st: &mut State, op: &str, a: &Val, b: &Val) -> Val {
+    match (a, b) {
+        (Val::Agg(xs), Val::Agg(ys)) => Val::Agg(xs.iter().zip(ys).map(|(x, y)| shift_lane(st, op, x, y)).collect()),
+        _ => Val::Bv(arith::int_binop(op, a.bv(), b.bv())),
+    }
+}
+
+fn shift_lane(st: &mut State, op: &str, x: &Val, y: &Val) -> Val {
+    if let (Val::Agg(_), _) | (_, Val::Agg(_)) = (x, y) {
+        return shift(st, op, x, y);
+    }
+    let (x, y) = (x.bv(), y.bv());
+    let w = width(x);
+    let r = arith::int_binop(op, x, y);
+    let past = mk(Op::BvUge, vec![y.clone(), bv(w, u128::from(w))]);
+    if as_bool(&past) == Some(false) {
+        return Val::Bv(r);
+    }
+    let any = Term::var(&st.unique_name("fpsym.vector_shift"), fpsym_expr::Sort::BitVec(w));
+    Val::Bv(mk(Op::Ite, vec![past, any, r]))
 }
 
 /// `f` on a scalar, or on each lane of a vector.

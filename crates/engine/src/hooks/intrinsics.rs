@@ -1,4 +1,5 @@
-//! LLVM intrinsics (`llvm.*`): FP operations (element-wise on vectors),
+//! LLVM intrinsics (`llvm.*`): FP operations (element-wise on vectors;
+//! `llvm.powi` as the runtime library computes it, see [`powi`]),
 //! constrained FP intrinsics, memory intrinsics, varargs, stack save and
 //! restore, traps; debug and lifetime markers do nothing. An intrinsic
 //! fpsym does not know stops the path as unsupported.
@@ -61,6 +62,10 @@ impl Exec<'_, '_> {
                 let p = mk(Op::FpMul, vec![rm(r), a[0].fp().clone(), a[1].fp().clone()]);
                 mk(Op::FpAdd, vec![rm(r), p, a[2].fp().clone()])
             }),
+            "powi" => {
+                let n = args[1].bv().clone();
+                lanes(st, &mut |a| powi(r, a[0].fp(), &n));
+            }
             "copysign" if !matches!(args.first(), Some(Val::Agg(_))) => {
                 let abs = mk(Op::FpAbs, vec![f(0)]);
                 let neg = self.sign_bit(st, &f(1));
@@ -182,4 +187,39 @@ impl Exec<'_, '_> {
             }
         })
     }
+}
+
+/// `llvm.powi(x, m)` (`__builtin_powi`) as libgcc's `__powidf2` (and
+/// `__powisf2`, `__powixf2` in their own format; compiler-rt's are the
+/// same) computes it, which x86-64 code calls: with n = |m|,
+/// `y = n odd ? x : 1; while (n >>= 1) { x = x * x; if (n odd) y = y * x; }`,
+/// then `1 / y` for a negative m; every step rounds in the current mode.
+/// A symbolic exponent gives the term for all 32 bits (each bit selects
+/// its product); a concrete one folds to the steps it takes.
+pub(crate) fn powi(r: RoundingMode, x: &Term, m: &Term) -> Term {
+    let fmt = crate::term::format_of(x);
+    let mul = |a: &Term, b: &Term| mk(Op::FpMul, vec![rm(r), a.clone(), b.clone()]);
+    let negative = mk(Op::BvSlt, vec![m.clone(), bv(32, 0)]);
+    let n = mk(
+        Op::Ite,
+        vec![negative.clone(), mk(Op::BvNeg, vec![m.clone()]), m.clone()],
+    );
+    let bit = |k: u32| {
+        let b = mk(Op::BvExtract(k, k), vec![n.clone()]);
+        mk(Op::Eq, vec![b, bv(1, 1)])
+    };
+    let one = Term::fp(fpsym_float::Float::one(fmt, false));
+    let mut y = mk(Op::Ite, vec![bit(0), x.clone(), one.clone()]);
+    let mut p = x.clone();
+    for k in 1..32 {
+        // Squarings past n's top bit are never used: stop at a known top.
+        let rest = mk(Op::BvLshr, vec![n.clone(), bv(32, u128::from(k))]);
+        if as_bv(&rest) == Some(0) {
+            break;
+        }
+        p = mul(&p, &p);
+        y = mk(Op::Ite, vec![bit(k), mul(&y, &p), y]);
+    }
+    let recip = mk(Op::FpDiv, vec![rm(r), one, y.clone()]);
+    mk(Op::Ite, vec![negative, recip, y])
 }
