@@ -155,3 +155,18 @@ fn a_nans_sign_is_the_machines_through_sign_operations_and_bytes() {
         assert!(out.join("replay.json").is_file(), "{f}: {text}");
     }
 }
+
+#[test]
+fn what_printf_returns_is_never_assumed() {
+    // printf with a conversion returns a count fpsym does not compute:
+    // any non-negative one, so the failing assertion is found, and
+    // confirmed natively (before: 0, and "verified").
+    let (code, text, out) = common::run_mode("run", &fixture("claim_printf.c"), "f", &[], "printf");
+    assert_eq!(code, Some(1), "{text}");
+    assert_eq!(verdict(&out), "bug-found", "{text}");
+    assert!(text.contains("claim_printf.c:8"), "{text}");
+    // Counts fpsym computes are glibc's: every assertion holds.
+    let (code, text, out) = common::run_mode("run", &fixture("claim_printf.c"), "g", &[], "puts");
+    assert_eq!(code, Some(0), "{text}");
+    assert_eq!(verdict(&out), "verified", "{text}");
+}
