@@ -703,3 +703,15 @@ fn the_fast_path_changes_no_exceptions_result() {
     }
     assert_eq!(seen[0], seen[1]);
 }
+
+#[test]
+fn branch_coverage_of_a_function_run_counts_what_it_may_call() {
+    let src = fixture("coverage_scope.c");
+    for (function, total) in [("sign", 2), ("sorted", 6), ("unrelated", 6)] {
+        let (code, text, out) = common::run_mode("run", &src, function, &["--no-replay"], &format!("cov-{function}"));
+        assert_eq!(code, Some(0), "{text}");
+        let stats = common::json_in(&out, "stats.json");
+        assert_eq!(stats["stats"]["branches_total"], total, "{function}: {text}");
+        let _ = std::fs::remove_dir_all(out);
+    }
+}

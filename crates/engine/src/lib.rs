@@ -321,8 +321,12 @@ fn run_unseeded(
     let start = Instant::now();
     let interrupt = cx.interrupt.clone();
     let prog = Prog::new(program, |f| cx.user.is_user_function(f));
+    let entry = match &config.entry {
+        Entry::Main => "main",
+        Entry::Function { name, .. } => name.as_str(),
+    };
     let mut stats = Stats {
-        branches_total: prog.branch_edges as u64,
+        branches_total: prog.branch_edges_from(entry) as u64,
         ..Default::default()
     };
     let deadline = config.max_time.map(|d| start + d);

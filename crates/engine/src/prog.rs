@@ -49,6 +49,8 @@ pub struct Prog<'p> {
     /// Branch edges in the user's functions (2 per conditional branch, one
     /// per switch case plus the default).
     pub branch_edges: usize,
+    /// Per function: its branch edges when it is the user's, else 0.
+    pub edges_of: Vec<usize>,
     /// Instructions the executor does not support, by (function, block,
     /// instruction index; the terminator is at the block's length): the
     /// site's message (location, construct, instruction text).
@@ -89,6 +91,7 @@ impl<'p> Prog<'p> {
         let mut user = Vec::new();
         let mut runtime = Vec::new();
         let mut branch_edges = 0;
+        let mut edges_of = Vec::new();
         let mut reg_names = Vec::new();
         for f in &funcs {
             let map: HashMap<Name, usize> = f
@@ -108,15 +111,18 @@ impl<'p> Prog<'p> {
                 }
             }
             let u = is_user(f);
+            let mut edges = 0;
             if u {
                 for b in &f.basic_blocks {
-                    branch_edges += match &b.term {
+                    edges += match &b.term {
                         Terminator::CondBr(_) => 2,
                         Terminator::Switch(s) => s.dests.len() + 1,
                         _ => 0,
                     };
                 }
             }
+            branch_edges += edges;
+            edges_of.push(edges);
             user.push(u);
             runtime.push(f.debugloc.as_ref().is_some_and(|d| {
                 d.filename.contains("fpsym-runtime")
@@ -166,7 +172,140 @@ impl<'p> Prog<'p> {
             user,
             runtime,
             branch_edges,
+            edges_of,
             reg_names,
         }
+    }
+
+    /// The branch edges of the user's functions a run from `entry` can
+    /// execute: those of `entry` and of every function it may call,
+    /// directly or, where a function it reaches calls through a pointer
+    /// (its own, or the C runtime's `qsort`), every function whose
+    /// address the program takes (in an instruction or a global's
+    /// initializer).
+    pub fn branch_edges_from(&self, entry: &str) -> usize {
+        let Some(&start) = self.func_index.get(entry) else {
+            return self.branch_edges;
+        };
+        let mut seen = vec![false; self.funcs.len()];
+        seen[start] = true;
+        let mut todo = vec![start];
+        let mut indirect = false;
+        while let Some(f) = todo.pop() {
+            let mut found = Vec::new();
+            for b in &self.funcs[f].basic_blocks {
+                for i in &b.instrs {
+                    if let llvm_ir::Instruction::Call(c) = i {
+                        match &c.function {
+                            either::Either::Right(o) => match self.function_of(o) {
+                                Some(g) => found.push(g),
+                                None => indirect |= !self.declared(o),
+                            },
+                            either::Either::Left(_) => {}
+                        }
+                    }
+                }
+            }
+            if indirect {
+                indirect = false;
+                found.extend(self.address_taken());
+            }
+            for g in found {
+                if !std::mem::replace(&mut seen[g], true) {
+                    todo.push(g);
+                }
+            }
+        }
+        seen.iter()
+            .zip(&self.edges_of)
+            .filter(|(s, _)| **s)
+            .map(|(_, e)| e)
+            .sum()
+    }
+
+    /// The defined functions whose address the module takes: as an
+    /// operand other than a call's callee, or in a global's initializer.
+    fn address_taken(&self) -> Vec<usize> {
+        fn walk(p: &Prog<'_>, k: &llvm_ir::Constant, out: &mut Vec<usize>) {
+            use llvm_ir::Constant as C;
+            match k {
+                C::GlobalReference {
+                    name: Name::Name(n), ..
+                } => out.extend(p.func_index.get(n.as_str()).copied()),
+                C::BitCast(b) => walk(p, &b.operand, out),
+                C::PtrToInt(b) => walk(p, &b.operand, out),
+                C::Struct { values, .. } => values.iter().for_each(|v| walk(p, v, out)),
+                C::Array { elements, .. } | C::Vector(elements) => elements.iter().for_each(|v| walk(p, v, out)),
+                _ => {}
+            }
+        }
+        let mut out = Vec::new();
+        let operand = |o: &llvm_ir::Operand, out: &mut Vec<usize>| {
+            if let llvm_ir::Operand::ConstantOperand(k) = o {
+                walk(self, k, out);
+            }
+        };
+        for f in &self.funcs {
+            for b in &f.basic_blocks {
+                for i in &b.instrs {
+                    use llvm_ir::Instruction as I;
+                    match i {
+                        I::Call(c) => c.arguments.iter().for_each(|(o, _)| operand(o, &mut out)),
+                        I::Store(x) => operand(&x.value, &mut out),
+                        I::Select(x) => [&x.true_value, &x.false_value]
+                            .into_iter()
+                            .for_each(|o| operand(o, &mut out)),
+                        I::Phi(x) => x.incoming_values.iter().for_each(|(o, _)| operand(o, &mut out)),
+                        I::PtrToInt(x) => operand(&x.operand, &mut out),
+                        I::BitCast(x) => operand(&x.operand, &mut out),
+                        I::ICmp(x) => [&x.operand0, &x.operand1]
+                            .into_iter()
+                            .for_each(|o| operand(o, &mut out)),
+                        _ => {}
+                    }
+                }
+                if let Terminator::Ret(r) = &b.term {
+                    if let Some(o) = &r.return_operand {
+                        operand(o, &mut out);
+                    }
+                }
+            }
+        }
+        for g in &self.module.global_vars {
+            if let Some(k) = &g.initializer {
+                walk(self, k, &mut out);
+            }
+        }
+        out
+    }
+
+    /// The defined function an operand names (through bitcasts).
+    fn function_of(&self, o: &llvm_ir::Operand) -> Option<usize> {
+        let llvm_ir::Operand::ConstantOperand(k) = o else {
+            return None;
+        };
+        let mut k = k.as_ref();
+        while let llvm_ir::Constant::BitCast(b) = k {
+            k = b.operand.as_ref();
+        }
+        match k {
+            llvm_ir::Constant::GlobalReference {
+                name: Name::Name(n), ..
+            } => self.func_index.get(n.as_str()).copied(),
+            _ => None,
+        }
+    }
+
+    /// Whether an operand names a declared (not defined) function, or an
+    /// inline-asm callee: a direct call outside the module.
+    fn declared(&self, o: &llvm_ir::Operand) -> bool {
+        let llvm_ir::Operand::ConstantOperand(k) = o else {
+            return false;
+        };
+        let mut k = k.as_ref();
+        while let llvm_ir::Constant::BitCast(b) = k {
+            k = b.operand.as_ref();
+        }
+        matches!(k, llvm_ir::Constant::GlobalReference { .. })
     }
 }
