@@ -451,3 +451,21 @@ fn a_line_folded_into_a_phi_is_a_target_and_an_uncalled_one_says_so() {
         "{v}"
     );
 }
+
+#[test]
+fn reach_prunes_what_cannot_reach_the_line_but_not_exit_handlers() {
+    let file = fixture("path_prune.c");
+    let (code, text, v, out) = path(&file, "f", &["--reach", "9", "--no-replay"], "prune");
+    assert_eq!(code, Some(0), "{text}");
+    assert_eq!(v["verdict"], "infeasible", "{text}");
+    let stats = common::json_in(&out, "stats.json");
+    let queries = stats["stats"]["queries"].as_u64().unwrap();
+    assert!(
+        queries <= 2,
+        "the loop after the branch was explored: {queries} queries\n{text}"
+    );
+    // A line only an atexit handler reaches, after the entry returns.
+    let (code, text, v, _) = path(&file, "g", &["--reach", "23", "--replay"], "handler");
+    assert_eq!(code, Some(1), "{text}");
+    assert_eq!(v["verdict"], "feasible", "{text}");
+}

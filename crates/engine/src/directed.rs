@@ -7,8 +7,9 @@
 //! Pruning is sound: a side is excluded only when no path from it reaches
 //! the target, over the control-flow graphs and the call graph (a call
 //! through a pointer may reach any function; every call may return; after
-//! the entry function returns or `exit` is called, `atexit` handlers may
-//! run any function). So
+//! the entry function returns or `exit` is called, the `atexit` handlers
+//! and destructors the program registers run, a handler given through a
+//! pointer being any function). So
 //! when a directed run explores every path it lets through exactly and
 //! finds nothing, nothing reaches the target
 //! ([`crate::Summary::directed_incomplete`] is None).
@@ -64,6 +65,53 @@ fn callee(i: &Instruction) -> Option<Option<&str>> {
     })
 }
 
+/// The functions the program registers to run at exit: the first
+/// argument of each `atexit`, `on_exit` and `__cxa_atexit` call (None:
+/// given through a pointer, any function), and the destructors of
+/// `llvm.global_dtors`.
+fn exit_handlers(module: &Module, index: &HashMap<String, usize>) -> Vec<Option<usize>> {
+    fn functions(k: &Constant, index: &HashMap<String, usize>, out: &mut Vec<Option<usize>>) {
+        match k {
+            Constant::GlobalReference {
+                name: Name::Name(n), ..
+            } => out.extend(index.get(n.as_str()).map(|&f| Some(f))),
+            Constant::BitCast(b) => functions(&b.operand, index, out),
+            Constant::Struct { values, .. } => values.iter().for_each(|v| functions(v, index, out)),
+            Constant::Array { elements, .. } => elements.iter().for_each(|v| functions(v, index, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for f in &module.functions {
+        for b in &f.basic_blocks {
+            for i in &b.instrs {
+                let Instruction::Call(c) = i else { continue };
+                if !matches!(callee(i), Some(Some("atexit" | "on_exit" | "__cxa_atexit"))) {
+                    continue;
+                }
+                match c.arguments.first().map(|(o, _)| o) {
+                    Some(Operand::ConstantOperand(k)) => {
+                        let before = out.len();
+                        functions(k, index, &mut out);
+                        if out.len() == before {
+                            out.push(None);
+                        }
+                    }
+                    _ => out.push(None),
+                }
+            }
+        }
+    }
+    for g in &module.global_vars {
+        if matches!(&g.name, Name::Name(n) if n.as_str() == "llvm.global_dtors") {
+            if let Some(k) = &g.initializer {
+                functions(k, index, &mut out);
+            }
+        }
+    }
+    out
+}
+
 /// Which blocks can still reach a target: per function (module order) and
 /// block, whether a path from the block's start reaches it in this
 /// function or a callee, whether it can return, and a distance in blocks.
@@ -73,8 +121,8 @@ pub struct Reachability {
     index: HashMap<String, usize>,
     /// Per function, per block: reaches the target (here or in a callee).
     reaches: Vec<Vec<bool>>,
-    /// Some function reaches the target: code run after the entry
-    /// function returns (`atexit` handlers) may.
+    /// An exit handler reaches the target: code run after the entry
+    /// function returns (`atexit` handlers, destructors) may.
     escape: bool,
     /// Per function, per block: can reach a `ret`.
     returns: Vec<Vec<bool>>,
@@ -183,9 +231,13 @@ impl Reachability {
             }
             entry_reaches = next;
         }
-        // When some function reaches the target, an `atexit` handler (run
-        // after the entry function returns) may be one.
-        let escape = entry_reaches.iter().any(|r| *r);
+        // After the entry function returns (or `exit`), the program's
+        // `atexit` handlers and destructors run: the target is still
+        // reachable then if one of them reaches it (a handler given as a
+        // pointer may be any function).
+        let escape = exit_handlers(module, &index)
+            .into_iter()
+            .any(|h| h.map_or(entry_reaches.iter().any(|r| *r), |f| entry_reaches[f]));
         let reaches = distance
             .iter()
             .map(|d| d.iter().map(|x| x.is_some()).collect())
