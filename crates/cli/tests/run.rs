@@ -194,6 +194,7 @@ run_test!(variadic_functions, "varargs.c");
 run_test!(variable_length_arrays, "vla.c");
 run_test!(unsupported_code_stops_only_the_paths_reaching_it, "lazy_unsupported.c");
 run_test!(environment_functions, "environment.c");
+run_test!(streams_and_locale, "streams_locale.c");
 run_test!(special_functions_by_name, "special_functions.c");
 run_test!(variadic_structs_passed_byval, "varargs_byval.c");
 run_test!(vector_division_by_zero, "vector_division.c");
@@ -714,4 +715,17 @@ fn branch_coverage_of_a_function_run_counts_what_it_may_call() {
         assert_eq!(stats["stats"]["branches_total"], total, "{function}: {text}");
         let _ = std::fs::remove_dir_all(out);
     }
+}
+
+#[test]
+fn llvm_is_constant_is_false_for_symbolic_operands() {
+    let (code, text, out) = common::run_mode("run", &fixture("is_constant.ll"), "f", &["--no-replay"], "isconst");
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("verdict: verified"), "{text}");
+    assert_eq!(
+        common::json_in(&out, "stats.json")["stats"]["paths_completed"],
+        2,
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(out);
 }

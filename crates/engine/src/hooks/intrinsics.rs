@@ -49,6 +49,19 @@ impl Exec<'_, '_> {
                 return self.intrinsic(st, "memcpy.p0i8.p0i8.i64", &copy, None, loc);
             }
             "dbg" | "lifetime" | "experimental" | "assume" | "donothing" | "var" | "annotation" => {}
+            // `__builtin_constant_p` in optimised IR: LLVM lowers it when it
+            // compiles, to true where the operand is then an IR constant.
+            // A symbolic operand is none; a concrete one may or may not
+            // have been one in the native build: either.
+            "is" if intr.starts_with("is.constant") => {
+                let concrete = args.first().and_then(Val::term).is_some_and(|t| t.as_const().is_some());
+                let v = if concrete {
+                    Term::var(&st.unique_name("fpsym.is_constant"), fpsym_expr::Sort::BitVec(1))
+                } else {
+                    bv(1, 0)
+                };
+                set(st, Val::Bv(v));
+            }
             "fabs" => lanes(st, &mut |a| mk(Op::FpAbs, vec![a[0].fp().clone()])),
             "sqrt" => lanes(st, &mut |a| mk(Op::FpSqrt, vec![rm(r), a[0].fp().clone()])),
             "fma" => lanes(st, &mut |a| {
