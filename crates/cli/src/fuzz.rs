@@ -187,9 +187,9 @@ fn reads_input(engine: &Config, program: &fpsym_frontend::Program) -> bool {
 /// float parameter's `--range` (its floats, rounded inward from the exact
 /// bounds, as the run takes them), narrowed to the finite values under
 /// `--finite-inputs`, and the size of each pointer parameter's object
-/// (`--array-len` pointees). Ranges of integers and of the floats inside
-/// objects, and finite floats inside objects or read by `main`, are not
-/// kept to: the second result says whether every bound of the run is
+/// (`--array-len` pointees), and each integer parameter's `--range` (of
+/// at most 64 bits: its integers). Ranges of what objects hold, and
+/// finite floats inside objects or read by `main`, are not kept to: the second result says whether every bound of the run is
 /// (when not, a crash the run does not reproduce is left out with a note,
 /// [`unreproduced_note`]).
 fn input_bounds(engine: &Config, program: &fpsym_frontend::Program) -> (fpsym_replay::fuzz::InputBounds, bool) {
@@ -251,7 +251,36 @@ fn input_bounds(engine: &Config, program: &fpsym_frontend::Program) -> (fpsym_re
                     }
                 }
             }
-            Some(Shape::Int { .. }) if !pointer => {}
+            Some(Shape::Int { bits, signed, .. }) if !pointer && *bits <= 64 => {
+                let range = ranges.iter().find(|r| r.name == view.ir_name || r.name == view.name);
+                if let Some(r) = range {
+                    // As the run takes it: the integers inside, in the
+                    // type's signedness (a bound outside the type is
+                    // refused before the phase).
+                    use fpsym_engine::harness::Bound;
+                    let signed = *bits > 1
+                        && (*signed
+                            || ctype.is_empty()
+                                && matches!(&r.lo, Bound::Finite(q) if *q < num_rational::BigRational::from_integer(0.into())));
+                    let (min, max) = if signed {
+                        (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+                    } else {
+                        (0, (1i128 << bits) - 1)
+                    };
+                    let lo = match &r.lo {
+                        Bound::Finite(q) => i128::try_from(q.ceil().to_integer()).ok(),
+                        _ => Some(min),
+                    };
+                    let hi = match &r.hi {
+                        Bound::Finite(q) => i128::try_from(q.floor().to_integer()).ok(),
+                        _ => Some(max),
+                    };
+                    if let (Some(lo), Some(hi)) = (lo, hi) {
+                        kept += 1;
+                        b.int_range = Some((lo.max(min), hi.min(max)));
+                    }
+                }
+            }
             // Floats the harness reads as bytes (a struct, a vector, a
             // binary128): not kept finite.
             _ => complete &= !engine.finite_inputs,

@@ -354,6 +354,11 @@ fn the_fuzzer_keeps_to_the_bounds_of_the_runs_inputs() {
         ("array", &["--function", "third", "--array-len", "3"]),
         ("narrow", &["--function", "narrow", "--range", "x=[0.25,0.75]"]),
         ("klee_range", &["--function", "pick"]),
+        (
+            "ints",
+            &["--function", "small", "--range", "n=[-3.5,40]", "--range", "c=[0,9]"],
+        ),
+        ("u64", &["--function", "wide", "--range", "u=[1e12,inf]"]),
     ] {
         let out = scratch(tag);
         let mut a = vec!["run", file.to_str().unwrap()];

@@ -160,6 +160,20 @@ pub struct ParamBounds {
     pub range: Option<(Vec<u8>, Vec<u8>)>,
     /// A pointer parameter: the size in bytes of the object it points to.
     pub object_size: Option<usize>,
+    /// An integer parameter's values (of at most 64 bits): the least and
+    /// the greatest, in its C type's signedness.
+    pub int_range: Option<(i128, i128)>,
+}
+
+/// An integer of at most 64 bits as a C constant of its value.
+fn c_int(v: i128) -> String {
+    if v == i128::from(i64::MIN) {
+        "(-9223372036854775807LL - 1)".into()
+    } else if v < 0 {
+        format!("({v}LL)")
+    } else {
+        format!("{v}ULL")
+    }
 }
 
 /// The C suffix of the bounds helpers for a float type.
@@ -200,6 +214,15 @@ fn bounds_code(params: &[String], bounds: &InputBounds) -> (String, String) {
             _ => param_slot(t).1,
         };
         sizes.push(size.to_string());
+        if let (Some((lo, hi)), None) = (b.int_range, float_suffix(t)) {
+            let (l, h) = (c_int(lo), c_int(hi));
+            checks.push_str(&format!(
+                "  if ((__int128)a{k} < (__int128){l} || (__int128)a{k} > (__int128){h}) fpsym_leave(88);\n"
+            ));
+            fixes.push_str(&format!(
+                "  if (n > {k} && len[{k}] >= sizeof({t})) {{ {t} x; memcpy(&x, data + off[{k}], sizeof x); __int128 v = x;\n    if (v < (__int128){l} || v > (__int128){h}) {{ unsigned __int128 span = (unsigned __int128)((__int128){h} - (__int128){l}) + 1; v = (__int128){l} + (__int128)((unsigned __int128)(v - (__int128){l}) % span); x = ({t})v; memcpy(data + off[{k}], &x, sizeof x); }} }}\n"
+            ));
+        }
         if let (Some((lo, hi)), Some(sfx)) = (&b.range, float_suffix(t)) {
             let n = match sfx {
                 "f" => 4,
@@ -339,6 +362,11 @@ fn harness_source(
                 let mut bytes = vec![0u8; n];
                 if let Some((lo, _)) = b.range.filter(|_| float_suffix(&params[k]).is_some()) {
                     for (i, x) in lo.iter().enumerate().take(n) {
+                        bytes[i] = *x;
+                    }
+                }
+                if let Some((lo, _)) = b.int_range.filter(|_| float_suffix(&params[k]).is_none()) {
+                    for (i, x) in lo.to_le_bytes().iter().enumerate().take(n) {
                         bytes[i] = *x;
                     }
                 }
