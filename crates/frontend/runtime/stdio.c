@@ -1,6 +1,6 @@
 /* fpsym C runtime: reading standard input (<stdio.h>): getchar, getc,
  * fgetc, getc_unlocked, getchar_unlocked, fgetc_unlocked, ungetc, fgets,
- * fread, feof, ferror, clearerr, fileno, isatty, nl_langinfo, and the scanf family (scanf, fscanf,
+ * fread, feof, ferror, clearerr, and the scanf family (scanf, fscanf,
  * sscanf, vscanf, vfscanf, vsscanf, and glibc's __isoc99_ names the
  * headers redirect them to). Compiled to bitcode and linked with the
  * program; every function is weak.
@@ -56,40 +56,6 @@ static int fpsym_npushed;
 /* The stream `stdin` points to (glibc's is a FILE of libc.so). */
 static char fpsym_stdin_file;
 WEAK FILE *stdin = (FILE *)&fpsym_stdin_file;
-/* And stand-ins for the output streams (the printf models do not look at
- * their stream; fileno does). */
-static char fpsym_stdout_file, fpsym_stderr_file;
-WEAK FILE *stdout = (FILE *)&fpsym_stdout_file;
-WEAK FILE *stderr = (FILE *)&fpsym_stderr_file;
-
-/* The environment a program asks about its streams and locale, as a test
- * runs natively: standard streams redirected (no terminal), the C locale.
- * fileno of another stream ends the path (not modelled). */
-int *__errno_location(void);
-WEAK int fileno(FILE *stream) {
-  if (stream == stdin) return 0;
-  if (stream == stdout) return 1;
-  if (stream == stderr) return 2;
-  fpsym_unsupported_stream(stream);
-  return -1;
-}
-WEAK int isatty(int fd) {
-  (void)fd;
-  *__errno_location() = 25; /* ENOTTY (EBADF for a closed fd is not modelled) */
-  return 0;
-}
-/* nl_langinfo in the C locale: CODESET, RADIXCHAR and THOUSEP (glibc's item
- * numbers); another item ends the path. */
-void fpsym_unsupported_langinfo(int item);
-WEAK char *nl_langinfo(int item) {
-  switch (item) {
-  case 14: return (char *)"ANSI_X3.4-1968";
-  case 0x10000: return (char *)".";
-  case 0x10001: return (char *)"";
-  }
-  fpsym_unsupported_langinfo(item);
-  return (char *)"";
-}
 
 static void fpsym_check_stream(FILE *stream) {
   if (stream != stdin)

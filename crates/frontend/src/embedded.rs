@@ -17,6 +17,7 @@ pub(crate) const RUNTIME: &[(&str, &str)] = &[
     ("stdlib.c", include_str!("../runtime/stdlib.c")),
     ("ctype.c", include_str!("../runtime/ctype.c")),
     ("stdio.c", include_str!("../runtime/stdio.c")),
+    ("streams.c", include_str!("../runtime/streams.c")),
 ];
 
 /// Writes `files` under `dir`, creating directories; a file already holding
