@@ -351,6 +351,9 @@ impl BranchOracle for Directed {
     fn priority(&self, st: &State) -> Option<i64> {
         Some(self.reach.priority(st))
     }
+    fn test_excluded(&self) -> bool {
+        true
+    }
 }
 
 /// Ends a path with a [`REACHED`] finding at the first instruction of a

@@ -1271,6 +1271,15 @@ impl<'e, 'p> Engine<'e, 'p> {
                 self.stats.paths_partial += 1;
                 (TestEnd::Known(PathEnd::Partial(why.clone())), None)
             }
+            // Counted as the infeasible sides of a directed run are (it
+            // cannot reach the target), with a test for replay to check.
+            End::Pruned => {
+                self.stats.paths_infeasible += 1;
+                (
+                    TestEnd::Known(PathEnd::Partial("pruned: cannot reach the target".into())),
+                    None,
+                )
+            }
         };
         if let Some(v) = &violation {
             if self.finding_keys.contains(&(v.kind.clone(), v.loc.clone())) {

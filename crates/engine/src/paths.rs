@@ -208,8 +208,9 @@ impl Observer for EnumerateObserver {
                 Some(w) => Ending::Undecided(w.to_string()),
                 None => Ending::Cut(why.clone()),
             },
-            // Excluded by an assumption: not a path of the program.
-            End::Infeasible => return,
+            // Excluded by an assumption: not a path of the program; or
+            // cut where it could no longer reach a target.
+            End::Infeasible | End::Pruned => return,
         };
         let mut log = self.log.lock().unwrap_or_else(|e| e.into_inner());
         log.paths.push(LoggedPath {

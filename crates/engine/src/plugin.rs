@@ -86,6 +86,13 @@ pub trait Observer: Any + Send {
     fn fast_path_ok(&self) -> bool {
         false
     }
+    /// Whether a feasible side this oracle excludes ends with a test
+    /// ([`crate::exec::End::Pruned`]), so that replay checks natively
+    /// what the exclusion claims: true for a directed run's target, whose
+    /// "infeasible" rests on it. Default: false (the side is dropped).
+    fn test_excluded(&self) -> bool {
+        false
+    }
 }
 
 /// Decides which sides of each branch a directed mode follows. Why this
@@ -109,6 +116,13 @@ pub trait BranchOracle: Any + Send {
     /// oracles that never exclude that side. Default: false (such
     /// branches go to the executor, which asks).
     fn fast_path_ok(&self) -> bool {
+        false
+    }
+    /// Whether a feasible side this oracle excludes ends with a test
+    /// ([`crate::exec::End::Pruned`]), so that replay checks natively
+    /// what the exclusion claims: true for a directed run's target, whose
+    /// "infeasible" rests on it. Default: false (the side is dropped).
+    fn test_excluded(&self) -> bool {
         false
     }
 }

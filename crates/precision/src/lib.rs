@@ -1004,6 +1004,7 @@ impl Observer for Shadow {
                 End::Exit(_) => "exit".into(),
                 End::Error(v) => format!("error: {}", v.kind),
                 End::Infeasible => "infeasible".into(),
+                End::Pruned => "pruned".into(),
                 End::Partial(why) => format!("stopped: {why}"),
             });
         }

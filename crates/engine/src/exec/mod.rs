@@ -49,6 +49,11 @@ pub enum End {
     /// Stopped early (loop bound, unsupported construct, solver unknown):
     /// a test is written, the verdict is incomplete.
     Partial(String),
+    /// A feasible branch side the oracle excluded (it cannot reach a
+    /// directed run's target): a test is written, so that replay checks
+    /// natively that its input does not reach the target either; the
+    /// verdict stays complete.
+    Pruned,
 }
 
 /// What one step did.
@@ -1210,9 +1215,39 @@ impl<'e, 'p> Exec<'e, 'p> {
             Follow::Then | Follow::Else => 1,
             Follow::Neither => 2,
         };
+        // A copy for a side the oracle excludes: if feasible, it ends
+        // pruned, with a test (see End::Pruned).
+        let test_excluded = self.plugins.oracle.as_ref().is_some_and(|o| o.test_excluded());
+        let excluded = match follow {
+            Follow::Both => None,
+            _ if !test_excluded => None,
+            _ => Some(st.clone()),
+        };
         self.branching = true;
         let (mut t, mut f) = self.fork_sides(st, cond.clone(), loc.clone(), follow);
         self.branching = false;
+        if let Some(copy) = excluded {
+            let neg = mk(Op::Not, vec![cond.clone()]);
+            let sides = match follow {
+                Follow::Then => vec![neg],
+                Follow::Else => vec![cond.clone()],
+                _ => vec![cond.clone(), neg],
+            };
+            for c in sides {
+                let feasible = match as_bool(&c) {
+                    Some(b) => b,
+                    None => matches!(
+                        self.decide(&copy, std::slice::from_ref(&c), self.config.solver_timeout),
+                        Decision::Yes(_)
+                    ),
+                };
+                if feasible {
+                    let mut s = copy.clone();
+                    s.constrain(c);
+                    self.side_ends.push((s, End::Pruned));
+                }
+            }
+        }
         if !self.plugins.observers.is_empty() {
             for o in self.plugins.observers.iter_mut() {
                 if let Some(s) = t.as_mut() {
