@@ -86,20 +86,14 @@ pub trait Observer: Any + Send {
     fn fast_path_ok(&self) -> bool {
         false
     }
-    /// Whether a feasible side this oracle excludes ends with a test
-    /// ([`crate::exec::End::Pruned`]), so that replay checks natively
-    /// what the exclusion claims: true for a directed run's target, whose
-    /// "infeasible" rests on it. Default: false (the side is dropped).
-    fn test_excluded(&self) -> bool {
-        false
-    }
 }
 
 /// Decides which sides of each branch a directed mode follows. Why this
 /// shape: the path mode follows one given path, the line mode prunes
 /// states that cannot reach the target, seeded search replays an input;
 /// all are a choice per branch made before the solver is asked, so an
-/// excluded side costs no query. The engine still asks the solver about
+/// excluded side costs no query (unless [`BranchOracle::test_excluded`]
+/// asks for its test). The engine still asks the solver about
 /// each followed side: an oracle never makes an infeasible side feasible.
 pub trait BranchOracle: Any + Send {
     /// Which sides of `branch` `st` follows.
