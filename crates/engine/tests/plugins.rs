@@ -114,6 +114,7 @@ impl Observer for Recorder {
             End::Exit(_) => "exit",
             End::Error(_) => "error",
             End::Infeasible => "infeasible",
+            End::Pruned => "pruned",
             End::Partial(_) => "partial",
         };
         self.ends.push((t.branches, t.fdivs, how));
