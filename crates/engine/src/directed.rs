@@ -16,7 +16,7 @@
 
 use crate::checkers::{Check, Checker, Kind, Point, PointKind};
 use crate::plugin::{Branch, BranchOracle, Follow, Observer};
-use crate::prog::successors;
+use crate::prog::{functions_named, strip_casts, successors};
 use crate::state::State;
 use fpsym_expr::Term;
 use llvm_ir::{Constant, Function, Instruction, Module, Name, Operand, Terminator};
@@ -55,7 +55,7 @@ fn on_lines(branch: &Branch<'_>, file: Option<&str>, lines: &BTreeSet<u32>) -> O
 fn callee(i: &Instruction) -> Option<Option<&str>> {
     let Instruction::Call(c) = i else { return None };
     Some(match &c.function {
-        either::Either::Right(Operand::ConstantOperand(k)) => match k.as_ref() {
+        either::Either::Right(Operand::ConstantOperand(k)) => match strip_casts(k) {
             Constant::GlobalReference {
                 name: Name::Name(n), ..
             } => Some(n.as_str()),
@@ -70,17 +70,6 @@ fn callee(i: &Instruction) -> Option<Option<&str>> {
 /// given through a pointer, any function), and the destructors of
 /// `llvm.global_dtors`.
 fn exit_handlers(module: &Module, index: &HashMap<String, usize>) -> Vec<Option<usize>> {
-    fn functions(k: &Constant, index: &HashMap<String, usize>, out: &mut Vec<Option<usize>>) {
-        match k {
-            Constant::GlobalReference {
-                name: Name::Name(n), ..
-            } => out.extend(index.get(n.as_str()).map(|&f| Some(f))),
-            Constant::BitCast(b) => functions(&b.operand, index, out),
-            Constant::Struct { values, .. } => values.iter().for_each(|v| functions(v, index, out)),
-            Constant::Array { elements, .. } => elements.iter().for_each(|v| functions(v, index, out)),
-            _ => {}
-        }
-    }
     let mut out = Vec::new();
     for f in &module.functions {
         for b in &f.basic_blocks {
@@ -91,11 +80,12 @@ fn exit_handlers(module: &Module, index: &HashMap<String, usize>) -> Vec<Option<
                 }
                 match c.arguments.first().map(|(o, _)| o) {
                     Some(Operand::ConstantOperand(k)) => {
-                        let before = out.len();
-                        functions(k, index, &mut out);
-                        if out.len() == before {
+                        let mut named = Vec::new();
+                        functions_named(k, index, &mut named);
+                        if named.is_empty() {
                             out.push(None);
                         }
+                        out.extend(named.into_iter().map(Some));
                     }
                     _ => out.push(None),
                 }
@@ -105,7 +95,9 @@ fn exit_handlers(module: &Module, index: &HashMap<String, usize>) -> Vec<Option<
     for g in &module.global_vars {
         if matches!(&g.name, Name::Name(n) if n.as_str() == "llvm.global_dtors") {
             if let Some(k) = &g.initializer {
-                functions(k, index, &mut out);
+                let mut named = Vec::new();
+                functions_named(k, index, &mut named);
+                out.extend(named.into_iter().map(Some));
             }
         }
     }

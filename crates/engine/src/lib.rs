@@ -21,6 +21,7 @@ pub mod fast;
 pub mod harness;
 pub mod hooks;
 pub mod layout;
+mod limits;
 pub mod memory;
 pub mod paths;
 pub mod plugin;
@@ -37,12 +38,14 @@ use exec::{End, Exec, ExecError, Feasible, Outcome};
 use fpsym_expr::{eval, Model, Term, Value};
 use fpsym_frontend::Program;
 use fpsym_solver::Solver;
+pub use limits::{resident_bytes, resident_bytes_of, MEMORY_CHECK_INTERVAL, RETRY_SHARE, WRAP_UP};
+use limits::{Limits, FAST_CHUNK};
 use memory::{Cell, Kind as MemKind};
 use prog::Prog;
 use report::{Event, Finding, ReportSink, Test, TestObject};
 use state::{Frame, Loc, State};
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use term::bv;
@@ -720,133 +723,6 @@ fn pointee(g: &llvm_ir::module::GlobalVariable) -> llvm_ir::TypeRef {
     match g.ty.as_ref() {
         llvm_ir::Type::PointerType { pointee_type, .. } => pointee_type.clone(),
         _ => g.ty.clone(),
-    }
-}
-
-/// How often the memory limit reads the process's resident set.
-pub const MEMORY_CHECK_INTERVAL: Duration = Duration::from_millis(200);
-
-/// The longest the end of a stopped run takes to write tests for the states
-/// still live (a backend overstaying its deadline included).
-pub const WRAP_UP: Duration = Duration::from_secs(1);
-
-/// While states remain to run, retries of timed-out branch sides may use
-/// this share of the run's wall-clock time; when none remain, retries run
-/// until the pending sides are decided or dropped.
-pub const RETRY_SHARE: f64 = 0.25;
-
-/// The process's resident set in bytes (`VmRSS` of `/proc/self/status`),
-/// None where it cannot be read.
-pub fn resident_bytes() -> Option<u64> {
-    resident_bytes_of("self")
-}
-
-/// The resident set in bytes of process `pid` (a number, or `self`).
-pub fn resident_bytes_of(pid: &str) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
-}
-
-/// Every budget of a run, checked in one place (egg's `check_limits`).
-struct Limits {
-    max_time: Option<Duration>,
-    deadline: Option<Instant>,
-    interrupt: Arc<AtomicBool>,
-    max_instructions: Option<u64>,
-    max_states: usize,
-    max_memory: u64,
-    /// When the resident set was last read, and what it was.
-    memory_read: Option<(Instant, u64)>,
-    /// Calls of [`Limits::check`]: the clock is read on every
-    /// [`CLOCK_EVERY`]th only (a step takes well under a microsecond on
-    /// the concrete path, and a solver query has the run's deadline).
-    calls: u32,
-    /// The reason found when the clock was last read: it holds until the
-    /// run stops (a later call that does not read the clock returns it).
-    timed_out: Option<StopReason>,
-}
-
-/// Instructions the fast path runs at most between two checks of the
-/// run's limits.
-const FAST_CHUNK: u64 = 4096;
-
-/// See [`Limits::calls`].
-const CLOCK_EVERY: u32 = 64;
-
-impl Limits {
-    fn new(config: &Config, deadline: Option<Instant>, interrupt: Arc<AtomicBool>) -> Limits {
-        Limits {
-            max_time: config.max_time,
-            deadline,
-            interrupt,
-            max_instructions: config.max_instructions,
-            max_states: config.max_states,
-            max_memory: config.max_memory,
-            memory_read: None,
-            calls: 0,
-            timed_out: None,
-        }
-    }
-
-    /// Why the run must stop now, if it must: a solver fault, Ctrl-C, the
-    /// time limit, the instruction limit, too many live states, or the
-    /// resident set over the memory limit (read at most every
-    /// [`MEMORY_CHECK_INTERVAL`]; the largest reading goes to `stats`).
-    ///
-    /// Between two steps of one state (`step`), the clock is read on every
-    /// [`CLOCK_EVERY`]th call only; elsewhere always.
-    fn check(
-        &mut self,
-        stats: &mut Stats,
-        live: usize,
-        fault: Option<&fpsym_solver::SolverError>,
-        step: bool,
-    ) -> Option<StopReason> {
-        if let Some(f) = fault {
-            return Some(StopReason::SolverFault(f.to_string()));
-        }
-        if self.interrupt.load(Ordering::Relaxed) {
-            return Some(StopReason::Interrupted);
-        }
-        if let Some(m) = self.max_instructions {
-            if stats.instructions >= m {
-                return Some(StopReason::MaxInstructions(stats.instructions));
-            }
-        }
-        if live > self.max_states {
-            return Some(StopReason::MaxStates(live));
-        }
-        if let Some(s) = &self.timed_out {
-            return Some(s.clone());
-        }
-        self.calls = self.calls.wrapping_add(1);
-        if step && self.calls % CLOCK_EVERY != 0 {
-            return match self.memory_read {
-                Some((_, rss)) if rss > self.max_memory => Some(StopReason::MaxMemory(rss)),
-                _ => None,
-            };
-        }
-        if let (Some(d), Some(limit)) = (self.deadline, self.max_time) {
-            if Instant::now() >= d {
-                let s = StopReason::MaxTime(limit.as_secs_f64());
-                self.timed_out = Some(s.clone());
-                return Some(s);
-            }
-        }
-        let stale = self
-            .memory_read
-            .is_none_or(|(at, _)| at.elapsed() >= MEMORY_CHECK_INTERVAL);
-        if stale {
-            let rss = resident_bytes().unwrap_or(0);
-            stats.max_resident_bytes = stats.max_resident_bytes.max(rss);
-            self.memory_read = Some((Instant::now(), rss));
-        }
-        match self.memory_read {
-            Some((_, rss)) if rss > self.max_memory => Some(StopReason::MaxMemory(rss)),
-            _ => None,
-        }
     }
 }
 

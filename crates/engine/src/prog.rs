@@ -226,23 +226,10 @@ impl<'p> Prog<'p> {
     /// The defined functions whose address the module takes: as an
     /// operand other than a call's callee, or in a global's initializer.
     fn address_taken(&self) -> Vec<usize> {
-        fn walk(p: &Prog<'_>, k: &llvm_ir::Constant, out: &mut Vec<usize>) {
-            use llvm_ir::Constant as C;
-            match k {
-                C::GlobalReference {
-                    name: Name::Name(n), ..
-                } => out.extend(p.func_index.get(n.as_str()).copied()),
-                C::BitCast(b) => walk(p, &b.operand, out),
-                C::PtrToInt(b) => walk(p, &b.operand, out),
-                C::Struct { values, .. } => values.iter().for_each(|v| walk(p, v, out)),
-                C::Array { elements, .. } | C::Vector(elements) => elements.iter().for_each(|v| walk(p, v, out)),
-                _ => {}
-            }
-        }
         let mut out = Vec::new();
         let operand = |o: &llvm_ir::Operand, out: &mut Vec<usize>| {
             if let llvm_ir::Operand::ConstantOperand(k) = o {
-                walk(self, k, out);
+                functions_named(k, &self.func_index, out);
             }
         };
         for f in &self.funcs {
@@ -273,7 +260,7 @@ impl<'p> Prog<'p> {
         }
         for g in &self.module.global_vars {
             if let Some(k) = &g.initializer {
-                walk(self, k, &mut out);
+                functions_named(k, &self.func_index, &mut out);
             }
         }
         out
@@ -284,11 +271,7 @@ impl<'p> Prog<'p> {
         let llvm_ir::Operand::ConstantOperand(k) = o else {
             return None;
         };
-        let mut k = k.as_ref();
-        while let llvm_ir::Constant::BitCast(b) = k {
-            k = b.operand.as_ref();
-        }
-        match k {
+        match strip_casts(k) {
             llvm_ir::Constant::GlobalReference {
                 name: Name::Name(n), ..
             } => self.func_index.get(n.as_str()).copied(),
@@ -302,10 +285,30 @@ impl<'p> Prog<'p> {
         let llvm_ir::Operand::ConstantOperand(k) = o else {
             return false;
         };
-        let mut k = k.as_ref();
-        while let llvm_ir::Constant::BitCast(b) = k {
-            k = b.operand.as_ref();
-        }
-        matches!(k, llvm_ir::Constant::GlobalReference { .. })
+        matches!(strip_casts(k), llvm_ir::Constant::GlobalReference { .. })
+    }
+}
+
+/// `k` without the bitcasts around it.
+pub(crate) fn strip_casts(mut k: &llvm_ir::Constant) -> &llvm_ir::Constant {
+    while let llvm_ir::Constant::BitCast(b) = k {
+        k = b.operand.as_ref();
+    }
+    k
+}
+
+/// Pushes to `out` the functions (their index in `index`) that constant
+/// `k` names anywhere inside it: through casts, structs, arrays, vectors.
+pub(crate) fn functions_named(k: &llvm_ir::Constant, index: &HashMap<String, usize>, out: &mut Vec<usize>) {
+    use llvm_ir::Constant as C;
+    match k {
+        C::GlobalReference {
+            name: Name::Name(n), ..
+        } => out.extend(index.get(n.as_str()).copied()),
+        C::BitCast(b) => functions_named(&b.operand, index, out),
+        C::PtrToInt(b) => functions_named(&b.operand, index, out),
+        C::Struct { values, .. } => values.iter().for_each(|v| functions_named(v, index, out)),
+        C::Array { elements, .. } | C::Vector(elements) => elements.iter().for_each(|v| functions_named(v, index, out)),
+        _ => {}
     }
 }
