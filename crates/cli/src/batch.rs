@@ -21,15 +21,6 @@ use std::sync::atomic::Ordering;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-/// A line on stdout; a closed stdout (`| head`) is ignored: the batch goes
-/// on and writes its results.
-macro_rules! say {
-    ($($t:tt)*) => {{
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stdout(), $($t)*);
-    }};
-}
-
 /// A line on stderr, likewise.
 macro_rules! note {
     ($($t:tt)*) => {{

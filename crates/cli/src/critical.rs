@@ -560,16 +560,16 @@ pub fn run(raw: CriticalArgs) -> anyhow::Result<ExitCode> {
                     "answer": a,
                 }));
             }
-            println!();
-            println!("{what} outside [{}, {}]:", e.lo_text, e.hi_text);
+            say!();
+            say!("{what} outside [{}, {}]:", e.lo_text, e.hi_text);
             let range_line = match (&fr["lo"], &fr["hi"]) {
                 (serde_json::Value::String(l), serde_json::Value::String(h)) => format!("[{l}, {h}]"),
                 _ => "no float value".to_string(),
             };
             let nan_too = if hull.nan { " and NaN" } else { "" };
             match fr["why"].as_str() {
-                None => println!("  float range (interval propagation, every path): {range_line}{nan_too}"),
-                Some(w) => println!(
+                None => say!("  float range (interval propagation, every path): {range_line}{nan_too}"),
+                Some(w) => say!(
                     "  float range (interval propagation): {range_line}{nan_too} (not an enclosure of every value: {w})"
                 ),
             }
@@ -585,14 +585,12 @@ pub fn run(raw: CriticalArgs) -> anyhow::Result<ExitCode> {
                 let name = if below { "below" } else { "above" };
                 if sus["empty"] == true {
                     let bound = if below { &e.lo_text } else { &e.hi_text };
-                    println!(
-                        "  {name}: no (the float range has no value {name} {bound}: proved by interval propagation)"
-                    );
+                    say!("  {name}: no (the float range has no value {name} {bound}: proved by interval propagation)");
                 } else {
-                    println!("  {name}, in {interval}: {}", words(&sus["answer"]));
+                    say!("  {name}, in {interval}: {}", words(&sus["answer"]));
                 }
             }
-            println!("  NaN: {}", words(&nan));
+            say!("  NaN: {}", words(&nan));
             all.push(serde_json::json!({
                 "what": what,
                 "lo": e.lo_text,

@@ -992,8 +992,8 @@ pub fn run(raw: ErrorArgs) -> anyhow::Result<ExitCode> {
     let mut worst = base.clone();
     worst.inputs = Some(best.inputs.clone());
     worst.checkers = fpsym_engine::checkers::default_checkers();
-    println!();
-    println!("the worst input, as a test:");
+    say!();
+    say!("the worst input, as a test:");
     execute(&opts, &worst, &program, &out, |_, _| {})?;
     Ok(ExitCode::SUCCESS)
 }
@@ -1091,7 +1091,7 @@ fn report(
         "samples": samples_json(s),
     });
     std::fs::write(out.join("error.json"), serde_json::to_string_pretty(&j)? + "\n")?;
-    println!(
+    say!(
         "max relative error: {} ({}: computed {}, exact {})",
         if best.error.is_finite() {
             format!("{:.6e}", best.error)
@@ -1103,9 +1103,9 @@ fn report(
         mp_decimal(&worst.2)
     );
     if strategy == "given" {
-        println!("measured the given input in {:.2} s", s.start.elapsed().as_secs_f64());
+        say!("measured the given input in {:.2} s", s.start.elapsed().as_secs_f64());
     } else {
-        println!(
+        say!(
             "found after {:.2} s; {} inputs measured ({} random, {} from {} symbolic rounds, {} by refinement) in {:.1} s",
             s.time_to_best,
             s.measured,
@@ -1126,11 +1126,11 @@ fn report(
             )
         })
         .collect();
-    println!("input: {}", shown.join(", "));
+    say!("input: {}", shown.join(", "));
     if !diagnosis_sites.is_empty() {
-        println!("diagnosis (bits cancelled / lost at + and -, worst first):");
+        say!("diagnosis (bits cancelled / lost at + and -, worst first):");
         for d in &diagnosis_sites {
-            println!(
+            say!(
                 "  {}: {} cancelled, {} lost ({} runs)",
                 d["at"].as_str().unwrap_or("?"),
                 d["bits_cancelled"],
@@ -1140,20 +1140,20 @@ fn report(
         }
     }
     for d in &best.hp.divergences {
-        println!(
+        say!(
             "  divergence at {}: the program took the {} side, high precision would take the other",
             d.loc.as_deref().unwrap_or("?"),
             if d.taken { "true" } else { "false" }
         );
     }
     match check {
-        Some((bits, e)) if !agrees(e) => println!(
+        Some((bits, e)) if !agrees(e) => say!(
             "warning: at {bits} bits the worst input's relative error is {e:.6e}: the {}-bit reference is not exact enough (see --precision)",
             s.precision
         ),
         Some(_) => {}
-        None => println!("warning: the re-run at a higher precision did not finish; the reference is unchecked"),
+        None => say!("warning: the re-run at a higher precision did not finish; the reference is unchecked"),
     }
-    println!("written: {}", out.join("error.json").display());
+    say!("written: {}", out.join("error.json").display());
     Ok(())
 }

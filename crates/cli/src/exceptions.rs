@@ -62,7 +62,7 @@ fn print_by_kind(kinds: FpKinds, findings: &[Finding]) {
             by_kind.entry(k).or_default().push(f);
         }
     }
-    println!("exceptions by kind [locations, input-location pairs]:");
+    say!("exceptions by kind [locations, input-location pairs]:");
     let (mut locations, mut pairs) = (0, 0);
     let mut heading_apart = false;
     for (k, kind) in KINDS.iter().enumerate() {
@@ -70,12 +70,12 @@ fn print_by_kind(kinds: FpKinds, findings: &[Finding]) {
             continue;
         }
         if apart(kind) && !heading_apart {
-            println!("  all: [{locations}, {pairs}]");
-            println!("apart (precision lost, not range; usually harmless, see the book):");
+            say!("  all: [{locations}, {pairs}]");
+            say!("apart (precision lost, not range; usually harmless, see the book):");
             heading_apart = true;
         }
         let Some(fs) = by_kind.get(&k) else {
-            println!("  {kind}: none");
+            say!("  {kind}: none");
             continue;
         };
         let n: u64 = fs.iter().map(|f| f.inputs.unwrap_or(1)).sum();
@@ -109,14 +109,14 @@ fn print_by_kind(kinds: FpKinds, findings: &[Finding]) {
         } else {
             String::new()
         };
-        println!("  {kind}: [{}, {n}]{av}: {}", fs.len(), shown.join(", "));
+        say!("  {kind}: [{}, {n}]{av}: {}", fs.len(), shown.join(", "));
         if !apart(kind) {
             locations += fs.len();
             pairs += n;
         }
     }
     if !heading_apart {
-        println!("  all: [{locations}, {pairs}]");
+        say!("  all: [{locations}, {pairs}]");
     }
 }
 
@@ -152,7 +152,7 @@ fn classify_xflows(
         }
         let left = deadline.saturating_duration_since(std::time::Instant::now());
         if crate::interrupt().load(std::sync::atomic::Ordering::Relaxed) || left.is_zero() {
-            println!(
+            say!(
                 "avoidable or not: {} of {xflows} over/underflows judged before the time ran out",
                 judged
             );
@@ -236,10 +236,10 @@ fn all_functions(
     let mut rows: Vec<(String, Vec<String>, String)> = Vec::new();
     for f in &functions {
         if crate::interrupt().load(std::sync::atomic::Ordering::Relaxed) {
-            println!("interrupted: the functions after {f} are not analysed");
+            say!("interrupted: the functions after {f} are not analysed");
             break;
         }
-        println!("== {f}");
+        say!("== {f}");
         let dir = out.join("functions").join(f);
         std::fs::create_dir_all(&dir)?;
         // Replay rebuilds from the run's headers in DIR/build.
@@ -278,7 +278,7 @@ fn all_functions(
                 incomplete |= c == ExitCode::from(crate::INCOMPLETE);
             }
             Err(e) => {
-                println!("{f}: {e:#}");
+                say!("{f}: {e:#}");
                 verdict = "error".into();
                 // An internal error (a finding replay does not confirm:
                 // exit 3) wins over an input error (exit 2).
@@ -288,19 +288,19 @@ fn all_functions(
                 }
             }
         }
-        println!();
+        say!();
         rows.push((f.clone(), kinds_found, verdict));
     }
-    println!(
+    say!(
         "functions: {} analysed into {}",
         rows.len(),
         out.join("functions").display()
     );
     for (f, found, verdict) in &rows {
         if found.is_empty() {
-            println!("  {f}: none ({verdict})");
+            say!("  {f}: none ({verdict})");
         } else {
-            println!("  {f}: {}", found.join(", "));
+            say!("  {f}: {}", found.join(", "));
         }
     }
     if let Some(e) = failed {

@@ -48,7 +48,7 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<ExitCode> {
 fn reproducers(dir: &Path, record: &RunRecord, tests: &[Test], out: &Path) -> anyhow::Result<()> {
     let findings = fpsym_report::read_findings(dir).map_err(|e| input(e.to_string()))?;
     if findings.is_empty() {
-        println!("{}: no findings, no reproducers to write", dir.display());
+        say!("{}: no findings, no reproducers to write", dir.display());
         return Ok(());
     }
     let out = create(out)?;
@@ -69,7 +69,7 @@ fn reproducers(dir: &Path, record: &RunRecord, tests: &[Test], out: &Path) -> an
         let path = out.join(format!("{index:03}-{}.c", f.kind.file_stem()));
         let r = fpsym_replay::reproducer(&abs_dir, record, index, f, test, &path).map_err(|e| input(e.to_string()))?;
         write(&path, r.source.as_bytes())?;
-        println!(
+        say!(
             "{}: {} at {}:{} (test {:06})",
             path.display(),
             f.kind,
@@ -80,7 +80,7 @@ fn reproducers(dir: &Path, record: &RunRecord, tests: &[Test], out: &Path) -> an
         first_command.get_or_insert(fpsym_replay::shell_line(&r.command));
     }
     if let Some(cmd) = first_command {
-        println!("build and run each as its first comment says, e.g.:\n  {cmd} && ./a.out");
+        say!("build and run each as its first comment says, e.g.:\n  {cmd} && ./a.out");
     }
     Ok(())
 }
@@ -98,7 +98,7 @@ fn corpus_files(dir: &Path, tests: &[Test], corpus: &Path) -> anyhow::Result<()>
         })?;
         write(&corpus.join(format!("{:06}", t.id)), &bytes)?;
     }
-    println!(
+    say!(
         "{}: {} corpus file(s), one per test (per input: a 4-byte little-endian length, then its bytes)",
         corpus.display(),
         tests.len()

@@ -6,6 +6,36 @@
 //! 3 internal error, 4 incomplete (nothing found, nothing proved: a limit,
 //! an undecided query, an unmodelled call).
 
+/// A line on stdout (`say!()` an empty one); a closed stdout (`| head`)
+/// is ignored: the run goes on and writes its tests and reports.
+macro_rules! say {
+    () => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout());
+    }};
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($t)*);
+    }};
+}
+
+/// Text on stdout without a newline, likewise.
+macro_rules! say_part {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stdout(), $($t)*);
+    }};
+}
+
+/// `r`, with a closed stdout (the reader stopped reading: `| head`) as
+/// success: output is lost, the work goes on.
+pub(crate) fn closed_stdout_ok(r: std::io::Result<()>) -> std::io::Result<()> {
+    match r {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        r => r,
+    }
+}
+
 mod args;
 mod batch;
 mod critical;

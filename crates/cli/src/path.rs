@@ -684,10 +684,10 @@ fn all_paths(opts: RunOptions, file: Option<String>) -> anyhow::Result<ExitCode>
         paths: entries,
     };
     fpsym_engine::report::write_json(&out.join(fpsym_engine::report::ALL_PATHS), &record)?;
-    println!();
+    say!();
     let n = record.paths.len();
     let pct = |k: usize| if n > 0 { 100.0 * k as f64 / n as f64 } else { 0.0 };
-    println!(
+    say!(
         "all paths{}: {n} ({} feasible, {} infeasible = {:.0}%, {} unknown){}",
         engine
             .loop_bound
@@ -712,24 +712,28 @@ fn all_paths(opts: RunOptions, file: Option<String>) -> anyhow::Result<ExitCode>
         }
     );
     if !record.complete {
-        println!("  incomplete ({}): the paths are those the run saw", record.stop);
+        say!("  incomplete ({}): the paths are those the run saw", record.stop);
     }
     if skipped > 0 {
-        println!(
+        say!(
             "  {skipped} path(s) not decided again before the time limit or an interrupt (no times; a side the run did not take is unknown)"
         );
     }
-    println!(
+    say!(
         "  ULP-Max removed floats on {} of the {} feasible paths",
-        record.ulp_max_effective, record.feasible
+        record.ulp_max_effective,
+        record.feasible
     );
-    println!(
+    say!(
         "  {:>4}  {:<10}  {:>9}  {:>9}  path",
-        "#", "verdict", "ULP-Max s", "without s"
+        "#",
+        "verdict",
+        "ULP-Max s",
+        "without s"
     );
     let secs = |s: &Option<Solve>| s.as_ref().map_or("-".to_string(), |s| format!("{:.3}", s.seconds));
     for e in &record.paths {
-        println!(
+        say!(
             "  {:>4}  {:<10}  {:>9}  {:>9}  {}{}",
             e.index,
             e.verdict,
@@ -743,7 +747,7 @@ fn all_paths(opts: RunOptions, file: Option<String>) -> anyhow::Result<ExitCode>
             }
         );
     }
-    println!("paths: {}", out.join(fpsym_engine::report::ALL_PATHS).display());
+    say!("paths: {}", out.join(fpsym_engine::report::ALL_PATHS).display());
     // 1 when a path ends in a finding; else 4 when a path is unknown or
     // the listing is not complete; else 0 (every path up to the bound
     // decided).

@@ -19,7 +19,7 @@ pub use fpsym_replay::ReplayOptions;
 pub fn replay(dir: &Path, opts: &ReplayOptions) -> anyhow::Result<ExitCode> {
     let confirmations = confirmations(dir);
     let report = fpsym_replay::replay(dir, opts, &confirmations).map_err(failure)?;
-    print(&report, opts)?;
+    crate::closed_stdout_ok(print(&report, opts))?;
     let (unconfirmed, mismatched) = (report.unconfirmed(), report.mismatched());
     if unconfirmed > 0 || mismatched > 0 {
         let mut what = Vec::new();
@@ -75,7 +75,7 @@ pub fn check_claim(dir: &Path, claim: &Claim, opts: &ReplayOptions) -> anyhow::R
         opts.watch.push(FindingKind::Custom(PATH_FOLLOWED.into()));
     }
     let report = fpsym_replay::replay(dir, &opts, &c).map_err(failure)?;
-    print(&report, &opts)?;
+    crate::closed_stdout_ok(print(&report, &opts))?;
     Ok(disagreement(dir, &report, &opts.watch).map(|why| format!("{why} (see {}/replay.json)", dir.display())))
 }
 
@@ -308,7 +308,7 @@ fn raised_text(r: &fpsym_engine::report::Raised) -> String {
 pub fn replay_one(dir: &Path, id: u64, opts: &ReplayOptions) -> anyhow::Result<ExitCode> {
     let confirmations = confirmations(dir);
     let r = fpsym_replay::replay_test(dir, id, opts, &confirmations).map_err(failure)?;
-    print_one(&r, opts)?;
+    crate::closed_stdout_ok(print_one(&r, opts))?;
     let unconfirmed = r.findings.iter().filter(|f| !f.confirmed).count();
     if !r.result.confirmed || unconfirmed > 0 {
         let mut what = Vec::new();

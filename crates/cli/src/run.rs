@@ -615,13 +615,13 @@ pub fn execute_with(
     }
     sink.finish(&summary)?;
     for p in &summary.printed {
-        print!("{p}");
+        say_part!("{p}");
     }
     if !summary.printed.is_empty() {
-        println!();
+        say!();
     }
     if let Some(l) = &fuzz_line {
-        println!("{l}");
+        say!("{l}");
     }
     print_summary(&summary, sink.findings(), &out);
     report(&summary, sink.findings());
@@ -630,7 +630,7 @@ pub fn execute_with(
     }
     let claim = verdict_code(&summary.verdict) == 0;
     if opts.replay == Replay::Always || (claim && opts.replay == Replay::Claims) {
-        println!();
+        say!();
         let r = crate::replay::ReplayOptions {
             coverage: opts.coverage,
             ..Default::default()
@@ -652,13 +652,13 @@ pub fn execute_with(
                 let why = "interrupted while checking the claim natively (--no-replay skips the check)";
                 summary.verdict = Verdict::Unknown(why.into());
                 sink.finish(&summary)?;
-                println!("verdict: unknown ({why})");
+                say!("verdict: unknown ({why})");
                 return Ok(ExitCode::from(crate::INCOMPLETE));
             }
             // The claim is withdrawn: never a proof the machine contradicts.
             summary.verdict = Verdict::Unknown(why.clone());
             sink.finish(&summary)?;
-            println!("verdict: unknown (the claim is withdrawn: native execution contradicts the model)");
+            say!("verdict: unknown (the claim is withdrawn: native execution contradicts the model)");
             return Err(Failure::Internal(format!("{why}: a bug in fpsym's model")).into());
         }
     }
@@ -782,18 +782,20 @@ impl Progress {
 fn print_summary(s: &Summary, findings: &[Finding], out: &std::path::Path) {
     let st = &s.stats;
     let pct = |a: f64, b: f64| if b > 0.0 { 100.0 * a / b } else { 0.0 };
-    println!(
+    say!(
         "paths: {} completed, {} partial, {} infeasible",
-        st.paths_completed, st.paths_partial, st.paths_infeasible
+        st.paths_completed,
+        st.paths_partial,
+        st.paths_infeasible
     );
-    println!("tests: {}  findings: {}", st.tests, st.findings);
-    println!(
+    say!("tests: {}  findings: {}", st.tests, st.findings);
+    say!(
         "branch coverage (LLVM IR, your code): {}/{} ({:.1}%)",
         st.branches_covered,
         st.branches_total,
         pct(st.branches_covered as f64, st.branches_total as f64)
     );
-    println!(
+    say!(
         "instructions: {}  solver: {} queries, {:.2} s of {:.2} s ({:.0}%)",
         st.instructions,
         st.queries,
@@ -810,7 +812,7 @@ fn print_summary(s: &Summary, findings: &[Finding], out: &std::path::Path) {
         )
     });
     for f in acted.into_iter().chain(apart) {
-        println!(
+        say!(
             "  {} at {}:{}:{} (test {:06}){}",
             f.kind,
             f.file,
@@ -825,10 +827,10 @@ fn print_summary(s: &Summary, findings: &[Finding], out: &std::path::Path) {
         );
         if let Some(op) = &f.operation {
             let result = f.result.as_ref().map(|r| format!(" = {r}")).unwrap_or_default();
-            println!("      {op}({}){result}", f.operands.join(", "));
+            say!("      {op}({}){result}", f.operands.join(", "));
         }
         if let Some(t) = crate::show::read_test(out, f.test) {
-            println!("      input: {}", crate::show::input_line(&t.objects));
+            say!("      input: {}", crate::show::input_line(&t.objects));
         }
     }
     let verdict = match &s.verdict {
@@ -842,11 +844,11 @@ fn print_summary(s: &Summary, findings: &[Finding], out: &std::path::Path) {
         Verdict::Infeasible(why) => format!("infeasible ({why})"),
         Verdict::Unknown(why) => format!("unknown ({why})"),
     };
-    println!("verdict: {verdict}");
+    say!("verdict: {verdict}");
     if let Some(v) = &s.sv_comp {
-        println!("sv-comp: {v}");
+        say!("sv-comp: {v}");
     }
-    println!("output: {}", out.display());
+    say!("output: {}", out.display());
 }
 
 /// `DIR/run.json`: what `fpsym replay` needs to rebuild the program natively

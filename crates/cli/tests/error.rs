@@ -342,3 +342,28 @@ fn integer_ranges_open_on_one_side_are_kept() {
     let n: i64 = n["decimal"].as_str().unwrap().parse().unwrap();
     assert!(n <= 5, "{text}");
 }
+
+#[test]
+fn a_closed_stdout_is_no_crash() {
+    // `fpsym error ... | head -1`: the search finishes, exits 0, and
+    // writes error.json, the worst input's test and the reports.
+    let out = std::env::temp_dir().join(format!("fpsym-error-piped-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let o = Command::new("bash")
+        .arg("-c")
+        .arg(format!(
+            "'{}' error '{}' --function absorb --solver cp --range x=[-100,100] --range y=[-100,100] \
+             --max-time 2 -o '{}' 2>/dev/null | head -1; echo \"fpsym exited ${{PIPESTATUS[0]}}\" >&2",
+            env!("CARGO_BIN_EXE_fpsym"),
+            fixture("error_absorb.c").display(),
+            out.display()
+        ))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(String::from_utf8_lossy(&o.stdout).lines().count(), 1);
+    assert!(stderr.contains("fpsym exited 0"), "{stderr}");
+    assert!(out.join("error.json").is_file());
+    assert!(out.join("report.html").is_file());
+    assert!(std::fs::read_dir(out.join("tests")).unwrap().count() >= 1);
+}
