@@ -348,6 +348,10 @@ fn an_error_run_plots_the_error_against_each_input() {
         assert_eq!(group.matches("<circle").count(), points.len());
     }
     assert_eq!(html.matches("class=\"worst\"").count(), 2);
+    // The worst input's run proves nothing of the error: no green
+    // "verified" badge beside it.
+    assert!(!html.contains("verdict v-ok"), "{html}");
+    assert!(html.contains("ran to its end, no finding"), "{html}");
     let page = out.join("report.html");
     screenshot_colours(&page, "error");
     let dom = dump_dom(&page, "error");

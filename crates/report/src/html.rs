@@ -345,7 +345,17 @@ fn summary(h: &mut String, run: &RunDir) {
             }
             if run.mode == Mode::Error {
                 // `fpsym error` searches by re-running inputs; its stats
-                // are of the worst input run once more as a test.
+                // are of the worst input run once more as a test. That
+                // run's verdict proves nothing of the error: a grey badge
+                // that says what the run did (never a green "verified"
+                // beside a large error).
+                let did = match v {
+                    "verified" => "ran to its end, no finding",
+                    "bug found" => "bug found",
+                    _ => "incomplete",
+                };
+                let class = if v == "bug found" { "v-bug" } else { "v-none" };
+                cell = format!("<span class=\"verdict {class}\" id=\"verdict\">{}</span>", esc(did));
                 if let Some((_, e)) = &run.record {
                     let max = match number(&e["max_relative_error"]) {
                         Some(x) if x.is_finite() => format!("{x:.6e}"),
