@@ -169,6 +169,139 @@ pub fn relative_error(computed: Float, exact: &Mp) -> f64 {
     Mp::with_val(p, diff / den).to_f64()
 }
 
+/// How the error of a result is measured (`fpsym error --metric`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Metric {
+    /// [`relative_error`]: `|r - r0| / max(FLT_MIN, |r0|)`, a NaN or
+    /// infinite disagreement the largest.
+    #[default]
+    Relative,
+    /// [`fpgen_error`]: FPGen's own rule, in `__float128`, a NaN error 0.
+    Fpgen,
+    /// [`bits_error`]: Herbie's bits of error.
+    Bits,
+    /// [`absolute_error`]: `|r - r0|`.
+    Absolute,
+}
+
+impl Metric {
+    /// Every metric, in the order error.json lists them.
+    pub const ALL: [Metric; 4] = [Metric::Relative, Metric::Fpgen, Metric::Bits, Metric::Absolute];
+
+    /// Its name on the command line and in error.json.
+    pub fn name(self) -> &'static str {
+        match self {
+            Metric::Relative => "relative",
+            Metric::Fpgen => "fpgen",
+            Metric::Bits => "bits",
+            Metric::Absolute => "absolute",
+        }
+    }
+
+    /// The error of `computed` against `reference` by this metric.
+    pub fn error(self, computed: Float, reference: &Mp) -> f64 {
+        match self {
+            Metric::Relative => relative_error(computed, reference),
+            Metric::Fpgen => fpgen_error(computed, reference),
+            Metric::Bits => bits_error(computed, reference),
+            Metric::Absolute => absolute_error(computed, reference),
+        }
+    }
+}
+
+/// The error FPGen's benchmarks compute (seed 002's sources):
+/// `|h - f| / (|h| < FLT_MIN ? FLT_MIN : |h|)` with `h` the reference
+/// rounded to `__float128` and every operation in `__float128` (nearest);
+/// a NaN error counts as 0 (FPGen's `err > max` is false for it: a NaN
+/// result, or the same infinity on both sides) and an infinite one as
+/// infinity.
+pub fn fpgen_error(computed: Float, reference: &Mp) -> f64 {
+    const Q: u32 = 113;
+    let q = |x: Mp| Mp::with_val(Q, x);
+    let h = Mp::with_val(Q, reference);
+    let f = exact(computed);
+    let diff = q(Mp::with_val(PRECISION, &f - &h)).abs();
+    let flt_min = Mp::with_val(Q, f32::MIN_POSITIVE);
+    let den = if Mp::with_val(Q, h.abs_ref()) < flt_min {
+        flt_min
+    } else {
+        Mp::with_val(Q, h.abs_ref())
+    };
+    let e = q(Mp::with_val(PRECISION, diff / den));
+    if e.is_nan() {
+        0.0
+    } else {
+        e.to_f64()
+    }
+}
+
+/// `x` rounded to the nearest value of `fmt` (ties to even, subnormals
+/// and overflow as the format has them).
+pub fn round_to(x: &Mp, fmt: Format) -> Float {
+    if x.is_nan() {
+        return Float::nan(fmt);
+    }
+    if x.is_infinite() {
+        return Float::infinity(fmt, x.is_sign_negative());
+    }
+    if x.is_zero() {
+        return Float::zero(fmt, x.is_sign_negative());
+    }
+    if fmt == Format::BINARY64 {
+        return Float::from_f64(x.to_f64());
+    }
+    if fmt == Format::BINARY32 {
+        return Float::from_bits(fmt, x.to_f32().to_bits() as u128);
+    }
+    let r = x.to_rational().expect("a finite value is a rational");
+    let q: num_rational::BigRational = format!("{}/{}", r.numer(), r.denom())
+        .parse()
+        .expect("a rational's decimal digits parse");
+    Float::from_rational(fmt, &q, fpsym_float::RoundingMode::NearestTiesToEven).value
+}
+
+/// Herbie's bits of error: `log2(1 + n)` with `n` the number of floats of
+/// `computed`'s format between it and the exact value rounded to that
+/// format (the two zeros are one value); a NaN on one side only is the
+/// format's width, NaN on both 0.
+pub fn bits_error(computed: Float, exact: &Mp) -> f64 {
+    let fmt = computed.format();
+    let e = round_to(exact, fmt);
+    match (computed.is_nan(), e.is_nan()) {
+        (true, true) => return 0.0,
+        (true, false) | (false, true) => return fmt.packed_width() as f64,
+        _ => {}
+    }
+    // Ordinals with -0 and +0 the same.
+    let ord = |x: Float| {
+        let o = x.ordinal().expect("not NaN");
+        if o < 0 {
+            o + 1
+        } else {
+            o
+        }
+    };
+    let n = (ord(computed) - ord(e)).unsigned_abs() as f64;
+    (1.0 + n).log2()
+}
+
+/// `|computed - exact|` (NaN on both sides 0, on one side infinity; the
+/// same infinity 0, another infinity).
+pub fn absolute_error(computed: Float, exact: &Mp) -> f64 {
+    if computed.is_nan() && exact.is_nan() {
+        return 0.0;
+    }
+    if computed.is_nan() || exact.is_nan() {
+        return f64::INFINITY;
+    }
+    if computed.is_infinite() || exact.is_infinite() {
+        let same = computed.is_infinite() && exact.is_infinite() && computed.is_negative() == exact.is_sign_negative();
+        return if same { 0.0 } else { f64::INFINITY };
+    }
+    let p = exact.prec().max(computed.format().sb());
+    Mp::with_val(p, &exact_at(computed, p) - exact).abs().to_f64()
+}
+
 /// What a high-precision re-run of a test gives.
 #[derive(Clone, Debug, Default)]
 pub struct HighPrecision {

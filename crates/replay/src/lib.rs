@@ -24,6 +24,7 @@ mod classify;
 mod confirm;
 mod coverage;
 mod driver;
+pub mod eval;
 mod export;
 mod fp;
 pub mod fuzz;
