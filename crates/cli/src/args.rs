@@ -377,6 +377,26 @@ pub struct ErrorArgs {
     /// Seed of the random inputs.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// What the search maximises: relative (`|r - r0| / max(FLT_MIN,
+    /// |r0|)`, a NaN result the largest), fpgen (FPGen's rule: the same in
+    /// `__float128` against the program built with `__float128` for `float`
+    /// and `double`, branching on its own values; a NaN error counts 0),
+    /// bits (Herbie's: log2 of the floats between computed and exact), or
+    /// absolute (`|r - r0|`). error.json gives every metric for the worst
+    /// input.
+    #[arg(long, value_enum, default_value_t = MetricArg::Relative)]
+    pub metric: MetricArg,
+    /// Inputs the random phase runs natively (the program built with a
+    /// harness), then as many native runs bisecting random inputs to where
+    /// a result's computed sign changes (its zeros, where the relative
+    /// error is unbounded) and walking along them; the worst go on to the
+    /// symbolic rounds. Within the phase's time (--tau0); counted, so that
+    /// the same --seed tries the same inputs when the count ends the
+    /// phase. `--strategy random` runs random inputs natively until
+    /// --max-time. 0: the random phase measures inputs on the symbolic
+    /// executor instead, as it does when the native build fails.
+    #[arg(long, default_value_t = 1_000_000, value_name = "N")]
+    pub random_inputs: u64,
     /// Measure this input instead of searching: `NAME=V` for a scalar,
     /// `NAME=V,V,...` for an array's first elements (the rest are 0), in
     /// decimal as error.json writes them. Repeatable; unnamed inputs are 0.
@@ -384,6 +404,19 @@ pub struct ErrorArgs {
     pub input: Vec<String>,
     #[command(flatten)]
     pub run: RunArgs,
+}
+
+/// `fpsym error --metric`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MetricArg {
+    /// `|r - r0| / max(FLT_MIN, |r0|)`.
+    Relative,
+    /// FPGen's rule against a `__float128` build.
+    Fpgen,
+    /// Herbie's bits of error.
+    Bits,
+    /// `|r - r0|`.
+    Absolute,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

@@ -15,7 +15,9 @@
 //! symbolic ones are shuffled between rounds. `--strategy random` is the
 //! random search alone, for the baseline.
 
-use crate::args::{ErrorArgs, SamplingArg, Strategy};
+mod native;
+
+use crate::args::{ErrorArgs, MetricArg, SamplingArg, Strategy};
 use crate::run::{execute, prepare, RunOptions};
 use crate::Failure;
 use fpsym_engine::checkers::accuracy::{Inaccuracy, Sampling, Sites};
@@ -23,7 +25,7 @@ use fpsym_engine::checkers::CheckerFactory;
 use fpsym_engine::report::{values, Collect, Test};
 use fpsym_engine::{Config, Entry, StopReason};
 use fpsym_float::{Float, Format, RoundingMode};
-use fpsym_precision::{relative_error, HighPrecision, Mp};
+use fpsym_precision::{exact, HighPrecision, Metric, Mp};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::collections::{BTreeMap, BTreeSet};
@@ -136,8 +138,33 @@ struct Measured {
 /// from.
 const ELITE: usize = 8;
 
-/// One result measured: (which, computed, exact, relative error).
-type Output1 = (String, Float, Mp, f64);
+/// One result measured.
+#[derive(Clone, Debug)]
+struct Output1 {
+    /// Which result (`return value`, `p+8`).
+    what: String,
+    /// Where: its object (None: the return value) and byte offset.
+    key: (Option<String>, u64),
+    computed: Float,
+    /// Its exact value along the same path (the shadow).
+    exact: Mp,
+    /// The wide build's value (FPGen's reference, on its own path), when
+    /// the search has the native build.
+    wide: Option<Float>,
+    /// The error by the search's metric.
+    error: f64,
+}
+
+impl Output1 {
+    /// The error by `metric`: against the wide build for `fpgen` when
+    /// there is one, else against the exact value.
+    fn by(&self, metric: Metric) -> f64 {
+        match (metric, self.wide) {
+            (Metric::Fpgen, Some(h)) => metric.error(self.computed, &exact(h)),
+            _ => metric.error(self.computed, &self.exact),
+        }
+    }
+}
 
 /// The search's state: the best input, counters.
 struct Search<'a> {
@@ -150,6 +177,15 @@ struct Search<'a> {
     output: Output,
     scalars: Vec<Scalar>,
     sizes: BTreeMap<String, usize>,
+    /// What the search maximises.
+    metric: Metric,
+    /// The function built natively (None: the build failed, or
+    /// `--random-inputs 0`; the random phase then runs on the engine).
+    native: Option<native::Native>,
+    /// Inputs the random phase runs natively.
+    native_budget: u64,
+    /// Inputs the random phase ran natively.
+    native_inputs: u64,
     start: Instant,
     deadline: Instant,
     best: Option<Measured>,
@@ -157,6 +193,10 @@ struct Search<'a> {
     measured: u64,
     random_inputs: u64,
     symbolic_inputs: u64,
+    /// Inputs the refinement measured.
+    refined_inputs: u64,
+    /// Bisection steps the refinement ran natively.
+    native_steps: u64,
     rounds: u64,
     rng: StdRng,
     /// The worst inputs of the random phase (error, input), worst first:
@@ -203,8 +243,12 @@ impl Search<'_> {
         Instant::now() >= self.deadline || crate::interrupt().load(std::sync::atomic::Ordering::Relaxed)
     }
 
-    /// The results `--output` names, from a re-run.
-    fn selected(&self, hp: &HighPrecision) -> Vec<Output1> {
+    /// The results `--output` names, from a re-run of `inputs`.
+    fn selected(&mut self, hp: &HighPrecision, inputs: &BTreeMap<String, Vec<u8>>) -> Vec<Output1> {
+        let wide = match (&mut self.native, self.metric) {
+            (Some(n), Metric::Fpgen) => n.reference(inputs),
+            _ => None,
+        };
         let elem = |name: &str| {
             self.scalars
                 .iter()
@@ -227,12 +271,18 @@ impl Search<'_> {
             .iter()
             .filter(pick)
             .map(|r| {
-                (
-                    r.what.clone(),
-                    r.computed,
-                    r.shadow.clone(),
-                    relative_error(r.computed, &r.shadow),
-                )
+                let mut o = Output1 {
+                    what: r.what.clone(),
+                    key: (r.object.clone(), r.offset),
+                    computed: r.computed,
+                    exact: r.shadow.clone(),
+                    wide: wide
+                        .as_ref()
+                        .and_then(|w| w.get(&(r.object.clone(), r.offset)).copied()),
+                    error: 0.0,
+                };
+                o.error = o.by(self.metric);
+                o
             })
             .collect()
     }
@@ -254,7 +304,7 @@ impl Search<'_> {
         )
         .map_err(|e| Failure::Internal(e.to_string()))?;
         self.measured += 1;
-        let outputs = self.selected(&hp);
+        let outputs = self.selected(&hp, &inputs);
         let error = max_error(&outputs);
         if outputs.is_empty() {
             return Ok(outputs);
@@ -373,20 +423,22 @@ impl Search<'_> {
     fn refine(&mut self, start: BTreeMap<String, Vec<u8>>, until: Instant) -> anyhow::Result<()> {
         let done = |s: &Self| Instant::now() >= until || s.out_of_time();
         let outputs = self.measure(start.clone())?;
+        self.refined_inputs += 1;
         if outputs.is_empty() {
             return Ok(());
         }
         // The result to bisect: the worst one, or now and then another.
         let target = if outputs.len() > 1 && self.rng.gen_bool(0.5) {
-            outputs[self.rng.gen_range(0..outputs.len())].0.clone()
+            outputs[self.rng.gen_range(0..outputs.len())].what.clone()
         } else {
             outputs
                 .iter()
-                .max_by(|a, b| a.3.partial_cmp(&b.3).unwrap_or(std::cmp::Ordering::Greater))
-                .map(|o| o.0.clone())
+                .max_by(|a, b| a.error.partial_cmp(&b.error).unwrap_or(std::cmp::Ordering::Greater))
+                .map(|o| o.what.clone())
                 .unwrap_or_default()
         };
-        let computed = outputs.iter().find(|o| o.0 == target).map(|o| o.1);
+        let computed = outputs.iter().find(|o| o.what == target).map(|o| o.computed);
+        let target_key = outputs.iter().find(|o| o.what == target).map(|o| o.key.clone());
         self.local = (start, max_error(&outputs), computed);
         let mut floats: Vec<usize> = (0..self.scalars.len())
             .filter(|k| matches!(self.scalars[*k].kind, ScalarKind::Float(_)))
@@ -408,8 +460,9 @@ impl Search<'_> {
                 let mut i = base.clone();
                 put(&mut i, &sc, v);
                 let outs = s.measure(i.clone())?;
+                s.refined_inputs += 1;
                 let e = max_error(&outs);
-                let computed = outs.into_iter().find(|o| o.0 == target).map(|o| o.1);
+                let computed = outs.into_iter().find(|o| o.what == target).map(|o| o.computed);
                 if computed.is_some() && e > s.local.1 {
                     s.local = (i, e, computed);
                 }
@@ -444,13 +497,29 @@ impl Search<'_> {
                 }
             }
             if let Some((mut a, mut b, sa)) = pair {
+                // The computed target at v, natively when it can be (the
+                // steps need its sign only), else measured.
+                let sign_at = |s: &mut Self, v: Float| -> anyhow::Result<Option<bool>> {
+                    if let (Some(n), Some(t)) = (s.native.as_mut(), target_key.as_ref()) {
+                        let mut i = base.clone();
+                        put(&mut i, &sc, v);
+                        s.native_steps += 1;
+                        return Ok(side(n.computed(&i, t)));
+                    }
+                    Ok(side(at(s, v)?))
+                };
                 while key(b) - key(a) > 1 && !done(self) {
                     let m = from_key(f, key(a) + (key(b) - key(a)) / 2);
-                    match side(at(self, m)?) {
+                    match sign_at(self, m)? {
                         None => break,
                         s if s == sa => a = m,
                         _ => b = m,
                     }
+                }
+                if self.native.is_some() {
+                    // The two values around the crossing, measured.
+                    at(self, a)?;
+                    at(self, b)?;
                 }
             }
             // Another input's value or its negation, and their neighbours;
@@ -497,18 +566,265 @@ impl Search<'_> {
         Ok(())
     }
 
+    /// The random phase until `until`: natively first (its inputs counted,
+    /// in batches), then on the engine if time is left and there is no
+    /// native build.
     fn random_phase(&mut self, until: Instant) -> anyhow::Result<()> {
+        let baseline = self.native_budget == u64::MAX;
+        if self.native.is_some() {
+            self.native_random_phase(until, !baseline)?;
+            if self.native.is_some() {
+                return Ok(());
+            }
+        }
         while Instant::now() < until && !self.out_of_time() {
             let i = self.random_input();
             let e = max_error(&self.measure(i.clone())?);
             self.random_inputs += 1;
-            if self.elite.len() < ELITE || e > self.elite[ELITE - 1].0 {
-                let at = self.elite.partition_point(|(x, _)| *x >= e);
-                self.elite.insert(at, (e, i));
-                self.elite.truncate(ELITE);
-            }
+            keep_worst(&mut self.elite, e, i);
         }
         Ok(())
+    }
+
+    /// [`Search::random_phase`] natively: `native_budget` random inputs
+    /// (fewer if `until` comes first), ranked by the metric against the
+    /// wide build; the worst [`ELITE`] are measured on the engine (the
+    /// best input and the refinement's starting points).
+    fn native_random_phase(&mut self, until: Instant, crossings: bool) -> anyhow::Result<()> {
+        const BATCH: u64 = 8192;
+        let mut native = self.native.take().expect("a native build");
+        let elem_sizes: BTreeMap<String, u64> =
+            self.scalars.iter().map(|s| (s.object.clone(), s.kind.size())).collect();
+        let elem = |o: &str| elem_sizes.get(o).copied().unwrap_or(8);
+        let mut elite: Vec<(f64, BTreeMap<String, Vec<u8>>)> = Vec::new();
+        let mut failed = None;
+        while self.native_inputs < self.native_budget && Instant::now() < until && !self.out_of_time() {
+            let n = BATCH.min(self.native_budget - self.native_inputs);
+            let inputs: Vec<BTreeMap<String, Vec<u8>>> = (0..n).map(|_| self.random_input()).collect();
+            let mut records = Vec::new();
+            for i in &inputs {
+                native.encode(i, &mut records);
+            }
+            let errors = match native.errors(&records, &self.output, self.metric, &elem) {
+                Ok(e) => e,
+                Err(e) => {
+                    failed = Some(e);
+                    break;
+                }
+            };
+            self.native_inputs += n;
+            for (e, i) in errors.into_iter().zip(inputs) {
+                if e == f64::NEG_INFINITY {
+                    continue;
+                }
+                keep_worst(&mut elite, e, i);
+            }
+        }
+        // Crossings: from random inputs, one float input bisected (all
+        // lanes at once) to where a result's computed sign changes, where
+        // its condition number is unbounded.
+        if failed.is_none() && crossings {
+            let lanes = (self.native_budget / 256).clamp(1, 4096) as usize;
+            match self.native_crossings(&mut native, lanes, until, &elem) {
+                Ok(found) => {
+                    for (e, i) in found {
+                        keep_worst(&mut elite, e, i);
+                    }
+                }
+                Err(e) => failed = Some(e),
+            }
+        }
+        self.native = Some(native);
+        if let Some(e) = failed {
+            eprintln!("fpsym: note: the native random phase stopped ({e}); going on with the symbolic executor");
+            self.native = None;
+        }
+        self.random_inputs += self.native_inputs;
+        // The worst ones measured exactly (the engine's shadow values).
+        for (_, i) in elite {
+            if self.out_of_time() {
+                break;
+            }
+            let e = max_error(&self.measure(i.clone())?);
+            keep_worst(&mut self.elite, e, i);
+        }
+        Ok(())
+    }
+
+    /// `lanes` bisections at once, natively: each lane a random input, one
+    /// of its float inputs (at random) and one selected result; where the
+    /// result's computed sign differs at the input's bounds, the input is
+    /// bisected down to adjacent floats (a crossing: where the result's
+    /// condition number is unbounded). Then walks: each crossing's input
+    /// with another float input moved a few ulps, and the crossing found
+    /// again near the last one (each walk is a fresh chance of an exact
+    /// result far below the rounding error). Returns the worst inputs
+    /// with their errors by the metric (against the wide build).
+    fn native_crossings(
+        &mut self,
+        native: &mut native::Native,
+        lanes: usize,
+        until: Instant,
+        elem: &dyn Fn(&str) -> u64,
+    ) -> Result<Vec<(f64, BTreeMap<String, Vec<u8>>)>, String> {
+        /// Half the width in ulps of a walk's bracket.
+        const WIDTH: i128 = 1 << 8;
+        // The walks' evaluations are counted against the same budget as
+        // the random inputs'.
+        let budget = self.native_steps + self.native_budget;
+        let floats: Vec<usize> = (0..self.scalars.len())
+            .filter(|k| matches!(self.scalars[*k].kind, ScalarKind::Float(_)))
+            .collect();
+        let results = native.selected(&self.output, elem);
+        if floats.is_empty() || results.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut lanes_v = Vec::with_capacity(lanes);
+        for _ in 0..lanes {
+            let input = self.random_input();
+            let scalar = floats[self.rng.gen_range(0..floats.len())];
+            let result = self.rng.gen_range(0..results.len());
+            let (lo, hi) = self.bounds(scalar);
+            lanes_v.push(Lane {
+                input,
+                scalar,
+                result,
+                a: lo,
+                b: hi,
+            });
+        }
+        let mut worst = Vec::new();
+        let mut crossings = self.bisect(native, lanes_v, &results, until)?;
+        loop {
+            // Both sides of each crossing, with their errors.
+            let mut inputs = Vec::with_capacity(2 * crossings.len());
+            let mut records = Vec::new();
+            for l in &crossings {
+                for v in [l.a, l.b] {
+                    let mut i = l.input.clone();
+                    put(&mut i, &self.scalars[l.scalar], v);
+                    native.encode(&i, &mut records);
+                    inputs.push(i);
+                }
+            }
+            let errors = native.errors(&records, &self.output, self.metric, elem)?;
+            self.native_steps += inputs.len() as u64;
+            for (e, i) in errors.into_iter().zip(inputs) {
+                if e != f64::NEG_INFINITY {
+                    keep_worst(&mut worst, e, i);
+                }
+            }
+            if crossings.is_empty()
+                || self.native_steps >= budget
+                || floats.len() < 2
+                || Instant::now() >= until
+                || self.out_of_time()
+            {
+                break;
+            }
+            let mut next = Vec::with_capacity(crossings.len());
+            for mut l in crossings {
+                let others: Vec<usize> = floats.iter().copied().filter(|k| *k != l.scalar).collect();
+                let j = others[self.rng.gen_range(0..others.len())];
+                let sc = self.scalars[j].clone();
+                let ScalarKind::Float(f) = sc.kind else { unreachable!() };
+                let (lo, hi) = self.bounds(j);
+                let step = self.rng.gen_range(1..=4i128) * if self.rng.gen_bool(0.5) { 1 } else { -1 };
+                let v = from_key(f, key(get(&l.input, &sc)) + step);
+                if !v.is_finite() || key(v) < key(lo) || key(v) > key(hi) {
+                    continue;
+                }
+                put(&mut l.input, &sc, v);
+                let ScalarKind::Float(g) = self.scalars[l.scalar].kind else {
+                    unreachable!()
+                };
+                let (lo, hi) = self.bounds(l.scalar);
+                l.a = from_key(g, (key(l.a) - WIDTH).max(key(lo)));
+                l.b = from_key(g, (key(l.b) + WIDTH).min(key(hi)));
+                next.push(l);
+            }
+            crossings = self.bisect(native, next, &results, until)?;
+        }
+        Ok(worst)
+    }
+
+    /// A float input's bounds: its range's floats, or the finite ones.
+    fn bounds(&self, k: usize) -> (Float, Float) {
+        let ScalarKind::Float(f) = self.scalars[k].kind else {
+            unreachable!("bounds of a float input")
+        };
+        match self.scalars[k].range {
+            Some((lo, hi)) => (
+                Float::from_f64(lo).convert(f, RoundingMode::TowardPositive).value,
+                Float::from_f64(hi).convert(f, RoundingMode::TowardNegative).value,
+            ),
+            None => (Float::largest(f, true), Float::largest(f, false)),
+        }
+    }
+
+    /// The lanes whose result's computed sign differs at `a` and `b`,
+    /// bisected (all at once, natively) to adjacent floats; a zero counts
+    /// on a's side, so that b is the first float past the zeros.
+    fn bisect(
+        &mut self,
+        native: &mut native::Native,
+        lanes: Vec<Lane>,
+        results: &[(Option<String>, u64)],
+        until: Instant,
+    ) -> Result<Vec<Lane>, String> {
+        let side = |x: Option<Float>| x.filter(|x| !x.is_nan() && !x.is_zero()).map(|x| x.sign());
+        let eval = |s: &Self, native: &mut native::Native, lanes: &[Lane], v: &dyn Fn(&Lane) -> Float| {
+            let mut records = Vec::new();
+            for l in lanes {
+                let mut i = l.input.clone();
+                put(&mut i, &s.scalars[l.scalar], v(l));
+                native.encode(&i, &mut records);
+            }
+            let keys: Vec<&(Option<String>, u64)> = lanes.iter().map(|l| &results[l.result]).collect();
+            native.computed_batch(&records, &keys)
+        };
+        let at_a = eval(self, native, &lanes, &|l| l.a)?;
+        let at_b = eval(self, native, &lanes, &|l| l.b)?;
+        self.native_steps += 2 * lanes.len() as u64;
+        let mut live: Vec<(Lane, bool)> = Vec::new();
+        for ((l, ra), rb) in lanes.into_iter().zip(at_a).zip(at_b) {
+            if let (Some(sa), Some(sb)) = (side(ra), side(rb)) {
+                if sa != sb {
+                    live.push((l, sa));
+                }
+            }
+        }
+        let mut done = Vec::new();
+        let mid = |s: &Self, l: &Lane| {
+            let ScalarKind::Float(f) = s.scalars[l.scalar].kind else {
+                unreachable!()
+            };
+            from_key(f, key(l.a) + (key(l.b) - key(l.a)) / 2)
+        };
+        while !live.is_empty() && Instant::now() < until && !self.out_of_time() {
+            let (ls, signs): (Vec<Lane>, Vec<bool>) = live.into_iter().unzip();
+            let at_m = eval(self, native, &ls, &|l| mid(self, l))?;
+            self.native_steps += ls.len() as u64;
+            let mut next = Vec::with_capacity(ls.len());
+            for ((mut l, sa), r) in ls.into_iter().zip(signs).zip(at_m) {
+                let m = mid(self, &l);
+                match r {
+                    Some(x) if x.is_zero() => l.a = m,
+                    r => match side(r) {
+                        None => continue,
+                        Some(s) if s == sa => l.a = m,
+                        Some(_) => l.b = m,
+                    },
+                }
+                if key(l.b) - key(l.a) > 1 {
+                    next.push((l, sa));
+                } else {
+                    done.push(l);
+                }
+            }
+            live = next;
+        }
+        Ok(done)
     }
 
     /// Algorithm 1's symbolic rounds until the deadline.
@@ -588,9 +904,30 @@ impl Search<'_> {
     }
 }
 
+/// A lane of [`Search::native_crossings`]: an input, which of its floats
+/// is bisected between `a` and `b`, which selected result's sign is
+/// followed.
+struct Lane {
+    input: BTreeMap<String, Vec<u8>>,
+    scalar: usize,
+    result: usize,
+    a: Float,
+    b: Float,
+}
+
+/// Keeps `(e, i)` among the [`ELITE`] worst inputs of `elite` (worst
+/// first).
+fn keep_worst(elite: &mut Vec<(f64, BTreeMap<String, Vec<u8>>)>, e: f64, i: BTreeMap<String, Vec<u8>>) {
+    if elite.len() < ELITE || e > elite[ELITE - 1].0 {
+        let at = elite.partition_point(|(x, _)| *x >= e);
+        elite.insert(at, (e, i));
+        elite.truncate(ELITE);
+    }
+}
+
 /// The largest error of results measured (NaN as infinity).
 fn max_error(outputs: &[Output1]) -> f64 {
-    outputs.iter().map(|o| o.3).fold(
+    outputs.iter().map(|o| o.error).fold(
         f64::NEG_INFINITY,
         |a, e| if e.is_nan() { f64::INFINITY } else { a.max(e) },
     )
@@ -724,7 +1061,7 @@ fn layout(
     base: &Config,
     solver: &mut dyn fpsym_solver::Solver,
     ranges: &[fpsym_engine::harness::InputRange],
-) -> anyhow::Result<(Vec<Scalar>, BTreeMap<String, usize>)> {
+) -> anyhow::Result<(Vec<Scalar>, BTreeMap<String, usize>, Vec<String>)> {
     let mut c = base.clone();
     c.max_instructions = Some(1);
     c.checkers = Vec::new();
@@ -737,6 +1074,7 @@ fn layout(
         .ok_or_else(|| Failure::Internal("the probe run made no test".into()))?;
     let mut scalars = Vec::new();
     let mut sizes = BTreeMap::new();
+    let order = t.objects.iter().map(|o| o.name.clone()).collect();
     for o in &t.objects {
         let n = o.bytes.len() / 2;
         sizes.insert(o.name.clone(), n);
@@ -780,7 +1118,7 @@ fn layout(
             }
         }
     }
-    Ok((scalars, sizes))
+    Ok((scalars, sizes, order))
 }
 
 /// A float's value in decimal, long enough for the exact value.
@@ -900,7 +1238,35 @@ pub fn run(raw: ErrorArgs) -> anyhow::Result<ExitCode> {
     base.max_time = None;
     base.checkers = Vec::new();
     let mut solver = fpsym_solver::build_with_workers(opts.solver_config(), &crate::WORKERS);
-    let (scalars, sizes) = layout(&program, &base, solver.as_mut(), &ranges)?;
+    let (scalars, sizes, order) = layout(&program, &base, solver.as_mut(), &ranges)?;
+    let metric = match raw.metric {
+        MetricArg::Relative => Metric::Relative,
+        MetricArg::Fpgen => Metric::Fpgen,
+        MetricArg::Bits => Metric::Bits,
+        MetricArg::Absolute => Metric::Absolute,
+    };
+    // The native builds: for the random phase (a search), and for the
+    // `fpgen` metric's reference (always).
+    let wants_native = (raw.input.is_empty() && raw.random_inputs > 0) || metric == Metric::Fpgen;
+    let native = if wants_native {
+        let record = crate::run::run_record(&opts, &base, &program);
+        match native::Native::new(&record, &scalars, &order, &out.join("build").join("eval")) {
+            Ok(n) => Some(n),
+            Err(e) => {
+                eprintln!(
+                    "fpsym: note: no native build of the function ({e}); the random phase runs on the symbolic executor{}",
+                    if metric == Metric::Fpgen {
+                        ", and the fpgen metric's reference is the exact value along the program's path"
+                    } else {
+                        ""
+                    }
+                );
+                None
+            }
+        }
+    } else {
+        None
+    };
     let start = Instant::now();
     let total = Duration::from_secs_f64(max_time);
     let tau0 = raw.tau0.map_or(total.mul_f64(0.2), Duration::from_secs_f64);
@@ -918,6 +1284,10 @@ pub fn run(raw: ErrorArgs) -> anyhow::Result<ExitCode> {
         output,
         scalars,
         sizes,
+        metric,
+        native,
+        native_budget: if raw.input.is_empty() { raw.random_inputs } else { 0 },
+        native_inputs: 0,
         start,
         deadline: start + total,
         best: None,
@@ -925,6 +1295,8 @@ pub fn run(raw: ErrorArgs) -> anyhow::Result<ExitCode> {
         measured: 0,
         random_inputs: 0,
         symbolic_inputs: 0,
+        refined_inputs: 0,
+        native_steps: 0,
         rounds: 0,
         rng: StdRng::seed_from_u64(raw.seed),
         elite: Vec::new(),
@@ -943,7 +1315,13 @@ pub fn run(raw: ErrorArgs) -> anyhow::Result<ExitCode> {
     }
     match raw.strategy {
         _ if !raw.input.is_empty() => {}
-        Strategy::Random => s.random_phase(s.deadline)?,
+        Strategy::Random => {
+            // The baseline: random inputs only, natively until the end.
+            if s.native.is_some() {
+                s.native_budget = u64::MAX;
+            }
+            s.random_phase(s.deadline)?
+        }
         Strategy::Fpgen => {
             s.random_phase(start + tau0)?;
             s.symbolic_phase(inaccuracy, tau1, false)?;
@@ -986,8 +1364,35 @@ pub fn run(raw: ErrorArgs) -> anyhow::Result<ExitCode> {
         Duration::from_secs(10),
     )
     .ok()
-    .map(|hp| (check_bits, max_error(&s.selected(&hp))));
-    report(&s, &best, &out, strategy, check)?;
+    .map(|hp| (check_bits, max_error(&s.selected(&hp, &best.inputs))));
+    // Every metric of the worst input (`fpgen` against the wide build
+    // when there is one).
+    let wide = s.native.as_mut().and_then(|n| n.reference(&best.inputs));
+    let fpgen_reference = if wide.is_some() {
+        "the program built with __float128 for float and double (its own branches)"
+    } else {
+        "the exact value along the program's path"
+    };
+    let metrics: serde_json::Map<String, serde_json::Value> = Metric::ALL
+        .iter()
+        .map(|m| {
+            let e = best
+                .outputs
+                .iter()
+                .map(|o| {
+                    let mut o = o.clone();
+                    let r = best.hp.results.iter().find(|r| r.what == o.what);
+                    o.wide = r.and_then(|r| wide.as_ref()?.get(&(r.object.clone(), r.offset)).copied());
+                    o.by(*m)
+                })
+                .fold(
+                    f64::NEG_INFINITY,
+                    |a, e| if e.is_nan() { f64::INFINITY } else { a.max(e) },
+                );
+            (m.name().to_string(), error_json(e))
+        })
+        .collect();
+    report(&s, &best, &out, strategy, check, (metrics, fpgen_reference))?;
     // The worst input as a test (and replayed natively with --replay).
     let mut worst = base.clone();
     worst.inputs = Some(best.inputs.clone());
@@ -1005,6 +1410,7 @@ fn report(
     out: &Path,
     strategy: &str,
     check: Option<(u32, f64)>,
+    (metrics, fpgen_reference): (serde_json::Map<String, serde_json::Value>, &str),
 ) -> anyhow::Result<()> {
     // Agreement: the same error to a part in a million (both infinite
     // counts as the same).
@@ -1016,7 +1422,7 @@ fn report(
     };
     let reference_check = match check {
         Some((bits, e)) => {
-            serde_json::json!({"precision": bits, "max_relative_error": error_json(e), "agrees": agrees(e)})
+            serde_json::json!({"precision": bits, "max_error": error_json(e), "agrees": agrees(e)})
         }
         None => serde_json::Value::Null,
     };
@@ -1045,7 +1451,7 @@ fn report(
     let worst = best
         .outputs
         .iter()
-        .max_by(|a, b| a.3.partial_cmp(&b.3).unwrap_or(std::cmp::Ordering::Greater))
+        .max_by(|a, b| a.error.partial_cmp(&b.error).unwrap_or(std::cmp::Ordering::Greater))
         .expect("a measured input has outputs");
     let mut sites: Vec<(&String, &fpsym_precision::SiteLoss)> = best.hp.sites.iter().collect();
     sites.sort_by_key(|(_, l)| std::cmp::Reverse((l.cancelled.max(l.lost), l.runs)));
@@ -1066,25 +1472,37 @@ fn report(
     let per_output: Vec<serde_json::Value> = best
         .outputs
         .iter()
-        .map(|(w, c, e, r)| {
-            serde_json::json!({"output": w, "computed": values::decimal(*c), "exact": mp_decimal(e), "relative_error": error_json(*r)})
+        .map(|o| {
+            serde_json::json!({
+                "output": o.what,
+                "computed": values::decimal(o.computed),
+                "exact": mp_decimal(&o.exact),
+                "error": error_json(o.error),
+                "relative_error": error_json(o.by(Metric::Relative)),
+            })
         })
         .collect();
     let j = serde_json::json!({
         "strategy": strategy,
         "precision": s.precision,
-        "max_relative_error": error_json(best.error),
-        "output": worst.0,
-        "computed": values::decimal(worst.1),
-        "exact": mp_decimal(&worst.2),
+        "metric": s.metric.name(),
+        "max_error": error_json(best.error),
+        "max_relative_error": metrics["relative"],
+        "metrics": metrics,
+        "fpgen_reference": fpgen_reference,
+        "output": worst.what,
+        "computed": values::decimal(worst.computed),
+        "exact": mp_decimal(&worst.exact),
         "inputs": input_values,
         "outputs": per_output,
         "time_to_best": s.time_to_best,
         "seconds": s.start.elapsed().as_secs_f64(),
         "measured": s.measured,
         "random_inputs": s.random_inputs,
+        "native_random_inputs": s.native_inputs,
+        "native_bisection_steps": s.native_steps,
         "symbolic_inputs": s.symbolic_inputs,
-        "refined_inputs": s.measured.saturating_sub(s.random_inputs + s.symbolic_inputs),
+        "refined_inputs": s.refined_inputs,
         "symbolic_rounds": s.rounds,
         "diagnosis": {"sites": diagnosis_sites, "divergences": divergences},
         "reference_check": reference_check,
@@ -1092,27 +1510,33 @@ fn report(
     });
     std::fs::write(out.join("error.json"), serde_json::to_string_pretty(&j)? + "\n")?;
     say!(
-        "max relative error: {} ({}: computed {}, exact {})",
+        "max {} error: {} ({}: computed {}, exact {})",
+        s.metric.name(),
         if best.error.is_finite() {
             format!("{:.6e}", best.error)
         } else {
             "inf".into()
         },
-        worst.0,
-        values::decimal(worst.1),
-        mp_decimal(&worst.2)
+        worst.what,
+        values::decimal(worst.computed),
+        mp_decimal(&worst.exact)
     );
     if strategy == "given" {
         say!("measured the given input in {:.2} s", s.start.elapsed().as_secs_f64());
     } else {
         say!(
-            "found after {:.2} s; {} inputs measured ({} random, {} from {} symbolic rounds, {} by refinement) in {:.1} s",
+            "found after {:.2} s; {} inputs measured ({} random{}, {} from {} symbolic rounds, {} by refinement) in {:.1} s",
             s.time_to_best,
-            s.measured,
+            s.measured + s.native_inputs,
             s.random_inputs,
+            if s.native_inputs > 0 {
+                format!(" of which {} natively", s.native_inputs)
+            } else {
+                String::new()
+            },
             s.symbolic_inputs,
             s.rounds,
-            s.measured.saturating_sub(s.random_inputs + s.symbolic_inputs),
+            s.refined_inputs,
             s.start.elapsed().as_secs_f64()
         );
     }

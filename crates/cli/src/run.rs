@@ -859,6 +859,13 @@ fn write_run_record(
     out: &std::path::Path,
     program: &fpsym_frontend::Program,
 ) -> anyhow::Result<RunRecord> {
+    let record = run_record(opts, engine, program);
+    fpsym_engine::report::write_json(&out.join(fpsym_engine::report::RUN_RECORD), &record)?;
+    Ok(record)
+}
+
+/// The run's record (see [`write_run_record`]).
+pub fn run_record(opts: &RunOptions, engine: &Config, program: &fpsym_frontend::Program) -> RunRecord {
     let property = engine.property;
     let abs = |p: &PathBuf| {
         std::fs::canonicalize(p)
@@ -878,7 +885,7 @@ fn write_run_record(
             }
         }
     };
-    let record = RunRecord {
+    RunRecord {
         files: opts.files.iter().map(abs).collect(),
         include: opts.compile.include_dirs.iter().map(abs).collect(),
         defines: opts.compile.defines.clone(),
@@ -889,7 +896,5 @@ fn write_run_record(
         sym_args: engine.sym_io.args.clone(),
         sym_stdin: engine.sym_io.stdin,
         mode: Some(opts.mode.to_string()),
-    };
-    fpsym_engine::report::write_json(&out.join(fpsym_engine::report::RUN_RECORD), &record)?;
-    Ok(record)
+    }
 }

@@ -231,7 +231,7 @@ fn a_given_input_is_measured_as_the_seeds_section_2_example() {
     assert_eq!(code, Some(0), "{text}");
     assert_eq!(err(&j), 0.0, "{j}");
     assert_eq!(j["reference_check"]["agrees"], false, "{j}");
-    let checked = j["reference_check"]["max_relative_error"].as_f64().unwrap();
+    let checked = j["reference_check"]["max_error"].as_f64().unwrap();
     assert!((checked - 12.0).abs() < 1e-9, "{j}");
     assert!(text.contains("warning: at 2200 bits"), "{text}");
     for (bad, says) in [
@@ -366,4 +366,60 @@ fn a_closed_stdout_is_no_crash() {
     assert!(out.join("error.json").is_file());
     assert!(out.join("report.html").is_file());
     assert!(std::fs::read_dir(out.join("tests")).unwrap().count() >= 1);
+}
+
+#[test]
+fn every_metric_is_reported_and_fpgen_counts_a_nan_as_zero() {
+    // x * 1e300 overflows for x >= 1e9: inf - inf is NaN where the exact
+    // result is 0. relative: the largest error; fpgen: 0 (FPGen's
+    // `err > max` is false for a NaN); bits: the format's width.
+    let args = ["--range", "x=[1e10,1e20]", "--max-time", "3", "--random-inputs", "5000"];
+    let mut fpgen = args.to_vec();
+    fpgen.extend(["--metric", "fpgen"]);
+    let (code, text, j, _) = error("error_metrics.c", "nan_diff", &fpgen, "metric-fpgen");
+    assert_eq!(code, Some(0), "{text}");
+    assert_eq!(j["metric"], "fpgen", "{j}");
+    assert_eq!(j["max_error"], 0.0, "{j}");
+    assert_eq!(j["metrics"]["fpgen"], 0.0, "{j}");
+    assert_eq!(j["metrics"]["relative"], "inf", "{j}");
+    assert_eq!(j["metrics"]["bits"], 64.0, "{j}");
+    assert_eq!(j["metrics"]["absolute"], "inf", "{j}");
+    assert!(j["fpgen_reference"].as_str().unwrap().contains("__float128"), "{j}");
+    assert!(text.contains("max fpgen error: 0"), "{text}");
+    let (code, text, j, _) = error("error_metrics.c", "nan_diff", &args, "metric-relative");
+    assert_eq!(code, Some(0), "{text}");
+    assert_eq!(j["metric"], "relative", "{j}");
+    assert_eq!(j["max_error"], "inf", "{j}");
+}
+
+#[test]
+fn the_native_random_phase_counts_its_inputs_and_finds_cancellations() {
+    // det = a*d - b*c in [-10, 10]: the native phase runs the counted
+    // random inputs, then bisects inputs to where the computed result
+    // changes sign (its zeros), where the relative error exceeds 1: a
+    // random search's errors stay below 1e-12 or so.
+    let mut args = vec!["--max-time", "20", "--tau0", "15", "--random-inputs", "200000"];
+    for p in ["a", "b", "c", "d"] {
+        args.extend(["--range", Box::leak(format!("{p}=[-10,10]").into_boxed_str())]);
+    }
+    let (code, text, j, _) = error("error_metrics.c", "det", &args, "native");
+    assert_eq!(code, Some(0), "{text}");
+    assert_eq!(j["native_random_inputs"], 200000, "{j}");
+    assert!(j["native_bisection_steps"].as_u64().unwrap() > 1000, "{j}");
+    assert!(err(&j) > 1.0, "{text}");
+    // The worst input's error is the engine's exact one: --input gives it
+    // back.
+    let inputs: Vec<String> = j["inputs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| format!("{}={}", v["name"].as_str().unwrap(), v["decimal"].as_str().unwrap()))
+        .collect();
+    let mut given = vec![];
+    for i in &inputs {
+        given.extend(["--input", i.as_str()]);
+    }
+    let (code, text, g, _) = error("error_metrics.c", "det", &given, "native-given");
+    assert_eq!(code, Some(0), "{text}");
+    assert_eq!(g["max_relative_error"], j["max_relative_error"], "{g}\n{j}");
 }

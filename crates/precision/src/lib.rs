@@ -76,6 +76,14 @@ pub fn exact_at(x: Float, prec: u32) -> Mp {
     if let Some(f) = x.to_f32() {
         return Mp::with_val(prec, f);
     }
+    if x.format() == Format::BINARY128 {
+        // significand * 2^(exponent - fraction bits), exactly.
+        let fmt = x.format();
+        let m = Mp::with_val(prec, rug::Integer::from(x.significand()));
+        let e = x.exponent().expect("finite, non-zero") - fmt.frac_bits() as i64;
+        let v = m << e as i32;
+        return if x.is_negative() { -v } else { v };
+    }
     let q = x.to_rational().expect("a finite float is a rational");
     let r: rug::Rational = format!("{}/{}", q.numer(), q.denom())
         .parse()

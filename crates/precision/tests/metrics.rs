@@ -65,3 +65,26 @@ fn absolute_is_the_distance() {
         assert_eq!(m.error(d(2.0), &exact(d(2.0))), 0.0, "{}", m.name());
     }
 }
+
+#[test]
+fn binary128_values_are_exact() {
+    // A binary128 value's exact value, against its rational.
+    use fpsym_float::RoundingMode;
+    let mut x = Float::from_f64(1.0 / 3.0)
+        .convert(Format::BINARY128, RoundingMode::NearestTiesToEven)
+        .value;
+    for k in 0..200 {
+        let third = Float::from_f64(3.0)
+            .convert(Format::BINARY128, RoundingMode::NearestTiesToEven)
+            .value;
+        x = x.div(third, RoundingMode::NearestTiesToEven).value;
+        let y = if k % 2 == 0 { x } else { x.neg() };
+        let q = y.to_rational().unwrap();
+        let r: rug::Rational = format!("{}/{}", q.numer(), q.denom()).parse().unwrap();
+        assert_eq!(exact(y), Mp::with_val(1024, &r), "{k}");
+    }
+    let tiny = Float::smallest(Format::BINARY128, true);
+    let q = tiny.to_rational().unwrap();
+    let r: rug::Rational = format!("{}/{}", q.numer(), q.denom()).parse().unwrap();
+    assert_eq!(exact(tiny), Mp::with_val(1024, &r));
+}

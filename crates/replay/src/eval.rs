@@ -125,7 +125,14 @@ pub enum Build {
 /// The harness's `main` for `sig` in `build`.
 fn harness(sig: &Signature, build: Build) -> String {
     let wide = build == Build::Wide;
-    let mut s = String::from("#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n\n");
+    // The build renames the program's `main` and `reach_error` (see
+    // `driver::renames`): this `main` is the harness's own; a call of
+    // `reach_error` ends the process (the record gets no result).
+    let mut s = String::from(
+        "#undef main\n#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n\n\
+         __attribute__((weak)) void __fpsym_reach_error(void) { abort(); }\n\
+         __attribute__((weak)) void __fpsym_verifier_error(void) { abort(); }\n\n",
+    );
     let decl: Vec<String> = sig
         .params
         .iter()

@@ -1,0 +1,282 @@
+//! `fpsym error`'s native side: the function built twice with a record
+//! harness ([`fpsym_replay::eval`]): as the engine models it, and with
+//! `float` and `double` made `__float128` (FPGen's reference, branching on
+//! its own values). The random phase runs here, millions of inputs a
+//! minute, and ranks them by the metric against the wide build; the
+//! `fpgen` metric takes its reference from the wide build.
+
+use super::{Output, Scalar, ScalarKind};
+use fpsym_float::{Float, Format};
+use fpsym_precision::{exact_at, Metric};
+use fpsym_replay::eval::{self, Build, Evaluator, Param, Signature};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// A float of the results: where it is in each build's result record.
+#[derive(Clone, Debug)]
+struct Slot {
+    /// Its object (None: the return value).
+    object: Option<String>,
+    /// Its byte offset in that object (the program's layout).
+    offset: u64,
+    format: Format,
+    plain_at: usize,
+    wide_at: usize,
+}
+
+/// The two native builds of the function.
+pub(super) struct Native {
+    sig: Signature,
+    /// The objects (parameters) in order.
+    order: Vec<String>,
+    slots: Vec<Slot>,
+    plain: Evaluator,
+    wide: Evaluator,
+    /// The wide build, one input at a time (the `fpgen` reference of an
+    /// input the engine measures).
+    wide_one: Evaluator,
+    /// The plain build, one input at a time (the refinement's bisection).
+    plain_one: Evaluator,
+    /// Whether the function returns a float.
+    float_ret: bool,
+}
+
+fn scalar(kind: ScalarKind) -> eval::Scalar {
+    match kind {
+        ScalarKind::Float(f) if f == Format::BINARY32 => eval::Scalar::F32,
+        ScalarKind::Float(_) => eval::Scalar::F64,
+        ScalarKind::Int { bytes, signed } => eval::Scalar::Int {
+            bytes: bytes as u32,
+            signed,
+        },
+    }
+}
+
+impl Native {
+    /// Builds both into `dir`; Err says why the function cannot be run
+    /// natively (the random phase then runs on the engine).
+    pub(super) fn new(
+        record: &fpsym_report::RunRecord,
+        scalars: &[Scalar],
+        order: &[String],
+        dir: &Path,
+    ) -> Result<Native, String> {
+        let fpsym_report::EntryRecord::Function {
+            function, params, ret, ..
+        } = &record.entry
+        else {
+            return Err("not a --function run".into());
+        };
+        let params = params
+            .as_ref()
+            .ok_or("the function's parameters have no C type a harness can declare")?;
+        if params.len() != order.len() {
+            return Err("the function's parameters are not its inputs one to one".into());
+        }
+        let mut sig_params = Vec::new();
+        for (name, ty) in order.iter().zip(params) {
+            let elems: Vec<&Scalar> = scalars.iter().filter(|s| &s.object == name).collect();
+            let pointer = ty.ends_with('*');
+            match (pointer, elems.as_slice()) {
+                (false, [s]) if s.offset == 0 => sig_params.push(Param::Scalar(scalar(s.kind))),
+                (true, es) if !es.is_empty() => {
+                    sig_params.push(Param::Array(es.iter().map(|s| scalar(s.kind)).collect()))
+                }
+                _ => {
+                    return Err(format!(
+                        "parameter {name} of type {ty}: not a scalar or an array of scalars"
+                    ))
+                }
+            }
+        }
+        let ret_scalar = match ret.as_deref() {
+            Some("double") => Some(eval::Scalar::F64),
+            Some("float") => Some(eval::Scalar::F32),
+            Some("void") | None => None,
+            Some(t) => ScalarKind::of(t).map(scalar),
+        };
+        let sig = Signature {
+            function: function.clone(),
+            params: sig_params,
+            ret: ret_scalar,
+        };
+        // Where each float result is in each build's record.
+        let mut slots = Vec::new();
+        let (mut p, mut w) = (0usize, 0usize);
+        let mut push = |object: Option<String>, offset: u64, s: eval::Scalar| {
+            let format = match s {
+                eval::Scalar::F32 => Some(Format::BINARY32),
+                eval::Scalar::F64 => Some(Format::BINARY64),
+                eval::Scalar::Int { .. } => None,
+            };
+            if let Some(format) = format {
+                slots.push(Slot {
+                    object,
+                    offset,
+                    format,
+                    plain_at: p,
+                    wide_at: w,
+                });
+            }
+            p += s.result_size(Build::Plain);
+            w += s.result_size(Build::Wide);
+        };
+        if let Some(r) = sig.ret {
+            push(None, 0, r);
+        }
+        for (name, param) in order.iter().zip(&sig.params) {
+            if let Param::Array(es) = param {
+                let mut off = 0u64;
+                for e in es {
+                    push(Some(name.clone()), off, *e);
+                    off += e.size() as u64;
+                }
+            }
+        }
+        let build = |b| eval::build(record, &sig, b, dir).map_err(|e| native_error(&e));
+        let plain_exe = build(Build::Plain)?;
+        let wide_exe = build(Build::Wide)?;
+        Ok(Native {
+            plain: Evaluator::new(plain_exe.clone(), &sig, Build::Plain, false),
+            wide: Evaluator::new(wide_exe.clone(), &sig, Build::Wide, false),
+            plain_one: Evaluator::new(plain_exe.clone(), &sig, Build::Plain, true),
+            wide_one: Evaluator::new(wide_exe, &sig, Build::Wide, true),
+            float_ret: matches!(sig.ret, Some(eval::Scalar::F32 | eval::Scalar::F64)),
+            sig,
+            order: order.to_vec(),
+            slots,
+        })
+    }
+
+    /// An input as a record: its objects' bytes in parameter order.
+    pub(super) fn encode(&self, inputs: &BTreeMap<String, Vec<u8>>, into: &mut Vec<u8>) {
+        for name in &self.order {
+            if let Some(b) = inputs.get(name) {
+                into.extend_from_slice(b);
+            }
+        }
+    }
+
+    /// Whether slot `s` is a result `output` selects.
+    fn selects(&self, output: &Output, s: &Slot, elem: u64) -> bool {
+        match output {
+            Output::Ret => s.object.is_none(),
+            Output::Object(o) => s.object.as_deref() == Some(o.as_str()),
+            Output::Element(o, i) => s.object.as_deref() == Some(o.as_str()) && s.offset == i * elem,
+            Output::Default => s.object.is_none() == self.float_ret,
+        }
+    }
+
+    /// The metric's error of each record of `records` (the largest over
+    /// the selected results; -inf for a record the program did not
+    /// finish), each build's result against the wide build's.
+    pub(super) fn errors(
+        &mut self,
+        records: &[u8],
+        output: &Output,
+        metric: Metric,
+        elem: &dyn Fn(&str) -> u64,
+    ) -> Result<Vec<f64>, String> {
+        let plain = self.plain.eval(records).map_err(|e| native_error(&e))?;
+        let wide = self.wide.eval(records).map_err(|e| native_error(&e))?;
+        let slots: Vec<&Slot> = self
+            .slots
+            .iter()
+            .filter(|s| self.selects(output, s, s.object.as_deref().map_or(0, elem)))
+            .collect();
+        Ok(plain
+            .iter()
+            .zip(&wide)
+            .map(|(p, w)| match (p, w) {
+                (Some(p), Some(w)) => slots
+                    .iter()
+                    .map(|s| {
+                        let f = read(p, s.plain_at, s.format);
+                        let h = read(w, s.wide_at, Format::BINARY128);
+                        // 128 bits hold a binary128 exactly.
+                        metric.error(f, &exact_at(h, 128))
+                    })
+                    .fold(
+                        f64::NEG_INFINITY,
+                        |a, e| if e.is_nan() { f64::INFINITY } else { a.max(e) },
+                    ),
+                _ => f64::NEG_INFINITY,
+            })
+            .collect())
+    }
+
+    /// The results `output` selects, by (object, offset).
+    pub(super) fn selected(&self, output: &Output, elem: &dyn Fn(&str) -> u64) -> Vec<(Option<String>, u64)> {
+        self.slots
+            .iter()
+            .filter(|s| self.selects(output, s, s.object.as_deref().map_or(0, elem)))
+            .map(|s| (s.object.clone(), s.offset))
+            .collect()
+    }
+
+    /// What the program computes for result `keys[i]` on record `i` of
+    /// `records` (None: it did not finish).
+    pub(super) fn computed_batch(
+        &mut self,
+        records: &[u8],
+        keys: &[&(Option<String>, u64)],
+    ) -> Result<Vec<Option<Float>>, String> {
+        let plain = self.plain.eval(records).map_err(|e| native_error(&e))?;
+        Ok(plain
+            .iter()
+            .zip(keys)
+            .map(|(p, k)| {
+                let s = self.slots.iter().find(|s| s.object == k.0 && s.offset == k.1)?;
+                Some(read(p.as_ref()?, s.plain_at, s.format))
+            })
+            .collect())
+    }
+
+    /// What the program computes for result `key` (object, offset) on one
+    /// input; None when it did not finish or has no such result.
+    pub(super) fn computed(
+        &mut self,
+        inputs: &BTreeMap<String, Vec<u8>>,
+        key: &(Option<String>, u64),
+    ) -> Option<Float> {
+        let s = self.slots.iter().find(|s| s.object == key.0 && s.offset == key.1)?;
+        let (at, format) = (s.plain_at, s.format);
+        let mut rec = Vec::with_capacity(self.sig.record_size());
+        self.encode(inputs, &mut rec);
+        let p = self.plain_one.eval(&rec).ok()?.pop()??;
+        Some(read(&p, at, format))
+    }
+
+    /// The wide build's value of every float result of one input, by
+    /// (object, offset); None when the program did not finish.
+    pub(super) fn reference(
+        &mut self,
+        inputs: &BTreeMap<String, Vec<u8>>,
+    ) -> Option<BTreeMap<(Option<String>, u64), Float>> {
+        let mut rec = Vec::with_capacity(self.sig.record_size());
+        self.encode(inputs, &mut rec);
+        let w = self.wide_one.eval(&rec).ok()?.pop()??;
+        Some(
+            self.slots
+                .iter()
+                .map(|s| ((s.object.clone(), s.offset), read(&w, s.wide_at, Format::BINARY128)))
+                .collect(),
+        )
+    }
+}
+
+/// The float of `fmt` at byte `at` of a result record.
+fn read(bytes: &[u8], at: usize, fmt: Format) -> Float {
+    let n = (fmt.packed_width() / 8) as usize;
+    let mut b = [0u8; 16];
+    b[..n].copy_from_slice(&bytes[at..at + n]);
+    Float::from_bits(fmt, u128::from_le_bytes(b))
+}
+
+/// A native build's failure in a line (with the compiler's first lines).
+fn native_error(e: &fpsym_replay::ReplayError) -> String {
+    match e.diagnostics() {
+        Some(d) => format!("{e}: {}", d.lines().take(3).collect::<Vec<_>>().join(" / ")),
+        None => e.to_string(),
+    }
+}

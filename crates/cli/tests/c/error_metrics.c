@@ -1,0 +1,9 @@
+/* Error metrics: det's result cancels (a large relative error near its
+   zeros); nan_diff overflows to inf - inf = NaN where the exact result
+   is 0 (the largest relative error, 0 by FPGen's rule). */
+double det(double a, double b, double c, double d) { return a * d - b * c; }
+
+double nan_diff(double x) {
+  double y = x * 1e300;
+  return y - y;
+}
