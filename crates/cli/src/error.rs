@@ -666,7 +666,7 @@ impl Search<'_> {
         lanes: usize,
         until: Instant,
         elem: &dyn Fn(&str) -> u64,
-    ) -> Result<Vec<(f64, BTreeMap<String, Vec<u8>>)>, String> {
+    ) -> Result<Worst, String> {
         /// Half the width in ulps of a walk's bracket.
         const WIDTH: i128 = 1 << 8;
         // The walks' evaluations are counted against the same budget as
@@ -904,6 +904,13 @@ impl Search<'_> {
     }
 }
 
+/// Inputs with their errors, worst first.
+type Worst = Vec<(f64, BTreeMap<String, Vec<u8>>)>;
+
+/// The entry's scalars, each object's size, the objects in parameter
+/// order.
+type Layout = (Vec<Scalar>, BTreeMap<String, usize>, Vec<String>);
+
 /// A lane of [`Search::native_crossings`]: an input, which of its floats
 /// is bisected between `a` and `b`, which selected result's sign is
 /// followed.
@@ -917,7 +924,7 @@ struct Lane {
 
 /// Keeps `(e, i)` among the [`ELITE`] worst inputs of `elite` (worst
 /// first).
-fn keep_worst(elite: &mut Vec<(f64, BTreeMap<String, Vec<u8>>)>, e: f64, i: BTreeMap<String, Vec<u8>>) {
+fn keep_worst(elite: &mut Worst, e: f64, i: BTreeMap<String, Vec<u8>>) {
     if elite.len() < ELITE || e > elite[ELITE - 1].0 {
         let at = elite.partition_point(|(x, _)| *x >= e);
         elite.insert(at, (e, i));
@@ -1061,7 +1068,7 @@ fn layout(
     base: &Config,
     solver: &mut dyn fpsym_solver::Solver,
     ranges: &[fpsym_engine::harness::InputRange],
-) -> anyhow::Result<(Vec<Scalar>, BTreeMap<String, usize>, Vec<String>)> {
+) -> anyhow::Result<Layout> {
     let mut c = base.clone();
     c.max_instructions = Some(1);
     c.checkers = Vec::new();
