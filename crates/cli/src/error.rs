@@ -1128,6 +1128,87 @@ fn layout(
     Ok((scalars, sizes, order))
 }
 
+/// The most bits the reference check raises the precision to.
+const MAX_CHECK_BITS: u32 = 1 << 16;
+
+/// The reference check of the worst input.
+struct Check {
+    /// The error the search found at --precision.
+    searched: f64,
+    /// The first check's precision and error.
+    bits: u32,
+    error: f64,
+    /// Whether it agreed with the search's.
+    agrees: bool,
+    /// The precision of the figures reported and the one that confirmed
+    /// them (None: none did, up to [`MAX_CHECK_BITS`]).
+    confirmed: Option<(u32, u32)>,
+}
+
+/// Agreement of two errors: the same to a part in a million (both
+/// infinite counts as the same).
+fn agrees(a: f64, b: f64) -> bool {
+    a == b || (a.is_finite() && b.is_finite() && (a - b).abs() <= 1e-6 * a.abs().max(b.abs()))
+}
+
+/// An error for people (`inf`, or 7 significant digits).
+fn error_text(e: f64) -> String {
+    if e.is_finite() {
+        format!("{e:.6e}")
+    } else {
+        "inf".into()
+    }
+}
+
+/// The significant digits (at most 40) on which the exact values of the
+/// worst result at two precisions agree.
+fn confirmed_digits(now: &[Output1], before: &[Output1]) -> usize {
+    let worst = |o: &[Output1]| {
+        o.iter()
+            .max_by(|a, b| a.error.partial_cmp(&b.error).unwrap_or(std::cmp::Ordering::Greater))
+            .map(|w| (w.what.clone(), w.exact.clone()))
+    };
+    let Some((what, x)) = worst(now) else { return 0 };
+    let Some(y) = before.iter().find(|o| o.what == what).map(|o| o.exact.clone()) else {
+        return 0;
+    };
+    if !x.is_finite() || !y.is_finite() {
+        return if mp_decimal(&x) == mp_decimal(&y) { 40 } else { 0 };
+    }
+    if x.is_zero() && y.is_zero() {
+        return 40;
+    }
+    let (a, b) = (mp_decimal(&x), mp_decimal(&y));
+    let split = |t: &str| -> (String, String) {
+        let (m, e) = t.split_once('e').unwrap_or((t, "0"));
+        (
+            m.chars().filter(|c| c.is_ascii_digit() || *c == '-').collect(),
+            e.to_string(),
+        )
+    };
+    let ((ma, ea), (mb, eb)) = (split(&a), split(&b));
+    if ea != eb {
+        return 0;
+    }
+    ma.chars()
+        .zip(mb.chars())
+        .take_while(|(p, q)| p == q)
+        .filter(|(p, _)| *p != '-')
+        .count()
+}
+
+/// `x` to `digits` significant digits (`~` and 3 digits when none is
+/// confirmed).
+fn mp_digits(x: &Mp, digits: usize) -> String {
+    if !x.is_finite() || x.is_zero() {
+        return mp_decimal(x);
+    }
+    if digits == 0 {
+        return format!("~{} (not confirmed)", x.to_string_radix(10, Some(3)));
+    }
+    x.to_string_radix(10, Some(digits.min(40)))
+}
+
 /// A float's value in decimal, long enough for the exact value.
 fn mp_decimal(x: &Mp) -> String {
     if x.is_nan() {
@@ -1338,7 +1419,7 @@ pub fn run(raw: ErrorArgs) -> anyhow::Result<ExitCode> {
             s.symbolic_phase(inaccuracy, tau1, true)?;
         }
     }
-    let Some(best) = s.best.clone() else {
+    let Some(mut best) = s.best.clone() else {
         return Err(Failure::Input(format!(
             "no float result to measure ({}): see --output",
             match &s.output {
@@ -1359,19 +1440,52 @@ pub fn run(raw: ErrorArgs) -> anyhow::Result<ExitCode> {
     };
     // The reference is only as exact as --precision: the worst input is
     // measured again at four times the bits (at least 2200: a sum of
-    // doubles from 2^1023 down to 2^-1074 is then exact), and a
-    // disagreement is said.
-    let check_bits = raw.precision.saturating_mul(4).max(2200);
-    let check = fpsym_precision::rerun(
+    // doubles from 2^1023 down to 2^-1074 is then exact). When the two
+    // disagree, the precision is raised again (four times, up to
+    // MAX_CHECK_BITS) until two in a row agree: the figures reported are
+    // the last ones, and the exact value is printed to the digits the
+    // last two agree on.
+    let mut bits = raw.precision.saturating_mul(4).max(2200);
+    let mut first: Option<(u32, f64, bool)> = None;
+    let searched = best.error;
+    let mut confirmed = None;
+    let mut at_bits = raw.precision;
+    let mut previous = Vec::new();
+    while let Ok(hp) = fpsym_precision::rerun(
         &program,
         &base,
         best.inputs.clone(),
         s.solver.as_mut(),
-        check_bits,
+        bits,
         Duration::from_secs(10),
-    )
-    .ok()
-    .map(|hp| (check_bits, max_error(&s.selected(&hp, &best.inputs))));
+    ) {
+        let outputs = s.selected(&hp, &best.inputs);
+        let e = max_error(&outputs);
+        let agreed = agrees(best.error, e);
+        first.get_or_insert((bits, e, agreed));
+        if agreed {
+            confirmed = Some((at_bits, bits));
+            previous = outputs;
+            break;
+        }
+        // Not exact enough: the figures become this precision's.
+        best.outputs = outputs;
+        best.error = e;
+        best.hp = hp;
+        at_bits = bits;
+        if bits >= MAX_CHECK_BITS {
+            break;
+        }
+        bits = bits.saturating_mul(4).min(MAX_CHECK_BITS);
+    }
+    let check = first.map(|(bits, error, agrees)| Check {
+        searched,
+        bits,
+        error,
+        agrees,
+        confirmed,
+    });
+    let digits = confirmed_digits(&best.outputs, &previous);
     // Every metric of the worst input (`fpgen` against the wide build
     // when there is one).
     let wide = s.native.as_mut().and_then(|n| n.reference(&best.inputs));
@@ -1399,7 +1513,7 @@ pub fn run(raw: ErrorArgs) -> anyhow::Result<ExitCode> {
             (m.name().to_string(), error_json(e))
         })
         .collect();
-    report(&s, &best, &out, strategy, check, (metrics, fpgen_reference))?;
+    report(&s, &best, &out, strategy, check, digits, (metrics, fpgen_reference))?;
     // The worst input as a test (and replayed natively with --replay).
     let mut worst = base.clone();
     worst.inputs = Some(best.inputs.clone());
@@ -1416,21 +1530,18 @@ fn report(
     best: &Measured,
     out: &Path,
     strategy: &str,
-    check: Option<(u32, f64)>,
+    check: Option<Check>,
+    digits: usize,
     (metrics, fpgen_reference): (serde_json::Map<String, serde_json::Value>, &str),
 ) -> anyhow::Result<()> {
-    // Agreement: the same error to a part in a million (both infinite
-    // counts as the same).
-    let agrees = |e: f64| {
-        e == best.error
-            || (e.is_finite()
-                && best.error.is_finite()
-                && (e - best.error).abs() <= 1e-6 * best.error.abs().max(e.abs()))
-    };
-    let reference_check = match check {
-        Some((bits, e)) => {
-            serde_json::json!({"precision": bits, "max_error": error_json(e), "agrees": agrees(e)})
-        }
+    let reference_check = match &check {
+        Some(c) => serde_json::json!({
+            "precision": c.bits,
+            "max_error": error_json(c.error),
+            "agrees": c.agrees,
+            "reported_at": c.confirmed.map(|c| c.0),
+            "confirmed_at": c.confirmed.map(|c| c.1),
+        }),
         None => serde_json::Value::Null,
     };
     let input_values: Vec<serde_json::Value> = s
@@ -1500,6 +1611,7 @@ fn report(
         "output": worst.what,
         "computed": values::decimal(worst.computed),
         "exact": mp_decimal(&worst.exact),
+        "exact_digits": digits,
         "inputs": input_values,
         "outputs": per_output,
         "time_to_best": s.time_to_best,
@@ -1526,7 +1638,7 @@ fn report(
         },
         worst.what,
         values::decimal(worst.computed),
-        mp_decimal(&worst.exact)
+        mp_digits(&worst.exact, digits)
     );
     if strategy == "given" {
         say!("measured the given input in {:.2} s", s.start.elapsed().as_secs_f64());
@@ -1577,10 +1689,15 @@ fn report(
             if d.taken { "true" } else { "false" }
         );
     }
-    match check {
-        Some((bits, e)) if !agrees(e) => say!(
-            "warning: at {bits} bits the worst input's relative error is {e:.6e}: the {}-bit reference is not exact enough (see --precision)",
-            s.precision
+    match &check {
+        Some(c) if !c.agrees => say!(
+            "warning: the {}-bit reference was not exact enough (it gave {}); the figures above are at {} (see --precision)",
+            s.precision,
+            error_text(c.searched),
+            match c.confirmed {
+                Some((at, by)) => format!("{at} bits, confirmed at {by} bits"),
+                None => format!("{MAX_CHECK_BITS} bits, still unconfirmed"),
+            }
         ),
         Some(_) => {}
         None => say!("warning: the re-run at a higher precision did not finish; the reference is unchecked"),

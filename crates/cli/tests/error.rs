@@ -213,6 +213,7 @@ fn a_given_input_is_measured_as_the_seeds_section_2_example() {
     assert!(out.join("tests/000001.json").exists(), "{text}");
     assert_eq!(j["reference_check"]["precision"], 2200, "{j}");
     assert_eq!(j["reference_check"]["agrees"], true, "{j}");
+    assert_eq!(j["exact_digits"], 40, "{j}");
     // A 53-bit reference is the double computation itself (error 0); the
     // check at 2200 bits says so.
     let (code, text, j, _) = error(
@@ -228,12 +229,21 @@ fn a_given_input_is_measured_as_the_seeds_section_2_example() {
         ],
         "given-53",
     );
+    // The figures reported are the check's, confirmed by a check at four
+    // times its bits; the exact value is printed to the digits both agree
+    // on.
     assert_eq!(code, Some(0), "{text}");
-    assert_eq!(err(&j), 0.0, "{j}");
+    assert!((err(&j) - 12.0).abs() < 1e-9, "{j}");
     assert_eq!(j["reference_check"]["agrees"], false, "{j}");
     let checked = j["reference_check"]["max_error"].as_f64().unwrap();
     assert!((checked - 12.0).abs() < 1e-9, "{j}");
-    assert!(text.contains("warning: at 2200 bits"), "{text}");
+    assert_eq!(j["reference_check"]["reported_at"], 2200, "{j}");
+    assert_eq!(j["reference_check"]["confirmed_at"], 8800, "{j}");
+    assert!(
+        text.contains("warning: the 53-bit reference was not exact enough (it gave 0.000000e0); the figures above are at 2200 bits, confirmed at 8800 bits"),
+        "{text}"
+    );
+    assert!(j["exact_digits"].as_u64().unwrap() >= 30, "{j}");
     for (bad, says) in [
         ("y=1", "no input named y"),
         ("x=1,2,3,4,5,6,7,8,9", "9 values for x"),
