@@ -197,6 +197,9 @@ struct Search<'a> {
     refined_inputs: u64,
     /// Bisection steps the refinement ran natively.
     native_steps: u64,
+    /// Objects the function never reads (output arrays), left out of the
+    /// symbolic rounds' operand groups.
+    unread: BTreeSet<String>,
     rounds: u64,
     rng: StdRng,
     /// The worst inputs of the random phase (error, input), worst first:
@@ -827,12 +830,49 @@ impl Search<'_> {
         Ok(done)
     }
 
+    /// The objects whose initial contents the function never reads (output
+    /// arrays), found natively: eight random inputs, each beside a copy
+    /// whose object is random again. Empty without a native build.
+    fn outputs_only(&mut self) -> BTreeSet<String> {
+        let Some(mut native) = self.native.take() else {
+            return BTreeSet::new();
+        };
+        let objects: BTreeSet<String> = self
+            .scalars
+            .iter()
+            .filter(|s| s.offset > 0 || self.sizes.get(&s.object).is_some_and(|n| *n as u64 > s.kind.size()))
+            .map(|s| s.object.clone())
+            .collect();
+        let mut unread = BTreeSet::new();
+        for o in objects {
+            let pairs: Vec<_> = (0..8)
+                .map(|_| {
+                    let a = self.random_input();
+                    let mut b = a.clone();
+                    if let Some(x) = self.random_input().remove(&o) {
+                        b.insert(o.clone(), x);
+                    }
+                    (a, b)
+                })
+                .collect();
+            if native.reads(&pairs, &o) == Ok(false) {
+                unread.insert(o);
+            }
+        }
+        self.native = Some(native);
+        unread
+    }
+
     /// Algorithm 1's symbolic rounds until the deadline.
     fn symbolic_phase(&mut self, inaccuracy: CheckerFactory, tau1: Duration, refine: bool) -> anyhow::Result<()> {
         // Operand groups: the floats of the first object against the
-        // rest; one object alone is split in halves.
+        // rest; one object alone is split in halves. Output arrays (never
+        // read) are in neither: making them symbolic finds nothing.
+        let unread = self.outputs_only();
+        self.unread = unread.clone();
         let floats: Vec<usize> = (0..self.scalars.len())
             .filter(|k| matches!(self.scalars[*k].kind, ScalarKind::Float(_)))
+            .filter(|k| !unread.contains(&self.scalars[*k].object))
             .collect();
         if floats.is_empty() {
             return Ok(());
@@ -1385,6 +1425,7 @@ pub fn run(raw: ErrorArgs) -> anyhow::Result<ExitCode> {
         symbolic_inputs: 0,
         refined_inputs: 0,
         native_steps: 0,
+        unread: BTreeSet::new(),
         rounds: 0,
         rng: StdRng::seed_from_u64(raw.seed),
         elite: Vec::new(),
@@ -1623,6 +1664,7 @@ fn report(
         "symbolic_inputs": s.symbolic_inputs,
         "refined_inputs": s.refined_inputs,
         "symbolic_rounds": s.rounds,
+        "unread_objects": s.unread.iter().collect::<Vec<_>>(),
         "diagnosis": {"sites": diagnosis_sites, "divergences": divergences},
         "reference_check": reference_check,
         "samples": samples_json(s),

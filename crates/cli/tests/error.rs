@@ -300,6 +300,9 @@ fn outputs_through_pointers_are_measured_by_element() {
     let (code, text, j, _) = error("error_out.c", "pair", &all, "out-all");
     assert_eq!(code, Some(0), "{text}");
     assert_eq!(j["outputs"].as_array().unwrap().len(), 2, "{j}");
+    // `out` is never read (found natively): it is no operand group of the
+    // symbolic rounds; `x` is read.
+    assert_eq!(j["unread_objects"], serde_json::json!(["out"]), "{j}");
     let mut one = base.to_vec();
     one.extend(["--output", "out[0]"]);
     let (code, text, j, _) = error("error_out.c", "pair", &one, "out-0");

@@ -232,6 +232,57 @@ impl Native {
             .collect())
     }
 
+    /// Whether the function reads object `object`'s initial contents:
+    /// `pairs` are inputs that differ in that object only; it is read when
+    /// some pair's results differ, apart from the object's elements the
+    /// call leaves as they were (an output array written in part).
+    pub(super) fn reads(
+        &mut self,
+        pairs: &[(BTreeMap<String, Vec<u8>>, BTreeMap<String, Vec<u8>>)],
+        object: &str,
+    ) -> Result<bool, String> {
+        let mut records = Vec::new();
+        for (a, b) in pairs {
+            self.encode(a, &mut records);
+            self.encode(b, &mut records);
+        }
+        let out = self.plain.eval(&records).map_err(|e| native_error(&e))?;
+        for (k, (a, b)) in pairs.iter().enumerate() {
+            let (Some(ra), Some(rb)) = (&out[2 * k], &out[2 * k + 1]) else {
+                // A run that did not finish: the contents matter.
+                return Ok(true);
+            };
+            let mut p = 0usize;
+            let mut slot = |n: usize, mine: Option<(usize, usize)>| -> bool {
+                let (x, y) = (&ra[p..p + n], &rb[p..p + n]);
+                p += n;
+                match mine {
+                    // Untouched in both runs: not a result.
+                    Some((at, len)) if x == &a[object][at..at + len] && y == &b[object][at..at + len] => false,
+                    _ => x != y,
+                }
+            };
+            let mut differ = false;
+            if let Some(r) = self.sig.ret {
+                differ |= slot(r.result_size(Build::Plain), None);
+            }
+            for (name, param) in self.order.iter().zip(&self.sig.params) {
+                if let Param::Array(es) = param {
+                    let mut at = 0usize;
+                    for e in es {
+                        let n = e.result_size(Build::Plain);
+                        differ |= slot(n, (name == object).then_some((at, n)));
+                        at += e.size();
+                    }
+                }
+            }
+            if differ {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
     /// What the program computes for result `key` (object, offset) on one
     /// input; None when it did not finish or has no such result.
     pub(super) fn computed(
