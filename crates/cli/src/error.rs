@@ -134,6 +134,10 @@ struct Measured {
     outputs: Vec<Output1>,
 }
 
+/// The native runs the crossings and walks of the random phase get, per
+/// random input it runs.
+const CROSSING_SHARE: u64 = 4;
+
 /// How many of the random phase's worst inputs the refinement may start
 /// from.
 const ELITE: usize = 8;
@@ -177,6 +181,9 @@ struct Search<'a> {
     output: Output,
     scalars: Vec<Scalar>,
     sizes: BTreeMap<String, usize>,
+    /// Per scalar, a float's bounds: its range's floats, or the finite
+    /// ones (unused for integers).
+    bounds: Vec<(Float, Float)>,
     /// What the search maximises.
     metric: Metric,
     /// The function built natively (None: the build failed, or
@@ -330,7 +337,32 @@ impl Search<'_> {
     /// finite), each integer uniform in its range (or random).
     fn random_input(&mut self) -> BTreeMap<String, Vec<u8>> {
         let mut m: BTreeMap<String, Vec<u8>> = self.sizes.iter().map(|(k, n)| (k.clone(), vec![0u8; *n])).collect();
-        for s in self.scalars.clone() {
+        for k in 0..self.scalars.len() {
+            let b = self.random_bits(k);
+            put_bits(&mut m, &self.scalars[k], b);
+        }
+        m
+    }
+
+    /// A random input as a native record (see [`native::Native::encode`]):
+    /// the scalars drawn as [`Search::random_input`] draws them, in the
+    /// same order.
+    fn random_record(&mut self, at: &[usize], into: &mut Vec<u8>) {
+        let start = into.len();
+        into.resize(start + self.sizes.values().sum::<usize>(), 0);
+        for k in 0..self.scalars.len() {
+            let b = self.random_bits(k);
+            let n = self.scalars[k].kind.size() as usize;
+            into[start + at[k]..start + at[k] + n].copy_from_slice(&b.to_le_bytes()[..n]);
+        }
+    }
+
+    /// The bits of a random value of scalar `k`: a float uniform in its
+    /// range (or of random bits, finite), an integer uniform in its range
+    /// (or random).
+    fn random_bits(&mut self, k: usize) -> u128 {
+        {
+            let s = &self.scalars[k];
             match s.kind {
                 ScalarKind::Float(f) => {
                     let x = match s.range {
@@ -355,9 +387,12 @@ impl Search<'_> {
                             let v = v.clamp(lo, hi);
                             // Nearest, then kept inside the format's floats
                             // of the range.
-                            let x = Float::from_f64(v).convert(f, RoundingMode::NearestTiesToEven).value;
-                            let l = Float::from_f64(lo).convert(f, RoundingMode::TowardPositive).value;
-                            let h = Float::from_f64(hi).convert(f, RoundingMode::TowardNegative).value;
+                            let x = if f == Format::BINARY64 {
+                                Float::from_f64(v)
+                            } else {
+                                Float::from_f64(v).convert(f, RoundingMode::NearestTiesToEven).value
+                            };
+                            let (l, h) = self.bounds[k];
                             if x.ieee_cmp(l) == Some(std::cmp::Ordering::Less) {
                                 l
                             } else if x.ieee_cmp(h) == Some(std::cmp::Ordering::Greater) {
@@ -374,7 +409,7 @@ impl Search<'_> {
                             }
                         },
                     };
-                    put(&mut m, &s, x);
+                    x.to_bits()
                 }
                 ScalarKind::Int { bytes, signed } => {
                     // The type's values.
@@ -405,11 +440,10 @@ impl Search<'_> {
                         }
                         None => self.rng.gen::<i64>() as i128,
                     };
-                    put_bits(&mut m, &s, v as u128);
+                    v as u128
                 }
             }
         }
-        m
     }
 
     /// Local refinement of the best input (beyond the seed, which stops at
@@ -471,13 +505,7 @@ impl Search<'_> {
                 }
                 Ok(computed)
             };
-            let (lo, hi) = match sc.range {
-                Some((lo, hi)) => (
-                    Float::from_f64(lo).convert(f, RoundingMode::TowardPositive).value,
-                    Float::from_f64(hi).convert(f, RoundingMode::TowardNegative).value,
-                ),
-                None => (Float::largest(f, true), Float::largest(f, false)),
-            };
+            let (lo, hi) = self.bounds(k);
             let cur = get(&base, &sc);
             let side = |x: Option<Float>| x.filter(|x| !x.is_nan() && !x.is_zero()).map(|x| x.sign());
             let g_cur = side(base_computed);
@@ -599,14 +627,16 @@ impl Search<'_> {
         let elem_sizes: BTreeMap<String, u64> =
             self.scalars.iter().map(|s| (s.object.clone(), s.kind.size())).collect();
         let elem = |o: &str| elem_sizes.get(o).copied().unwrap_or(8);
-        let mut elite: Vec<(f64, BTreeMap<String, Vec<u8>>)> = Vec::new();
+        let mut elite: Worst = Vec::new();
         let mut failed = None;
+        let at = native.scalar_offsets(&self.scalars);
+        let size = native.record_size();
+        let mut records = Vec::new();
         while self.native_inputs < self.native_budget && Instant::now() < until && !self.out_of_time() {
             let n = BATCH.min(self.native_budget - self.native_inputs);
-            let inputs: Vec<BTreeMap<String, Vec<u8>>> = (0..n).map(|_| self.random_input()).collect();
-            let mut records = Vec::new();
-            for i in &inputs {
-                native.encode(i, &mut records);
+            records.clear();
+            for _ in 0..n {
+                self.random_record(&at, &mut records);
             }
             let errors = match native.errors(&records, &self.output, self.metric, &elem) {
                 Ok(e) => e,
@@ -616,11 +646,10 @@ impl Search<'_> {
                 }
             };
             self.native_inputs += n;
-            for (e, i) in errors.into_iter().zip(inputs) {
-                if e == f64::NEG_INFINITY {
-                    continue;
+            for (k, e) in errors.into_iter().enumerate() {
+                if e != f64::NEG_INFINITY && (elite.len() < ELITE || e > elite[ELITE - 1].0) {
+                    keep_worst(&mut elite, e, native.decode(&records[k * size..(k + 1) * size]));
                 }
-                keep_worst(&mut elite, e, i);
             }
         }
         // Crossings: from random inputs, one float input bisected (all
@@ -670,11 +699,15 @@ impl Search<'_> {
         until: Instant,
         elem: &dyn Fn(&str) -> u64,
     ) -> Result<Worst, String> {
-        /// Half the width in ulps of a walk's bracket.
-        const WIDTH: i128 = 1 << 8;
+        /// Half the width in ulps of a walk's bracket. A walk moves an
+        /// input up to 1024 ulps: the crossing moves by about as many ulps
+        /// times the ratio of the two inputs' partial derivatives, and the
+        /// distance from the exact zero to the nearest float changes
+        /// (moves of a few ulps keep it nearly the same).
+        const WIDTH: i128 = 1 << 14;
         // The walks' evaluations are counted against the same budget as
         // the random inputs'.
-        let budget = self.native_steps + self.native_budget;
+        let budget = self.native_steps + CROSSING_SHARE * self.native_budget;
         let floats: Vec<usize> = (0..self.scalars.len())
             .filter(|k| matches!(self.scalars[*k].kind, ScalarKind::Float(_)))
             .collect();
@@ -682,62 +715,63 @@ impl Search<'_> {
         if floats.is_empty() || results.is_empty() {
             return Ok(Vec::new());
         }
+        let at = native.scalar_offsets(&self.scalars);
+        // New lanes: a random input, a float input bisected over its range.
+        let fresh = |s: &mut Self, n: usize, into: &mut Vec<Lane>| {
+            for _ in 0..n {
+                let mut input = Vec::new();
+                s.random_record(&at, &mut input);
+                let scalar = floats[s.rng.gen_range(0..floats.len())];
+                let result = s.rng.gen_range(0..results.len());
+                let (lo, hi) = s.bounds(scalar);
+                into.push(Lane {
+                    input,
+                    scalar,
+                    result,
+                    a: lo,
+                    b: hi,
+                });
+            }
+        };
         let mut lanes_v = Vec::with_capacity(lanes);
-        for _ in 0..lanes {
-            let input = self.random_input();
-            let scalar = floats[self.rng.gen_range(0..floats.len())];
-            let result = self.rng.gen_range(0..results.len());
-            let (lo, hi) = self.bounds(scalar);
-            lanes_v.push(Lane {
-                input,
-                scalar,
-                result,
-                a: lo,
-                b: hi,
-            });
-        }
-        let mut worst = Vec::new();
-        let mut crossings = self.bisect(native, lanes_v, &results, until)?;
+        fresh(self, lanes, &mut lanes_v);
+        let mut worst: Worst = Vec::new();
+        let mut crossings = self.bisect(native, lanes_v, &results, &at, until)?;
         loop {
             // Both sides of each crossing, with their errors.
-            let mut inputs = Vec::with_capacity(2 * crossings.len());
-            let mut records = Vec::new();
+            let mut records = Vec::with_capacity(2 * crossings.len() * native.record_size());
             for l in &crossings {
                 for v in [l.a, l.b] {
-                    let mut i = l.input.clone();
-                    put(&mut i, &self.scalars[l.scalar], v);
-                    native.encode(&i, &mut records);
-                    inputs.push(i);
+                    let from = records.len();
+                    records.extend_from_slice(&l.input);
+                    put_record(&mut records[from..], at[l.scalar], v);
                 }
             }
             let errors = native.errors(&records, &self.output, self.metric, elem)?;
-            self.native_steps += inputs.len() as u64;
-            for (e, i) in errors.into_iter().zip(inputs) {
-                if e != f64::NEG_INFINITY {
-                    keep_worst(&mut worst, e, i);
+            self.native_steps += errors.len() as u64;
+            let size = native.record_size();
+            for (k, e) in errors.into_iter().enumerate() {
+                if e != f64::NEG_INFINITY && (worst.len() < ELITE || e > worst[ELITE - 1].0) {
+                    keep_worst(&mut worst, e, native.decode(&records[k * size..(k + 1) * size]));
                 }
             }
-            if crossings.is_empty()
-                || self.native_steps >= budget
-                || floats.len() < 2
-                || Instant::now() >= until
-                || self.out_of_time()
-            {
+            if self.native_steps >= budget || floats.len() < 2 || Instant::now() >= until || self.out_of_time() {
                 break;
             }
             let mut next = Vec::with_capacity(crossings.len());
             for mut l in crossings {
                 let others: Vec<usize> = floats.iter().copied().filter(|k| *k != l.scalar).collect();
                 let j = others[self.rng.gen_range(0..others.len())];
-                let sc = self.scalars[j].clone();
-                let ScalarKind::Float(f) = sc.kind else { unreachable!() };
+                let ScalarKind::Float(f) = self.scalars[j].kind else {
+                    unreachable!()
+                };
                 let (lo, hi) = self.bounds(j);
-                let step = self.rng.gen_range(1..=4i128) * if self.rng.gen_bool(0.5) { 1 } else { -1 };
-                let v = from_key(f, key(get(&l.input, &sc)) + step);
+                let step = self.rng.gen_range(1..=1024i128) * if self.rng.gen_bool(0.5) { 1 } else { -1 };
+                let v = from_key(f, key(get_record(&l.input, at[j], f)) + step);
                 if !v.is_finite() || key(v) < key(lo) || key(v) > key(hi) {
                     continue;
                 }
-                put(&mut l.input, &sc, v);
+                put_record(&mut l.input, at[j], v);
                 let ScalarKind::Float(g) = self.scalars[l.scalar].kind else {
                     unreachable!()
                 };
@@ -746,23 +780,17 @@ impl Search<'_> {
                 l.b = from_key(g, (key(l.b) + WIDTH).min(key(hi)));
                 next.push(l);
             }
-            crossings = self.bisect(native, next, &results, until)?;
+            // Lanes whose walk lost the crossing are replaced.
+            let lost = lanes.saturating_sub(next.len());
+            fresh(self, lost, &mut next);
+            crossings = self.bisect(native, next, &results, &at, until)?;
         }
         Ok(worst)
     }
 
     /// A float input's bounds: its range's floats, or the finite ones.
     fn bounds(&self, k: usize) -> (Float, Float) {
-        let ScalarKind::Float(f) = self.scalars[k].kind else {
-            unreachable!("bounds of a float input")
-        };
-        match self.scalars[k].range {
-            Some((lo, hi)) => (
-                Float::from_f64(lo).convert(f, RoundingMode::TowardPositive).value,
-                Float::from_f64(hi).convert(f, RoundingMode::TowardNegative).value,
-            ),
-            None => (Float::largest(f, true), Float::largest(f, false)),
-        }
+        self.bounds[k]
     }
 
     /// The lanes whose result's computed sign differs at `a` and `b`,
@@ -773,15 +801,16 @@ impl Search<'_> {
         native: &mut native::Native,
         lanes: Vec<Lane>,
         results: &[(Option<String>, u64)],
+        at: &[usize],
         until: Instant,
     ) -> Result<Vec<Lane>, String> {
         let side = |x: Option<Float>| x.filter(|x| !x.is_nan() && !x.is_zero()).map(|x| x.sign());
-        let eval = |s: &Self, native: &mut native::Native, lanes: &[Lane], v: &dyn Fn(&Lane) -> Float| {
-            let mut records = Vec::new();
+        let eval = |_: &Self, native: &mut native::Native, lanes: &[Lane], v: &dyn Fn(&Lane) -> Float| {
+            let mut records = Vec::with_capacity(lanes.len() * native.record_size());
             for l in lanes {
-                let mut i = l.input.clone();
-                put(&mut i, &s.scalars[l.scalar], v(l));
-                native.encode(&i, &mut records);
+                let from = records.len();
+                records.extend_from_slice(&l.input);
+                put_record(&mut records[from..], at[l.scalar], v(l));
             }
             let keys: Vec<&(Option<String>, u64)> = lanes.iter().map(|l| &results[l.result]).collect();
             native.computed_batch(&records, &keys)
@@ -955,11 +984,41 @@ type Layout = (Vec<Scalar>, BTreeMap<String, usize>, Vec<String>);
 /// is bisected between `a` and `b`, which selected result's sign is
 /// followed.
 struct Lane {
-    input: BTreeMap<String, Vec<u8>>,
+    /// A native record ([`native::Native::encode`]).
+    input: Vec<u8>,
     scalar: usize,
     result: usize,
     a: Float,
     b: Float,
+}
+
+/// A float scalar's bounds: its range's floats, or the finite ones (zeros
+/// for an integer).
+fn float_bounds(s: &Scalar) -> (Float, Float) {
+    let ScalarKind::Float(f) = s.kind else {
+        return (Float::from_f64(0.0), Float::from_f64(0.0));
+    };
+    match s.range {
+        Some((lo, hi)) => (
+            Float::from_f64(lo).convert(f, RoundingMode::TowardPositive).value,
+            Float::from_f64(hi).convert(f, RoundingMode::TowardNegative).value,
+        ),
+        None => (Float::largest(f, true), Float::largest(f, false)),
+    }
+}
+
+/// Writes float `x` at byte `at` of a native record.
+fn put_record(rec: &mut [u8], at: usize, x: Float) {
+    let n = (x.format().packed_width() / 8) as usize;
+    rec[at..at + n].copy_from_slice(&x.to_bits().to_le_bytes()[..n]);
+}
+
+/// The float of format `f` at byte `at` of a native record.
+fn get_record(rec: &[u8], at: usize, f: Format) -> Float {
+    let n = (f.packed_width() / 8) as usize;
+    let mut b = [0u8; 16];
+    b[..n].copy_from_slice(&rec[at..at + n]);
+    Float::from_bits(f, u128::from_le_bytes(b))
 }
 
 /// Keeps `(e, i)` among the [`ELITE`] worst inputs of `elite` (worst
@@ -1410,6 +1469,7 @@ pub fn run(raw: ErrorArgs) -> anyhow::Result<ExitCode> {
         precision: raw.precision,
         shadow: fpsym_precision::Shadow::with_precision(&program, raw.precision),
         output,
+        bounds: scalars.iter().map(float_bounds).collect(),
         scalars,
         sizes,
         metric,

@@ -148,6 +148,49 @@ impl Native {
         })
     }
 
+    /// Bytes of a record.
+    pub(super) fn record_size(&self) -> usize {
+        self.sig.record_size()
+    }
+
+    /// Where each of `scalars` is in a record (byte offset).
+    pub(super) fn scalar_offsets(&self, scalars: &[Scalar]) -> Vec<usize> {
+        let starts = self.starts();
+        scalars
+            .iter()
+            .map(|s| starts.get(&s.object).copied().unwrap_or(0) + s.offset as usize)
+            .collect()
+    }
+
+    /// Each object's first byte in a record.
+    fn starts(&self) -> BTreeMap<String, usize> {
+        let mut at = 0usize;
+        let mut starts = BTreeMap::new();
+        for (name, p) in self.order.iter().zip(&self.sig.params) {
+            starts.insert(name.clone(), at);
+            at += match p {
+                Param::Scalar(x) => x.size(),
+                Param::Array(es) => es.iter().map(|e| e.size()).sum(),
+            };
+        }
+        starts
+    }
+
+    /// A record as an input (each object's bytes).
+    pub(super) fn decode(&self, rec: &[u8]) -> BTreeMap<String, Vec<u8>> {
+        let mut at = 0usize;
+        let mut m = BTreeMap::new();
+        for (name, p) in self.order.iter().zip(&self.sig.params) {
+            let n = match p {
+                Param::Scalar(x) => x.size(),
+                Param::Array(es) => es.iter().map(|e| e.size()).sum(),
+            };
+            m.insert(name.clone(), rec[at..at + n].to_vec());
+            at += n;
+        }
+        m
+    }
+
     /// An input as a record: its objects' bytes in parameter order.
     pub(super) fn encode(&self, inputs: &BTreeMap<String, Vec<u8>>, into: &mut Vec<u8>) {
         for name in &self.order {
