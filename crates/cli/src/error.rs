@@ -624,6 +624,7 @@ impl Search<'_> {
     fn native_random_phase(&mut self, until: Instant, crossings: bool) -> anyhow::Result<()> {
         const BATCH: u64 = 8192;
         let mut native = self.native.take().expect("a native build");
+        native.set_deadline(until);
         let elem_sizes: BTreeMap<String, u64> =
             self.scalars.iter().map(|s| (s.object.clone(), s.kind.size())).collect();
         let elem = |o: &str| elem_sizes.get(o).copied().unwrap_or(8);
@@ -666,6 +667,7 @@ impl Search<'_> {
                 Err(e) => failed = Some(e),
             }
         }
+        native.set_deadline(self.deadline);
         self.native = Some(native);
         if let Some(e) = failed {
             eprintln!("fpsym: note: the native random phase stopped ({e}); going on with the symbolic executor");
@@ -1437,7 +1439,8 @@ pub fn run(raw: ErrorArgs) -> anyhow::Result<ExitCode> {
     let wants_native = (raw.input.is_empty() && raw.random_inputs > 0) || metric == Metric::Fpgen;
     let native = if wants_native {
         let record = crate::run::run_record(&opts, &base, &program);
-        match native::Native::new(&record, &scalars, &order, &out.join("build").join("eval")) {
+        let deadline = Instant::now() + Duration::from_secs_f64(max_time);
+        match native::Native::new(&record, &scalars, &order, &out.join("build").join("eval"), deadline) {
             Ok(n) => Some(n),
             Err(e) => {
                 eprintln!(

@@ -436,3 +436,21 @@ fn the_native_random_phase_counts_its_inputs_and_finds_cancellations() {
     assert_eq!(code, Some(0), "{text}");
     assert_eq!(g["max_relative_error"], j["max_relative_error"], "{g}\n{j}");
 }
+
+#[test]
+fn a_function_that_never_returns_natively_ends_on_time() {
+    // hang(x) loops forever for x > 99: the native phase gives up on each
+    // such input (1 s) and on its batch at the phase's end; the search
+    // ends within --max-time (and the wrap-up) with a result.
+    let started = std::time::Instant::now();
+    let (code, text, j, _) = error(
+        "error_metrics.c",
+        "hang",
+        &["--range", "x=[0,100]", "--max-time", "10"],
+        "hang",
+    );
+    let took = started.elapsed().as_secs_f64();
+    assert_eq!(code, Some(0), "{text}");
+    assert!(took < 30.0, "{took} s\n{text}");
+    assert!(j["native_random_inputs"].as_u64().unwrap() > 0, "{j}");
+}

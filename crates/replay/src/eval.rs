@@ -129,7 +129,7 @@ fn harness(sig: &Signature, build: Build) -> String {
     // `driver::renames`): this `main` is the harness's own; a call of
     // `reach_error` ends the process (the record gets no result).
     let mut s = String::from(
-        "#undef main\n#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n\n\
+        "#undef main\n#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <unistd.h>\n\n\
          __attribute__((weak)) void __fpsym_reach_error(void) { abort(); }\n\
          __attribute__((weak)) void __fpsym_verifier_error(void) { abort(); }\n\n",
     );
@@ -190,6 +190,9 @@ fn harness(sig: &Signature, build: Build) -> String {
             }
         }
     }
+    // A call that does not return within RECORD_SECONDS ends the process
+    // (SIGALRM): that record gets no result.
+    s.push_str(&format!("    alarm({RECORD_SECONDS});\n"));
     let call = format!("{}({})", sig.function, args.join(", "));
     match sig.ret {
         Some(r) => s.push_str(&format!(
@@ -209,7 +212,7 @@ fn harness(sig: &Signature, build: Build) -> String {
             }
         }
     }
-    s.push_str("    if (interactive) fflush(stdout);\n  }\n  fflush(stdout);\n  return 0;\n}\n");
+    s.push_str("    alarm(0);\n    if (interactive) fflush(stdout);\n  }\n  fflush(stdout);\n  return 0;\n}\n");
     s
 }
 
@@ -350,6 +353,14 @@ pub fn build(record: &RunRecord, sig: &Signature, build: Build, dir: &Path) -> R
     Ok(exe)
 }
 
+/// The longest one call of [`Evaluator::eval`] may run one process (it is
+/// killed then: the record it was on gets no result, the rest go on).
+pub const BATCH_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Seconds one call of the function may take natively (the harness's
+/// `alarm`).
+pub const RECORD_SECONDS: u32 = 1;
+
 /// A build run on records: results out. In batch use a process runs
 /// each call's records (its output is flushed when its input ends); in
 /// interactive use one process stays and answers record by record.
@@ -359,6 +370,7 @@ pub struct Evaluator {
     record: usize,
     result: usize,
     interactive: bool,
+    deadline: Option<std::time::Instant>,
 }
 
 impl Evaluator {
@@ -371,7 +383,15 @@ impl Evaluator {
             record: sig.record_size(),
             result: sig.result_size(build),
             interactive,
+            deadline: None,
         }
+    }
+
+    /// After `deadline`, a call of [`Evaluator::eval`] gives up on the
+    /// records after one that did not finish (they get no result) instead
+    /// of starting the program again.
+    pub fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
+        self.deadline = deadline;
     }
 
     fn start(&mut self) -> Result<(), ReplayError> {
@@ -408,10 +428,29 @@ impl Evaluator {
             self.start()?;
             let from = out.len();
             let interactive = self.interactive;
-            let (_, stdin, stdout) = self.child.as_mut().expect("started");
+            let deadline = self.deadline;
+            let (child, stdin, stdout) = self.child.as_mut().expect("started");
+            let pid = child.id() as libc::pid_t;
             let (rec, res) = (self.record, self.result);
             let chunk = &records[from * rec..n * rec];
+            let (finished, wait) = std::sync::mpsc::channel::<()>();
             let got = std::thread::scope(|sc| {
+                // A run that takes longer than BATCH_TIMEOUT is killed: the
+                // record it was on gets no result, the rest go on.
+                let limit = match deadline {
+                    Some(d) => BATCH_TIMEOUT.min(d.saturating_duration_since(std::time::Instant::now())),
+                    None => BATCH_TIMEOUT,
+                }
+                .max(std::time::Duration::from_millis(100));
+                sc.spawn(move || {
+                    if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(limit) {
+                        // SAFETY: kill(2) on the child's pid; at worst the
+                        // child is gone already (ESRCH).
+                        unsafe {
+                            libc::kill(pid, libc::SIGKILL);
+                        }
+                    }
+                });
                 // A batch closes the input when written: the process then
                 // flushes its results and ends.
                 let mut input = if interactive { None } else { stdin.take() };
@@ -434,6 +473,7 @@ impl Evaluator {
                     got.push(Some(buf));
                 }
                 let _ = writer.join();
+                let _ = finished.send(());
                 got
             });
             let complete = from + got.len() == n;
@@ -442,6 +482,9 @@ impl Evaluator {
                 // The record after the last result ended the process.
                 out.push(None);
                 self.stop();
+                if self.deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+                    out.resize(n, None);
+                }
             } else if !interactive {
                 self.stop();
             }

@@ -54,12 +54,15 @@ fn scalar(kind: ScalarKind) -> eval::Scalar {
 
 impl Native {
     /// Builds both into `dir`; Err says why the function cannot be run
-    /// natively (the random phase then runs on the engine).
+    /// natively (the random phase then runs on the engine). A record that
+    /// does not finish is given up on (and after `deadline`, the rest of
+    /// its batch).
     pub(super) fn new(
         record: &fpsym_report::RunRecord,
         scalars: &[Scalar],
         order: &[String],
         dir: &Path,
+        deadline: std::time::Instant,
     ) -> Result<Native, String> {
         let fpsym_report::EntryRecord::Function {
             function, params, ret, ..
@@ -136,16 +139,29 @@ impl Native {
         let build = |b| eval::build(record, &sig, b, dir).map_err(|e| native_error(&e));
         let plain_exe = build(Build::Plain)?;
         let wide_exe = build(Build::Wide)?;
+        let run = |exe: &std::path::PathBuf, b: Build, interactive: bool| {
+            let mut e = Evaluator::new(exe.clone(), &sig, b, interactive);
+            e.set_deadline(Some(deadline));
+            e
+        };
         Ok(Native {
-            plain: Evaluator::new(plain_exe.clone(), &sig, Build::Plain, false),
-            wide: Evaluator::new(wide_exe.clone(), &sig, Build::Wide, false),
-            plain_one: Evaluator::new(plain_exe.clone(), &sig, Build::Plain, true),
-            wide_one: Evaluator::new(wide_exe, &sig, Build::Wide, true),
+            plain: run(&plain_exe, Build::Plain, false),
+            wide: run(&wide_exe, Build::Wide, false),
+            plain_one: run(&plain_exe, Build::Plain, true),
+            wide_one: run(&wide_exe, Build::Wide, true),
             float_ret: matches!(sig.ret, Some(eval::Scalar::F32 | eval::Scalar::F64)),
             sig,
             order: order.to_vec(),
             slots,
         })
+    }
+
+    /// The time after which a batch gives up on its records after one that
+    /// did not finish (see [`Evaluator::set_deadline`]).
+    pub(super) fn set_deadline(&mut self, deadline: std::time::Instant) {
+        for e in [&mut self.plain, &mut self.wide, &mut self.plain_one, &mut self.wide_one] {
+            e.set_deadline(Some(deadline));
+        }
     }
 
     /// Bytes of a record.

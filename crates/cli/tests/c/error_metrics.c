@@ -7,3 +7,12 @@ double nan_diff(double x) {
   double y = x * 1e300;
   return y - y;
 }
+
+/* Never returns for x > 99: the native phase gives up on those inputs
+   and the search ends on time. */
+double hang(double x) {
+  volatile double y = x;
+  while (y > 99) {
+  }
+  return (y + 1e-9) - y;
+}
