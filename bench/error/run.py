@@ -3,6 +3,12 @@
 search run in the same invocation with the same time, and the seed's
 Table 3 figures (FPGen, random and S3FP after 2 hours).
 
+By default the metric is FPGen's own (`--metric fpgen`: its error rule in
+__float128 against the program built with __float128, a NaN error 0) and
+fpsym's figure is the median of three seeds (`--seeds`); the random
+baseline (`--strategy random`, native random inputs for the whole time)
+runs once.
+
 For each program of bench/error/programs/programs.json: `fpsym error`
 (its default strategy: Algorithm 1 with local refinement between rounds),
 optionally `--strategy fpgen` (Algorithm 1 alone, `--ablation`), and
@@ -25,11 +31,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def run_one(fpsym, prog, strategy, seconds, out, extra):
-    d = out / f"{Path(prog['file']).stem}-{strategy}"
+def run_one(fpsym, prog, strategy, seconds, out, extra, metric="fpgen", seed=1):
+    d = out / f"{Path(prog['file']).stem}-{strategy}-{seed}"
     cmd = [fpsym, "error", str(ROOT / prog["file"]), "--function", prog["function"],
            "--array-len", str(prog["array_len"]), "--max-time", str(seconds),
-           "--strategy", strategy, "-o", str(d), "--force"]
+           "--strategy", strategy, "--metric", metric, "--seed", str(seed),
+           "--no-replay", "-o", str(d), "--force"]
     for p in prog["params"]:
         if p["role"] == "input":
             cmd += ["--range", f"{p['name']}=[-100,100]"]
@@ -43,12 +50,13 @@ def run_one(fpsym, prog, strategy, seconds, out, extra):
         j = json.loads((d / "error.json").read_text())
     except (OSError, ValueError):
         return {"error": None, "wall": wall, "failed": (r.stdout + r.stderr)[-2000:]}
-    e = j["max_relative_error"]
+    e = j.get("max_error", j["max_relative_error"])
     return {
         "error": float("inf") if e == "inf" else e,
         "time_to_best": j["time_to_best"],
         "measured": j["measured"],
         "rounds": j["symbolic_rounds"],
+        "native_random_inputs": j.get("native_random_inputs", 0),
         "wall": wall,
     }
 
@@ -67,6 +75,8 @@ def main():
     ap.add_argument("--out", default=str(ROOT / "target/bench/error"))
     ap.add_argument("--fpsym-arg", action="append", default=[], help="extra fpsym argument (repeatable)")
     ap.add_argument("--ablation", action="store_true", help="also run --strategy fpgen (Algorithm 1 alone)")
+    ap.add_argument("--metric", default="fpgen", help="fpsym error --metric (default: FPGen's own)")
+    ap.add_argument("--seeds", type=int, default=3, help="fpsym runs per program (the median is reported)")
     a = ap.parse_args()
     if not Path(a.fpsym).exists():
         sys.exit(f"{a.fpsym}: not built (cargo build --release)")
@@ -79,9 +89,12 @@ def main():
         stem = Path(prog["file"]).stem
         if only and stem not in only:
             continue
-        f = run_one(a.fpsym, prog, "fpsym", a.time, out, a.fpsym_arg)
-        g = run_one(a.fpsym, prog, "fpgen", a.time, out, a.fpsym_arg) if a.ablation else None
-        r = run_one(a.fpsym, prog, "random", a.time, out, a.fpsym_arg)
+        runs = [run_one(a.fpsym, prog, "fpsym", a.time, out, a.fpsym_arg, a.metric, k + 1) for k in range(a.seeds)]
+        ok = sorted((x for x in runs if x["error"] is not None), key=lambda x: x["error"])
+        f = dict(ok[len(ok) // 2]) if ok else runs[0]
+        f["seeds"] = [x["error"] for x in runs]
+        g = run_one(a.fpsym, prog, "fpgen", a.time, out, a.fpsym_arg, a.metric) if a.ablation else None
+        r = run_one(a.fpsym, prog, "random", a.time, out, a.fpsym_arg, a.metric)
         seed = prog["seed"]
         row = {"program": prog["name"], "file": stem, "fpsym": f, "algorithm1_only": g, "random_same_run": r,
                "seed_fpgen": seed["fpgen"]["rel_error"], "seed_random": seed["random"]["rel_error"],
@@ -92,8 +105,9 @@ def main():
               f"  random {fmt(r['error']):>11}  | seed FPGen {fmt(row['seed_fpgen']):>11}"
               f"  random {fmt(row['seed_random']):>11}  S3FP {fmt(row['seed_s3fp']):>11}", flush=True)
     beats = sum(1 for x in rows if x["fpsym"]["error"] is not None and x["fpsym"]["error"] >= x["seed_fpgen"])
-    over_random = sum(1 for x in rows if (x["fpsym"]["error"] or 0) > (x["random_same_run"]["error"] or 0))
-    lines = [f"# fpsym error on FPGen's programs ({a.time:g} s each, same time for the random baseline)", "",
+    over_random = sum(1 for x in rows if (x["fpsym"]["error"] or 0) >= (x["random_same_run"]["error"] or 0))
+    lines = [f"# fpsym error on FPGen's programs ({a.time:g} s each, --metric {a.metric}, median of {a.seeds} "
+             f"seeds; same time for the random baseline)", "",
              "| program | fpsym | time to best (s) | Algorithm 1 alone | random, same run | seed FPGen (2 h) | seed random | seed S3FP |",
              "|---|---|---|---|---|---|---|---|"]
     for x in rows:
@@ -102,7 +116,7 @@ def main():
                      f"{fmt(x['random_same_run']['error'])} | {fmt(x['seed_fpgen'])} | {fmt(x['seed_random'])} | "
                      f"{fmt(x['seed_s3fp'])} |")
     lines += ["", f"fpsym reaches at least FPGen's error on {beats} of {len(rows)} programs; "
-              f"above the same-run random search on {over_random}."]
+              f"at least the same-run random search's on {over_random}."]
     (out / "summary.md").write_text("\n".join(lines) + "\n")
     (out / "summary.json").write_text(json.dumps(rows, indent=1) + "\n")
     print("\n".join(lines[-1:]))
