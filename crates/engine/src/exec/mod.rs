@@ -1149,8 +1149,10 @@ impl<'e, 'p> Exec<'e, 'p> {
                 let mut rest = Some(taken);
                 let mut out = Vec::new();
                 for (k, (c, dest)) in s.dests.iter().enumerate() {
-                    let Some(cur) = rest.take() else { break };
-                    let cv = self.constant(&mut cur.clone(), c)?;
+                    let Some(mut cur) = rest.take() else { break };
+                    // (On the state itself: a copy per case made a switch
+                    // quadratic in the path's length.)
+                    let cv = self.constant(&mut cur, c)?;
                     let eq = mk(Op::Eq, vec![x.clone(), cv.bv().clone()]);
                     let (yes, no) = self.branch(cur, eq, loc.clone(), fidx, bb, k);
                     if let Some(mut y) = yes {
