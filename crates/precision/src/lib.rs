@@ -159,15 +159,8 @@ pub struct Divergence {
 /// computation is undefined too: `0 * inf`, no accuracy to lose) or the
 /// same infinity.
 pub fn relative_error(computed: Float, exact: &Mp) -> f64 {
-    if computed.is_nan() && exact.is_nan() {
-        return 0.0;
-    }
-    if computed.is_nan() || exact.is_nan() {
-        return f64::INFINITY;
-    }
-    if computed.is_infinite() || exact.is_infinite() {
-        let same = computed.is_infinite() && exact.is_infinite() && computed.is_negative() == exact.is_sign_negative();
-        return if same { 0.0 } else { f64::INFINITY };
+    if let Some(e) = not_finite_error(computed, exact) {
+        return e;
     }
     let p = exact.prec().max(computed.format().sb());
     let r = exact_at(computed, p);
@@ -175,6 +168,23 @@ pub fn relative_error(computed: Float, exact: &Mp) -> f64 {
     let flt_min = Mp::with_val(p, f32::MIN_POSITIVE);
     let den = Mp::with_val(p, exact.abs_ref()).max(&flt_min);
     Mp::with_val(p, diff / den).to_f64()
+}
+
+/// The error of `relative_error` and `absolute_error` when either side
+/// is NaN or infinite: 0 for NaN on both sides or the same infinity,
+/// else infinity; None when both are finite.
+fn not_finite_error(computed: Float, exact: &Mp) -> Option<f64> {
+    if computed.is_nan() && exact.is_nan() {
+        return Some(0.0);
+    }
+    if computed.is_nan() || exact.is_nan() {
+        return Some(f64::INFINITY);
+    }
+    if computed.is_infinite() || exact.is_infinite() {
+        let same = computed.is_infinite() && exact.is_infinite() && computed.is_negative() == exact.is_sign_negative();
+        return Some(if same { 0.0 } else { f64::INFINITY });
+    }
+    None
 }
 
 /// How the error of a result is measured (`fpsym error --metric`).
@@ -296,15 +306,8 @@ pub fn bits_error(computed: Float, exact: &Mp) -> f64 {
 /// `|computed - exact|` (NaN on both sides 0, on one side infinity; the
 /// same infinity 0, another infinity).
 pub fn absolute_error(computed: Float, exact: &Mp) -> f64 {
-    if computed.is_nan() && exact.is_nan() {
-        return 0.0;
-    }
-    if computed.is_nan() || exact.is_nan() {
-        return f64::INFINITY;
-    }
-    if computed.is_infinite() || exact.is_infinite() {
-        let same = computed.is_infinite() && exact.is_infinite() && computed.is_negative() == exact.is_sign_negative();
-        return if same { 0.0 } else { f64::INFINITY };
+    if let Some(e) = not_finite_error(computed, exact) {
+        return e;
     }
     let p = exact.prec().max(computed.format().sb());
     Mp::with_val(p, &exact_at(computed, p) - exact).abs().to_f64()

@@ -307,13 +307,7 @@ pub fn build(record: &RunRecord, sig: &Signature, build: Build, dir: &Path) -> R
         for (from, to) in crate::driver::renames(true) {
             cmd.arg(format!("-D{from}={to}"));
         }
-        for i in &record.include {
-            cmd.arg("-I").arg(i);
-        }
-        for d in &record.defines {
-            cmd.arg(format!("-D{d}"));
-        }
-        cmd.args(&record.cflags);
+        crate::native::record_flags(cmd, record);
     };
     let mut sources: Vec<PathBuf> = Vec::new();
     for (n, f) in record.files.iter().enumerate() {

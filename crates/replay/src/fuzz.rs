@@ -627,13 +627,7 @@ pub fn build_fuzzer(
     for (from, to) in &renames {
         cmd.arg(format!("-D{from}={to}"));
     }
-    for i in &record.include {
-        cmd.arg("-I").arg(i);
-    }
-    for d in &record.defines {
-        cmd.arg(format!("-D{d}"));
-    }
-    cmd.args(&record.cflags);
+    crate::native::record_flags(&mut cmd, record);
     cmd.arg(&driver);
     for f in &record.files {
         if f.ends_with(".i") {

@@ -58,6 +58,18 @@ pub(crate) fn build_step(mut cmd: Command, tool: &str, package: &str) -> Result<
     })
 }
 
+/// Adds the run's own compile flags to `cmd`: its include directories,
+/// macro definitions and extra clang flags.
+pub(crate) fn record_flags(cmd: &mut Command, record: &RunRecord) {
+    for i in &record.include {
+        cmd.arg("-I").arg(i);
+    }
+    for d in &record.defines {
+        cmd.arg(format!("-D{d}"));
+    }
+    cmd.args(&record.cflags);
+}
+
 /// Builds the native replay binary `DIR/replay/program` from the driver
 /// (with `--function` harness and the taking-part confirmations' code) and
 /// the run's inputs; returns its path.
@@ -112,13 +124,7 @@ pub(crate) fn build(
             cmd.args(COVERAGE_FLAGS);
         }
         cmd.args(&extra);
-        for i in &record.include {
-            cmd.arg("-I").arg(i);
-        }
-        for d in &record.defines {
-            cmd.arg(format!("-D{d}"));
-        }
-        cmd.args(&record.cflags);
+        record_flags(&mut cmd, record);
         cmd
     };
     // Each of the run's files is compiled to an object once per build
