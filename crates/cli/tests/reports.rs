@@ -361,6 +361,33 @@ fn an_error_run_plots_the_error_against_each_input() {
     let sarif = json(&out, "report.sarif");
     assert_valid_sarif(&sarif);
     let _ = std::fs::remove_dir_all(&out);
+    // Another metric: the plots and the headline say which, the worst
+    // input circled at its error by that metric.
+    let out = out_dir("error-bits");
+    let (code, text) = fpsym(&[
+        "error",
+        src.to_str().unwrap(),
+        "--function",
+        "absorb",
+        "--range",
+        "x=[-100,100]",
+        "--range",
+        "y=[-100,100]",
+        "--metric",
+        "bits",
+        "--solver",
+        "cp",
+        "--max-time",
+        "2",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0), "{text}");
+    let html = read(&out, "report.html");
+    assert!(html.contains("Bits error against x"), "{html}");
+    assert!(html.contains("max bits error"), "{html}");
+    assert!(html.contains("against the bits error of the result"), "{html}");
+    let _ = std::fs::remove_dir_all(&out);
 }
 
 #[test]

@@ -634,13 +634,20 @@ fn error_pictures(h: &mut String, run: &RunDir) {
         Value::Null => "?".into(),
         v => v.to_string(),
     };
-    let max_error = match number(&e["max_relative_error"]) {
+    // The search's metric (error.json before --metric: relative).
+    let metric = e["metric"].as_str().unwrap_or("relative");
+    let max = if e["max_error"].is_null() {
+        &e["max_relative_error"]
+    } else {
+        &e["max_error"]
+    };
+    let max_error = match number(max) {
         Some(x) if x.is_finite() => format!("{x:.6e}"),
-        _ => text(&e["max_relative_error"]),
+        _ => text(max),
     };
     row(
         h,
-        "max relative error",
+        &format!("max {metric} error"),
         &format!("<b id=\"max-error\">{}</b>", esc(&max_error)),
     );
     row(h, "result", &format!("<code>{}</code>", esc(&text(&e["output"]))));
@@ -723,10 +730,10 @@ fn error_pictures(h: &mut String, run: &RunDir) {
     let measured = samples["measured"].as_u64().unwrap_or(points.len() as u64);
     let _ = writeln!(
         h,
-        "<p class=\"note\">{} of the {measured} inputs measured (the first and the last ones) against the relative error of the result; the worst input is circled.</p>",
+        "<p class=\"note\">{} of the {measured} inputs measured (the first and the last ones) against the {metric} error of the result; the worst input is circled.</p>",
         points.len()
     );
-    let worst_error = number(&e["max_relative_error"]);
+    let worst_error = number(max);
     for (k, name) in names.iter().enumerate().take(MAX_SCATTERS) {
         let pts: Vec<(f64, f64)> = points
             .iter()
@@ -738,7 +745,7 @@ fn error_pictures(h: &mut String, run: &RunDir) {
             .and_then(|(_, v)| v.split(' ').next()?.parse::<f64>().ok())
             .zip(worst_error);
         h.push_str(&error_scatter(
-            &format!("Relative error against {name}"),
+            &format!("{} error against {name}", capitalised(metric)),
             name,
             &pts,
             worst,
@@ -751,6 +758,14 @@ fn error_pictures(h: &mut String, run: &RunDir) {
             names.len() - MAX_SCATTERS
         );
     }
+}
+
+/// `s` with its first letter upper-case.
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
 }
 
 fn critical_table(h: &mut String, run: &RunDir) {
