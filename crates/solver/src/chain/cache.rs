@@ -21,14 +21,19 @@ pub(crate) fn query_key(query: &Query) -> Vec<Term> {
 /// `model` restricted to the variables of `query`, completed with defaults
 /// for those it lacks.
 pub(crate) fn restrict(model: &Model, query: &Query) -> Model {
-    let vars = query.vars();
+    restrict_to(model, &query.vars())
+}
+
+/// `model` restricted to `vars`, completed with defaults for those it
+/// lacks.
+fn restrict_to(model: &Model, vars: &[Term]) -> Model {
     let mut m = Model::new();
-    for v in &vars {
+    for v in vars {
         if let Some(x) = model.get(v) {
             m.insert(v.clone(), x);
         }
     }
-    m.complete(&vars);
+    m.complete(vars);
     m
 }
 
@@ -184,8 +189,12 @@ impl CexReuse {
             .filter_map(|e| e.model.as_ref())
             .filter(|m| !subset_models.iter().any(|s| std::ptr::eq(*s, *m)));
         let candidates: Vec<&Model> = subset_models.iter().copied().chain(others).take(self.tries).collect();
+        if candidates.is_empty() {
+            return None;
+        }
+        let vars = query.vars();
         for m in candidates {
-            let m = restrict(m, query);
+            let m = restrict_to(m, &vars);
             if satisfies(&m, &query.assertions) {
                 self.model_reused += 1;
                 return Some(SolveResult::Sat(m));
