@@ -18,8 +18,8 @@
 //! and the C runtime's `strtod`, `atof` and `sscanf` (`strtod`).
 //! 1. The native build (the replay build's flags) runs every case and
 //!    prints the result's bits: that is the truth.
-//! 2. A check program, one line per case, compares the operation's result
-//!    with the native bits. fpsym runs it concretely on the fast path,
+//! 2. A check program, one line per case (at most [`CHECK_CHUNK`] cases
+//!    a program), compares the operation's result with the native bits. fpsym runs it concretely on the fast path,
 //!    concretely on the symbolic executor (`--no-fast-path`), and with the
 //!    inputs symbolic and pinned by `klee_assume` (so that the solver
 //!    evaluates the operation's term; a string is pinned byte by byte),
@@ -492,6 +492,9 @@ fn symbolic_plan(name: &str, size: Size, cases: usize) -> (usize, &'static [&'st
 }
 
 /// Runs one category; returns (cases, mismatch descriptions).
+/// The most cases one check program (one fpsym run) holds.
+const CHECK_CHUNK: usize = 2000;
+
 fn category(name: &str, ops: &[OpSpec], size: Size) -> (usize, Vec<String>) {
     let dir = work_dir(name);
     let cs = cases(ops, size);
@@ -512,30 +515,54 @@ fn category(name: &str, ops: &[OpSpec], size: Size) -> (usize, Vec<String>) {
         if sym.is_some() && (concrete_only || !solvers.contains(&tag)) {
             continue;
         }
-        let (src, checked) = check_program(ops, &cs, &want, sym);
+        // A check program of at most CHECK_CHUNK cases per fpsym run: one
+        // path through every case of a large category makes a path
+        // condition thousands of cases long.
         let started = std::time::Instant::now();
-        let (hits, verdict) = fpsym_mismatches(&dir, tag, &src, flags);
-        let seconds = started.elapsed().as_secs_f64();
-        let mut mismatches = 0;
-        for c in &checked {
-            // A possible-form line must reach `reach_error`; an exact one
-            // must not.
-            if hits.contains(&c.line) != c.possible {
-                mismatches += 1;
-                let what = if c.possible { " (not possible)" } else { "" };
-                let m = format!("[{tag}] {}{what}", show(ops, &cs[c.case], want[c.case]));
-                eprintln!("conformance mismatch: {m}");
-                bad.push(m);
+        let (mut mismatches, mut count, mut verdicts) = (0, 0, Vec::new());
+        let chunks = cs.len().div_ceil(CHECK_CHUNK).max(1);
+        for chunk in 0..chunks {
+            let range = chunk * CHECK_CHUNK..((chunk + 1) * CHECK_CHUNK).min(cs.len());
+            let (src, checked) = check_program(ops, &cs[range.clone()], &want[range.clone()], sym);
+            let run_tag = if chunks > 1 {
+                format!("{tag}-{chunk}")
+            } else {
+                tag.to_string()
+            };
+            let (hits, verdict) = fpsym_mismatches(&dir, &run_tag, &src, flags);
+            count += checked.len();
+            for c in &checked {
+                // A possible-form line must reach `reach_error`; an exact
+                // one must not.
+                if hits.contains(&c.line) != c.possible {
+                    mismatches += 1;
+                    let what = if c.possible { " (not possible)" } else { "" };
+                    let k = range.start + c.case;
+                    let m = format!("[{tag}] {}{what}", show(ops, &cs[k], want[k]));
+                    eprintln!("conformance mismatch: {m}");
+                    bad.push(m);
+                }
+            }
+            // Out-of-range conversions by a library call end their paths
+            // partial (not modelled, so not claimed): not a mismatch.
+            if !verdict.contains("bug found") && !verdict.contains("out-of-range") {
+                bad.push(format!(
+                    "[{run_tag}] {name}: the run did not check every case: {verdict}"
+                ));
+            }
+            if !verdicts.contains(&verdict) {
+                verdicts.push(verdict);
             }
         }
-        // Out-of-range conversions by a library call end their paths
-        // partial (not modelled, so not claimed): not a mismatch.
-        if !verdict.contains("bug found") && !verdict.contains("out-of-range") {
-            bad.push(format!("[{tag}] {name}: the run did not check every case: {verdict}"));
-        }
+        let seconds = started.elapsed().as_secs_f64();
         eprintln!(
-            "conformance {name} [{tag}]: {} cases checked, {mismatches} mismatches ({verdict}) in {seconds:.1} s",
-            checked.len(),
+            "conformance {name} [{tag}]: {count} cases checked, {mismatches} mismatches ({}) in {seconds:.1} s{}",
+            verdicts.join("; "),
+            if chunks > 1 {
+                format!(", {chunks} runs")
+            } else {
+                String::new()
+            },
         );
     }
     if std::env::var_os("FPSYM_CONFORMANCE_KEEP").is_some() {
