@@ -12,6 +12,9 @@ use fpsym_replay::eval::{self, Build, Evaluator, Param, Signature};
 use std::collections::BTreeMap;
 use std::path::Path;
 
+/// An input: each object's bytes.
+type Input = BTreeMap<String, Vec<u8>>;
+
 /// A float of the results: where it is in each build's result record.
 #[derive(Clone, Debug)]
 struct Slot {
@@ -295,11 +298,7 @@ impl Native {
     /// `pairs` are inputs that differ in that object only; it is read when
     /// some pair's results differ, apart from the object's elements the
     /// call leaves as they were (an output array written in part).
-    pub(super) fn reads(
-        &mut self,
-        pairs: &[(BTreeMap<String, Vec<u8>>, BTreeMap<String, Vec<u8>>)],
-        object: &str,
-    ) -> Result<bool, String> {
+    pub(super) fn reads(&mut self, pairs: &[(Input, Input)], object: &str) -> Result<bool, String> {
         let mut records = Vec::new();
         for (a, b) in pairs {
             self.encode(a, &mut records);
