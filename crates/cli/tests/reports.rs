@@ -303,27 +303,31 @@ fn a_run_with_replay_and_coverage() {
 
 #[test]
 fn an_error_run_plots_the_error_against_each_input() {
-    let out = out_dir("error");
     let src = fixture("error_absorb.c");
-    let (code, text) = fpsym(&[
-        "error",
-        src.to_str().unwrap(),
-        "--function",
-        "absorb",
-        "--range",
-        "x=[-100,100]",
-        "--range",
-        "y=[-100,100]",
-        "--strategy",
-        "random",
-        "--solver",
-        "cp",
-        "--max-time",
-        "2",
-        "-o",
-        out.to_str().unwrap(),
-    ]);
-    assert_eq!(code, Some(0), "{text}");
+    // `fpsym error` on absorb, x and y in [-100, 100], for 2 s, into `out`.
+    let error_run = |out: &Path, extra: &[&str]| {
+        let mut args = vec![
+            "error",
+            src.to_str().unwrap(),
+            "--function",
+            "absorb",
+            "--range",
+            "x=[-100,100]",
+            "--range",
+            "y=[-100,100]",
+            "--solver",
+            "cp",
+            "--max-time",
+            "2",
+            "-o",
+            out.to_str().unwrap(),
+        ];
+        args.extend(extra);
+        let (code, text) = fpsym(&args);
+        assert_eq!(code, Some(0), "{text}");
+    };
+    let out = out_dir("error");
+    error_run(&out, &["--strategy", "random"]);
     let e = json(&out, "error.json");
     let samples = &e["samples"];
     assert_eq!(samples["inputs"], serde_json::json!(["x", "y"]), "{samples}");
@@ -364,25 +368,7 @@ fn an_error_run_plots_the_error_against_each_input() {
     // Another metric: the plots and the headline say which, the worst
     // input circled at its error by that metric.
     let out = out_dir("error-bits");
-    let (code, text) = fpsym(&[
-        "error",
-        src.to_str().unwrap(),
-        "--function",
-        "absorb",
-        "--range",
-        "x=[-100,100]",
-        "--range",
-        "y=[-100,100]",
-        "--metric",
-        "bits",
-        "--solver",
-        "cp",
-        "--max-time",
-        "2",
-        "-o",
-        out.to_str().unwrap(),
-    ]);
-    assert_eq!(code, Some(0), "{text}");
+    error_run(&out, &["--metric", "bits"]);
     let html = read(&out, "report.html");
     assert!(html.contains("Bits error against x"), "{html}");
     assert!(html.contains("max bits error"), "{html}");

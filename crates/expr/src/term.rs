@@ -223,9 +223,15 @@ impl Term {
 
     /// Every distinct variable in the term, in first-occurrence order.
     pub fn vars(&self) -> Vec<Term> {
+        Term::vars_of(std::slice::from_ref(self))
+    }
+
+    /// Every distinct variable in `terms`, in first-occurrence order (one
+    /// walk of their DAG: subterms they share are visited once).
+    pub fn vars_of(terms: &[Term]) -> Vec<Term> {
         let mut seen = std::collections::HashSet::new();
         let mut out = Vec::new();
-        let mut stack = vec![self.clone()];
+        let mut stack: Vec<Term> = terms.iter().rev().cloned().collect();
         while let Some(t) = stack.pop() {
             if !seen.insert(t.id()) {
                 continue;

@@ -67,23 +67,8 @@ impl Query {
     }
     /// The free variables of all assertions, in first-occurrence order.
     pub fn vars(&self) -> Vec<Term> {
-        // One walk of the assertions' DAG: subterms they share are visited
-        // once (a path condition's assertions share most of theirs).
-        let mut seen = std::collections::HashSet::new();
-        let mut out = Vec::new();
-        let mut stack: Vec<Term> = self.assertions.iter().rev().cloned().collect();
-        while let Some(t) = stack.pop() {
-            if !seen.insert(t.id()) {
-                continue;
-            }
-            if t.var_name().is_some() {
-                out.push(t.clone());
-            }
-            for a in t.args().iter().rev() {
-                stack.push(a.clone());
-            }
-        }
-        out
+        // One walk: a path condition's assertions share most subterms.
+        Term::vars_of(&self.assertions)
     }
 }
 
