@@ -848,6 +848,36 @@ pub(crate) fn int_cast(size: Size, cats: &mut Cats) {
                 );
             }
         }
+        // A switch over the type's edge values (the executor evaluates
+        // each case's constant on the path's state). Not for 128-bit
+        // integers: their constants beyond 64 bits reach fpsym truncated
+        // (the llvm-ir crate reads an integer constant's zero-extended
+        // low 64 bits), a known wrong model left open in issue 30.
+        let t = s.c();
+        let cases = [
+            format!("({t})0"),
+            format!("({t})1"),
+            format!("({t})2"),
+            format!("({t})-1"),
+            format!("({t})(({t})1 << {})", w - 1),
+        ];
+        let body: String = cases
+            .iter()
+            .enumerate()
+            .map(|(k, c)| format!("case {c}: r = {}; break; ", k + 1))
+            .collect();
+        if w < 128 {
+            ops.push(
+                op(
+                    &format!("switch_{}", s.tag()),
+                    Ty::Int(32, true),
+                    &[s],
+                    &format!("({{ int32_t r; switch (a) {{ {body}default: r = 0; }} r; }})"),
+                    "FE_TONEAREST",
+                )
+                .inputs(vec![vals.clone()]),
+            );
+        }
         ops.push(
             op(
                 &format!("bool_{}", s.tag()),
