@@ -661,7 +661,12 @@ fn keep_worst(elite: &mut Worst, e: f64, i: BTreeMap<String, Vec<u8>>) {
 
 /// The largest error of results measured (NaN as infinity).
 fn max_error(outputs: &[Output1]) -> f64 {
-    outputs.iter().map(|o| o.error).fold(
+    largest(outputs.iter().map(|o| o.error))
+}
+
+/// The largest of `errors` (NaN as infinity; -inf for none).
+fn largest(errors: impl Iterator<Item = f64>) -> f64 {
+    errors.fold(
         f64::NEG_INFINITY,
         |a, e| if e.is_nan() { f64::INFINITY } else { a.max(e) },
     )
@@ -893,19 +898,11 @@ pub fn run(raw: ErrorArgs) -> anyhow::Result<ExitCode> {
     let metrics: serde_json::Map<String, serde_json::Value> = Metric::ALL
         .iter()
         .map(|m| {
-            let e = best
-                .outputs
-                .iter()
-                .map(|o| {
-                    let mut o = o.clone();
-                    let r = best.hp.results.iter().find(|r| r.what == o.what);
-                    o.wide = r.and_then(|r| wide.as_ref()?.get(&(r.object.clone(), r.offset)).copied());
-                    o.by(*m)
-                })
-                .fold(
-                    f64::NEG_INFINITY,
-                    |a, e| if e.is_nan() { f64::INFINITY } else { a.max(e) },
-                );
+            let e = largest(best.outputs.iter().map(|o| {
+                let mut o = o.clone();
+                o.wide = wide.as_ref().and_then(|w| w.get(&o.key).copied());
+                o.by(*m)
+            }));
             (m.name().to_string(), error_json(e))
         })
         .collect();

@@ -88,16 +88,21 @@ pub struct Signature {
     pub ret: Option<Scalar>,
 }
 
+impl Param {
+    /// Bytes of its part of an input record (a scalar, or the object's
+    /// elements).
+    pub fn size(&self) -> usize {
+        match self {
+            Param::Scalar(s) => s.size(),
+            Param::Array(e) => e.iter().map(|s| s.size()).sum(),
+        }
+    }
+}
+
 impl Signature {
     /// Bytes of an input record.
     pub fn record_size(&self) -> usize {
-        self.params
-            .iter()
-            .map(|p| match p {
-                Param::Scalar(s) => s.size(),
-                Param::Array(e) => e.iter().map(|s| s.size()).sum(),
-            })
-            .sum()
+        self.params.iter().map(Param::size).sum()
     }
     /// Bytes of a result of `build`.
     pub fn result_size(&self, build: Build) -> usize {

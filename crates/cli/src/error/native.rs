@@ -187,10 +187,7 @@ impl Native {
         let mut starts = BTreeMap::new();
         for (name, p) in self.order.iter().zip(&self.sig.params) {
             starts.insert(name.clone(), at);
-            at += match p {
-                Param::Scalar(x) => x.size(),
-                Param::Array(es) => es.iter().map(|e| e.size()).sum(),
-            };
+            at += p.size();
         }
         starts
     }
@@ -200,10 +197,7 @@ impl Native {
         let mut at = 0usize;
         let mut m = BTreeMap::new();
         for (name, p) in self.order.iter().zip(&self.sig.params) {
-            let n = match p {
-                Param::Scalar(x) => x.size(),
-                Param::Array(es) => es.iter().map(|e| e.size()).sum(),
-            };
+            let n = p.size();
             m.insert(name.clone(), rec[at..at + n].to_vec());
             at += n;
         }
@@ -219,14 +213,16 @@ impl Native {
         }
     }
 
-    /// Whether slot `s` is a result `output` selects.
-    fn selects(&self, output: &Output, s: &Slot, elem: u64) -> bool {
-        match output {
+    /// The result slots `output` selects (`elem`: an object's element
+    /// size).
+    fn selected_slots(&self, output: &Output, elem: &dyn Fn(&str) -> u64) -> Vec<&Slot> {
+        let selects = |s: &Slot| match output {
             Output::Ret => s.object.is_none(),
             Output::Object(o) => s.object.as_deref() == Some(o.as_str()),
-            Output::Element(o, i) => s.object.as_deref() == Some(o.as_str()) && s.offset == i * elem,
+            Output::Element(o, i) => s.object.as_deref() == Some(o.as_str()) && s.offset == i * elem(o),
             Output::Default => s.object.is_none() == self.float_ret,
-        }
+        };
+        self.slots.iter().filter(|s| selects(s)).collect()
     }
 
     /// The metric's error of each record of `records` (the largest over
@@ -241,27 +237,17 @@ impl Native {
     ) -> Result<Vec<f64>, String> {
         let plain = self.plain.eval(records).map_err(|e| native_error(&e))?;
         let wide = self.wide.eval(records).map_err(|e| native_error(&e))?;
-        let slots: Vec<&Slot> = self
-            .slots
-            .iter()
-            .filter(|s| self.selects(output, s, s.object.as_deref().map_or(0, elem)))
-            .collect();
+        let slots = self.selected_slots(output, elem);
         Ok(plain
             .iter()
             .zip(&wide)
             .map(|(p, w)| match (p, w) {
-                (Some(p), Some(w)) => slots
-                    .iter()
-                    .map(|s| {
-                        let f = read(p, s.plain_at, s.format);
-                        let h = read(w, s.wide_at, Format::BINARY128);
-                        // 128 bits hold a binary128 exactly.
-                        metric.error(f, &exact_at(h, 128))
-                    })
-                    .fold(
-                        f64::NEG_INFINITY,
-                        |a, e| if e.is_nan() { f64::INFINITY } else { a.max(e) },
-                    ),
+                (Some(p), Some(w)) => super::largest(slots.iter().map(|s| {
+                    let f = read(p, s.plain_at, s.format);
+                    let h = read(w, s.wide_at, Format::BINARY128);
+                    // 128 bits hold a binary128 exactly.
+                    metric.error(f, &exact_at(h, 128))
+                })),
                 _ => f64::NEG_INFINITY,
             })
             .collect())
@@ -269,9 +255,8 @@ impl Native {
 
     /// The results `output` selects, by (object, offset).
     pub(super) fn selected(&self, output: &Output, elem: &dyn Fn(&str) -> u64) -> Vec<(Option<String>, u64)> {
-        self.slots
-            .iter()
-            .filter(|s| self.selects(output, s, s.object.as_deref().map_or(0, elem)))
+        self.selected_slots(output, elem)
+            .into_iter()
             .map(|s| (s.object.clone(), s.offset))
             .collect()
     }
