@@ -117,6 +117,21 @@ fn a_reachable_line_behind_a_float_to_u64_cast_is_never_infeasible() {
 }
 
 #[test]
+fn a_128_bit_constant_beyond_64_bits_keeps_its_value() {
+    for line in ["9", "11"] {
+        let (code, text, _) = common::run_mode(
+            "path",
+            &fixture("claim_i128.c"),
+            "f",
+            &["--reach", line],
+            &format!("i128_{line}"),
+        );
+        assert_eq!(code, Some(1), "line {line}: {text}");
+        assert!(text.contains("verdict: feasible"), "line {line}: {text}");
+    }
+}
+
+#[test]
 fn a_fuzzing_crash_the_model_says_does_not_fail_is_a_disagreement() {
     // Without replay, the fuzzing phase alone: its crash at line 7 is run
     // natively; the seeded run's test of that input ends normally (a

@@ -14,8 +14,9 @@
 //!
 //! Loading also recovers what llvm-ir drops: the exact bits of `x86_fp80`,
 //! `fp128`, `half` and `bfloat` constants ([`Program::special_consts`],
-//! [`Program::special_const`]), read from `llvm-dis-14`'s text and checked
-//! against llvm-ir's module shape. Validation then lists, with their
+//! [`Program::special_const`]) and the values of integer constants wider
+//! than 64 bits ([`Program::int_const`]), read from `llvm-dis-14`'s text and
+//! checked against llvm-ir's module shape. Validation then lists, with their
 //! source lines, the constructs the executor does not support (see
 //! [`UnsupportedSite`], [`Program::unsupported_sites`]); they are not
 //! errors at load time: a path that reaches one stops there. The debug

@@ -11,7 +11,7 @@ use llvm_ir::{Constant, DebugLoc, Function, HasDebugLoc, Module};
 
 use crate::debuginfo::{self, DebugInfo, ParamInfo, Variable};
 use crate::embedded::{self, HEADERS, RUNTIME};
-use crate::special::{walk_constant, walk_instruction, walk_terminator, SpecialConst, SpecialFloat};
+use crate::special::{walk_constant, walk_instruction, walk_terminator, Dropped, SpecialConst, SpecialFloat};
 use crate::text::{self, TextFunction};
 use crate::tools::Tool;
 use crate::validate::{self, UnsupportedSite};
@@ -88,7 +88,9 @@ type FunctionSpecials = Vec<Vec<Vec<SpecialConst>>>;
 /// llvm-ir keeps no value for `x86_fp80`, `fp128`, `half` and `bfloat`
 /// constants (`Constant::Float(Float::X86_FP80)` etc. are unit variants, so
 /// such constants even compare equal to each other); get their exact bits
-/// from [`Program::special_const`] or [`Program::special_consts`].
+/// from [`Program::special_const`] or [`Program::special_consts`]. It keeps
+/// the low 64 bits of wider integer constants: get their values from
+/// [`Program::int_const`].
 pub struct Program {
     /// The linked module (after `opt -mem2reg`). Treat it as read-only: the
     /// special constant tables refer into it.
@@ -100,6 +102,9 @@ pub struct Program {
     specials: Vec<FunctionSpecials>,
     global_specials: HashMap<String, Vec<SpecialConst>>,
     by_address: HashMap<usize, SpecialConst>,
+    /// Wide integer constants' values by address (None: read as two
+    /// different values in two places, so not known).
+    wide_ints: HashMap<usize, Option<u128>>,
     runtime_functions: BTreeSet<String>,
     unsupported: Vec<UnsupportedSite>,
     debug: DebugInfo,
@@ -207,6 +212,24 @@ impl Program {
     /// constants not inside `self.module` (e.g. a clone of one).
     pub fn special_const(&self, constant: &Constant) -> Option<SpecialConst> {
         self.by_address.get(&(constant as *const Constant as usize)).copied()
+    }
+
+    /// The value of an integer constant of this module, zero-extended: its
+    /// bits for widths up to 64, the value read from the text for widths
+    /// 65 to 128 (llvm-ir keeps only the low 64 bits of those). `None` for
+    /// other constants, for wider integers, and for a wide constant whose
+    /// text could not be paired with llvm-ir's constant (the caller must
+    /// then refuse it, never use the truncated value).
+    pub fn int_const(&self, constant: &Constant) -> Option<u128> {
+        match constant {
+            Constant::Int { bits, value } if *bits <= 64 => Some(*value as u128),
+            Constant::Int { .. } => self
+                .wide_ints
+                .get(&(constant as *const Constant as usize))
+                .copied()
+                .flatten(),
+            _ => None,
+        }
     }
 
     /// The parameters of `function` as C declares them (names, types with
@@ -498,10 +521,21 @@ fn assemble(module: Module, ir_text: &str) -> Result<Program, FrontendError> {
     let unsupported: Vec<UnsupportedSite> = validate::validate(&module, &text.functions);
 
     let mut by_address: HashMap<usize, SpecialConst> = HashMap::new();
-    let mut record = |found: Vec<(&llvm_ir::ConstantRef, SpecialFloat)>,
+    let mut wide_ints: HashMap<usize, Option<u128>> = HashMap::new();
+    let mut record = |found: Vec<(&llvm_ir::ConstantRef, Dropped)>,
                       consts: &[SpecialConst],
+                      text: &str,
                       what: &dyn Fn() -> String|
      -> Result<(), FrontendError> {
+        let (floats, ints): (Vec<_>, Vec<_>) = found.into_iter().partition(|(_, d)| matches!(d, Dropped::Float(_)));
+        pair_wide_ints(&ints, text, &mut wide_ints);
+        let found: Vec<(&llvm_ir::ConstantRef, SpecialFloat)> = floats
+            .into_iter()
+            .filter_map(|(c, d)| match d {
+                Dropped::Float(t) => Some((c, t)),
+                Dropped::WideInt(_) => None,
+            })
+            .collect();
         let kinds: Vec<SpecialFloat> = found.iter().map(|(_, t)| *t).collect();
         let text_kinds: Vec<SpecialFloat> = consts.iter().map(|c| c.ty).collect();
         if kinds != text_kinds {
@@ -540,7 +574,7 @@ fn assemble(module: Module, ir_text: &str) -> Result<Program, FrontendError> {
                     None => walk_terminator(&bb.term, &mut |c, t| found.push((c, t))),
                 }
                 let what = || format!("@{} block {b} instruction {i} `{line}`", func.name);
-                record(found, &consts, &what)?;
+                record(found, &consts, line, &what)?;
                 bs.push(consts);
             }
             fs.push(bs);
@@ -566,7 +600,7 @@ fn assemble(module: Module, ir_text: &str) -> Result<Program, FrontendError> {
         if let Some(init) = &g.initializer {
             walk_constant(init, &mut |c, t| found.push((c, t)));
         }
-        record(found, &consts, &|| format!("global @{name}"))?;
+        record(found, &consts, &tg.text, &|| format!("global @{name}"))?;
         if !consts.is_empty() {
             global_specials.insert(name, consts);
         }
@@ -587,10 +621,42 @@ fn assemble(module: Module, ir_text: &str) -> Result<Program, FrontendError> {
         specials,
         global_specials,
         by_address,
+        wide_ints,
         runtime_functions: BTreeSet::new(),
         unsupported,
         debug: debuginfo::parse(ir_text),
     })
+}
+
+/// Pairs the wide integer constants llvm-ir found in one instruction or
+/// initializer with the values read from its text, when their number,
+/// widths and low 64 bits agree; otherwise records none of them (the
+/// executor then refuses those constants rather than use a truncated
+/// value).
+fn pair_wide_ints(
+    found: &[(&llvm_ir::ConstantRef, Dropped)],
+    text: &str,
+    wide_ints: &mut HashMap<usize, Option<u128>>,
+) {
+    if found.is_empty() {
+        return;
+    }
+    let read = text::scan_wide_ints(text);
+    let agrees = read.len() == found.len()
+        && found.iter().zip(&read).all(|((c, d), (w, v))| match (c.as_ref(), d) {
+            (Constant::Int { bits, value }, Dropped::WideInt(_)) => bits == w && *value == *v as u64,
+            _ => false,
+        });
+    if agrees {
+        for ((c, _), (_, v)) in found.iter().zip(read) {
+            let known = wide_ints
+                .entry(c.as_ref() as *const Constant as usize)
+                .or_insert(Some(v));
+            if *known != Some(v) {
+                *known = None;
+            }
+        }
+    }
 }
 
 fn name_string(name: &llvm_ir::Name) -> String {

@@ -1,7 +1,8 @@
-//! Floating-point constants whose value llvm-ir 0.11 drops (`x86_fp80`,
-//! `fp128`, `half`, `bfloat`), and the walk over llvm-ir's operands in the
-//! order llvm-dis prints them, which pairs each such constant with the token
-//! that [`crate::text`] read for it.
+//! Constants whose value llvm-ir 0.11 drops: floating-point constants in
+//! `x86_fp80`, `fp128`, `half` and `bfloat`, and integer constants wider
+//! than 64 bits (llvm-ir keeps their low 64 bits only), and the walk over
+//! llvm-ir's operands in the order llvm-dis prints them, which pairs each
+//! such constant with the token that [`crate::text`] read for it.
 
 use llvm_ir::constant::Float;
 use llvm_ir::{Constant, ConstantRef, Instruction, Operand, Terminator};
@@ -56,18 +57,36 @@ pub struct SpecialConst {
     pub bits: u128,
 }
 
-/// Calls `f` on every special float constant reachable from `c`, in the
-/// order llvm-dis prints them.
-pub(crate) fn walk_constant<'a>(c: &'a ConstantRef, f: &mut impl FnMut(&'a ConstantRef, SpecialFloat)) {
+/// A constant whose value the frontend reads from the text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Dropped {
+    /// A float constant in a format llvm-ir keeps no value for.
+    Float(SpecialFloat),
+    /// An integer constant of this many bits (65 to 128), of which llvm-ir
+    /// keeps the low 64.
+    WideInt(u32),
+}
+
+/// Integer constants of more than 64 and at most this many bits are
+/// recovered from the text (wider ones are not represented at all).
+pub(crate) const MAX_WIDE_INT: u32 = 128;
+
+/// Calls `f` on every constant reachable from `c` whose value llvm-ir
+/// dropped, in the order llvm-dis prints them.
+pub(crate) fn walk_constant<'a>(c: &'a ConstantRef, f: &mut impl FnMut(&'a ConstantRef, Dropped)) {
     use Constant as C;
     match c.as_ref() {
         C::Float(fl) => {
             if let Some(ty) = SpecialFloat::of(fl) {
-                f(c, ty);
+                f(c, Dropped::Float(ty));
             }
         }
-        C::Int { .. }
-        | C::Null(_)
+        C::Int { bits, .. } => {
+            if (65..=MAX_WIDE_INT).contains(bits) {
+                f(c, Dropped::WideInt(*bits));
+            }
+        }
+        C::Null(_)
         | C::AggregateZero(_)
         | C::Undef(_)
         | C::Poison(_)
@@ -132,13 +151,13 @@ pub(crate) fn walk_constant<'a>(c: &'a ConstantRef, f: &mut impl FnMut(&'a Const
     }
 }
 
-fn pair<'a>(a: &'a ConstantRef, b: &'a ConstantRef, f: &mut impl FnMut(&'a ConstantRef, SpecialFloat)) {
+fn pair<'a>(a: &'a ConstantRef, b: &'a ConstantRef, f: &mut impl FnMut(&'a ConstantRef, Dropped)) {
     walk_constant(a, f);
     walk_constant(b, f);
 }
 
-/// Calls `f` on every special float constant among `ops`, in order.
-fn walk_operands<'a>(ops: &[&'a Operand], f: &mut impl FnMut(&'a ConstantRef, SpecialFloat)) {
+/// Calls `f` on every dropped-value constant among `ops`, in order.
+fn walk_operands<'a>(ops: &[&'a Operand], f: &mut impl FnMut(&'a ConstantRef, Dropped)) {
     for op in ops {
         if let Operand::ConstantOperand(c) = op {
             walk_constant(c, f);
@@ -235,18 +254,18 @@ pub(crate) fn terminator_operands(t: &Terminator) -> Vec<&Operand> {
     }
 }
 
-/// Calls `f` on every special float constant among the operands of `i`, in
+/// Calls `f` on every dropped-value constant among the operands of `i`, in
 /// the order llvm-dis prints them.
-pub(crate) fn walk_instruction<'a>(i: &'a Instruction, f: &mut impl FnMut(&'a ConstantRef, SpecialFloat)) {
+pub(crate) fn walk_instruction<'a>(i: &'a Instruction, f: &mut impl FnMut(&'a ConstantRef, Dropped)) {
     walk_operands(&instruction_operands(i), f);
     if let Instruction::ShuffleVector(x) = i {
         walk_constant(&x.mask, f);
     }
 }
 
-/// Calls `f` on every special float constant among the operands of `t`, in
+/// Calls `f` on every dropped-value constant among the operands of `t`, in
 /// the order llvm-dis prints them.
-pub(crate) fn walk_terminator<'a>(t: &'a Terminator, f: &mut impl FnMut(&'a ConstantRef, SpecialFloat)) {
+pub(crate) fn walk_terminator<'a>(t: &'a Terminator, f: &mut impl FnMut(&'a ConstantRef, Dropped)) {
     walk_operands(&terminator_operands(t), f);
     if let Terminator::Switch(x) = t {
         x.dests.iter().for_each(|(c, _)| walk_constant(c, f));

@@ -4,12 +4,14 @@
 //!
 //! llvm-ir 0.11 keeps no value for `x86_fp80`, `fp128`, `half` and `bfloat`
 //! constants; llvm-dis prints them exactly as hexadecimal tokens (`0xK…`,
-//! `0xL…`, `0xH…`, `0xR…`). This module finds those tokens per instruction
-//! and per global initializer, in textual order. The caller checks that the
+//! `0xL…`, `0xH…`, `0xR…`). It keeps only the low 64 bits of integer
+//! constants wider than 64 bits; llvm-dis prints them in decimal. This
+//! module finds those tokens per instruction and per global initializer, in
+//! textual order. The caller checks that the
 //! shape (blocks, instructions, number and kinds of constants) agrees with
 //! what llvm-ir loaded, so a disagreement is an error, never a guess.
 
-use crate::special::{SpecialConst, SpecialFloat};
+use crate::special::{SpecialConst, SpecialFloat, MAX_WIDE_INT};
 
 /// One function definition of the textual IR.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -186,6 +188,140 @@ fn is_ident_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b"-$._".contains(&b)
 }
 
+/// The end of a `metadata` argument starting at `i`: the index of the `,`
+/// or `)` that ends it (or the end of the text).
+fn skip_metadata(b: &[u8], mut i: usize) -> usize {
+    let mut depth = 0i64;
+    let mut in_quote = false;
+    while i < b.len() {
+        match b[i] {
+            b'"' => in_quote = !in_quote,
+            b'(' | b'[' | b'{' if !in_quote => depth += 1,
+            b')' | b']' | b'}' if !in_quote => {
+                if depth == 0 {
+                    break;
+                }
+                depth -= 1;
+            }
+            b',' if !in_quote && depth == 0 => break,
+            _ => {}
+        }
+        i += 1;
+    }
+    i
+}
+
+/// Keywords whose integer argument is not a constant operand (`align 16`,
+/// `dereferenceable(16)`, ...).
+const INT_ATTRIBUTES: &[&str] = &[
+    "align",
+    "alignstack",
+    "addrspace",
+    "allocsize",
+    "dereferenceable",
+    "dereferenceable_or_null",
+    "vscale_range",
+];
+
+/// Type keywords that end an integer type's scope.
+const OTHER_TYPES: &[&str] = &[
+    "void",
+    "half",
+    "bfloat",
+    "float",
+    "double",
+    "x86_fp80",
+    "fp128",
+    "ppc_fp128",
+    "x86_mmx",
+    "x86_amx",
+    "label",
+    "metadata",
+    "token",
+    "ptr",
+    "opaque",
+];
+
+/// The integer constants wider than 64 bits (and at most
+/// [`MAX_WIDE_INT`]) in one instruction's or global's text, in textual
+/// order, as (width, value modulo 2^width).
+///
+/// llvm-dis prints an integer constant in decimal after its type, or, for
+/// an instruction's later operands, after the type printed with the first
+/// (`add i128 %x, -1`, `icmp eq i128 %x, 5`, `phi i128 [ 5, %bb ]`): a
+/// decimal token belongs to the last integer type printed before it, unless
+/// an attribute (`align 16`) or an aggregate's length (`[2 x i128]`) owns
+/// it. The caller checks the result against llvm-ir's constants (their
+/// number, widths and low 64 bits), so a misreading is detected, not used.
+pub(crate) fn scan_wide_ints(text: &str) -> Vec<(u32, u128)> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut ty: Option<u32> = None;
+    let mut prev = "";
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'"' {
+            i += 1;
+            while i < b.len() && b[i] != b'"' {
+                i += 1;
+            }
+            i += 1;
+            prev = "";
+            continue;
+        }
+        if !is_ident_byte(c) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < b.len() && is_ident_byte(b[i]) {
+            i += 1;
+        }
+        let tok = &text[start..i];
+        if start > 0 && b"%@!#^$".contains(&b[start - 1]) {
+            // A name: a register, global, label, metadata or attribute group.
+            prev = "";
+            continue;
+        }
+        if tok == "metadata" {
+            i = skip_metadata(b, i);
+            ty = None;
+            prev = "";
+            continue;
+        }
+        let rest = text[i..].trim_start();
+        if let Some(w) = tok.strip_prefix('i').and_then(|d| d.parse::<u32>().ok()) {
+            // `i128*` is a pointer type.
+            ty = (!rest.starts_with('*')).then_some(w);
+        } else if OTHER_TYPES.contains(&tok) {
+            ty = None;
+        } else if let (Some(w), Some(v)) = (ty, parse_decimal(tok)) {
+            let length = rest.starts_with("x ");
+            if !length && !INT_ATTRIBUTES.contains(&prev) && (65..=MAX_WIDE_INT).contains(&w) {
+                let mask = if w == 128 { u128::MAX } else { (1u128 << w) - 1 };
+                out.push((w, v & mask));
+            }
+        }
+        prev = tok;
+    }
+    out
+}
+
+/// A decimal integer token (`5`, `-1`), as its two's complement in 128 bits.
+fn parse_decimal(tok: &str) -> Option<u128> {
+    let digits = tok.strip_prefix('-').unwrap_or(tok);
+    if digits.is_empty() || !digits.bytes().all(|d| d.is_ascii_digit()) {
+        return None;
+    }
+    if tok.starts_with('-') {
+        let m: u128 = digits.parse().ok()?;
+        (m <= 1u128 << 127).then(|| m.wrapping_neg())
+    } else {
+        digits.parse().ok()
+    }
+}
+
 /// The special floating-point constants in one instruction's or global's
 /// text, in textual order. Quoted strings and `metadata` arguments (which
 /// llvm-ir keeps as opaque `MetadataOperand`s) are skipped; a `0xM`
@@ -206,24 +342,7 @@ pub(crate) fn scan_specials(text: &str) -> Result<Vec<SpecialConst>, String> {
         }
         let at_word_start = i == 0 || !is_ident_byte(b[i - 1]);
         if at_word_start && text[i..].starts_with("metadata ") {
-            // Skip this argument up to the `,` or `)` that ends it.
-            let mut depth = 0i64;
-            let mut in_quote = false;
-            while i < b.len() {
-                match b[i] {
-                    b'"' => in_quote = !in_quote,
-                    b'(' | b'[' | b'{' if !in_quote => depth += 1,
-                    b')' | b']' | b'}' if !in_quote => {
-                        if depth == 0 {
-                            break;
-                        }
-                        depth -= 1;
-                    }
-                    b',' if !in_quote && depth == 0 => break,
-                    _ => {}
-                }
-                i += 1;
-            }
+            i = skip_metadata(b, i);
             continue;
         }
         if at_word_start && c == b'0' && i + 2 < b.len() && b[i + 1] == b'x' {
@@ -308,6 +427,41 @@ entry:
         assert_eq!(m.functions[1].blocks.len(), 1);
         let names: Vec<_> = m.globals.iter().map(|g| g.name.as_str()).collect();
         assert_eq!(names, ["a", "odd name", "s", "0"]);
+    }
+
+    #[test]
+    fn scans_wide_integer_constants_in_their_types_scope() {
+        let wide = |t: &str| scan_wide_ints(t);
+        let m128 = u128::MAX;
+        assert_eq!(wide("add nsw i128 %4, -1, !dbg !12"), [(128, m128)]);
+        assert_eq!(wide("icmp eq i128 %0, 18446744073709551616"), [(128, 1u128 << 64)]);
+        assert_eq!(
+            wide(
+                "switch i128 %0, label %4 [ i128 -170141183460469231731687303715884105728, label %2 i128 7, label %3 ]"
+            ),
+            [(128, 1u128 << 127), (128, 7)]
+        );
+        assert_eq!(wide("phi i128 [ 5, %3 ], [ %x, %4 ]"), [(128, 5)]);
+        assert_eq!(wide("select i1 %c, i128 5, i128 -2"), [(128, 5), (128, m128 - 1)]);
+        // i65..i127 wrap at their own width.
+        assert_eq!(wide("and i100 %x, -1"), [(100, (1u128 << 100) - 1)]);
+        // Not constants of a wide type: other types' literals, attributes,
+        // aggregate lengths, names, pointers, metadata, strings.
+        assert!(wide("alloca i128, align 16").is_empty());
+        assert!(wide("store i32 5, i32* %p, align 4").is_empty());
+        assert!(wide("store i128 %v, i128* %p, align 16").is_empty());
+        assert!(wide("getelementptr inbounds [4 x i128], [4 x i128]* %a, i64 0, i64 3").is_empty());
+        assert!(wide("call void @g(i128* noundef nonnull align 16 dereferenceable(16) %p, i32 1)").is_empty());
+        assert!(wide("call void @llvm.dbg.value(metadata i128 5, metadata !39, metadata !DIExpression())").is_empty());
+        assert!(wide("store i128 %x, i128* @\"12\", align 16").is_empty());
+        assert_eq!(
+            wide("insertvalue { i128, [2 x i128] } %s, [2 x i128] [i128 1, i128 2], 0"),
+            [(128, 1), (128, 2), (128, 0)],
+            "an insertvalue's trailing index reads as one more constant: the pairing's count check refuses the line"
+        );
+        assert_eq!(wide("call i128 @f(i32 noundef 1, i128 noundef 9)"), [(128, 9)]);
+        assert!(wide("fadd double 1.000000e+00, %x").is_empty());
+        assert!(wide("c\"i128 5\"").is_empty());
     }
 
     #[test]

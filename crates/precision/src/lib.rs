@@ -615,7 +615,8 @@ fn ival(st: &State, depth: usize, op: &Operand) -> Option<(u128, u32)> {
             _ => None,
         },
         Operand::ConstantOperand(c) => match c.as_ref() {
-            Constant::Int { bits, value } => Some((*value as u128, *bits)),
+            // llvm-ir keeps only the low 64 bits of wider constants.
+            Constant::Int { bits, value } if *bits <= 64 => Some((*value as u128, *bits)),
             Constant::Null(_) => Some((0, 64)),
             // A global variable's address: its object's.
             Constant::GlobalReference {

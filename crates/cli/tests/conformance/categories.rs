@@ -849,10 +849,10 @@ pub(crate) fn int_cast(size: Size, cats: &mut Cats) {
             }
         }
         // A switch over the type's edge values (the executor evaluates
-        // each case's constant on the path's state). Not for 128-bit
-        // integers: their constants beyond 64 bits reach fpsym truncated
-        // (the llvm-ir crate reads an integer constant's zero-extended
-        // low 64 bits), a known wrong model left open in issue 30.
+        // each case's constant on the path's state), and constants in
+        // arithmetic and compares. For 128-bit integers these are
+        // constants beyond 64 bits, of which the llvm-ir crate keeps only
+        // the low 64 (the frontend reads them from the text).
         let t = s.c();
         let cases = [
             format!("({t})0"),
@@ -866,18 +866,28 @@ pub(crate) fn int_cast(size: Size, cats: &mut Cats) {
             .enumerate()
             .map(|(k, c)| format!("case {c}: r = {}; break; ", k + 1))
             .collect();
-        if w < 128 {
-            ops.push(
-                op(
-                    &format!("switch_{}", s.tag()),
-                    Ty::Int(32, true),
-                    &[s],
-                    &format!("({{ int32_t r; switch (a) {{ {body}default: r = 0; }} r; }})"),
-                    "FE_TONEAREST",
-                )
-                .inputs(vec![vals.clone()]),
-            );
-        }
+        ops.push(
+            op(
+                &format!("switch_{}", s.tag()),
+                Ty::Int(32, true),
+                &[s],
+                &format!("({{ int32_t r; switch (a) {{ {body}default: r = 0; }} r; }})"),
+                "FE_TONEAREST",
+            )
+            .inputs(vec![vals.clone()]),
+        );
+        let k = format!("(({t})(({t})1 << {}) + ({t})7)", w - 2);
+        let m = format!("(({t})-3)");
+        ops.push(
+            op(
+                &format!("constants_{}", s.tag()),
+                Ty::Int(32, true),
+                &[s],
+                &format!("(int32_t)((({t})(a ^ {k}) < {m}) + 2 * (a > {k}) + 4 * (a == {m}) + 8 * (({t})(a & {k}) == ({t})7))"),
+                "FE_TONEAREST",
+            )
+            .inputs(vec![vals.clone()]),
+        );
         ops.push(
             op(
                 &format!("bool_{}", s.tag()),

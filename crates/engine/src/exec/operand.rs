@@ -29,7 +29,14 @@ impl Exec<'_, '_> {
     pub fn constant(&mut self, st: &mut State, c: &Constant) -> Result<Val, ExecError> {
         use llvm_ir::constant as k;
         Ok(match c {
-            Constant::Int { bits, value } => Val::Bv(bv(*bits, *value as u128)),
+            Constant::Int { bits, .. } => {
+                // llvm-ir keeps the low 64 bits of wider constants; the
+                // frontend read their values from the text.
+                let value = self.prog.program.int_const(c).ok_or_else(|| {
+                    ExecError::Unsupported(format!("an i{bits} constant whose value was not recovered"))
+                })?;
+                Val::Bv(bv(*bits, value))
+            }
             Constant::Float(f) => Val::Fp(Term::fp(match f {
                 CFloat::Single(x) => Float::from_f32(*x),
                 CFloat::Double(x) => Float::from_f64(*x),
