@@ -8,7 +8,7 @@
 CARGO ?= cargo
 FPSYM := target/release/fpsym
 
-.PHONY: all bootstrap bootstrap-book check-tools build demo test test-fast man cli-reference book bench bench-conformance bench-exceptions bench-batch clean
+.PHONY: all bootstrap bootstrap-book check-tools build demo lint test test-fast man cli-reference book bench bench-conformance bench-exceptions bench-batch clean
 
 all: build
 
@@ -33,9 +33,15 @@ demo: check-tools build
 	@$(FPSYM) run examples/c/assoc.c -o target/demo-run --replay --coverage; \
 	  code=$$?; [ $$code -le 1 ] || [ $$code -eq 4 ] || exit $$code
 
+# Style: formatting and clippy's lints (Cargo.toml lists the few allowed),
+# warnings as errors. `make test` runs it first.
+lint: bootstrap
+	$(CARGO) fmt --all -- --check
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
+
 # crates/cli/tests/docs.rs builds the book with mdbook (and checks its
 # links, the CLI reference, the man pages and the README's example).
-test: check-tools bootstrap-book
+test: check-tools bootstrap-book lint
 	$(CARGO) test --workspace --no-fail-fast
 	$(CARGO) test --release -p fpsym --test conformance -- --ignored --skip full_suite
 

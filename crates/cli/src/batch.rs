@@ -1050,7 +1050,7 @@ fn read_back(dir: &Path, result: &mut JobResult) -> Option<r::StopReason> {
     if let Some(serde_json::Value::Object(m)) = record {
         let small: serde_json::Map<String, serde_json::Value> = m
             .into_iter()
-            .filter(|(_, v)| serde_json::to_string(v).map_or(false, |t| t.len() <= 2000))
+            .filter(|(_, v)| serde_json::to_string(v).is_ok_and(|t| t.len() <= 2000))
             .collect();
         result.result = Some(serde_json::Value::Object(small));
     }

@@ -42,7 +42,7 @@ impl FuzzTime {
     /// Validates `--fuzz-time` against `--max-time` (no filesystem).
     pub fn from_flags(fuzz: Option<f64>, max_time: Option<Duration>) -> Result<FuzzTime, Failure> {
         match fuzz {
-            Some(t) if t == 0.0 => Ok(FuzzTime::Off),
+            Some(0.0) => Ok(FuzzTime::Off),
             Some(t) => {
                 let d = crate::solver_opts::seconds("--fuzz-time", Some(t))?.unwrap_or_default();
                 if let Some(m) = max_time {

@@ -543,9 +543,10 @@ fn all_paths(opts: RunOptions, file: Option<String>) -> anyhow::Result<ExitCode>
     let deadline = engine.max_time.map(|t| start + t);
     engine.max_time = engine.max_time.map(|t| t / 2);
     let (oracle, observer, log) = fpsym_engine::paths::enumerate(&program.module);
-    let mut plugins = Plugins::default();
-    plugins.oracle = Some(Box::new(oracle));
-    plugins.observers.push(Box::new(observer));
+    let plugins = Plugins {
+        oracle: Some(Box::new(oracle)),
+        observers: vec![Box::new(observer)],
+    };
     let mut stop = String::new();
     let mut complete = false;
     let code = execute_with(

@@ -113,7 +113,7 @@ fn disagreement(dir: &Path, report: &ReplayReport, watched: &[FindingKind]) -> O
             ));
         }
     }
-    for t in report.tests.iter().filter(|t| !t.confirmed) {
+    if let Some(t) = report.tests.iter().find(|t| !t.confirmed) {
         let o = &t.observed;
         let located = o.raised.iter().find_map(|r| Some(at(r.file.as_deref()?, r.line?)));
         let place = match (&o.file, o.line) {

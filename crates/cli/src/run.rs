@@ -192,8 +192,7 @@ impl RunOptions {
                             return Err(Failure::Input(format!(
                                 "--range {}: given twice (one range per input)",
                                 r.name
-                            ))
-                            .into());
+                            )));
                         }
                     }
                     ranges
@@ -542,7 +541,6 @@ pub fn execute_with(
         user: fpsym_frontend::UserCode::from_inputs(&opts.files),
         progress: Some(&mut on_progress),
         plugins,
-        ..RunContext::default()
     };
     let mut summary = fpsym_engine::run(program, solver.as_mut(), engine, &mut sink, &mut cx).map_err(|e| match e {
         EngineError::Entry(m) => anyhow::Error::from(Failure::Input(m)),

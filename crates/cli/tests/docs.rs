@@ -109,7 +109,7 @@ fn man_pages_are_generated_and_readable() {
     );
     for want in ["fpsym-run", "--max-time", "--function", "--finite-inputs"] {
         // man renders hyphens as U+2010 in some locales; compare on ASCII.
-        let plain = text.replace('\u{2010}', "-").replace('\u{2212}', "-");
+        let plain = text.replace(['\u{2010}', '\u{2212}'], "-");
         assert!(plain.contains(want), "man -l fpsym-run.1 lacks {want}:\n{text}");
     }
     let _ = std::fs::remove_dir_all(&dir);

@@ -379,6 +379,8 @@ fn max_memory_holds_the_resident_set() {
     let _g = serial();
     let dir = scratch("memory");
     let out = dir.join("out");
+    // Waited for below with wait4, for the child's rusage.
+    #[allow(clippy::zombie_processes)]
     let child = fpsym_run("limit_explode.c", &out, &["--search", "bfs", "--max-memory", "200"])
         .stdout(Stdio::null())
         .stderr(Stdio::null())

@@ -239,7 +239,7 @@ impl Exec<'_, '_> {
                 let uname = st.unique_name(name);
                 let val = self.aggregate_input(&uname, t, 0)?;
                 self.finite_value(st, &val);
-                let cells = self.cells_of(st, &val, t);
+                let cells = self.cells_of(&val, t);
                 let bytes = cells.iter().map(|c| self.byte_of(st, c)).collect();
                 let shape = view.shape.clone().or_else(|| Shape::from_ir(&self.prog.layout, t));
                 let ty = shape

@@ -391,9 +391,9 @@ fn run_unseeded(
             let Some(ty) = ty else { continue };
             let mut ex = engine.exec();
             let v = ex
-                .constant(&mut init, init_c)
+                .constant(init_c)
                 .map_err(|e| EngineError::Global(name.clone(), e.to_string()))?;
-            let cells = ex.cells_of(&mut init, &v, &ty);
+            let cells = ex.cells_of(&v, &ty);
             drop(ex);
             init.mem.write(base, 0, &cells);
         }

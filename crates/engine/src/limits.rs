@@ -106,7 +106,7 @@ impl Limits {
             return Some(s.clone());
         }
         self.calls = self.calls.wrapping_add(1);
-        if step && self.calls % CLOCK_EVERY != 0 {
+        if step && !self.calls.is_multiple_of(CLOCK_EVERY) {
             return match self.memory_read {
                 Some((_, rss)) if rss > self.max_memory => Some(StopReason::MaxMemory(rss)),
                 _ => None,

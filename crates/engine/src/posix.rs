@@ -141,7 +141,7 @@ impl Exec<'_, '_> {
             .allocate(size, 16, MemKind::Global, "argv", None, Cell::byte(bv(8, 0)));
         let ptr_ty = self.prog.module.types.pointer_to(self.prog.module.types.i8());
         for (k, e) in entries.iter().enumerate() {
-            let c = self.cells_of(st, &Val::Bv(bv(64, *e as u128)), &ptr_ty);
+            let c = self.cells_of(&Val::Bv(bv(64, *e as u128)), &ptr_ty);
             st.mem.write(argv, 8 * k as u64, &c);
         }
         argv
@@ -205,11 +205,11 @@ impl Exec<'_, '_> {
         let types = &self.prog.module.types;
         let (ptr_ty, size_ty) = (types.pointer_to(types.i8()), types.i64());
         if let Some(&g) = self.globals.get(STDIN_DATA) {
-            let c = self.cells_of(st, &Val::Bv(bv(64, base as u128)), &ptr_ty);
+            let c = self.cells_of(&Val::Bv(bv(64, base as u128)), &ptr_ty);
             st.mem.write(g, 0, &c);
         }
         if let Some(&g) = self.globals.get(STDIN_SIZE) {
-            let c = self.cells_of(st, &Val::Bv(bv(64, n as u128)), &size_ty);
+            let c = self.cells_of(&Val::Bv(bv(64, n as u128)), &size_ty);
             st.mem.write(g, 0, &c);
         }
     }

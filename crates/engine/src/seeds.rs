@@ -234,7 +234,7 @@ pub fn advance(seeds: &[Seed], t: SeedTrack, st: &State) -> SeedTrack {
     };
     let objects = &st.symbolics[t.objects..];
     let new = &st.path[t.checked..];
-    if !t.following.is_empty() && !(objects.is_empty() && new.is_empty()) {
+    if !t.following.is_empty() && (!objects.is_empty() || !new.is_empty()) {
         let vars = vars_of(new);
         let first = t.objects;
         t.following.retain_mut(|(k, m)| {
@@ -542,7 +542,6 @@ mod tests {
         // common prefix: n = 1 falsifies `other`'s n >= 3.
         assert!(!ask(vec![], &other.path));
         assert!(ask(vec![lt(&n, 2)], &other.path[..1]));
-        drop(ask);
         assert_eq!(inner.0, 2);
         assert_eq!(shared.lock().unwrap().answered, 2);
     }

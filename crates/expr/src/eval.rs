@@ -176,8 +176,8 @@ fn apply_bv(op: &Op, a: &[Value]) -> Result<Value, EvalError> {
     let y = if a.len() > 1 { Some(bv(&a[1], op)?) } else { None };
     let yb = || y.map(|v| v.bits()).unwrap_or(0);
     let mk = |bits: u128| Value::Bv(BvValue::new(w, bits));
-    let udiv = |p: u128, q: u128| if q == 0 { m } else { p / q };
-    let urem = |p: u128, q: u128| if q == 0 { p } else { p % q };
+    let udiv = |p: u128, q: u128| p.checked_div(q).unwrap_or(m);
+    let urem = |p: u128, q: u128| p.checked_rem(q).unwrap_or(p);
     let neg = |p: u128| p.wrapping_neg() & m;
     Ok(match op {
         BvConcat => {

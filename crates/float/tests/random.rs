@@ -275,7 +275,7 @@ impl Harness {
     }
 
     fn oracle_due(&self) -> bool {
-        self.case % ORACLE_EVERY == 0
+        self.case.is_multiple_of(ORACLE_EVERY)
     }
 
     /// Checks our result against the exact oracle.

@@ -749,8 +749,8 @@ impl Shadow {
     fn binary(st: &State, a: &Operand, b: &Operand, f: impl Fn(Mp, &Mp) -> Mp) -> Option<Mp> {
         let sh = st.ext::<Shadows>().unwrap_or(&NO_SHADOWS);
         let d = st.frames.len();
-        let (_, x) = fval(st, &sh, d, a)?;
-        let (_, y) = fval(st, &sh, d, b)?;
+        let (_, x) = fval(st, sh, d, a)?;
+        let (_, y) = fval(st, sh, d, b)?;
         Some(f(x, &y))
     }
 
@@ -815,7 +815,7 @@ impl Shadow {
         let v = if base == "ldexp" {
             let sh = st.ext::<Shadows>().unwrap_or(&NO_SHADOWS);
             match (
-                c.arguments.first().and_then(|(a, _)| fval(st, &sh, depth, a)),
+                c.arguments.first().and_then(|(a, _)| fval(st, sh, depth, a)),
                 c.arguments.get(1).and_then(|(a, _)| ival(st, depth, a)),
             ) {
                 (Some((_, x)), Some((n, w))) => Some(x << (signed(n, w) as i32)),
@@ -826,7 +826,7 @@ impl Shadow {
             let args: Option<Vec<Mp>> = c
                 .arguments
                 .iter()
-                .map(|(a, _)| fval(st, &sh, depth, a).map(|(_, s)| s))
+                .map(|(a, _)| fval(st, sh, depth, a).map(|(_, s)| s))
                 .collect();
             args.and_then(|a| libm(base, &a))
         };
@@ -951,7 +951,7 @@ impl Observer for Shadow {
                         let v = inc.iter().find(|(_, b)| *b == prev).and_then(|(o, _)| {
                             // The incoming value as it was: its register's
                             // shadow, checked against the phi's new value.
-                            let (_, s) = fval_before(st, &sh, d, o, &written)?;
+                            let (_, s) = fval_before(st, sh, d, o, &written)?;
                             Some(s)
                         });
                         (dest.clone(), v)
@@ -988,10 +988,10 @@ impl Observer for Shadow {
                         Some(Val::Fp(t)) => Some(t.clone()),
                         _ => None,
                     },
-                    Operand::ConstantOperand(_) => fval(st, &sh, d, &s.value).map(|(f, _)| fpsym_engine::term::fp(f)),
+                    Operand::ConstantOperand(_) => fval(st, sh, d, &s.value).map(|(f, _)| fpsym_engine::term::fp(f)),
                     Operand::MetadataOperand => None,
                 };
-                let v = fval(st, &sh, d, &s.value).map(|(_, s)| s);
+                let v = fval(st, sh, d, &s.value).map(|(_, s)| s);
                 let sh = st.ext_mut::<Shadows>();
                 match (stored, v) {
                     (Some(t), Some(v)) => {
@@ -1010,7 +1010,7 @@ impl Observer for Shadow {
             I::FCmp(c) => {
                 let d = st.frames.len();
                 let sh = st.ext::<Shadows>().unwrap_or(&NO_SHADOWS);
-                let v = match (fval(st, &sh, d, &c.operand0), fval(st, &sh, d, &c.operand1)) {
+                let v = match (fval(st, sh, d, &c.operand0), fval(st, sh, d, &c.operand1)) {
                     (Some((_, x)), Some((_, y))) => Some(fcmp(c.predicate, &x, &y)),
                     _ => None,
                 };
@@ -1042,7 +1042,7 @@ impl Observer for Shadow {
         st.ext_mut::<Shadows>().prec = self.precision;
         let depth = st.frames.len();
         let sh = st.ext::<Shadows>().unwrap_or(&NO_SHADOWS);
-        let value = operand.and_then(|o| fval(st, &sh, depth, o));
+        let value = operand.and_then(|o| fval(st, sh, depth, o));
         if depth >= 2 {
             // The callee's registers go; its result goes into the caller's
             // register that receives it.

@@ -504,7 +504,7 @@ fn declare_input(k: usize, o: &TestObject, bytes: &[u8]) -> (String, String) {
     // An array (or a struct without padding) of scalars of one type, each
     // read from its slice of the bytes.
     let n = o.elements.len();
-    if n > 0 && bytes.len() % n == 0 && o.elements.iter().all(|e| e.ty == o.elements[0].ty) {
+    if n > 0 && bytes.len().is_multiple_of(n) && o.elements.iter().all(|e| e.ty == o.elements[0].ty) {
         let size = bytes.len() / n;
         let lits: Option<Vec<Literal>> = o
             .elements

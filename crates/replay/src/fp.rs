@@ -162,7 +162,7 @@ impl Confirmation for FpTrap {
             // less one): the first address in a user file locates it; with
             // none (a program of bitcode only), the innermost one with a
             // source place does, as the analysis places it then.
-            let places: Vec<(String, u32)> = words.filter_map(|a| symbolize(a)).collect();
+            let places: Vec<(String, u32)> = words.filter_map(symbolize).collect();
             let loc = places
                 .iter()
                 .find(|(f, _)| run.user.is_user_file(f))

@@ -96,7 +96,7 @@ fn result(run: &NativeRun) -> Option<f64> {
 /// The bytes of a hex string.
 fn bytes_of(hex: &str) -> Option<Vec<u8>> {
     let hex = hex.trim();
-    if hex.len() % 2 != 0 {
+    if !hex.len().is_multiple_of(2) {
         return None;
     }
     (0..hex.len())

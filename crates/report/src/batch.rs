@@ -191,7 +191,7 @@ pub fn append_result(dir: &Path, r: &JobResult) -> Result<(), ReportError> {
 /// function), through a temporary file renamed over it.
 pub fn write_results(dir: &Path, results: &[JobResult]) -> Result<(), ReportError> {
     let mut sorted: Vec<&JobResult> = results.iter().collect();
-    sorted.sort_by(|a, b| a.key().cmp(&b.key()));
+    sorted.sort_by_key(|a| a.key());
     let mut text = String::new();
     for r in sorted {
         let line = serde_json::to_string(r).map_err(|e| ReportError::Format {

@@ -257,7 +257,7 @@ impl TestObject {
     /// the hex is malformed.
     pub fn byte_values(&self) -> Option<Vec<u8>> {
         let h = self.bytes.as_bytes();
-        if h.len() % 2 != 0 {
+        if !h.len().is_multiple_of(2) {
             return None;
         }
         h.chunks(2)

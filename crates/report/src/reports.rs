@@ -98,7 +98,7 @@ fn batch_parts(dir: &Path, base: Option<&Path>) -> Result<Vec<Part>, ReportError
             verdict_why: None,
         });
     }
-    jobs.sort_by(|a, b| a.key().cmp(&b.key()));
+    jobs.sort_by_key(|a| a.key());
     jobs.into_iter()
         .map(|job| {
             let at = dir.join(&job.dir);

@@ -501,25 +501,6 @@ pub fn print_script(s: &Script) -> String {
     out
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use fpsym_expr::{Format, Sort};
-
-    #[test]
-    fn shares_with_let() {
-        let x = Term::var("x", Sort::Float(Format::BINARY32));
-        let rm = Term::rm(fpsym_expr::RoundingMode::NearestTiesToEven);
-        let sq = Term::mk(Op::FpMul, vec![rm.clone(), x.clone(), x.clone()]);
-        let s2 = Term::mk(Op::FpAdd, vec![rm.clone(), sq.clone(), sq.clone()]);
-        let t = Term::mk(Op::FpLt, vec![s2.clone(), s2.clone()]);
-        assert_eq!(
-            print_term(&t),
-            "(let ((?x0 (fp.mul RNE x x))) (let ((?x1 (fp.add RNE ?x0 ?x0))) (fp.lt ?x1 ?x1)))"
-        );
-    }
-}
-
 /// Prints the query `assertions` as a standalone script: `(set-logic …)`
 /// (`QF_BVFP` if a bit-vector term occurs, else `QF_FP`), then `(set-info :status …)` when `status` is
 /// `sat` or `unsat`, the declarations, one `assert` per assertion and
@@ -545,4 +526,23 @@ pub fn print_query(assertions: &[Term], status: Option<&str>) -> String {
         commands,
         ..Default::default()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fpsym_expr::{Format, Sort};
+
+    #[test]
+    fn shares_with_let() {
+        let x = Term::var("x", Sort::Float(Format::BINARY32));
+        let rm = Term::rm(fpsym_expr::RoundingMode::NearestTiesToEven);
+        let sq = Term::mk(Op::FpMul, vec![rm.clone(), x.clone(), x.clone()]);
+        let s2 = Term::mk(Op::FpAdd, vec![rm.clone(), sq.clone(), sq.clone()]);
+        let t = Term::mk(Op::FpLt, vec![s2.clone(), s2.clone()]);
+        assert_eq!(
+            print_term(&t),
+            "(let ((?x0 (fp.mul RNE x x))) (let ((?x1 (fp.add RNE ?x0 ?x0))) (fp.lt ?x1 ?x1)))"
+        );
+    }
 }

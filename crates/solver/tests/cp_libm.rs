@@ -635,8 +635,8 @@ fn random_long_double_queries_agree_with_enumeration() {
 /// >= 1`, `expm1 >= -1`) survive the ulp widening: what only falls
 /// outside them is unsat, in any rounding mode; the logistic function is
 /// proved in `[0, 1]` (bench/transcendental's `logistic_stable`) and the
-/// naive two-class softmax's NaN (both exponentials overflow, or both
-/// underflow) is found.
+/// > naive two-class softmax's NaN (both exponentials overflow, or both
+/// > underflow) is found.
 #[test]
 fn range_facts_are_proved() {
     let r = Term::var("r", Sort::RoundingMode);

@@ -278,7 +278,7 @@ pub(crate) fn strtod(size: Size, cats: &mut Cats) {
         1.0 + f64::EPSILON,
         1e22,
         8.98846567431158e307,
-        4.9406564584124654e-320,
+        4.940_7e-320,
     ];
     let mut strings: Vec<String> = Vec::new();
     for (i, x) in doubles.iter().enumerate() {

@@ -63,7 +63,7 @@ impl Sampling {
     /// Whether iteration `k` is sampled.
     pub fn samples(self, k: u32) -> bool {
         match self {
-            Sampling::Uniform { start, step } => k >= start && (k - start) % step.max(1) == 0,
+            Sampling::Uniform { start, step } => k >= start && (k - start).is_multiple_of(step.max(1)),
             Sampling::Log { start, step } => {
                 let (start, step) = (start.max(1), step.max(2));
                 let mut s = start;

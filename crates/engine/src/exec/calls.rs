@@ -288,7 +288,7 @@ impl Exec<'_, '_> {
         ty: &Type,
         loc: Option<Loc>,
     ) -> Result<Outcome, ExecError> {
-        let cells = self.cells_of(st, val, ty);
+        let cells = self.cells_of(val, ty);
         let n = cells.len() as u64;
         let (base, off, forks) = match self.resolve(st, addr, n, &loc, true)? {
             Access::Bug(v) => return Ok(Outcome::End(End::Error(v))),
@@ -546,7 +546,7 @@ impl Exec<'_, '_> {
             Some(k) => st.mem.read(base, k as u64, n),
             None => {
                 let v = self.read_at(st, base, &off, n, ty, loc)?;
-                self.cells_of(st, &v, ty)
+                self.cells_of(&v, ty)
             }
         };
         let copy = st.mem.allocate(

@@ -165,7 +165,7 @@ impl Exec<'_, '_> {
     }
 
     /// The cells a value of type `ty` occupies when stored.
-    pub fn cells_of(&mut self, st: &mut State, v: &Val, ty: &Type) -> Vec<Cell> {
+    pub fn cells_of(&mut self, v: &Val, ty: &Type) -> Vec<Cell> {
         let layout = self.prog.layout;
         let ty = layout.resolve(ty).cloned().unwrap_or(Type::VoidType);
         match (v, &ty) {
@@ -206,7 +206,7 @@ impl Exec<'_, '_> {
                 let (offs, _) = layout.struct_offsets(element_types, *is_packed);
                 let mut out = vec![Cell::byte(bv(8, 0)); size];
                 for ((item, off), ety) in items.iter().zip(offs).zip(element_types) {
-                    let cs = self.cells_of(st, item, ety);
+                    let cs = self.cells_of(item, ety);
                     out[off as usize..off as usize + cs.len()].clone_from_slice(&cs);
                 }
                 out
@@ -221,7 +221,7 @@ impl Exec<'_, '_> {
                 } as usize;
                 let mut out = vec![Cell::byte(bv(8, 0)); stride * items.len()];
                 for (k, item) in items.iter().enumerate() {
-                    let cs = self.cells_of(st, item, element_type);
+                    let cs = self.cells_of(item, element_type);
                     out[k * stride..k * stride + cs.len()].clone_from_slice(&cs);
                 }
                 out

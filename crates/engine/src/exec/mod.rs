@@ -1075,7 +1075,7 @@ impl<'e, 'p> Exec<'e, 'p> {
             if a != b {
                 return Err(ExecError::Unsupported(format!("bitcast of {a} bytes into {b}")));
             }
-            let cells = self.cells_of(st, &x, from);
+            let cells = self.cells_of(&x, from);
             return Ok(self.value_of(st, &cells, to));
         }
         Ok(match (x, layout.resolve(to)) {
@@ -1149,10 +1149,11 @@ impl<'e, 'p> Exec<'e, 'p> {
                 let mut rest = Some(taken);
                 let mut out = Vec::new();
                 for (k, (c, dest)) in s.dests.iter().enumerate() {
-                    let Some(mut cur) = rest.take() else { break };
-                    // (On the state itself: a copy per case made a switch
-                    // quadratic in the path's length.)
-                    let cv = self.constant(&mut cur, c)?;
+                    let Some(cur) = rest.take() else { break };
+                    // (Constants need no state: a copy of the state per
+                    // case once made a switch quadratic in the path's
+                    // length.)
+                    let cv = self.constant(c)?;
                     let eq = mk(Op::Eq, vec![x.clone(), cv.bv().clone()]);
                     let (yes, no) = self.branch(cur, eq, loc.clone(), fidx, bb, k);
                     if let Some(mut y) = yes {

@@ -20,13 +20,13 @@ impl Exec<'_, '_> {
                 .regs
                 .get(name)
                 .ok_or_else(|| ExecError::Unsupported(format!("register {name} read before it is written"))),
-            Operand::ConstantOperand(c) => self.constant(st, c),
+            Operand::ConstantOperand(c) => self.constant(c),
             Operand::MetadataOperand => Ok(Val::Bv(bv(1, 0))),
         }
     }
 
     /// The value of a constant.
-    pub fn constant(&mut self, st: &mut State, c: &Constant) -> Result<Val, ExecError> {
+    pub fn constant(&mut self, c: &Constant) -> Result<Val, ExecError> {
         use llvm_ir::constant as k;
         Ok(match c {
             Constant::Int { bits, .. } => {
@@ -59,20 +59,14 @@ impl Exec<'_, '_> {
             Constant::Null(_) => Val::Bv(bv(64, 0)),
             Constant::AggregateZero(t) | Constant::Undef(t) | Constant::Poison(t) => self.zero(t)?,
             Constant::Struct { values, .. } => {
-                Val::Agg(values.iter().map(|v| self.constant(st, v)).collect::<Result<_, _>>()?)
+                Val::Agg(values.iter().map(|v| self.constant(v)).collect::<Result<_, _>>()?)
             }
-            Constant::Vector(elements) => Val::Agg(
-                elements
-                    .iter()
-                    .map(|v| self.constant(st, v))
-                    .collect::<Result<_, _>>()?,
-            ),
-            Constant::Array { elements, .. } => Val::Agg(
-                elements
-                    .iter()
-                    .map(|v| self.constant(st, v))
-                    .collect::<Result<_, _>>()?,
-            ),
+            Constant::Vector(elements) => {
+                Val::Agg(elements.iter().map(|v| self.constant(v)).collect::<Result<_, _>>()?)
+            }
+            Constant::Array { elements, .. } => {
+                Val::Agg(elements.iter().map(|v| self.constant(v)).collect::<Result<_, _>>()?)
+            }
             Constant::GlobalReference { name, .. } => {
                 let n = name_str(name);
                 if let Some(a) = self.globals.get(&n) {
@@ -84,10 +78,10 @@ impl Exec<'_, '_> {
                 }
             }
             Constant::BitCast(k::BitCast { operand, .. })
-            | Constant::AddrSpaceCast(k::AddrSpaceCast { operand, .. }) => self.constant(st, operand)?,
+            | Constant::AddrSpaceCast(k::AddrSpaceCast { operand, .. }) => self.constant(operand)?,
             Constant::PtrToInt(k::PtrToInt { operand, to_type })
             | Constant::IntToPtr(k::IntToPtr { operand, to_type }) => {
-                let v = self.constant(st, operand)?;
+                let v = self.constant(operand)?;
                 let w = match to_type.as_ref() {
                     Type::IntegerType { bits } => *bits,
                     _ => 64,
@@ -95,15 +89,15 @@ impl Exec<'_, '_> {
                 Val::Bv(super::resize(v.bv(), w, false))
             }
             Constant::GetElementPtr(k::GetElementPtr { address, indices, .. }) => {
-                let base = self.constant(st, address)?;
-                let idx: Vec<Val> = indices.iter().map(|i| self.constant(st, i)).collect::<Result<_, _>>()?;
+                let base = self.constant(address)?;
+                let idx: Vec<Val> = indices.iter().map(|i| self.constant(i)).collect::<Result<_, _>>()?;
                 let ty = crate::exec::const_type(self.prog.module, address);
                 Val::Bv(self.gep(base.bv(), &ty, &idx)?)
             }
             Constant::Trunc(k::Trunc { operand, to_type })
             | Constant::ZExt(k::ZExt { operand, to_type })
             | Constant::SExt(k::SExt { operand, to_type }) => {
-                let v = self.constant(st, operand)?;
+                let v = self.constant(operand)?;
                 let w = match to_type.as_ref() {
                     Type::IntegerType { bits } => *bits,
                     _ => 64,
@@ -111,8 +105,8 @@ impl Exec<'_, '_> {
                 Val::Bv(super::resize(v.bv(), w, matches!(c, Constant::SExt(_))))
             }
             Constant::Add(k::Add { operand0, operand1 }) | Constant::Sub(k::Sub { operand0, operand1 }) => {
-                let a = self.constant(st, operand0)?;
-                let b = self.constant(st, operand1)?;
+                let a = self.constant(operand0)?;
+                let b = self.constant(operand1)?;
                 let o = if matches!(c, Constant::Add(_)) {
                     Op::BvAdd
                 } else {

@@ -134,7 +134,7 @@ impl Exec<'_, '_> {
         let mut overflow: Vec<Cell> = Vec::new();
         let varargs = st.frame().varargs.clone();
         for (v, ty) in &varargs {
-            let cells = self.cells_of(st, v, ty);
+            let cells = self.cells_of(v, ty);
             let class = self.class_of(ty).ok_or_else(|| {
                 ExecError::Unsupported(format!("a variadic argument of type {ty} (only scalars are modelled)"))
             })?;

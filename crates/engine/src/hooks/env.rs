@@ -219,7 +219,7 @@ impl Exec<'_, '_> {
                 crate::term::mk(fpsym_expr::Op::Ite, vec![c, new, old.bv().clone()])
             }
         };
-        let cells = self.cells_of(st, &Val::Bv(value), &i32_ty);
+        let cells = self.cells_of(&Val::Bv(value), &i32_ty);
         st.mem.write(p, 0, &cells);
     }
 

@@ -130,7 +130,7 @@ impl Solver for Independent {
                 }
                 SolveResult::Sat(m) => {
                     for (v, x) in m.iter() {
-                        model.insert(v.clone(), x.clone());
+                        model.insert(v.clone(), *x);
                     }
                 }
             }

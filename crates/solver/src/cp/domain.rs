@@ -13,7 +13,7 @@ impl BoolSet {
     /// The set of truth values that remain possible: `true` if `can_true`,
     /// `false` if `can_false`.
     pub fn of(can_true: bool, can_false: bool) -> BoolSet {
-        BoolSet((can_true as u8) * BoolSet::TRUE.0 | (can_false as u8) * BoolSet::FALSE.0)
+        BoolSet(((can_true as u8) * BoolSet::TRUE.0) | ((can_false as u8) * BoolSet::FALSE.0))
     }
     /// No value.
     pub const EMPTY: BoolSet = BoolSet(0);

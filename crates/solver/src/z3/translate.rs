@@ -69,6 +69,19 @@ impl From<String> for Failure {
     }
 }
 
+/// What C and SMT-LIB users call a format, when it has a common name
+/// (`binary64`, `x87 long double`, `binary128`).
+fn c_format_name(f: Format) -> Option<&'static str> {
+    Some(match f {
+        Format::BINARY16 => "binary16",
+        Format::BINARY32 => "binary32",
+        Format::BINARY64 => "binary64",
+        Format::X86_FP80 => "x87 long double",
+        Format::BINARY128 => "binary128",
+        _ => return None,
+    })
+}
+
 /// Operations Z3 4.8.12 is known to get wrong, which the backend refuses
 /// (answering `unknown`) rather than risk an unsound answer.
 ///
@@ -87,19 +100,6 @@ impl From<String> for Failure {
 ///   when bit-blasting (e.g. `fp.roundToIntegral RNE 0.25` in (2, 5) gives
 ///   1). `fp.to_ubv`/`fp.to_sbv` are refused there too, as fpsym's guard
 ///   for their unspecified cases uses `fp.roundToIntegral`.
-/// What C and SMT-LIB users call a format, when it has a common name
-/// (`binary64`, `x87 long double`, `binary128`).
-fn c_format_name(f: Format) -> Option<&'static str> {
-    Some(match f {
-        Format::BINARY16 => "binary16",
-        Format::BINARY32 => "binary32",
-        Format::BINARY64 => "binary64",
-        Format::X86_FP80 => "x87 long double",
-        Format::BINARY128 => "binary128",
-        _ => return None,
-    })
-}
-
 fn unsupported(u: &Term) -> Option<String> {
     let arg_format = |i: usize| u.args().get(i).and_then(|a| a.sort().as_float());
     match u.op() {

@@ -19,8 +19,10 @@ fn conditions_agree_with_the_status_flags_on_a_tiny_format() {
     let f = Format::new(3, 3).unwrap();
     let a = Term::var("a", Sort::Float(f));
     let b = Term::var("b", Sort::Float(f));
-    let mut all = FpKinds::default();
-    all.inexact = true;
+    let all = FpKinds {
+        inexact: true,
+        ..FpKinds::default()
+    };
     let chk = FpExceptions::new(all);
     let values: Vec<Float> = (0..(1u128 << f.width()))
         .map(|bits| Float::from_bits(f, bits))
@@ -180,8 +182,10 @@ const MODES: [RoundingMode; 4] = [
 /// flags.
 #[test]
 fn conversions_roots_and_fma_agree_with_the_status_flags() {
-    let mut all = FpKinds::default();
-    all.inexact = true;
+    let all = FpKinds {
+        inexact: true,
+        ..FpKinds::default()
+    };
     let chk = FpExceptions::new(all);
     let small = Format::new(3, 3).unwrap();
     let big = Format::new(5, 4).unwrap();
