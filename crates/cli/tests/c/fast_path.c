@@ -1,13 +1,13 @@
 // The concrete fast path: concrete work of every kind it runs (integer and
 // float arithmetic, comparisons, casts, bit patterns, loads and stores of
 // every size through arrays, structs and unions, phis, calls, returns),
-// interleaved with symbolic work it leaves to the executor, and findings
+// switches, interleaved with symbolic work it leaves to the executor, and findings
 // reached through both. A run with the fast path and one without
 // (--no-fast-path) must agree exactly (tests/run.rs).
-// expect-finding: division-by-zero 75
-// expect-finding: reach-error 79
-// expect-finding: reach-error 84
-// expect-finding: out-of-bounds 87
+// expect-finding: division-by-zero 77
+// expect-finding: reach-error 81
+// expect-finding: reach-error 86
+// expect-finding: out-of-bounds 89
 #include <klee/klee.h>
 #include <string.h>
 extern void reach_error(void);
@@ -45,6 +45,7 @@ int main(void) {
     acc = mix(acc, i, facc);
     facc = facc * 1.0001f + (float)i / 7.0f;
     a[i & 15] += i;
+    switch (i & 7) { case 1: s += 3; break; case 4: s ^= 5; break; case 6: s -= i; break; default: break; }
     s += ints(s & 0xffff, i - 150, (unsigned char)i);
     s += a[(i * 7) & 15] % 13;
     r[i & 3].c = (char)i;
@@ -71,6 +72,7 @@ int main(void) {
   s += (nan != nan) + (tiny == 0.0) + r[1].c + r[2].s + r[3].i;
   /* Symbolic work after the concrete prefix. */
   int d = k - (int)(s & 7) - 1;
+  switch (k) { case 7: s += 2; break; case 9: s -= 1; break; default: break; }
   if (k > 1000 && k < 1010)
     s += 100 / (k - 1003); /* division by zero for one k */
   if (acc > 0 && k == 77)

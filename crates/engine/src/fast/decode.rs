@@ -379,6 +379,21 @@ impl Decoder<'_, '_, '_> {
                     f: block(&c.false_dest)?,
                 })
             })(),
+            Terminator::Switch(x) => (|| {
+                let cases = x
+                    .dests
+                    .iter()
+                    .map(|(c, d)| match self.constant(c)? {
+                        Src::Int(v, _) => Some((v, block(d)?)),
+                        _ => None,
+                    })
+                    .collect::<Option<_>>()?;
+                Some(FTerm::Switch {
+                    c: self.src(&x.operand)?,
+                    cases,
+                    default: block(&x.default_dest)?,
+                })
+            })(),
             Terminator::Ret(r) => match &r.return_operand {
                 None => Some(FTerm::Ret(None)),
                 Some(o) => self

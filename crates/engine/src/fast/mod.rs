@@ -220,6 +220,13 @@ enum FTerm {
     Slow,
     Br(usize),
     CondBr { c: Src, t: usize, f: usize },
+    /// A switch over an integer of at most 64 bits: the case values
+    /// (masked to the width) with their blocks, then the default block.
+    Switch {
+        c: Src,
+        cases: Vec<(u64, usize)>,
+        default: usize,
+    },
     Ret(Option<Src>),
 }
 
@@ -423,6 +430,26 @@ pub fn run(fast: &mut Fast, cx: &Cx<'_, '_>, st: &mut State, step_budget: u64, i
                     break;
                 };
                 let (to, k) = if c != 0 { (*t, 0) } else { (*f, 1) };
+                st.trail.push((fidx, bb, k));
+                done += 1;
+                steps += 1;
+                if goto(cx, st, fidx, to) {
+                    break;
+                }
+            }
+            FTerm::Switch { c, cases, default } => {
+                if !cx.branches {
+                    break;
+                }
+                let Some(M::Int(c, _)) = read(&st.frame().regs, c) else {
+                    break;
+                };
+                // The executor's trail: the taken case's index, or the
+                // number of cases for the default.
+                let (k, to) = match cases.iter().position(|(v, _)| *v == c) {
+                    Some(k) => (k, cases[k].1),
+                    None => (cases.len(), *default),
+                };
                 st.trail.push((fidx, bb, k));
                 done += 1;
                 steps += 1;
