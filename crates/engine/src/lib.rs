@@ -364,7 +364,7 @@ fn run_unseeded(
         goal_found: false,
         pairs: HashMap::new(),
         unchecked: HashSet::new(),
-        covered: HashSet::new(),
+        covered: Default::default(),
         tests: 0,
         incomplete: None,
         printed: Vec::new(),
@@ -786,7 +786,7 @@ struct Engine<'e, 'p> {
     /// found reaching it.
     pairs: HashMap<(checkers::Kind, Option<Loc>), (usize, Finding, HashSet<Vec<u8>>)>,
     unchecked: HashSet<(checkers::Kind, Option<Loc>)>,
-    covered: HashSet<(usize, usize, usize)>,
+    covered: rustc_hash::FxHashSet<(usize, usize, usize)>,
     tests: u64,
     incomplete: Option<String>,
     printed: Vec<String>,

@@ -4,7 +4,7 @@
 use crate::layout::Layout;
 use fpsym_frontend::Program;
 use llvm_ir::{Function, Module, Name, Terminator};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 /// Addresses of functions (for function pointers) start here, below every
 /// data object.
@@ -33,9 +33,9 @@ pub struct Prog<'p> {
     pub func_index: HashMap<String, usize>,
     /// Per function: block name → index.
     pub blocks: Vec<HashMap<Name, usize>>,
-    /// Per function: blocks that are loop headers (targets of a branch from
-    /// a block at the same or a later position).
-    pub loop_headers: Vec<HashSet<usize>>,
+    /// Per function, per block: is it a loop header (the target of a
+    /// branch from a block at the same or a later position)?
+    pub loop_headers: Vec<Vec<bool>>,
     /// Function address → callee.
     pub fn_at: HashMap<u64, Callee>,
     /// Function name → address.
@@ -100,12 +100,12 @@ impl<'p> Prog<'p> {
                 .enumerate()
                 .map(|(i, b)| (b.name.clone(), i))
                 .collect();
-            let mut headers = HashSet::new();
+            let mut headers = vec![false; f.basic_blocks.len()];
             for (i, b) in f.basic_blocks.iter().enumerate() {
                 for s in successors(&b.term) {
                     if let Some(&j) = map.get(s) {
                         if j <= i {
-                            headers.insert(j);
+                            headers[j] = true;
                         }
                     }
                 }

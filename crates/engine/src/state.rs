@@ -308,13 +308,13 @@ impl State {
     /// Jumps to block `to` of the current function (whose loop headers
     /// are `headers`); a jump back to a loop's header counts one more
     /// repetition of the loop, and says so (true).
-    pub fn enter_block(&mut self, to: usize, headers: &std::collections::HashSet<usize>) -> bool {
+    pub fn enter_block(&mut self, to: usize, headers: &[bool]) -> bool {
         let f = self.frame_mut();
         let (fidx, from) = (f.func, f.bb);
         f.prev_bb = Some(from);
         f.bb = to;
         f.ip = 0;
-        if to <= from && headers.contains(&to) {
+        if to <= from && headers.get(to).copied().unwrap_or(false) {
             *self.loop_visits.entry((fidx, to)).or_insert(0) += 1;
             return true;
         }
