@@ -51,9 +51,13 @@ def run_one(fpsym, prog, strategy, seconds, out, extra, metric="fpgen", seed=1):
     except (OSError, ValueError):
         return {"error": None, "wall": wall, "failed": (r.stdout + r.stderr)[-2000:]}
     e = j.get("max_error", j["max_relative_error"])
+    try:
+        timing = json.loads((d / "error-timing.json").read_text())
+    except (OSError, ValueError):
+        timing = {"time_to_best": j.get("time_to_best", 0.0)}
     return {
         "error": float("inf") if e == "inf" else e,
-        "time_to_best": j["time_to_best"],
+        "time_to_best": timing["time_to_best"],
         "measured": j["measured"],
         "rounds": j["symbolic_rounds"],
         "native_random_inputs": j.get("native_random_inputs", 0),

@@ -374,9 +374,21 @@ pub struct ErrorArgs {
     /// only, for the whole time: a baseline).
     #[arg(long, value_enum, default_value_t = Strategy::Fpsym)]
     pub strategy: Strategy,
-    /// Seed of the random inputs.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    /// Seed of the random choices. Given (or with --rounds), the run is
+    /// reproducible: its phases are cut by counts, not by time
+    /// (--random-inputs, then --rounds rounds of a fixed size), and its
+    /// queries go to z3 with a resource limit instead of a time limit
+    /// (unless --solver names another backend), so the same command gives
+    /// the same error.json. --max-time stays a cap; error.json says when
+    /// it cut a run. Default: seed 1, phases cut by time.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// The symbolic rounds of a reproducible run, each a local refinement
+    /// of at most 2,000 measured inputs and a symbolic run of at most
+    /// 2,000,000 instructions and 10 solver queries. Default with --seed:
+    /// 8.
+    #[arg(long, value_name = "N")]
+    pub rounds: Option<u32>,
     /// What the search maximises: relative (`|r - r0| / max(FLT_MIN,
     /// |r0|)`, a NaN result the largest), fpgen (FPGen's rule: the same in
     /// `__float128` against the program built with `__float128` for `float`

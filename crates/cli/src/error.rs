@@ -143,8 +143,14 @@ struct Search<'a> {
     native_inputs: u64,
     start: Instant,
     deadline: Instant,
+    /// A reproducible run's budget (None: phases cut by time).
+    fixed: Option<Fixed>,
+    /// A reproducible run's counts were not done when --max-time ended it.
+    cut_by_time: bool,
     best: Option<Measured>,
     time_to_best: f64,
+    /// Inputs measured when the best was found.
+    measured_to_best: u64,
     measured: u64,
     random_inputs: u64,
     symbolic_inputs: u64,
@@ -167,6 +173,32 @@ struct Search<'a> {
     /// report plots them).
     samples: Samples,
 }
+
+/// The budget of a reproducible run (`--seed`, `--rounds`): counts, not
+/// time, so that the same command does the same work on any machine.
+#[derive(Clone, Copy, Debug)]
+struct Fixed {
+    /// Symbolic rounds.
+    rounds: u32,
+    /// The solver decides by counts too (z3 with a resource limit).
+    counted_solver: bool,
+}
+
+/// Rounds of a reproducible run without `--rounds`.
+const DEFAULT_ROUNDS: u32 = 8;
+/// Inputs a reproducible run's refinement measures per round.
+const ROUND_REFINED: u64 = 2_000;
+/// Instructions of a reproducible run's symbolic round.
+const ROUND_INSTRUCTIONS: u64 = 2_000_000;
+/// Solver queries of a reproducible run's symbolic round.
+const ROUND_QUERIES: u64 = 10;
+/// Inputs a reproducible run's random phase measures on the engine (when
+/// there is no native build).
+const ENGINE_RANDOM: u64 = 1_000;
+/// Z3's resource limit per query of a reproducible run: about a second of
+/// z3's work (on the QF_FP corpus, z3 counts 1 to 3 million units a
+/// second).
+const Z3_RLIMIT: u32 = 2_000_000;
 
 /// How many measured inputs error.json keeps from the start of the search,
 /// and as many from its end.
@@ -271,6 +303,7 @@ impl Search<'_> {
         self.samples.push(bits, error);
         if self.best.as_ref().is_none_or(|b| error > b.error) {
             self.time_to_best = self.start.elapsed().as_secs_f64();
+            self.measured_to_best = self.measured;
             self.best = Some(Measured {
                 inputs,
                 error,
@@ -404,9 +437,10 @@ impl Search<'_> {
     /// cancellations, equal samples), their neighbours, values of note
     /// (zero, the smallest subnormal and normal, one, and their negations)
     /// and a few ulps away. Every input tried is measured; stops at
-    /// `until`.
-    fn refine(&mut self, start: BTreeMap<String, Vec<u8>>, until: Instant) -> anyhow::Result<()> {
-        let done = |s: &Self| Instant::now() >= until || s.out_of_time();
+    /// `until`, or after `most` inputs measured.
+    fn refine(&mut self, start: BTreeMap<String, Vec<u8>>, until: Instant, most: Option<u64>) -> anyhow::Result<()> {
+        let last = most.map(|n| self.refined_inputs + n);
+        let done = |s: &Self| Instant::now() >= until || s.out_of_time() || last.is_some_and(|l| s.refined_inputs >= l);
         let outputs = self.measure(start.clone())?;
         self.refined_inputs += 1;
         if outputs.is_empty() {
@@ -556,7 +590,8 @@ impl Search<'_> {
                 return Ok(());
             }
         }
-        while Instant::now() < until && !self.out_of_time() {
+        let most = if self.fixed.is_some() { ENGINE_RANDOM } else { u64::MAX };
+        while Instant::now() < until && !self.out_of_time() && self.random_inputs < most {
             let i = self.random_input();
             let e = max_error(&self.measure(i.clone())?);
             self.random_inputs += 1;
@@ -587,7 +622,7 @@ impl Search<'_> {
             op2 = op1.split_off(half);
         }
         let mut n = op1.len().min(op2.len()).max(1);
-        while !self.out_of_time() {
+        while !self.out_of_time() && self.fixed.is_none_or(|f| self.rounds < u64::from(f.rounds)) {
             let Some(best) = self.best.clone() else { break };
             if refine {
                 // From the best input, and every other time from one of
@@ -598,8 +633,10 @@ impl Search<'_> {
                 } else {
                     best.inputs.clone()
                 };
-                let until = Instant::now() + tau1;
-                self.refine(start, until)?;
+                match self.fixed {
+                    Some(_) => self.refine(start, self.deadline, Some(ROUND_REFINED))?,
+                    None => self.refine(start, Instant::now() + tau1, None)?,
+                }
             }
             let Some(best) = self.best.clone() else { break };
             // Shuffle op2, the first n of it symbolic.
@@ -617,7 +654,14 @@ impl Search<'_> {
             c.keep_symbolic = symbolic;
             c.checkers.push(inaccuracy.clone());
             let left = self.deadline.saturating_duration_since(Instant::now());
-            c.max_time = Some(tau1.min(left));
+            match self.fixed {
+                Some(_) => {
+                    c.max_time = Some(left);
+                    c.max_instructions = Some(ROUND_INSTRUCTIONS);
+                    c.max_queries = Some(ROUND_QUERIES);
+                }
+                None => c.max_time = Some(tau1.min(left)),
+            }
             let mut sink = Collect::default();
             let mut cx = fpsym_engine::RunContext {
                 interrupt: crate::interrupt(),
@@ -723,7 +767,23 @@ pub fn run(raw: ErrorArgs) -> anyhow::Result<ExitCode> {
     };
     base.max_time = None;
     base.checkers = Vec::new();
-    let mut solver = fpsym_solver::build_with_workers(opts.solver_config(), &crate::WORKERS);
+    // A reproducible run decides by counts: z3 with a resource limit in
+    // place of the portfolio (whose members race against the clock).
+    let reproducible = raw.seed.is_some() || raw.rounds.is_some();
+    let mut solver_config = opts.solver_config().clone();
+    let counted_solver = match solver_config.backend {
+        fpsym_solver::Backend::Portfolio | fpsym_solver::Backend::Z3 if reproducible => {
+            solver_config.backend = fpsym_solver::Backend::Z3;
+            solver_config.z3_rlimit = Some(Z3_RLIMIT);
+            true
+        }
+        _ => false,
+    };
+    let fixed = reproducible.then(|| Fixed {
+        rounds: raw.rounds.unwrap_or(DEFAULT_ROUNDS),
+        counted_solver,
+    });
+    let mut solver = fpsym_solver::build_with_workers(&solver_config, &crate::WORKERS);
     let (scalars, sizes, order) = layout(&program, &base, solver.as_mut(), &ranges)?;
     let metric = match raw.metric {
         MetricArg::Relative => Metric::Relative,
@@ -778,8 +838,11 @@ pub fn run(raw: ErrorArgs) -> anyhow::Result<ExitCode> {
         native_inputs: 0,
         start,
         deadline: start + total,
+        fixed,
+        cut_by_time: false,
         best: None,
         time_to_best: 0.0,
+        measured_to_best: 0,
         measured: 0,
         random_inputs: 0,
         symbolic_inputs: 0,
@@ -787,7 +850,7 @@ pub fn run(raw: ErrorArgs) -> anyhow::Result<ExitCode> {
         native_steps: 0,
         unread: BTreeSet::new(),
         rounds: 0,
-        rng: StdRng::seed_from_u64(raw.seed),
+        rng: StdRng::seed_from_u64(raw.seed.unwrap_or(1)),
         elite: Vec::new(),
         local: (BTreeMap::new(), f64::NEG_INFINITY, None),
         samples: Samples::default(),
@@ -805,20 +868,26 @@ pub fn run(raw: ErrorArgs) -> anyhow::Result<ExitCode> {
     match raw.strategy {
         _ if !raw.input.is_empty() => {}
         Strategy::Random => {
-            // The baseline: random inputs only, natively until the end.
-            if s.native.is_some() {
+            // The baseline: random inputs only, natively until the end (a
+            // reproducible run: --random-inputs of them).
+            if s.native.is_some() && fixed.is_none() {
                 s.native_budget = u64::MAX;
             }
             s.random_phase(s.deadline)?
         }
-        Strategy::Fpgen => {
-            s.random_phase(start + tau0)?;
-            s.symbolic_phase(inaccuracy, tau1, false)?;
+        Strategy::Fpgen | Strategy::Fpsym => {
+            // A reproducible run's random phase ends by its count.
+            s.random_phase(if fixed.is_some() { s.deadline } else { start + tau0 })?;
+            s.symbolic_phase(inaccuracy, tau1, raw.strategy == Strategy::Fpsym)?;
         }
-        Strategy::Fpsym => {
-            s.random_phase(start + tau0)?;
-            s.symbolic_phase(inaccuracy, tau1, true)?;
-        }
+    }
+    if let Some(f) = fixed {
+        let done = match raw.strategy {
+            Strategy::Random if s.native.is_some() => s.native_inputs >= s.native_budget,
+            Strategy::Random => s.random_inputs >= ENGINE_RANDOM,
+            _ => s.rounds >= u64::from(f.rounds),
+        };
+        s.cut_by_time = !done && s.out_of_time();
     }
     let Some(mut best) = s.best.clone() else {
         return Err(Failure::Input(format!(

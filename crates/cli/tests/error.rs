@@ -65,7 +65,11 @@ fn inaccuracy_branches_find_an_absorption_random_search_misses() {
         assert!((-100.0..=100.0).contains(&d), "{i}");
     }
     assert!(fpgen["exact"].as_str().unwrap().len() > 20, "{fpgen}");
-    assert!(fpgen["time_to_best"].as_f64().unwrap() <= fpgen["seconds"].as_f64().unwrap());
+    assert!(fpgen["measured_to_best"].as_u64().unwrap() <= fpgen["measured"].as_u64().unwrap());
+    let timing = common::json_in(&out, "error-timing.json");
+    assert!(timing["time_to_best"].as_f64().unwrap() <= timing["seconds"].as_f64().unwrap());
+    assert_eq!(fpgen["budget"]["by"], "time", "{fpgen}");
+    assert_eq!(fpgen["budget"]["reproducible"], false, "{fpgen}");
     let sites = fpgen["diagnosis"]["sites"].as_array().unwrap();
     assert!(
         sites
@@ -453,4 +457,40 @@ fn a_function_that_never_returns_natively_ends_on_time() {
     assert_eq!(code, Some(0), "{text}");
     assert!(took < 30.0, "{took} s\n{text}");
     assert!(j["native_random_inputs"].as_u64().unwrap() > 0, "{j}");
+}
+
+/// `--seed` makes a run reproducible: its phases are cut by counts (the
+/// random phase by --random-inputs, then --rounds symbolic rounds whose
+/// queries go to z3 under a resource limit), and the same command writes
+/// the same error.json; the times are apart, in error-timing.json.
+#[test]
+fn the_same_seed_gives_the_same_error_json() {
+    let args = [
+        "--range",
+        "x=[-100,100]",
+        "--range",
+        "y=[-100,100]",
+        "--sites",
+        "all",
+        "--seed",
+        "5",
+        "--rounds",
+        "3",
+        "--random-inputs",
+        "20000",
+        "--max-time",
+        "300",
+    ];
+    let mut seen = Vec::new();
+    for tag in ["seed-a", "seed-b"] {
+        let (code, text, out) = common::run_mode("error", &fixture("error_absorb.c"), "absorb", &args, tag);
+        assert_eq!(code, Some(0), "{text}");
+        let j = common::json_in(&out, "error.json");
+        assert_eq!(j["budget"]["by"], "counts", "{j}");
+        assert_eq!(j["budget"]["reproducible"], true, "{j}");
+        assert_eq!(j["symbolic_rounds"], 3, "{j}");
+        assert!(common::json_in(&out, "error-timing.json")["seconds"].is_f64(), "{text}");
+        seen.push(std::fs::read_to_string(out.join("error.json")).unwrap());
+    }
+    assert_eq!(seen[0], seen[1], "two runs with --seed 5 wrote different error.json");
 }

@@ -103,6 +103,9 @@ pub struct Config {
     pub max_states: usize,
     /// Stop after this many instructions in total. Default: none.
     pub max_instructions: Option<u64>,
+    /// Stop after this many solver queries in total (a budget by count,
+    /// the same on every machine). Default: none.
+    pub max_queries: Option<u64>,
     /// Repetitions of each loop on one path (jumps back to its header, all
     /// entries of the loop together): a path is cut at the jump back that
     /// would exceed it. So a `for` or `while` loop entered once tests its
@@ -199,6 +202,7 @@ impl Default for Config {
             max_memory: 4 << 30,
             max_states: 100_000,
             max_instructions: None,
+            max_queries: None,
             loop_bound: None,
             solver_timeout: Some(Duration::from_secs(10)),
             timeout_retry_cap: 16,

@@ -39,6 +39,7 @@ pub(crate) struct Limits {
     deadline: Option<Instant>,
     interrupt: Arc<AtomicBool>,
     max_instructions: Option<u64>,
+    max_queries: Option<u64>,
     max_states: usize,
     max_memory: u64,
     /// When the resident set was last read, and what it was.
@@ -66,6 +67,7 @@ impl Limits {
             deadline,
             interrupt,
             max_instructions: config.max_instructions,
+            max_queries: config.max_queries,
             max_states: config.max_states,
             max_memory: config.max_memory,
             memory_read: None,
@@ -75,7 +77,7 @@ impl Limits {
     }
 
     /// Why the run must stop now, if it must: a solver fault, Ctrl-C, the
-    /// time limit, the instruction limit, too many live states, or the
+    /// time limit, the instruction or query limit, too many live states, or the
     /// resident set over the memory limit (read at most every
     /// [`MEMORY_CHECK_INTERVAL`]; the largest reading goes to `stats`).
     ///
@@ -97,6 +99,11 @@ impl Limits {
         if let Some(m) = self.max_instructions {
             if stats.instructions >= m {
                 return Some(StopReason::MaxInstructions(stats.instructions));
+            }
+        }
+        if let Some(m) = self.max_queries {
+            if stats.queries >= m {
+                return Some(StopReason::MaxQueries(stats.queries));
             }
         }
         if live > self.max_states {

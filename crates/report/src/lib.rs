@@ -275,7 +275,7 @@ const RUN_MARKERS: [&str; 4] = [RUN_RECORD, STATS, "tests", "findings"];
 
 /// Everything a run (and its replay) writes into its directory: what
 /// `--force` may remove.
-pub const RUN_ENTRIES: [&str; 18] = [
+pub const RUN_ENTRIES: [&str; 19] = [
     RUN_RECORD,
     STATS,
     "tests",
@@ -286,6 +286,7 @@ pub const RUN_ENTRIES: [&str; 18] = [
     REPLAY,
     "functions",
     "error.json",
+    "error-timing.json",
     PATH_RECORD,
     ALL_PATHS,
     "critical.json",

@@ -107,6 +107,8 @@ pub enum StopReason {
     MaxStates(usize),
     /// `max_instructions` reached: the instructions executed.
     MaxInstructions(u64),
+    /// `max_queries` reached: the solver queries asked.
+    MaxQueries(u64),
     /// Interrupted (Ctrl-C).
     Interrupted,
     /// The run's question was answered: a finding, where one is all a
@@ -127,6 +129,7 @@ impl StopReason {
             StopReason::MaxMemory(_) => "max-memory",
             StopReason::MaxStates(_) => "max-states",
             StopReason::MaxInstructions(_) => "max-instructions",
+            StopReason::MaxQueries(_) => "max-queries",
             StopReason::Interrupted => "interrupted",
             StopReason::Goal => "goal",
             StopReason::SolverFault(_) => "solver-fault",
@@ -142,6 +145,7 @@ impl std::fmt::Display for StopReason {
             StopReason::MaxMemory(b) => write!(f, "memory limit: {} MiB resident", b >> 20),
             StopReason::MaxStates(n) => write!(f, "state limit: {n} live states"),
             StopReason::MaxInstructions(n) => write!(f, "instruction limit: {n} instructions"),
+            StopReason::MaxQueries(n) => write!(f, "query limit: {n} solver queries"),
             StopReason::Interrupted => f.write_str("interrupted"),
             StopReason::Goal => f.write_str("goal reached"),
             StopReason::SolverFault(m) => write!(f, "solver fault: {m}"),
@@ -185,6 +189,7 @@ impl Serialize for StopReason {
             StopReason::MaxMemory(x) => Some(serde_json::json!(x)),
             StopReason::MaxStates(x) => Some(serde_json::json!(x)),
             StopReason::MaxInstructions(x) => Some(serde_json::json!(x)),
+            StopReason::MaxQueries(x) => Some(serde_json::json!(x)),
             StopReason::SolverFault(x) => Some(serde_json::json!(x)),
         };
         StopRepr {
@@ -209,6 +214,7 @@ impl<'de> Deserialize<'de> for StopReason {
             "max-memory" => StopReason::MaxMemory(v.as_u64().ok_or_else(bad)?),
             "max-states" => StopReason::MaxStates(v.as_u64().ok_or_else(bad)? as usize),
             "max-instructions" => StopReason::MaxInstructions(v.as_u64().ok_or_else(bad)?),
+            "max-queries" => StopReason::MaxQueries(v.as_u64().ok_or_else(bad)?),
             "solver-fault" => StopReason::SolverFault(v.as_str().ok_or_else(bad)?.to_string()),
             other => return Err(D::Error::custom(format!("unknown stop reason `{other}`"))),
         })

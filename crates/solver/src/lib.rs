@@ -305,6 +305,9 @@ pub struct SolverConfig {
     pub cache: bool,
     /// Constraint independence. Default: on.
     pub independence: bool,
+    /// Z3's resource limit per query (see [`z3::Z3Solver::with_rlimit`]),
+    /// wherever z3 runs. Default: none (time budgets only).
+    pub z3_rlimit: Option<u32>,
 }
 
 impl Default for SolverConfig {
@@ -322,6 +325,7 @@ impl Default for SolverConfig {
             dump_queries: None,
             cache: true,
             independence: true,
+            z3_rlimit: None,
         }
     }
 }
@@ -353,13 +357,13 @@ const CEX_TRIES: usize = 32;
 
 /// The in-process Z3 backend.
 #[cfg(feature = "z3")]
-fn z3_backend() -> Box<dyn Solver> {
-    Box::new(z3::Z3Solver::new())
+fn z3_backend(rlimit: Option<u32>) -> Box<dyn Solver> {
+    Box::new(rlimit.map_or_else(z3::Z3Solver::new, z3::Z3Solver::with_rlimit))
 }
 
 /// Without the `z3` feature: a stand-in answering `Unknown(Unsupported)`.
 #[cfg(not(feature = "z3"))]
-fn z3_backend() -> Box<dyn Solver> {
+fn z3_backend(_rlimit: Option<u32>) -> Box<dyn Solver> {
     Box::new(NoZ3)
 }
 
@@ -407,7 +411,7 @@ fn portfolio(config: &SolverConfig, workers: &Workers) -> Portfolio {
     ];
     let mut slices = vec![None, Some(LS_SLICE)];
     if cfg!(feature = "z3") {
-        members.push(Box::new(Validated::new(z3_backend())));
+        members.push(Box::new(Validated::new(z3_backend(config.z3_rlimit))));
         slices.push((!config.portfolio_processes.is_empty()).then_some(Z3_SLICE));
     }
     for p in &config.portfolio_processes {
@@ -429,7 +433,7 @@ fn portfolio(config: &SolverConfig, workers: &Workers) -> Portfolio {
 /// its threads counted in `workers`.
 fn backend(b: &Backend, config: &SolverConfig, workers: &Workers) -> Box<dyn Solver> {
     let inner: Box<dyn Solver> = match b {
-        Backend::Z3 => Box::new(Validated::new(z3_backend())),
+        Backend::Z3 => Box::new(Validated::new(z3_backend(config.z3_rlimit))),
         Backend::Cp(c) => Box::new(Validated::new(Box::new(cp::CpSolver::new(c.clone())))),
         Backend::Process(p) => Box::new(Validated::new(Box::new(process::ProcessSolver::new(p.clone())))),
         Backend::Ls(c) => Box::new(Validated::new(Box::new(ls::LsSolver::new(c.clone())))),

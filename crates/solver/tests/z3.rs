@@ -457,6 +457,28 @@ fn hard_query() -> Query {
     ])
 }
 
+/// A resource limit ends a query by Z3's count of its steps, not by the
+/// clock: the hard query is unknown (not a timeout) under a small one,
+/// the same way twice, and an easy one is still decided.
+#[test]
+fn a_resource_limit_ends_a_query_by_count() {
+    let mut config = SolverConfig::bare(Backend::Z3);
+    config.z3_rlimit = Some(200_000);
+    let mut s = build(&config);
+    for _ in 0..2 {
+        match s.check(&hard_query(), &Budget::unlimited()).unwrap() {
+            SolveResult::Unknown(Reason::Backend(why)) => assert!(why.contains("resource"), "{why}"),
+            r => panic!("expected unknown by the resource limit, got {r:?}"),
+        }
+    }
+    let x = Term::var("x", Sort::BitVec(8));
+    let easy = Query::new(vec![x.eq(&Term::bv(8, 7))]);
+    assert!(matches!(
+        s.check(&easy, &Budget::unlimited()).unwrap(),
+        SolveResult::Sat(_)
+    ));
+}
+
 #[test]
 fn timeout_is_honoured() {
     let mut s = build(&SolverConfig::bare(Backend::Z3));

@@ -141,6 +141,40 @@ pub(super) fn samples_json(s: &Search<'_>) -> serde_json::Value {
     })
 }
 
+/// error.json's `budget`: how the search's phases were cut, and whether
+/// the same command gives the same error.json.
+fn budget_json(s: &Search<'_>) -> serde_json::Value {
+    match s.fixed {
+        None => serde_json::json!({
+            "by": "time",
+            "reproducible": false,
+            "why_not": "the phases are cut by time (--seed or --rounds cuts them by counts)",
+        }),
+        Some(f) => {
+            let cut = s.cut_by_time;
+            let why_not = if cut {
+                Some("--max-time ended the run before its counts")
+            } else if !f.counted_solver {
+                Some("the solver (--solver) is cut by time; z3 and the default take a resource limit")
+            } else {
+                None
+            };
+            serde_json::json!({
+                "by": "counts",
+                "rounds": f.rounds,
+                "random_inputs": s.native_budget,
+                "refined_per_round": super::ROUND_REFINED,
+                "instructions_per_round": super::ROUND_INSTRUCTIONS,
+                "queries_per_round": super::ROUND_QUERIES,
+                "z3_rlimit": f.counted_solver.then_some(super::Z3_RLIMIT),
+                "cut_by_max_time": cut,
+                "reproducible": why_not.is_none(),
+                "why_not": why_not,
+            })
+        }
+    }
+}
+
 pub(super) fn error_json(e: f64) -> serde_json::Value {
     if e.is_finite() {
         serde_json::json!(e)
@@ -239,8 +273,8 @@ pub(super) fn report(
         "exact_digits": digits,
         "inputs": input_values,
         "outputs": per_output,
-        "time_to_best": s.time_to_best,
-        "seconds": s.start.elapsed().as_secs_f64(),
+        "budget": budget_json(s),
+        "measured_to_best": s.measured_to_best,
         "measured": s.measured,
         "random_inputs": s.random_inputs,
         "native_random_inputs": s.native_inputs,
@@ -254,6 +288,15 @@ pub(super) fn report(
         "samples": samples_json(s),
     });
     std::fs::write(out.join("error.json"), serde_json::to_string_pretty(&j)? + "\n")?;
+    // Times apart: error.json is the same for the same reproducible run.
+    let timing = serde_json::json!({
+        "time_to_best": s.time_to_best,
+        "seconds": s.start.elapsed().as_secs_f64(),
+    });
+    std::fs::write(
+        out.join("error-timing.json"),
+        serde_json::to_string_pretty(&timing)? + "\n",
+    )?;
     say!(
         "max {} error: {} ({}: computed {}, exact {})",
         s.metric.name(),

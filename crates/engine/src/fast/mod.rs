@@ -219,7 +219,11 @@ struct FInst {
 enum FTerm {
     Slow,
     Br(usize),
-    CondBr { c: Src, t: usize, f: usize },
+    CondBr {
+        c: Src,
+        t: usize,
+        f: usize,
+    },
     /// A switch over an integer of at most 64 bits: the case values
     /// (masked to the width) with their blocks, then the default block.
     Switch {

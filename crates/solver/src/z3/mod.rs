@@ -65,6 +65,7 @@ const WATCHDOG_TICK: Duration = Duration::from_millis(20);
 #[derive(Debug, Default)]
 pub struct Z3Solver {
     stats: Stats,
+    rlimit: Option<u32>,
 }
 
 #[derive(Debug, Default, Clone, Copy)]
@@ -81,6 +82,18 @@ impl Z3Solver {
     /// A Z3 backend with zeroed statistics.
     pub fn new() -> Z3Solver {
         Z3Solver::default()
+    }
+
+    /// A Z3 backend whose every query also has Z3's resource limit
+    /// `rlimit` (a count of Z3's internal steps, the same on every machine
+    /// and load): a query over it is `Unknown(Backend("max. resource limit
+    /// exceeded"))`. With a time budget that does not run out first, the
+    /// answers are reproducible.
+    pub fn with_rlimit(rlimit: u32) -> Z3Solver {
+        Z3Solver {
+            rlimit: Some(rlimit),
+            ..Z3Solver::default()
+        }
     }
 }
 
@@ -99,7 +112,7 @@ impl Solver for Z3Solver {
         let res = if budget.expired() {
             Ok(SolveResult::Unknown(Reason::Timeout))
         } else {
-            run(query, budget)
+            run(query, budget, self.rlimit)
         };
         self.stats.seconds += start.elapsed().as_secs_f64();
         match &res {
@@ -135,9 +148,9 @@ fn backend_error(message: impl Into<String>) -> SolverError {
 
 /// Runs one query in a fresh Z3 context (made current for this thread for
 /// the duration of the call, then deleted).
-fn run(query: &Query, budget: &Budget) -> Result<SolveResult, SolverError> {
+fn run(query: &Query, budget: &Budget, rlimit: Option<u32>) -> Result<SolveResult, SolverError> {
     let cfg = ::z3::Config::new();
-    ::z3::with_z3_config(&cfg, || decide(query, budget))
+    ::z3::with_z3_config(&cfg, || decide(query, budget, rlimit))
 }
 
 /// Does Z3's reason for `unknown` say it ran out of time or was interrupted?
@@ -148,7 +161,7 @@ fn is_timeout_reason(reason: &str) -> bool {
         .any(|k| r.contains(k))
 }
 
-fn decide(query: &Query, budget: &Budget) -> Result<SolveResult, SolverError> {
+fn decide(query: &Query, budget: &Budget, rlimit: Option<u32>) -> Result<SolveResult, SolverError> {
     let ctx = ::z3::Context::thread_local();
     let mut b = Builder::new(ctx);
     let mut asserted = Vec::with_capacity(query.assertions.len());
@@ -204,6 +217,9 @@ fn decide(query: &Query, budget: &Budget) -> Result<SolveResult, SolverError> {
         }
         let ms = u32::try_from(left.as_millis().max(1)).unwrap_or(u32::MAX);
         p.set_u32("timeout", ms);
+    }
+    if let Some(r) = rlimit {
+        p.set_u32("rlimit", r);
     }
     solver.set_params(&p);
     let (verdict, interrupted) = with_watchdog(b.raw(), budget, || solver.check());
