@@ -184,6 +184,9 @@ struct Fixed {
     counted_solver: bool,
 }
 
+/// Inputs [`Search::absorb_and_cancel`] tries per refinement.
+const ABSORB_TRIES: usize = 32;
+
 /// Rounds of a reproducible run without `--rounds`.
 const DEFAULT_ROUNDS: u32 = 8;
 /// Inputs a reproducible run's refinement measures per round.
@@ -458,6 +461,7 @@ impl Search<'_> {
         };
         let computed = outputs.iter().find(|o| o.what == target).map(|o| o.computed);
         let target_key = outputs.iter().find(|o| o.what == target).map(|o| o.key.clone());
+        self.absorb_and_cancel(&start, &done)?;
         self.local = (start, max_error(&outputs), computed);
         let mut floats: Vec<usize> = (0..self.scalars.len())
             .filter(|k| matches!(self.scalars[*k].kind, ScalarKind::Float(_)))
@@ -575,6 +579,88 @@ impl Search<'_> {
                     at(self, v)?;
                 }
             }
+        }
+        Ok(())
+    }
+
+    /// The shape of the largest errors of sums and dot products: an
+    /// absorption, then a cancellation. Float inputs of one format at
+    /// positions i < j < k (< l), set to v, t, -v (and -t2): v a random
+    /// value of i's range, t a random float far below it (its ordinal
+    /// drawn below half of v's, so that v + t rounds to v), t2 a float
+    /// next to t; the other floats are kept, or (every other try) set to
+    /// 0 when their range holds it. Added in order, v + t is v and v - v
+    /// is 0, where the exact result is t (relative error 1), or t - t2
+    /// against a computed -t2 (an error of about t's ulps). Neither the
+    /// random inputs nor one-input steps build the two at once (each
+    /// alone changes nothing). At most [`ABSORB_TRIES`] inputs, each
+    /// measured.
+    fn absorb_and_cancel(
+        &mut self,
+        start: &BTreeMap<String, Vec<u8>>,
+        done: &dyn Fn(&Self) -> bool,
+    ) -> anyhow::Result<()> {
+        let floats: Vec<usize> = (0..self.scalars.len())
+            .filter(|k| matches!(self.scalars[*k].kind, ScalarKind::Float(_)))
+            .filter(|k| !self.unread.contains(&self.scalars[*k].object))
+            .collect();
+        if floats.len() < 3 {
+            return Ok(());
+        }
+        for attempt in 0..ABSORB_TRIES {
+            if done(self) {
+                break;
+            }
+            let n = if floats.len() >= 4 && attempt % 2 == 1 { 4 } else { 3 };
+            let mut at: Vec<usize> = rand::seq::index::sample(&mut self.rng, floats.len(), n)
+                .into_iter()
+                .map(|x| floats[x])
+                .collect();
+            at.sort_unstable();
+            let ScalarKind::Float(f) = self.scalars[at[0]].kind else {
+                continue;
+            };
+            if at
+                .iter()
+                .any(|k| !matches!(self.scalars[*k].kind, ScalarKind::Float(g) if g == f))
+            {
+                continue;
+            }
+            let v = Float::from_bits(f, self.random_bits(at[0]));
+            let top = key(v.abs()) / 2;
+            if !v.is_finite() || top < 2 {
+                continue;
+            }
+            let t = from_key(f, self.rng.gen_range(1..top));
+            let t = if self.rng.gen_bool(0.5) { t } else { t.neg() };
+            let mut values = vec![v, t, v.neg()];
+            if n == 4 {
+                values.push(from_key(f, key(t) + 1).neg());
+            }
+            let in_range = |s: &Self, k: usize, x: Float| {
+                let (lo, hi) = s.bounds(k);
+                key(x) >= key(lo) && key(x) <= key(hi)
+            };
+            if at.iter().zip(&values).any(|(k, x)| !in_range(self, *k, *x)) {
+                continue;
+            }
+            let mut input = start.clone();
+            if attempt % 4 >= 2 {
+                for &o in &floats {
+                    let zero = Float::zero(f, false);
+                    if !at.contains(&o)
+                        && matches!(self.scalars[o].kind, ScalarKind::Float(g) if g == f)
+                        && in_range(self, o, zero)
+                    {
+                        put(&mut input, &self.scalars[o], zero);
+                    }
+                }
+            }
+            for (k, x) in at.iter().zip(values) {
+                put(&mut input, &self.scalars[*k], x);
+            }
+            self.measure(input)?;
+            self.refined_inputs += 1;
         }
         Ok(())
     }

@@ -494,3 +494,33 @@ fn the_same_seed_gives_the_same_error_json() {
     }
     assert_eq!(seen[0], seen[1], "two runs with --seed 5 wrote different error.json");
 }
+
+/// Float inputs summed in double: the largest errors need an absorbed tiny
+/// input and an exact cancellation together (FPGen's figure on recursive
+/// summation, 1.0: a computed 0 for an exact tiny sum). The refinement's
+/// absorb-and-cancel step builds them; random inputs, crossings and
+/// one-input steps do not (7e-21 in the same budget without it).
+#[test]
+fn an_absorption_and_a_cancellation_are_built_together() {
+    let args = [
+        "--array-len",
+        "32",
+        "--range",
+        "x=[-100,100]",
+        "--metric",
+        "fpgen",
+        "--seed",
+        "1",
+        "--rounds",
+        "2",
+        "--random-inputs",
+        "20000",
+        "--max-time",
+        "300",
+    ];
+    let (code, text, out) = common::run_mode("error", &fixture("error_float_sum.c"), "sum", &args, "absorb-cancel");
+    assert_eq!(code, Some(0), "{text}");
+    let j = common::json_in(&out, "error.json");
+    let e = j["max_error"].as_f64().unwrap_or(f64::INFINITY);
+    assert!(e >= 0.5, "max fpgen error {e}\n{text}");
+}
