@@ -188,6 +188,15 @@ fn is_ident_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b"-$._".contains(&b)
 }
 
+/// The index just past the quoted string that starts at `i` (its `"`).
+fn skip_quoted(b: &[u8], mut i: usize) -> usize {
+    i += 1;
+    while i < b.len() && b[i] != b'"' {
+        i += 1;
+    }
+    i + 1
+}
+
 /// The end of a `metadata` argument starting at `i`: the index of the `,`
 /// or `)` that ends it (or the end of the text).
 fn skip_metadata(b: &[u8], mut i: usize) -> usize {
@@ -262,11 +271,7 @@ pub(crate) fn scan_wide_ints(text: &str) -> Vec<(u32, u128)> {
     while i < b.len() {
         let c = b[i];
         if c == b'"' {
-            i += 1;
-            while i < b.len() && b[i] != b'"' {
-                i += 1;
-            }
-            i += 1;
+            i = skip_quoted(b, i);
             prev = "";
             continue;
         }
@@ -333,11 +338,7 @@ pub(crate) fn scan_specials(text: &str) -> Result<Vec<SpecialConst>, String> {
     while i < b.len() {
         let c = b[i];
         if c == b'"' {
-            i += 1;
-            while i < b.len() && b[i] != b'"' {
-                i += 1;
-            }
-            i += 1;
+            i = skip_quoted(b, i);
             continue;
         }
         let at_word_start = i == 0 || !is_ident_byte(b[i - 1]);
