@@ -588,8 +588,8 @@ impl Search<'_> {
     /// positions i < j < k (< l), set to v, t, -v (and -t2): v a random
     /// value of i's range, t a random float far below it (its ordinal
     /// drawn below half of v's, so that v + t rounds to v), t2 a float
-    /// next to t; the other floats are kept, or (every other try) set to
-    /// 0 when their range holds it. Added in order, v + t is v and v - v
+    /// next to t; the other floats are kept, or (in half the tries) set
+    /// to 0 when their range holds it. Added in order, v + t is v and v - v
     /// is 0, where the exact result is t (relative error 1), or t - t2
     /// against a computed -t2 (an error of about t's ulps). Neither the
     /// random inputs nor one-input steps build the two at once (each
