@@ -360,12 +360,12 @@ pub struct ErrorArgs {
     #[arg(long, default_value_t = 1)]
     pub step: u32,
     /// Seconds of random search before the symbolic rounds. Default: a
-    /// fifth of --max-time.
+    /// fifth of --max-time (not used by a reproducible run, --seed).
     #[arg(long, value_name = "SECS")]
     pub tau0: Option<f64>,
     /// Seconds of each symbolic round (and of each refinement); a round
     /// that needs more halves its symbolic inputs. Default: a twentieth of
-    /// --max-time, at least 2.
+    /// --max-time, at least 2 (not used by a reproducible run, --seed).
     #[arg(long, value_name = "SECS")]
     pub tau1: Option<f64>,
     /// The search: fpsym (a random phase, then symbolic rounds alternating
@@ -402,10 +402,10 @@ pub struct ErrorArgs {
     /// harness), then as many native runs bisecting random inputs to where
     /// a result's computed sign changes (its zeros, where the relative
     /// error is unbounded) and walking along them; the worst go on to the
-    /// symbolic rounds. Within the phase's time (--tau0); counted, so that
-    /// the same --seed tries the same inputs when the count ends the
-    /// phase. `--strategy random` runs random inputs natively until
-    /// --max-time. 0: the random phase measures inputs on the symbolic
+    /// symbolic rounds. Within the phase's time (--tau0), or, in a
+    /// reproducible run (--seed), until the count. `--strategy random`
+    /// runs random inputs natively until --max-time (with --seed: N of
+    /// them). 0: the random phase measures inputs on the symbolic
     /// executor instead, as it does when the native build fails.
     #[arg(long, default_value_t = 1_000_000, value_name = "N")]
     pub random_inputs: u64,
