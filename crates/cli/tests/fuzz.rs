@@ -210,6 +210,20 @@ fn fuzz_time_zero_turns_the_phase_off_and_max_time_turns_it_on() {
     let fuzz = json(&on.join("fuzz/fuzz.json"));
     let s = fuzz["seconds"].as_f64().unwrap();
     assert!(s > 0.5 && s < 3.0, "{fuzz}");
+    // The same command again with --force: the fuzzing phase's directory
+    // is a run's own, which --force removes.
+    let o = fpsym(&[
+        "run",
+        fixture("fuzz_special.c").to_str().unwrap(),
+        "--function",
+        "classify",
+        "--max-time",
+        "10",
+        "--force",
+        "-o",
+        on.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     for d in [out, on] {
         let _ = std::fs::remove_dir_all(d);
     }

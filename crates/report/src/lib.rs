@@ -275,13 +275,14 @@ const RUN_MARKERS: [&str; 4] = [RUN_RECORD, STATS, "tests", "findings"];
 
 /// Everything a run (and its replay) writes into its directory: what
 /// `--force` may remove.
-pub const RUN_ENTRIES: [&str; 19] = [
+pub const RUN_ENTRIES: [&str; 20] = [
     RUN_RECORD,
     STATS,
     "tests",
     "findings",
     EVENTS,
     "build",
+    "fuzz",
     "replay",
     REPLAY,
     "functions",
