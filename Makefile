@@ -8,7 +8,7 @@
 CARGO ?= cargo
 FPSYM := target/release/fpsym
 
-.PHONY: all bootstrap bootstrap-book check-tools build demo lint test test-fast man cli-reference book bench bench-conformance bench-exceptions bench-batch clean
+.PHONY: all bootstrap bootstrap-book check-tools build demo lint test test-fast man cli-reference book bench bench-conformance bench-search bench-exceptions bench-batch clean
 
 all: build
 
@@ -99,6 +99,16 @@ bench: build
 	python3 bench/cp/gen_critical.py target/bench/critical
 	python3 bench/solve_corpus.py --solvers cp,z3 --timeout 60 --corpus target/bench/critical --labels none --csv target/bench-critical.csv
 	python3 bench/transcendental/run.py
+
+# Search power on held-out programs in the shapes of the KLEE-Float suites
+# (bench/run/shapes: bugs found, safe programs fully explored, wrong
+# answers; about 12 minutes), and `fpsym error` on FPGen's benchmark built
+# from the upstream Meschach and GSL sources (fetched from Debian once).
+bench-search: build
+	python3 bench/run/shapes.py --time 60
+	bash bench/error/upstream/fetch.sh
+	python3 bench/error/upstream/make_programs.py
+	python3 bench/error/upstream/check.py --time 10
 
 # GNU GSL's special functions under `fpsym exceptions` (seed 003's
 # benchmark; fetches Debian's gsl source package once; about 1.5 hours
