@@ -646,8 +646,8 @@ impl Search<'_> {
             }
             let mut input = start.clone();
             if attempt % 4 >= 2 {
+                let zero = Float::zero(f, false);
                 for &o in &floats {
-                    let zero = Float::zero(f, false);
                     if !at.contains(&o)
                         && matches!(self.scalars[o].kind, ScalarKind::Float(g) if g == f)
                         && in_range(self, o, zero)

@@ -173,19 +173,16 @@ fn the_fuzzer_finds_a_crash_needing_a_long_double_constant_of_the_program() {
 
 #[test]
 fn fuzz_time_zero_turns_the_phase_off_and_max_time_turns_it_on() {
+    let f = fixture("fuzz_special.c");
+    // `fpsym run fuzz_special.c --function classify ARGS -o OUT`.
+    let classify = |out: &Path, args: &[&str]| {
+        let mut all = vec!["run", f.to_str().unwrap(), "--function", "classify"];
+        all.extend(args);
+        all.extend(["-o", out.to_str().unwrap()]);
+        fpsym(&all)
+    };
     let out = scratch("off");
-    let o = fpsym(&[
-        "run",
-        fixture("fuzz_special.c").to_str().unwrap(),
-        "--function",
-        "classify",
-        "--max-time",
-        "20",
-        "--fuzz-time",
-        "0",
-        "-o",
-        out.to_str().unwrap(),
-    ]);
+    let o = classify(&out, &["--max-time", "20", "--fuzz-time", "0"]);
     let t = text(&o);
     assert_eq!(o.status.code(), Some(1), "{t}");
     assert!(!t.contains("fuzzing:"), "{t}");
@@ -194,16 +191,7 @@ fn fuzz_time_zero_turns_the_phase_off_and_max_time_turns_it_on() {
     assert_eq!(json(&out.join("stats.json"))["stats"]["seeded_queries"], 0);
     // Default: a tenth of --max-time.
     let on = scratch("default");
-    let o = fpsym(&[
-        "run",
-        fixture("fuzz_special.c").to_str().unwrap(),
-        "--function",
-        "classify",
-        "--max-time",
-        "10",
-        "-o",
-        on.to_str().unwrap(),
-    ]);
+    let o = classify(&on, &["--max-time", "10"]);
     let t = text(&o);
     assert_eq!(o.status.code(), Some(1), "{t}");
     assert!(t.contains("fuzzing: "), "{t}");
@@ -212,17 +200,7 @@ fn fuzz_time_zero_turns_the_phase_off_and_max_time_turns_it_on() {
     assert!(s > 0.5 && s < 3.0, "{fuzz}");
     // The same command again with --force: the fuzzing phase's directory
     // is a run's own, which --force removes.
-    let o = fpsym(&[
-        "run",
-        fixture("fuzz_special.c").to_str().unwrap(),
-        "--function",
-        "classify",
-        "--max-time",
-        "10",
-        "--force",
-        "-o",
-        on.to_str().unwrap(),
-    ]);
+    let o = classify(&on, &["--max-time", "10", "--force"]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     for d in [out, on] {
         let _ = std::fs::remove_dir_all(d);
