@@ -117,11 +117,12 @@ pub enum Command {
     ///
     /// Example: fpsym show out --test 3
     Show(ShowArgs),
-    /// Export a run's findings as standalone C reproducers, or its tests as a libFuzzer corpus.
+    /// Export a run's findings as standalone C reproducers, or its tests as a libFuzzer corpus or a Test-Comp suite.
     ///
     /// --c writes a reproducer NNN-KIND.c per finding: the inputs as C
     /// literals and, in its first comment, the command that builds and runs
     /// it with the program. --libfuzzer writes every test as a corpus file.
+    /// --testcomp writes the tests in Test-Comp's test-suite format.
     ///
     /// Example: fpsym export out --c
     Export(ExportArgs),
@@ -251,7 +252,7 @@ pub struct ShowArgs {
 }
 
 #[derive(Args, Debug)]
-#[command(group = clap::ArgGroup::new("what").required(true).multiple(true).args(["c", "libfuzzer"]))]
+#[command(group = clap::ArgGroup::new("what").required(true).multiple(true).args(["c", "libfuzzer", "testcomp"]))]
 pub struct ExportArgs {
     /// The output directory of a fpsym run.
     pub dir: std::path::PathBuf,
@@ -268,6 +269,13 @@ pub struct ExportArgs {
     /// them).
     #[arg(long, value_name = "CORPUS_DIR")]
     pub libfuzzer: Option<std::path::PathBuf>,
+    /// Write the tests as a Test-Comp test suite in SUITE_DIR (test-format
+    /// 1.1): metadata.xml and one NNNNNN.xml per test, the values of its
+    /// __VERIFIER_nondet_* calls in call order (floats as exact hex
+    /// literals). The specification is the run's --property
+    /// (coverage-error, coverage-branches; default coverage-branches).
+    #[arg(long, value_name = "SUITE_DIR")]
+    pub testcomp: Option<std::path::PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -504,6 +512,12 @@ pub struct ReplayArgs {
     /// (the whole run's) is left as it was.
     #[arg(long, value_name = "N")]
     pub test: Option<u64>,
+    /// Check an SV-COMP violation witness (format 2.0) natively instead:
+    /// run the program with the values its function_return waypoints give
+    /// the __VERIFIER_nondet_* calls, in order; exit 0 when it calls
+    /// reach_error at the witness's target line, 1 when it does not.
+    #[arg(long, value_name = "WITNESS.yml", conflicts_with_all = ["test", "coverage", "coverage_html"])]
+    pub witness: Option<std::path::PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -549,6 +563,12 @@ pub struct RunArgs {
     /// it. Prints the SV-COMP verdict. Default: every bug is a finding.
     #[arg(long, value_name = "PROPERTY|FILE.prp")]
     pub property: Option<String>,
+    /// Where a `false(unreach-call)` verdict's SV-COMP violation witness
+    /// goes (format 2.0, YAML; default OUT/witness.yml): the values of the
+    /// __VERIFIER_nondet_* calls in call order, then the reach_error
+    /// call. `fpsym replay OUT --witness FILE` checks one natively.
+    #[arg(long, value_name = "FILE")]
+    pub witness: Option<std::path::PathBuf>,
     /// Search: dfs, bfs, random-path, coverage-new, seeded (states following
     /// a seed of the fuzzing phase first, then dfs), or two joined by `+`
     /// to interleave them (e.g. random-path+coverage-new).

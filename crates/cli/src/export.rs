@@ -41,6 +41,13 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<ExitCode> {
     if let Some(corpus) = &args.libfuzzer {
         corpus_files(dir, &tests, corpus)?;
     }
+    if let Some(suite) = &args.testcomp {
+        let (written, left) = crate::competition::export_testcomp(&record, &tests, suite)?;
+        say!("{}: Test-Comp test suite, {written} test(s)", suite.display());
+        if left > 0 {
+            say!("  {left} test(s) left out: inputs not from __VERIFIER_nondet_* calls");
+        }
+    }
     Ok(ExitCode::SUCCESS)
 }
 

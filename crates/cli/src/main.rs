@@ -38,6 +38,7 @@ pub(crate) fn closed_stdout_ok(r: std::io::Result<()>) -> std::io::Result<()> {
 
 mod args;
 mod batch;
+mod competition;
 mod critical;
 mod error;
 mod exceptions;
@@ -195,9 +196,10 @@ fn run() -> anyhow::Result<ExitCode> {
                 coverage_html: raw.coverage_html,
                 ..Default::default()
             };
-            match raw.test {
-                Some(id) => replay::replay_one(&raw.dir, id, &opts),
-                None => replay::replay(&raw.dir, &opts),
+            match (raw.test, &raw.witness) {
+                (_, Some(w)) => competition::check_witness(&raw.dir, w),
+                (Some(id), None) => replay::replay_one(&raw.dir, id, &opts),
+                (None, None) => replay::replay(&raw.dir, &opts),
             }
         }
         args::Command::Batch(raw) => batch::run(raw),

@@ -233,7 +233,7 @@ fn critical_ranges(j: &serde_json::Value) -> Vec<fpsym_replay::ResultRange> {
 /// internal (exit 3), everything else (a missing tool or runtime, not a
 /// run directory, a failing native build) an input error (exit 2). A
 /// failing build's diagnostics go to stderr first.
-fn failure(e: ReplayError) -> Failure {
+pub fn failure(e: ReplayError) -> Failure {
     if let Some(d) = e.diagnostics() {
         eprint!("{d}");
     }

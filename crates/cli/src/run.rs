@@ -34,6 +34,8 @@ pub struct RunOptions {
     mode: &'static str,
     /// The native fuzzing phase's time.
     fuzz: crate::fuzz::FuzzTime,
+    /// `--witness`: where a violation witness goes (default OUT/witness.yml).
+    witness: Option<PathBuf>,
 }
 
 /// When the tests are replayed natively once the run is over.
@@ -72,7 +74,8 @@ fn read_prp(path: &Path) -> Result<Property, Failure> {
     Property::from_prp(&text).ok_or_else(|| {
         Failure::Input(format!(
             "{}: property `{}` is not supported; fpsym checks unreach-call, \
-             `CHECK( init(main()), LTL(G ! call(reach_error())) )`",
+             `CHECK( init(main()), LTL(G ! call(reach_error())) )`, and generates tests for \
+             coverage-error and coverage-branches (Test-Comp)",
             path.display(),
             text.trim()
         ))
@@ -257,13 +260,16 @@ impl RunOptions {
         }
         let property = match a.property.as_deref() {
             None => PropertySpec::Named(Property::AllFindings),
-            Some("unreach-call") => PropertySpec::Named(Property::UnreachCall),
             Some(p) if p.ends_with(".prp") => PropertySpec::File(PathBuf::from(p)),
-            Some(p) => {
-                return Err(Failure::Input(format!(
-                    "--property {p}: expected `unreach-call` or an SV-COMP .prp file stating it"
-                )))
-            }
+            Some(p) => match Property::from_name(p) {
+                Some(p) => PropertySpec::Named(p),
+                None => {
+                    return Err(Failure::Input(format!(
+                        "--property {p}: expected `unreach-call`, `coverage-error`, `coverage-branches` \
+                         or an SV-COMP/Test-Comp .prp file stating one"
+                    )))
+                }
+            },
         };
         let fuzz = crate::fuzz::FuzzTime::from_flags(a.fuzz_time, engine.max_time)?;
         Ok(RunOptions {
@@ -287,6 +293,7 @@ impl RunOptions {
             prebuilt: a.prebuilt,
             after_run: None,
             mode: "run",
+            witness: a.witness,
         })
     }
 }
@@ -622,6 +629,9 @@ pub fn execute_with(
         say!("{l}");
     }
     print_summary(&summary, sink.findings(), &out);
+    if engine.property == Property::UnreachCall && summary.verdict == Verdict::BugFound {
+        crate::competition::write_witness(&opts.files, opts.witness.as_deref(), &out, sink.findings());
+    }
     report(&summary, sink.findings());
     if let Some(why) = contradicted {
         return Err(Failure::Internal(format!("{why}: a bug in fpsym's model")).into());
@@ -890,7 +900,7 @@ pub fn run_record(opts: &RunOptions, engine: &Config, program: &fpsym_frontend::
         cflags: opts.compile.cflags.clone(),
         env: opts.engine.env.iter().cloned().collect(),
         entry,
-        property: (property == Property::UnreachCall).then_some(property),
+        property: (property != Property::AllFindings).then_some(property),
         sym_args: engine.sym_io.args.clone(),
         sym_stdin: engine.sym_io.stdin,
         mode: Some(opts.mode.to_string()),

@@ -440,6 +440,12 @@ fn the_tool_check_names_the_debian_package_of_what_is_missing() {
     let t = text(&o);
     assert_eq!(o.status.code(), Some(1), "{t}");
     assert!(
+        t.contains(
+            "missing: testcov (PyPI package TestCov, installed by scripts/bootstrap into target/competition-venv)"
+        ),
+        "{t}"
+    );
+    assert!(
         t.contains("libclang_rt.asan-x86_64.a (Debian package libclang-rt-14-dev)"),
         "{t}"
     );

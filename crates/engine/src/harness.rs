@@ -251,6 +251,7 @@ impl Exec<'_, '_> {
                     bytes,
                     shape,
                     elements_root: view.root.clone(),
+                    site: None,
                 });
                 val
             }

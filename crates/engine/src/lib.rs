@@ -677,8 +677,10 @@ fn run_unseeded(
         sv_comp: None,
         printed,
     };
+    if config.property != Property::AllFindings {
+        summary.property = Some(config.property);
+    }
     if config.property == Property::UnreachCall {
-        summary.property = Some(Property::UnreachCall);
         summary.sv_comp = Some(summary.sv_comp_verdict().to_string());
     }
     Ok(summary)
@@ -1113,7 +1115,7 @@ impl<'e, 'p> Engine<'e, 'p> {
                 self.stats.paths_completed += 1;
                 (TestEnd::Exit(code.clone()), None)
             }
-            End::Error(v) if self.config.property == Property::UnreachCall && v.kind != checkers::Kind::ReachError => {
+            End::Error(v) if self.config.property.reach_error_only() && v.kind != checkers::Kind::ReachError => {
                 let how = match v.kind {
                     _ if v.signal.is_some() => v.signal,
                     checkers::Kind::Abort => Some(Termination::Abort),
@@ -1364,6 +1366,7 @@ impl<'e, 'p> Engine<'e, 'p> {
                 value,
                 hex: hexf,
                 elements,
+                site: s.site.clone(),
             });
         }
         let end = match end {

@@ -178,6 +178,7 @@ impl Exec<'_, '_> {
             bytes,
             shape: Some(shape),
             elements_root: None,
+            site: None,
         });
         base
     }
@@ -201,6 +202,7 @@ impl Exec<'_, '_> {
             bytes,
             shape: None,
             elements_root: None,
+            site: None,
         });
         let types = &self.prog.module.types;
         let (ptr_ty, size_ty) = (types.pointer_to(types.i8()), types.i64());

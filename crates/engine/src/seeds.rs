@@ -412,6 +412,7 @@ mod tests {
                 .collect(),
             shape: None,
             elements_root: None,
+            site: None,
         });
         let m = seed_model(&st, &vec![f64::INFINITY.to_le_bytes().to_vec()]);
         assert_eq!(
@@ -453,6 +454,7 @@ mod tests {
                 .collect(),
             shape: None,
             elements_root: None,
+            site: None,
         });
         (st, n)
     }

@@ -241,6 +241,8 @@ pub struct Symbolic {
     /// `m` for `m.{id,flags}`, the part of struct `m` passed in one
     /// register (elements `m.id`, `m.flags`).
     pub elements_root: Option<String>,
+    /// The call that obtained it (None: a harness parameter, argv, stdin).
+    pub site: Option<fpsym_report::InputSite>,
 }
 
 /// One path being explored.

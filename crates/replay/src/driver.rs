@@ -393,6 +393,7 @@ mod tests {
             value: None,
             hex: None,
             elements: vec![],
+            site: None,
         };
         assert_eq!(
             encode_inputs(&[obj("0aff"), obj("")]).unwrap(),

@@ -914,6 +914,7 @@ mod tests {
             value: value.map(String::from),
             hex: hex.map(String::from),
             elements: vec![],
+            site: None,
         }
     }
 

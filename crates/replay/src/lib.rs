@@ -31,6 +31,7 @@ pub mod fuzz;
 mod native;
 mod range;
 mod reach;
+pub mod witness;
 
 pub use classify::NativeRun;
 pub use confirm::{ends_as, expected, Confirmation, Confirmations, Place, SameKind};

@@ -396,6 +396,7 @@ mod tests {
             value: None,
             hex: None,
             elements: vec![],
+            site: None,
         }
     }
 

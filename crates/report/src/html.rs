@@ -320,7 +320,7 @@ fn summary(h: &mut String, run: &RunDir) {
         };
         row(h, "entry", &entry);
         if let Some(p) = &r.property {
-            row(h, "property", &esc(&format!("{p:?}")));
+            row(h, "property", &esc(p.name()));
         }
     }
     match &run.summary {

@@ -324,6 +324,7 @@ mod tests {
                         value: None,
                         hex: None,
                         elements: vec![],
+                        site: None,
                     }],
                     end: PathEnd::Error(FindingKind::AssertionFailure),
                 },

@@ -29,7 +29,9 @@ pub use batch::{
     Totals, BATCH_RECORD, MISSING, RESULTS,
 };
 pub use progress::{read_progress, ProgressSample, PROGRESS};
-pub use records::{article, Event, Finding, FindingKind, Loc, PathEnd, Termination, Test, TestElement, TestObject};
+pub use records::{
+    article, Event, Finding, FindingKind, InputSite, Loc, PathEnd, Termination, Test, TestElement, TestObject,
+};
 pub use replay_record::{
     Coverage, CoverageCount, FileLines, FindingResult, Observation, Observed, Raised, ReplayReport, TestResult,
 };

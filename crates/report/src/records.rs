@@ -250,6 +250,26 @@ pub struct TestObject {
     /// read from `bytes` (a union shows every member).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub elements: Vec<TestElement>,
+    /// Where the program obtained it: the call of its input function
+    /// (`__VERIFIER_nondet_float`, `klee_make_symbolic`, ...). None for
+    /// inputs no call made (a `--function` parameter, `argv`, stdin).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub site: Option<InputSite>,
+}
+
+/// The call through which a program obtained an input.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InputSite {
+    /// The input function called (`__VERIFIER_nondet_float`).
+    pub call: String,
+    /// The function the call is in.
+    pub function: String,
+    /// The call's source file, as the debug information records it.
+    pub file: String,
+    /// Its 1-based line.
+    pub line: u32,
+    /// Its 1-based column (where the callee's name starts; 0: unknown).
+    pub column: u32,
 }
 
 impl TestObject {

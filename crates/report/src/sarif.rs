@@ -492,6 +492,7 @@ mod tests {
                     value: Some("1.5e0".into()),
                     hex: Some("0x1.8p+0".into()),
                     elements: vec![],
+                    site: None,
                 }],
                 end: PathEnd::Error(FindingKind::AssertionFailure),
             }],

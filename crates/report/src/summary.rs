@@ -18,21 +18,79 @@ pub enum Property {
     /// (memory errors, `unreachable`) are undefined behaviour: the path
     /// stops without a finding and the verdict is incomplete.
     UnreachCall,
+    /// Test-Comp `coverage-error`: tests that call `reach_error()`. What
+    /// is a finding is as for [`Property::UnreachCall`]; there is no
+    /// verdict to print.
+    CoverageError,
+    /// Test-Comp `coverage-branches`: tests covering the program's
+    /// branches. Every path's test counts; findings as for
+    /// [`Property::AllFindings`].
+    CoverageBranches,
 }
 
 impl Property {
     /// The property an SV-COMP property file (`.prp`) states, if fpsym
     /// checks it: unreach-call, `CHECK( init(main()), LTL(G !
     /// call(reach_error())) )` (or `__VERIFIER_error`), whitespace aside.
+    /// The Test-Comp properties `coverage-error`, `COVER( init(main()),
+    /// FQL(COVER EDGES(@CALL(reach_error))) )`, and `coverage-branches`,
+    /// `COVER( init(main()), FQL(COVER EDGES(@DECISIONEDGE)) )`, are
+    /// read too.
     pub fn from_prp(text: &str) -> Option<Property> {
         const UNREACH_CALL: [&str; 2] = [
             "CHECK(init(main()),LTL(G!call(reach_error())))",
             "CHECK(init(main()),LTL(G!call(__VERIFIER_error())))",
         ];
         let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
-        UNREACH_CALL
-            .contains(&compact.as_str())
-            .then_some(Property::UnreachCall)
+        let same = |p: Property| {
+            p.prp()
+                .is_some_and(|t| t.split_whitespace().collect::<String>() == compact)
+        };
+        if UNREACH_CALL.contains(&compact.as_str()) {
+            Some(Property::UnreachCall)
+        } else {
+            [Property::CoverageError, Property::CoverageBranches]
+                .into_iter()
+                .find(|p| same(*p))
+        }
+    }
+
+    /// The property by its SV-COMP/Test-Comp name (`unreach-call`,
+    /// `coverage-error`, `coverage-branches`).
+    pub fn from_name(name: &str) -> Option<Property> {
+        Some(match name {
+            "unreach-call" => Property::UnreachCall,
+            "coverage-error" => Property::CoverageError,
+            "coverage-branches" => Property::CoverageBranches,
+            _ => return None,
+        })
+    }
+
+    /// Its name in records and on the command line (`all-findings`,
+    /// `unreach-call`, `coverage-error`, `coverage-branches`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Property::AllFindings => "all-findings",
+            Property::UnreachCall => "unreach-call",
+            Property::CoverageError => "coverage-error",
+            Property::CoverageBranches => "coverage-branches",
+        }
+    }
+
+    /// The text of its `.prp` file (None: [`Property::AllFindings`]).
+    pub fn prp(self) -> Option<&'static str> {
+        Some(match self {
+            Property::AllFindings => return None,
+            Property::UnreachCall => "CHECK( init(main()), LTL(G ! call(reach_error())) )",
+            Property::CoverageError => "COVER( init(main()), FQL(COVER EDGES(@CALL(reach_error))) )",
+            Property::CoverageBranches => "COVER( init(main()), FQL(COVER EDGES(@DECISIONEDGE)) )",
+        })
+    }
+
+    /// Only calls of `reach_error()` are findings (unreach-call,
+    /// coverage-error).
+    pub fn reach_error_only(self) -> bool {
+        matches!(self, Property::UnreachCall | Property::CoverageError)
     }
 }
 
@@ -321,6 +379,23 @@ mod tests {
         let prp = "CHECK( init(main()), LTL(G ! call(reach_error())) )\n";
         assert_eq!(Property::from_prp(prp), Some(Property::UnreachCall));
         assert_eq!(Property::from_prp("CHECK( init(main()), LTL(G valid-free) )"), None);
+        // Test-Comp's, as published (spacing aside).
+        let cover = "COVER( init(main()), FQL(COVER EDGES(@CALL(reach_error))) )\n";
+        assert_eq!(Property::from_prp(cover), Some(Property::CoverageError));
+        let branches = "COVER(init(main()),FQL(COVER EDGES(@DECISIONEDGE)))";
+        assert_eq!(Property::from_prp(branches), Some(Property::CoverageBranches));
+        assert_eq!(
+            Property::from_prp("COVER( init(main()), FQL(COVER EDGES(@BASICBLOCKENTRY)) )"),
+            None
+        );
+        for p in [
+            Property::UnreachCall,
+            Property::CoverageError,
+            Property::CoverageBranches,
+        ] {
+            assert_eq!(Property::from_name(p.name()), Some(p));
+            assert_eq!(Property::from_prp(p.prp().unwrap()), Some(p));
+        }
     }
 
     #[test]

@@ -55,6 +55,7 @@ fn double(name: &str, v: f64) -> TestObject {
         value: Some(format!("{v:e}")),
         hex: Some(hex_float(fpsym_float::Float::from_f64(v))),
         elements: vec![],
+        site: None,
     }
 }
 

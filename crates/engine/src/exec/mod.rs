@@ -431,7 +431,7 @@ impl<'e, 'p> Exec<'e, 'p> {
         let known = self.found.contains(&key);
         if crate::term::as_bool(&bad) == Some(false)
             || (known && !self.config.count_inputs)
-            || (self.config.property == crate::Property::UnreachCall && v.kind != crate::checkers::Kind::ReachError)
+            || (self.config.property.reach_error_only() && v.kind != crate::checkers::Kind::ReachError)
         {
             return;
         }
@@ -464,7 +464,7 @@ impl<'e, 'p> Exec<'e, 'p> {
         let key = (v.kind.clone(), v.loc.clone());
         if crate::term::as_bool(&cond) == Some(false)
             || self.unchecked.contains(&key)
-            || self.config.property == crate::Property::UnreachCall
+            || self.config.property.reach_error_only()
         {
             return;
         }

@@ -147,7 +147,7 @@ impl Exec<'_, '_> {
                 set(st, Val::Bv(bv(64, p as u128)));
             }
             "time" => {
-                let t = self.fresh_input(st, "time", Sort::BitVec(64), "i64");
+                let t = self.call_input(st, "time", loc, Sort::BitVec(64), "i64");
                 set(st, Val::Bv(t.clone()));
                 let p = arg(0)?;
                 if as_bv(&p) != Some(0) {
@@ -156,7 +156,7 @@ impl Exec<'_, '_> {
                 }
             }
             "clock" => {
-                let t = self.fresh_input(st, "clock", Sort::BitVec(64), "i64");
+                let t = self.call_input(st, "clock", loc, Sort::BitVec(64), "i64");
                 set(st, Val::Bv(t));
             }
             "srand" => {

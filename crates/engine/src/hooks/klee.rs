@@ -85,6 +85,7 @@ impl Exec<'_, '_> {
             "klee_int" => {
                 let label = self.c_string(st, &arg_bv(0)?).unwrap_or_else(|| "int".into());
                 let v = self.fresh_input(st, &label, Sort::BitVec(32), "i32");
+                self.mark_site(st, name, loc);
                 set(st, Val::Bv(v));
                 Outcome::Continue
             }
@@ -92,6 +93,7 @@ impl Exec<'_, '_> {
                 let (lo, hi) = (arg_bv(0)?, arg_bv(1)?);
                 let label = self.c_string(st, &arg_bv(2)?).unwrap_or_else(|| "range".into());
                 let v = self.fresh_input(st, &label, Sort::BitVec(32), "i32");
+                self.mark_site(st, name, loc);
                 st.constrain(mk(Op::BvSge, vec![v.clone(), lo]));
                 st.constrain(mk(Op::BvSlt, vec![v.clone(), hi]));
                 set(st, Val::Bv(v));
@@ -100,8 +102,7 @@ impl Exec<'_, '_> {
             "klee_silent_exit" => Outcome::End(End::Infeasible),
             n if n.starts_with("__VERIFIER_nondet_") => {
                 let (sort, ty) = nondet_sort(&n["__VERIFIER_nondet_".len()..]).ok_or_else(|| super::unmodelled(n))?;
-                let label = n["__VERIFIER_nondet_".len()..].to_string();
-                let v = self.fresh_input(st, &label, sort, ty);
+                let v = self.call_input(st, n, loc, sort, ty);
                 // bool is an i1 or an i8 in the IR (the declaration decides).
                 let v = match (dest, sort) {
                     (_, Sort::BitVec(1)) => mk(Op::BvZeroExtend(7), vec![v]),
@@ -201,6 +202,7 @@ impl Exec<'_, '_> {
             bytes,
             shape,
             elements_root: None,
+            site: None,
         });
         v
     }
@@ -236,6 +238,7 @@ impl Exec<'_, '_> {
             )));
         }
         self.make_symbolic_at(st, base, off, size, label);
+        self.mark_site(st, "klee_make_symbolic", loc);
         Ok(Outcome::Continue)
     }
 
@@ -292,7 +295,42 @@ impl Exec<'_, '_> {
             bytes,
             shape,
             elements_root: None,
+            site: None,
         });
+    }
+
+    /// The call of `function` at `loc` in the current frame, as the site
+    /// of an input it gives (None when the call has no location).
+    pub fn input_site(&self, st: &State, function: &str, loc: &Option<Loc>) -> Option<fpsym_report::InputSite> {
+        let loc = loc.as_ref().filter(|l| l.line > 0)?;
+        Some(fpsym_report::InputSite {
+            call: function.to_string(),
+            function: self.prog.funcs[st.frame().func].name.clone(),
+            file: loc.file.clone(),
+            line: loc.line,
+            column: loc.column,
+        })
+    }
+
+    /// [`Exec::fresh_input`] for the result of the call of `function` at
+    /// `loc`: the input records where it was obtained.
+    pub fn call_input(&mut self, st: &mut State, function: &str, loc: &Option<Loc>, sort: Sort, ty: &str) -> Term {
+        let label = function
+            .strip_prefix("__VERIFIER_nondet_")
+            .unwrap_or(function)
+            .to_string();
+        let v = self.fresh_input(st, &label, sort, ty);
+        self.mark_site(st, function, loc);
+        v
+    }
+
+    /// Records the call of `function` at `loc` as the site of the input
+    /// obtained last.
+    fn mark_site(&self, st: &mut State, function: &str, loc: &Option<Loc>) {
+        let site = self.input_site(st, function, loc);
+        if let Some(s) = st.symbolics.last_mut() {
+            s.site = site;
+        }
     }
 
     fn scalar_leaves(&self, t: &Type, at: u64, out: &mut Vec<(u64, Sort)>) {

@@ -1,0 +1,81 @@
+# BenchExec tool-info module for fpsym (https://github.com/sosy-lab/benchexec,
+# doc/tool-integration.md). BenchExec looks for it as benchexec/tools/fpsym.py:
+# copy (or link) this file there; scripts/bootstrap links it into the BenchExec
+# of target/competition-venv.
+#
+# It runs `fpsym run` on an SV-COMP task with the task's property file and
+# reads the verdict from the line `sv-comp: ...` fpsym prints. Only the
+# unreach-call property is verified; only the LP64 data model is supported
+# (fpsym compiles for x86-64): other tasks are reported as unsupported.
+
+import benchexec.result as result
+import benchexec.tools.template
+
+
+class Tool(benchexec.tools.template.BaseTool2):
+    """fpsym: symbolic execution of C programs with exact IEEE-754 semantics."""
+
+    # fpsym's run uses up to this many cores (the engine, and a solver
+    # process beside it): its own wall-clock limit is set so that the CPU
+    # time BenchExec grants is not exceeded.
+    CORES = 2
+
+    def executable(self, tool_locator):
+        return tool_locator.find_executable("fpsym")
+
+    def name(self):
+        return "fpsym"
+
+    def version(self, executable):
+        return self._version_from_tool(executable, line_prefix="fpsym")
+
+    def cmdline(self, executable, options, task, rlimits):
+        data_model = (task.options or {}).get("data_model", "LP64")
+        if data_model != "LP64":
+            raise benchexec.tools.template.UnsupportedFeatureException(
+                f"fpsym supports the LP64 data model only, not {data_model}"
+            )
+        if len(task.input_files) != 1:
+            raise benchexec.tools.template.UnsupportedFeatureException(
+                "fpsym takes one program file per task"
+            )
+        cmd = [executable, "run", "--witness", "witness.yml"]
+        if task.property_file:
+            cmd += ["--property", task.property_file]
+        limits = []
+        if rlimits.cputime:
+            limits.append(rlimits.cputime / self.CORES)
+        if rlimits.walltime:
+            limits.append(rlimits.walltime)
+        if limits and "--max-time" not in options:
+            # Its own limit first: what it found is kept and the verdict said.
+            cmd += ["--max-time", f"{0.9 * min(limits):.0f}"]
+        return cmd + list(options) + list(task.input_files)
+
+    def determine_result(self, run):
+        for line in run.output:
+            if line.startswith("sv-comp: "):
+                verdict = line[len("sv-comp: ") :].strip()
+                if verdict == "true":
+                    return result.RESULT_TRUE_PROP
+                if verdict == "false(unreach-call)":
+                    return result.RESULT_FALSE_REACH
+                if verdict == "unknown":
+                    return result.RESULT_UNKNOWN
+                return f"{result.RESULT_ERROR}({verdict})"
+        if run.was_timeout:
+            return "TIMEOUT"
+        # fpsym's exit codes: 2 an input it refuses (an unsupported construct,
+        # a bad property file), 3 an internal error.
+        if run.exit_code.value == 2:
+            return f"{result.RESULT_ERROR}(input)"
+        if run.exit_code.value == 3:
+            return f"{result.RESULT_ERROR}(internal)"
+        return result.RESULT_ERROR
+
+    def get_value_from_output(self, output, identifier):
+        # `paths: 3 completed, ...`, `tests: 3  findings: 1`, ...
+        for line in output:
+            if line.startswith(identifier):
+                return line[len(identifier) :].strip()
+        return None

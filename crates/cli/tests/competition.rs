@@ -1,0 +1,337 @@
+//! The verification competitions' formats (issue 36), end to end on
+//! tests/c/svcomp_witness.c: the violation witness of `run --property
+//! unreach-call` validates against format 2.0's schema and is confirmed by
+//! `replay --witness` (a tampered one is not); `export --testcomp` writes a
+//! suite TestCov executes to the error and to full branch coverage; the
+//! BenchExec tool-info module (contrib/benchexec/fpsym.py) runs tasks
+//! through BenchExec itself. TestCov and BenchExec come from PyPI into
+//! target/competition-venv (scripts/bootstrap); a test needing them fails
+//! naming them when they are missing.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c").join(name)
+}
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// A fresh, empty directory in the temporary directory.
+fn scratch(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("fpsym-comp-{}-{tag}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn fpsym(args: &[&str], cwd: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fpsym"))
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .unwrap()
+}
+
+fn text(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr)
+}
+
+/// An executable of scripts/bootstrap's virtual environment.
+fn venv_tool(name: &str, package: &str) -> PathBuf {
+    let p = workspace().join("target/competition-venv/bin").join(name);
+    assert!(
+        p.exists(),
+        "{} is missing: the PyPI package {package}, which scripts/bootstrap installs into target/competition-venv",
+        p.display()
+    );
+    p
+}
+
+/// The task's source and a .prp file in `dir`; runs `fpsym run` there.
+fn run_task(dir: &Path, prp: &str, extra: &[&str]) -> Output {
+    std::fs::copy(fixture("svcomp_witness.c"), dir.join("task.c")).unwrap();
+    std::fs::write(dir.join("task.prp"), format!("{prp}\n")).unwrap();
+    let mut args = vec![
+        "run",
+        "task.c",
+        "--property",
+        "task.prp",
+        "-o",
+        "out",
+        "--max-time",
+        "60",
+    ];
+    args.extend(extra);
+    fpsym(&args, dir)
+}
+
+const UNREACH_CALL: &str = "CHECK( init(main()), LTL(G ! call(reach_error())) )";
+const COVER_ERROR: &str = "COVER( init(main()), FQL(COVER EDGES(@CALL(reach_error))) )";
+const COVER_BRANCHES: &str = "COVER( init(main()), FQL(COVER EDGES(@DECISIONEDGE)) )";
+
+fn witness_validator() -> jsonschema::Validator {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/witness-2.0.schema.json");
+    let schema: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    jsonschema::validator_for(&schema).unwrap()
+}
+
+#[test]
+fn a_violation_witness_validates_and_is_confirmed_natively() {
+    let dir = scratch("witness");
+    let o = run_task(&dir, UNREACH_CALL, &[]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{t}");
+    assert!(t.contains("sv-comp: false(unreach-call)\n"), "{t}");
+    assert!(t.contains("witness: out/witness.yml\n"), "{t}");
+    let yaml = std::fs::read_to_string(dir.join("out/witness.yml")).unwrap();
+    let w: serde_json::Value = serde_yaml_ng::from_str(&yaml).unwrap();
+    let errors: Vec<String> = witness_validator()
+        .iter_errors(&w)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "invalid witness:\n{}\n{yaml}", errors.join("\n"));
+
+    // The task: the file as given, its SHA-256, LP64.
+    let task = &w[0]["metadata"]["task"];
+    assert_eq!(task["input_files"], serde_json::json!(["task.c"]));
+    assert_eq!(task["data_model"], "LP64");
+    assert_eq!(task["specification"], "G ! call(reach_error())");
+    let hash = task["input_file_hashes"]["task.c"].as_str().unwrap();
+    let sha = Command::new("sha256sum").arg(dir.join("task.c")).output().unwrap();
+    assert!(String::from_utf8_lossy(&sha.stdout).starts_with(hash), "{hash}");
+
+    // One follow waypoint per segment: a function_return per nondet call
+    // of the path, in call order, then the target.
+    let source = std::fs::read_to_string(dir.join("task.c")).unwrap();
+    let lines: Vec<&str> = source.lines().collect();
+    let segments = w[0]["content"].as_array().unwrap();
+    let mut calls = Vec::new();
+    for (k, s) in segments.iter().enumerate() {
+        let wps = s["segment"].as_array().unwrap();
+        assert_eq!(wps.len(), 1, "{yaml}");
+        let wp = &wps[0]["waypoint"];
+        assert_eq!(wp["action"], "follow");
+        let loc = &wp["location"];
+        let (line, column) = (
+            loc["line"].as_u64().unwrap() as usize,
+            loc["column"].as_u64().unwrap() as usize,
+        );
+        if k + 1 == segments.len() {
+            assert_eq!(wp["type"], "target", "{yaml}");
+            assert!(lines[line - 1][column - 1..].starts_with("reach_error()"), "{yaml}");
+            assert_eq!(loc["function"], "main");
+        } else {
+            assert_eq!(wp["type"], "function_return", "{yaml}");
+            // The column is the call's closing parenthesis.
+            let upto = &lines[line - 1][..column];
+            assert!(upto.ends_with("()"), "{line}:{column} in {upto:?}");
+            let callee = upto
+                .trim_end_matches("()")
+                .rsplit(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+                .next();
+            calls.push((
+                callee.unwrap().to_string(),
+                loc["function"].as_str().unwrap().to_string(),
+                line,
+                column,
+            ));
+            assert!(
+                wp["constraint"]["value"].as_str().unwrap().starts_with("\\result == "),
+                "{yaml}"
+            );
+        }
+    }
+    let names: Vec<(&str, &str)> = calls.iter().map(|(c, f, _, _)| (c.as_str(), f.as_str())).collect();
+    assert_eq!(
+        names,
+        [
+            ("__VERIFIER_nondet_int", "main"),
+            ("__VERIFIER_nondet_float", "main"),
+            ("__VERIFIER_nondet_float", "main"),
+            ("__VERIFIER_nondet_double", "scaled"),
+        ],
+        "{yaml}"
+    );
+    // The two calls on one line have two columns.
+    assert_eq!(calls[1].2, calls[2].2);
+    assert!(calls[1].3 < calls[2].3);
+
+    // Natively, the witness's values reach reach_error at its line.
+    let o = fpsym(&["replay", "out", "--witness", "out/witness.yml"], &dir);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{t}");
+    assert!(
+        t.contains("witness confirmed: reach_error called at task.c:22 natively (4 nondet value(s)"),
+        "{t}"
+    );
+
+    // A witness whose k is out of [2, 5] does not.
+    let first = segments[0]["segment"][0]["waypoint"]["constraint"]["value"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let bad = yaml.replacen(&first, "\\result == 7", 1);
+    assert_ne!(bad, yaml);
+    std::fs::write(dir.join("bad.yml"), bad).unwrap();
+    let o = fpsym(&["replay", "out", "--witness", "bad.yml"], &dir);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{t}");
+    assert!(
+        t.contains("witness not confirmed: with its 4 nondet value(s) the program ended by exit"),
+        "{t}"
+    );
+    // A witness fpsym cannot read is an input error naming the waypoint.
+    std::fs::write(dir.join("junk.yml"), yaml.replacen(&first, "\\result > 7", 1)).unwrap();
+    let o = fpsym(&["replay", "out", "--witness", "junk.yml"], &dir);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{t}");
+    assert!(
+        t.contains("junk.yml: waypoint 1 (task.c:18): constraint `\\result > 7` is not one fpsym reads"),
+        "{t}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Zips the suite directory the way Test-Comp hands suites to TestCov.
+fn zip_suite(suite: &Path, zip: &Path) {
+    let o = Command::new("python3")
+        .args(["-c", "import sys, zipfile, pathlib\nwith zipfile.ZipFile(sys.argv[2], 'w') as z:\n    for p in sorted(pathlib.Path(sys.argv[1]).glob('*.xml')): z.write(p, p.name)"])
+        .arg(suite)
+        .arg(zip)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+}
+
+/// TestCov on the suite `out` exported, with goal `prp`: its report.
+fn testcov(dir: &Path, prp: &str) -> String {
+    let testcov = venv_tool("testcov", "TestCov");
+    let o = fpsym(&["export", "out", "--testcomp", "suite"], dir);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{t}");
+    assert!(t.contains("Test-Comp test suite,"), "{t}");
+    // The metadata names the program, its hash and the specification.
+    let meta = std::fs::read_to_string(dir.join("suite/metadata.xml")).unwrap();
+    let doc = roxmltree::Document::parse_with_options(
+        &meta,
+        roxmltree::ParsingOptions {
+            allow_dtd: true,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let field = |n: &str| {
+        doc.descendants()
+            .find(|e| e.has_tag_name(n))
+            .and_then(|e| e.text())
+            .map(str::to_string)
+    };
+    assert_eq!(field("specification").as_deref(), Some(prp), "{meta}");
+    assert_eq!(field("architecture").as_deref(), Some("64bit"), "{meta}");
+    assert!(meta.contains("test-metadata-1.1.dtd"), "{meta}");
+    zip_suite(&dir.join("suite"), &dir.join("suite.zip"));
+    std::fs::write(dir.join("goal.prp"), format!("{prp}\n")).unwrap();
+    let o = Command::new(testcov)
+        .args([
+            "--no-isolation",
+            "-64",
+            "--goal",
+            "goal.prp",
+            "--test-suite",
+            "suite.zip",
+            "task.c",
+        ])
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    text(&o)
+}
+
+#[test]
+fn a_test_comp_suite_reaches_the_error_under_testcov() {
+    let dir = scratch("cover-error");
+    let o = run_task(&dir, COVER_ERROR, &[]);
+    let t = text(&o);
+    // Test generation: the run says what it found, no SV-COMP verdict.
+    assert!(!t.contains("sv-comp:"), "{t}");
+    assert!(t.contains("reach-error at"), "{t}");
+    let report = testcov(&dir, COVER_ERROR);
+    assert!(report.contains("Result: TRUE"), "{report}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_test_comp_suite_covers_every_branch_under_testcov() {
+    let dir = scratch("cover-branches");
+    let o = run_task(&dir, COVER_BRANCHES, &[]);
+    let t = text(&o);
+    assert!(t.contains("every path explored"), "{t}");
+    let report = testcov(&dir, COVER_BRANCHES);
+    assert!(report.contains("Coverage: 100.0%"), "{report}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn benchexec_runs_tasks_through_the_tool_info_module() {
+    let benchexec = venv_tool("benchexec", "BenchExec");
+    let dir = scratch("benchexec");
+    std::fs::copy(fixture("svcomp_witness.c"), dir.join("false.c")).unwrap();
+    std::fs::copy(fixture("svcomp_unreach_true.i"), dir.join("true.i")).unwrap();
+    std::fs::write(dir.join("unreach-call.prp"), format!("{UNREACH_CALL}\n")).unwrap();
+    for (name, file, verdict, model) in [
+        ("false", "false.c", "false", "LP64"),
+        ("true", "true.i", "true", "LP64"),
+        ("ilp32", "false.c", "false", "ILP32"),
+    ] {
+        std::fs::write(
+            dir.join(format!("{name}.yml")),
+            format!(
+                "format_version: '2.0'\ninput_files: '{file}'\nproperties:\n  - property_file: unreach-call.prp\n    \
+                 expected_verdict: {verdict}\noptions:\n  language: C\n  data_model: {model}\n"
+            ),
+        )
+        .unwrap();
+    }
+    std::fs::write(
+        dir.join("bench.xml"),
+        r#"<?xml version="1.0"?>
+<!DOCTYPE benchmark PUBLIC "+//IDN sosy-lab.org//DTD BenchExec benchmark 2.3//EN" "https://www.sosy-lab.org/benchexec/benchmark-2.3.dtd">
+<benchmark tool="fpsym" timelimit="120 s" cpuCores="2">
+  <rundefinition name="sv-comp"/>
+  <tasks name="floats">
+    <include>*.yml</include>
+    <propertyfile>unreach-call.prp</propertyfile>
+  </tasks>
+</benchmark>
+"#,
+    )
+    .unwrap();
+    let bin = Path::new(env!("CARGO_BIN_EXE_fpsym")).parent().unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let o = Command::new(benchexec)
+        .args(["--no-container", "bench.xml", "-o", "results/"])
+        .env("PATH", path)
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    // Each task's status as BenchExec's table gives it (after the time).
+    let status = |task: &str| {
+        t.lines().find_map(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            let k = words.iter().position(|w| *w == task)?;
+            words.get(k + 1).map(|w| w.to_string())
+        })
+    };
+    assert_eq!(status("false.yml").as_deref(), Some("false(unreach-call)"), "{t}");
+    assert_eq!(status("true.yml").as_deref(), Some("true"), "{t}");
+    // ILP32 is refused by the tool-info module, never answered as if LP64.
+    assert!(t.contains("fpsym supports the LP64 data model only, not ILP32"), "{t}");
+    assert!(t.contains("correct:               2"), "{t}");
+    assert!(t.contains("incorrect:             0"), "{t}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
