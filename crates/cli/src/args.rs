@@ -563,10 +563,12 @@ pub struct RunArgs {
     /// it. Prints the SV-COMP verdict. Default: every bug is a finding.
     #[arg(long, value_name = "PROPERTY|FILE.prp")]
     pub property: Option<String>,
-    /// Where a `false(unreach-call)` verdict's SV-COMP violation witness
-    /// goes (format 2.0, YAML; default OUT/witness.yml): the values of the
-    /// __VERIFIER_nondet_* calls in call order, then the reach_error
-    /// call. `fpsym replay OUT --witness FILE` checks one natively.
+    /// Where the SV-COMP witness of an unreach-call verdict goes (format
+    /// 2.0, YAML; default OUT/witness.yml). For false(unreach-call), a
+    /// violation witness: the values of the __VERIFIER_nondet_* calls in
+    /// call order, then the reach_error call (`fpsym replay OUT --witness
+    /// FILE` checks one natively). For true, a correctness witness with no
+    /// invariants (every path was explored).
     #[arg(long, value_name = "FILE")]
     pub witness: Option<std::path::PathBuf>,
     /// Search: dfs, bfs, random-path, coverage-new, seeded (states following

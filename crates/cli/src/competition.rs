@@ -2,7 +2,7 @@
 //! (written by `run --property unreach-call`, checked by `replay
 //! --witness`) and Test-Comp test suites (`export --testcomp`).
 
-use fpsym_replay::witness::{self, ViolationSource, WITNESS};
+use fpsym_replay::witness::{self, TaskInfo, ViolationSource, WITNESS};
 use fpsym_report::{Finding, FindingKind, Property, RunRecord, Test};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -13,8 +13,14 @@ use std::process::ExitCode;
 /// no finding can have one. A witness that cannot be written is a note,
 /// not a failure of the run: the verdict and its test stand.
 pub fn write_witness(files: &[PathBuf], to: Option<&Path>, out: &Path, findings: &[Finding]) {
+    write_entries(to, out, witness_of(files, out, findings));
+}
+
+/// Writes `entries` to `to` (default OUT/witness.yml) and says where, or
+/// says why there is no witness.
+fn write_entries(to: Option<&Path>, out: &Path, entries: Result<Vec<witness::Entry>, String>) {
     let path = to.map_or_else(|| out.join(WITNESS), Path::to_path_buf);
-    match witness_of(files, out, findings) {
+    match entries {
         Ok(entries) => match std::fs::write(&path, witness::to_yaml(&entries)) {
             Ok(()) => say!("witness: {}", path.display()),
             Err(e) => say!("witness: not written: {}: {e}", path.display()),
@@ -35,16 +41,11 @@ fn witness_of(files: &[PathBuf], out: &Path, findings: &[Finding]) -> Result<Vec
             .first()
             .map(|s| s.split(" (").next().unwrap_or(s).to_string())
             .unwrap_or_else(|| "main".into());
-        let command_line = shlex::try_join(std::env::args().collect::<Vec<_>>().iter().map(String::as_str)).ok();
         let src = ViolationSource {
-            files,
+            task: task(files),
             inputs: &test.objects,
             target: (&f.file, f.line, f.column),
             target_function: &function,
-            specification: witness::UNREACH_CALL,
-            data_model: "LP64",
-            version: env!("CARGO_PKG_VERSION"),
-            command_line,
         };
         match witness::violation_witness(&src) {
             Ok(w) => return Ok(w),
@@ -52,6 +53,27 @@ fn witness_of(files: &[PathBuf], out: &Path, findings: &[Finding]) -> Result<Vec
         }
     }
     Err(why)
+}
+
+/// The task of a run on `files` (unreach-call, LP64, this command line).
+fn task(files: &[PathBuf]) -> TaskInfo<'_> {
+    TaskInfo {
+        files,
+        specification: witness::UNREACH_CALL,
+        data_model: "LP64",
+        version: env!("CARGO_PKG_VERSION"),
+        command_line: shlex::try_join(std::env::args().collect::<Vec<_>>().iter().map(String::as_str)).ok(),
+    }
+}
+
+/// Writes the correctness witness of a `true` verdict (see
+/// [`witness::correctness_witness`]) to `to` (default OUT/witness.yml).
+pub fn write_correctness_witness(files: &[PathBuf], to: Option<&Path>, out: &Path) {
+    write_entries(
+        to,
+        out,
+        witness::correctness_witness(&task(files)).map_err(|e| e.to_string()),
+    );
 }
 
 /// `fpsym replay DIR --witness FILE`: runs the witness's values natively

@@ -670,6 +670,11 @@ pub fn execute_with(
             return Err(Failure::Internal(format!("{why}: a bug in fpsym's model")).into());
         }
     }
+    // A proof that native execution did not contradict: its correctness
+    // witness.
+    if engine.property == Property::UnreachCall && summary.sv_comp.as_deref() == Some("true") {
+        crate::competition::write_correctness_witness(&opts.files, opts.witness.as_deref(), &out);
+    }
     // A solver fault stopped the run: what was found is written, and the
     // fault is an internal error (exit 3).
     if let fpsym_engine::StopReason::SolverFault(m) = &summary.stop {

@@ -195,6 +195,31 @@ fn a_violation_witness_validates_and_is_confirmed_natively() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+#[test]
+fn a_proof_comes_with_a_correctness_witness() {
+    let dir = scratch("correct");
+    std::fs::copy(fixture("svcomp_unreach_true.i"), dir.join("task.i")).unwrap();
+    let o = fpsym(&["run", "task.i", "--property", "unreach-call", "-o", "out"], &dir);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{t}");
+    assert!(t.contains("sv-comp: true\n"), "{t}");
+    assert!(t.contains("witness: out/witness.yml\n"), "{t}");
+    let yaml = std::fs::read_to_string(dir.join("out/witness.yml")).unwrap();
+    let w: serde_json::Value = serde_yaml_ng::from_str(&yaml).unwrap();
+    let errors: Vec<String> = witness_validator().iter_errors(&w).map(|e| e.to_string()).collect();
+    assert!(errors.is_empty(), "invalid witness:\n{}\n{yaml}", errors.join("\n"));
+    // Every path explored: no invariant is needed, none is claimed.
+    assert_eq!(w[0]["entry_type"], "invariant_set", "{yaml}");
+    assert_eq!(w[0]["content"], serde_json::json!([]), "{yaml}");
+    assert_eq!(w[0]["metadata"]["task"]["input_files"], serde_json::json!(["task.i"]));
+    // It is no violation witness to replay.
+    let o = fpsym(&["replay", "out", "--witness", "out/witness.yml"], &dir);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{t}");
+    assert!(t.contains("no entry of type violation_sequence"), "{t}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Zips the suite directory the way Test-Comp hands suites to TestCov.
 fn zip_suite(suite: &Path, zip: &Path) {
     let o = Command::new("python3")

@@ -40,9 +40,23 @@ pub struct Entry {
     pub entry_type: String,
     /// Who made it, when, for which task.
     pub metadata: Metadata,
-    /// The segments of a violation sequence.
+    /// The segments of a violation sequence, or the invariants of an
+    /// invariant set.
     #[serde(default)]
-    pub content: Vec<SegmentEntry>,
+    pub content: Vec<ContentItem>,
+}
+
+/// An item of an entry's content.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ContentItem {
+    /// A violation sequence's segment.
+    Segment(SegmentEntry),
+    /// An invariant set's invariant (kept as written: fpsym writes none).
+    Invariant {
+        /// The invariant.
+        invariant: serde_yaml_ng::Value,
+    },
 }
 
 /// A witness's metadata.
@@ -185,16 +199,10 @@ pub enum WitnessError {
     Replay(#[from] ReplayError),
 }
 
-/// What a violation witness is written from.
-pub struct ViolationSource<'a> {
+/// The task a witness is for.
+pub struct TaskInfo<'a> {
     /// The program's files as the user named them (relative or absolute).
     pub files: &'a [PathBuf],
-    /// The test reaching the target: its inputs, in call order.
-    pub inputs: &'a [TestObject],
-    /// The target: the file, line and column of the `reach_error` call.
-    pub target: (&'a str, u32, u32),
-    /// The function the target call is in.
-    pub target_function: &'a str,
     /// The specification (see [`UNREACH_CALL`]).
     pub specification: &'a str,
     /// `ILP32` or `LP64`.
@@ -205,10 +213,22 @@ pub struct ViolationSource<'a> {
     pub command_line: Option<String>,
 }
 
+/// What a violation witness is written from.
+pub struct ViolationSource<'a> {
+    /// The task.
+    pub task: TaskInfo<'a>,
+    /// The test reaching the target: its inputs, in call order.
+    pub inputs: &'a [TestObject],
+    /// The target: the file, line and column of the `reach_error` call.
+    pub target: (&'a str, u32, u32),
+    /// The function the target call is in.
+    pub target_function: &'a str,
+}
+
 /// The violation witness of `src`: one `function_return` waypoint per
 /// input, then the target.
 pub fn violation_witness(src: &ViolationSource<'_>) -> Result<Vec<Entry>, WitnessError> {
-    let sources = Sources::new(src.files)?;
+    let sources = Sources::new(src.task.files)?;
     let mut content = Vec::new();
     for o in src.inputs {
         let site = o
@@ -221,7 +241,7 @@ pub fn violation_witness(src: &ViolationSource<'_>) -> Result<Vec<Entry>, Witnes
         let column = text
             .and_then(|t| closing_paren(t, site))
             .or((site.column > 0).then_some(site.column));
-        content.push(SegmentEntry {
+        content.push(ContentItem::Segment(SegmentEntry {
             segment: vec![WaypointEntry {
                 waypoint: Waypoint {
                     kind: "function_return".into(),
@@ -238,10 +258,10 @@ pub fn violation_witness(src: &ViolationSource<'_>) -> Result<Vec<Entry>, Witnes
                     }),
                 },
             }],
-        });
+        }));
     }
     let (file, line, column) = src.target;
-    content.push(SegmentEntry {
+    content.push(ContentItem::Segment(SegmentEntry {
         segment: vec![WaypointEntry {
             waypoint: Waypoint {
                 kind: "target".into(),
@@ -255,32 +275,51 @@ pub fn violation_witness(src: &ViolationSource<'_>) -> Result<Vec<Entry>, Witnes
                 constraint: None,
             },
         }],
-    });
+    }));
+    Ok(vec![Entry {
+        entry_type: "violation_sequence".into(),
+        metadata: metadata(&src.task, &sources),
+        content,
+    }])
+}
+
+/// The correctness witness of a task fpsym proved by exploring every path
+/// exactly: an `invariant_set` with no invariants (the proof is the
+/// exhaustion of the paths, which needs none; a validator proves the task
+/// again with whatever invariants it finds).
+pub fn correctness_witness(task: &TaskInfo<'_>) -> Result<Vec<Entry>, WitnessError> {
+    let sources = Sources::new(task.files)?;
+    Ok(vec![Entry {
+        entry_type: "invariant_set".into(),
+        metadata: metadata(task, &sources),
+        content: Vec::new(),
+    }])
+}
+
+/// A witness's metadata: a fresh UUID, the time now, the task's files
+/// with their hashes.
+fn metadata(task: &TaskInfo<'_>, sources: &Sources) -> Metadata {
     let mut hashes = BTreeMap::new();
     for (name, text) in &sources.files {
         hashes.insert(name.clone(), sha256_hex(text.as_bytes()));
     }
-    Ok(vec![Entry {
-        entry_type: "violation_sequence".into(),
-        metadata: Metadata {
-            format_version: "2.0".into(),
-            uuid: uuid::Uuid::new_v4().to_string(),
-            creation_time: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
-            producer: Producer {
-                name: "fpsym".into(),
-                version: src.version.to_string(),
-                command_line: src.command_line.clone(),
-            },
-            task: Task {
-                input_files: sources.files.iter().map(|(n, _)| n.clone()).collect(),
-                input_file_hashes: hashes,
-                specification: src.specification.to_string(),
-                data_model: src.data_model.to_string(),
-                language: "C".into(),
-            },
+    Metadata {
+        format_version: "2.0".into(),
+        uuid: uuid::Uuid::new_v4().to_string(),
+        creation_time: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+        producer: Producer {
+            name: "fpsym".into(),
+            version: task.version.to_string(),
+            command_line: task.command_line.clone(),
         },
-        content,
-    }])
+        task: Task {
+            input_files: sources.files.iter().map(|(n, _)| n.clone()).collect(),
+            input_file_hashes: hashes,
+            specification: task.specification.to_string(),
+            data_model: task.data_model.to_string(),
+            language: "C".into(),
+        },
+    }
 }
 
 /// The witness as YAML.
@@ -604,7 +643,10 @@ pub fn witness_inputs(path: &Path, files: &[PathBuf]) -> Result<WitnessInputs, W
         .ok_or_else(|| malformed("no entry of type violation_sequence".into()))?;
     let sources = Sources::new(files)?;
     let mut out = WitnessInputs::default();
-    let waypoints = entry.content.iter().flat_map(|s| s.segment.iter().map(|w| &w.waypoint));
+    let waypoints = entry.content.iter().flat_map(|c| match c {
+        ContentItem::Segment(s) => s.segment.iter().map(|w| &w.waypoint).collect(),
+        ContentItem::Invariant { .. } => Vec::new(),
+    });
     for (k, w) in waypoints.enumerate() {
         let err = |message: String| WitnessError::Waypoint {
             path: path.to_path_buf(),
