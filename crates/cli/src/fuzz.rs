@@ -4,7 +4,7 @@
 //! them (see `fpsym_replay::fuzz` and `fpsym_engine::seeds`).
 
 use crate::Failure;
-use fpsym_engine::report::{DirSink, Event, Finding, Loc, ReportSink, RunRecord};
+use fpsym_engine::report::{DirSink, Event, Finding, FindingKind, Loc, ReportSink, RunRecord};
 use fpsym_engine::searcher::{Policy, Search};
 use fpsym_engine::Config;
 use fpsym_replay::fuzz::FuzzOutcome;
@@ -426,6 +426,7 @@ pub fn crashes_alone(
     out: &Path,
     findings: &[Finding],
     claims: bool,
+    property: fpsym_engine::report::Property,
 ) -> anyhow::Result<Vec<Crash>> {
     use fpsym_replay::Observation;
     let alone: Vec<(&String, &Vec<Vec<u8>>)> = phase
@@ -482,10 +483,23 @@ pub fn crashes_alone(
             f.kind.to_string() == kind && Some(f.line) == o.line && o.file.as_deref() == Some(base(&f.file).as_str())
         };
         let test = tests.iter().find(|t| same_input(t, seed));
-        let said = if findings.iter().any(same_place) {
+        // The run's test of this input ends as the native run did (under
+        // unreach-call, an `abort` of `assume_abort_if_not` is such an
+        // end): the model agrees, and a failure the property does not
+        // count is no finding.
+        let agrees = test.is_some_and(|t| fpsym_replay::ends_as(&t.end, &o, false));
+        let counted = !property.reach_error_only() || o.kind == Observation::Finding(FindingKind::ReachError);
+        if agrees && !counted {
+            continue;
+        }
+        let said = if findings.iter().any(same_place) || agrees {
             Said::Reproduced
         } else if let Some(t) = test.filter(|t| !matches!(t.end, fpsym_engine::report::PathEnd::Partial(_))) {
             Said::Contradicted(format!("its test {:06} of this input ends as {}", t.id, t.end))
+        } else if !counted {
+            // No test of this input, and a failure the property does not
+            // count: nothing the run claims is contradicted.
+            continue;
         } else if claims {
             Said::Contradicted("the run claims no input fails".to_string())
         } else {

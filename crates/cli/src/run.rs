@@ -563,7 +563,7 @@ pub fn execute_with(
         after(program, engine, &out, &mut sink, solver.as_mut())?;
     }
     if let Some(v) = verdict(&summary, sink.findings()) {
-        summary.verdict = v;
+        summary.set_verdict(v);
     }
     // The fuzzing phase's crashes: those the run reproduced with their
     // input are marked; the others are findings of their own (they
@@ -580,7 +580,7 @@ pub fn execute_with(
                 crate::fuzz::unreproduced_note(phase, &reproduced);
                 Vec::new()
             } else {
-                crate::fuzz::crashes_alone(phase, &reproduced, &out, sink.findings(), claims)?
+                crate::fuzz::crashes_alone(phase, &reproduced, &out, sink.findings(), claims, engine.property)?
             };
             crate::fuzz::write_record(phase, marked, &alone, &out)?;
             // Those reproduced at their place from another input are the
@@ -610,12 +610,12 @@ pub fn execute_with(
             )
         });
     if let Some(why) = &contradicted {
-        summary.verdict = Verdict::Unknown(why.clone());
+        summary.set_verdict(Verdict::Unknown(why.clone()));
     } else if alone.iter().any(|c| c.said == crate::fuzz::Said::NotReached) {
         // A failure found on the machine: a bug found, whatever the
         // symbolic run reached.
         if matches!(summary.verdict, Verdict::Incomplete(_) | Verdict::Unknown(_)) {
-            summary.verdict = Verdict::BugFound;
+            summary.set_verdict(Verdict::BugFound);
         }
     }
     sink.finish(&summary)?;
@@ -658,15 +658,17 @@ pub fn execute_with(
                 // Ctrl-C or SIGTERM reached the native runs too: no
                 // contradiction, but no checked claim either.
                 let why = "interrupted while checking the claim natively (--no-replay skips the check)";
-                summary.verdict = Verdict::Unknown(why.into());
+                summary.set_verdict(Verdict::Unknown(why.into()));
                 sink.finish(&summary)?;
                 say!("verdict: unknown ({why})");
+                print_sv_comp(&summary);
                 return Ok(ExitCode::from(crate::INCOMPLETE));
             }
             // The claim is withdrawn: never a proof the machine contradicts.
-            summary.verdict = Verdict::Unknown(why.clone());
+            summary.set_verdict(Verdict::Unknown(why.clone()));
             sink.finish(&summary)?;
             say!("verdict: unknown (the claim is withdrawn: native execution contradicts the model)");
+            print_sv_comp(&summary);
             return Err(Failure::Internal(format!("{why}: a bug in fpsym's model")).into());
         }
     }
@@ -685,6 +687,14 @@ pub fn execute_with(
         .into());
     }
     Ok(ExitCode::from(verdict_code(&summary.verdict)))
+}
+
+/// The SV-COMP verdict again, after the claim check changed it (the line
+/// printed last is the one that holds).
+fn print_sv_comp(summary: &Summary) {
+    if let Some(v) = &summary.sv_comp {
+        say!("sv-comp: {v}");
+    }
 }
 
 /// The exit code of a verdict: 1 found (a bug, a feasible path), 0 proved

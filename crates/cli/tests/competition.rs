@@ -220,6 +220,43 @@ fn a_proof_comes_with_a_correctness_witness() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+#[test]
+fn an_abort_under_an_assumption_is_no_violation_and_no_contradiction() {
+    // With the fuzzing phase on (it is with --max-time), the inputs outside
+    // the assumption abort natively as their tests say: under unreach-call
+    // that is no finding and agrees with the model (it used to be called a
+    // contradiction: exit 3, verdict unknown).
+    let dir = scratch("assume");
+    std::fs::copy(fixture("svcomp_assume_abort.c"), dir.join("task.c")).unwrap();
+    for _ in 0..2 {
+        // The second run replaces the first's results, witness included.
+        let o = fpsym(
+            &[
+                "run",
+                "task.c",
+                "--property",
+                "unreach-call",
+                "-o",
+                "out",
+                "--force",
+                "--max-time",
+                "30",
+            ],
+            &dir,
+        );
+        let t = text(&o);
+        assert_eq!(o.status.code(), Some(1), "{t}");
+        assert!(t.starts_with("fuzzing: "), "the fuzzing phase ran: {t}");
+        assert!(t.contains("verdict: bug found (every path explored)\n"), "{t}");
+        assert!(t.contains("sv-comp: false(unreach-call)\n"), "{t}");
+        assert!(!t.contains("disagrees"), "{t}");
+        assert!(t.contains("witness: out/witness.yml\n"), "{t}");
+    }
+    let o = fpsym(&["replay", "out", "--witness", "out/witness.yml"], &dir);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Zips the suite directory the way Test-Comp hands suites to TestCov.
 fn zip_suite(suite: &Path, zip: &Path) {
     let o = Command::new("python3")

@@ -27,8 +27,8 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-/// The file a run writes its violation witness to: `OUT/witness.yml`.
-pub const WITNESS: &str = "witness.yml";
+/// The file a run writes its witness to: `OUT/witness.yml`.
+pub use fpsym_report::WITNESS;
 
 /// The specification of `unreach-call` as witnesses state it.
 pub const UNREACH_CALL: &str = "G ! call(reach_error())";

@@ -277,7 +277,7 @@ const RUN_MARKERS: [&str; 4] = [RUN_RECORD, STATS, "tests", "findings"];
 
 /// Everything a run (and its replay) writes into its directory: what
 /// `--force` may remove.
-pub const RUN_ENTRIES: [&str; 20] = [
+pub const RUN_ENTRIES: [&str; 21] = [
     RUN_RECORD,
     STATS,
     "tests",
@@ -298,7 +298,12 @@ pub const RUN_ENTRIES: [&str; 20] = [
     JUNIT,
     HTML,
     "export",
+    WITNESS,
 ];
+
+/// The SV-COMP witness of an unreach-call run (`fpsym run --property
+/// unreach-call`; written by fpsym-replay's `witness` module).
+pub const WITNESS: &str = "witness.yml";
 
 /// Why an output directory cannot be used for a run.
 #[derive(Debug, thiserror::Error)]

@@ -345,13 +345,25 @@ impl Summary {
     /// The SV-COMP verdict of an unreach-call run: `false(unreach-call)`
     /// when a reach_error call was found, `true` only when the run verified
     /// the program (every path explored exactly), `unknown` otherwise.
+    ///
+    /// An `unknown` verdict (native execution contradicted the model, the
+    /// claim could not be checked) is `unknown` whatever was found.
     pub fn sv_comp_verdict(&self) -> &'static str {
-        if self.stats.findings > 0 {
-            "false(unreach-call)"
-        } else if self.verdict == Verdict::Verified {
-            "true"
-        } else {
-            "unknown"
+        match self.verdict {
+            Verdict::Unknown(_) => "unknown",
+            Verdict::BugFound => "false(unreach-call)",
+            _ if self.stats.findings > 0 => "false(unreach-call)",
+            Verdict::Verified => "true",
+            _ => "unknown",
+        }
+    }
+
+    /// Replaces the verdict, and the SV-COMP verdict with it when the run
+    /// has one.
+    pub fn set_verdict(&mut self, v: Verdict) {
+        self.verdict = v;
+        if self.sv_comp.is_some() {
+            self.sv_comp = Some(self.sv_comp_verdict().to_string());
         }
     }
 }
@@ -430,5 +442,35 @@ mod tests {
         }
         let v = serde_json::to_value(Verdict::BugFound).unwrap();
         assert_eq!(v, serde_json::json!({"verdict": "bug-found"}));
+    }
+
+    #[test]
+    fn the_sv_comp_verdict_follows_the_verdict() {
+        let mut s = Summary {
+            stats: Stats::default(),
+            stop: StopReason::Exhausted,
+            verdict: Verdict::Verified,
+            incomplete: None,
+            directed_incomplete: None,
+            solver: BTreeMap::new(),
+            property: Some(Property::UnreachCall),
+            sv_comp: Some("true".into()),
+            printed: vec![],
+        };
+        // A claim withdrawn is no proof; a failure seen natively is a bug.
+        s.set_verdict(Verdict::Unknown("native execution contradicts the model".into()));
+        assert_eq!(s.sv_comp.as_deref(), Some("unknown"));
+        s.set_verdict(Verdict::BugFound);
+        assert_eq!(s.sv_comp.as_deref(), Some("false(unreach-call)"));
+        // Findings under an unknown verdict are not vouched for.
+        s.stats.findings = 1;
+        s.set_verdict(Verdict::Unknown("the model disagrees".into()));
+        assert_eq!(s.sv_comp.as_deref(), Some("unknown"));
+        s.set_verdict(Verdict::Incomplete("time".into()));
+        assert_eq!(s.sv_comp.as_deref(), Some("false(unreach-call)"));
+        // Without the property there is no SV-COMP verdict to keep.
+        s.sv_comp = None;
+        s.set_verdict(Verdict::Verified);
+        assert_eq!(s.sv_comp, None);
     }
 }
