@@ -487,6 +487,8 @@ pub fn crashes_alone(
         // unreach-call, an `abort` of `assume_abort_if_not` is such an
         // end): the model agrees, and a failure the property does not
         // count is no finding.
+        // (A partial path's test says nothing of how the input ends.)
+        let test = test.filter(|t| !matches!(t.end, fpsym_engine::report::PathEnd::Partial(_)));
         let agrees = test.is_some_and(|t| fpsym_replay::ends_as(&t.end, &o, false));
         let counted = !property.reach_error_only() || o.kind == Observation::Finding(FindingKind::ReachError);
         if agrees && !counted {
@@ -494,7 +496,7 @@ pub fn crashes_alone(
         }
         let said = if findings.iter().any(same_place) || agrees {
             Said::Reproduced
-        } else if let Some(t) = test.filter(|t| !matches!(t.end, fpsym_engine::report::PathEnd::Partial(_))) {
+        } else if let Some(t) = test {
             Said::Contradicted(format!("its test {:06} of this input ends as {}", t.id, t.end))
         } else if !counted {
             // No test of this input, and a failure the property does not
