@@ -254,6 +254,25 @@ fn an_abort_under_an_assumption_is_no_violation_and_no_contradiction() {
     }
     let o = fpsym(&["replay", "out", "--witness", "out/witness.yml"], &dir);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    // Test-Comp's branch coverage counts the same way: the abort is a
+    // path's end, reach_error the one finding.
+    let o = fpsym(
+        &[
+            "run",
+            "task.c",
+            "--property",
+            "coverage-branches",
+            "-o",
+            "cov",
+            "--max-time",
+            "30",
+        ],
+        &dir,
+    );
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{t}");
+    assert!(t.contains("findings: 1\n") && t.contains("reach-error at"), "{t}");
+    assert!(!t.contains("abort at"), "{t}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -322,9 +322,17 @@ fn metadata(task: &TaskInfo<'_>, sources: &Sources) -> Metadata {
     }
 }
 
-/// The witness as YAML.
+/// The witness as YAML. The creation time is quoted: YAML 1.1 readers
+/// (PyYAML, SnakeYAML: the validators') would read a plain RFC 3339 time
+/// as a timestamp, where the format says string.
 pub fn to_yaml(entries: &[Entry]) -> String {
-    serde_yaml_ng::to_string(entries).expect("witness entries serialize")
+    let text = serde_yaml_ng::to_string(entries).expect("witness entries serialize");
+    text.lines()
+        .map(|l| match l.split_once("creation_time: ") {
+            Some((indent, t)) if !t.starts_with('\'') => format!("{indent}creation_time: '{t}'\n"),
+            _ => format!("{l}\n"),
+        })
+        .collect()
 }
 
 /// Reads the witness at `path`.
@@ -837,6 +845,25 @@ mod tests {
             }
         )
         .is_err());
+    }
+
+    #[test]
+    fn the_creation_time_is_a_quoted_string() {
+        let task = TaskInfo {
+            files: &[],
+            specification: UNREACH_CALL,
+            data_model: "LP64",
+            version: "1",
+            command_line: None,
+        };
+        let yaml = to_yaml(&correctness_witness(&task).unwrap());
+        let line = yaml.lines().find(|l| l.contains("creation_time")).unwrap();
+        assert!(
+            line.trim().starts_with("creation_time: '20") && line.ends_with('\''),
+            "{yaml}"
+        );
+        let back: Vec<Entry> = serde_yaml_ng::from_str(&yaml).unwrap();
+        assert!(!back[0].metadata.creation_time.contains('\''), "{yaml}");
     }
 
     #[test]

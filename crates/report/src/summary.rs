@@ -24,7 +24,8 @@ pub enum Property {
     CoverageError,
     /// Test-Comp `coverage-branches`: tests covering the program's
     /// branches. Every path's test counts; findings as for
-    /// [`Property::AllFindings`].
+    /// [`Property::UnreachCall`] (Test-Comp's tasks `abort()` outside their
+    /// assumptions).
     CoverageBranches,
 }
 
@@ -87,10 +88,10 @@ impl Property {
         })
     }
 
-    /// Only calls of `reach_error()` are findings (unreach-call,
-    /// coverage-error).
+    /// Only calls of `reach_error()` are findings (unreach-call and the
+    /// Test-Comp properties).
     pub fn reach_error_only(self) -> bool {
-        matches!(self, Property::UnreachCall | Property::CoverageError)
+        self != Property::AllFindings
     }
 }
 
