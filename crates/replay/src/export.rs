@@ -283,15 +283,20 @@ fn named_int(ty: &str) -> Option<(usize, bool, &'static str)> {
     })
 }
 
-/// An integer literal of `bytes` bytes (`signed` or not) for `v`, and its
-/// image; None when `v` does not fit.
-fn int_literal(v: i128, bytes: usize, signed: bool, ty: &str) -> Option<Literal> {
+/// The least and greatest integer of `bytes` bytes (up to 8), `signed` or not.
+pub(crate) fn int_range(bytes: usize, signed: bool) -> (i128, i128) {
     let bits = 8 * bytes as u32;
-    let (lo, hi) = if signed {
+    if signed {
         (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
     } else {
         (0, (1i128 << bits) - 1)
-    };
+    }
+}
+
+/// An integer literal of `bytes` bytes (`signed` or not) for `v`, and its
+/// image; None when `v` does not fit.
+fn int_literal(v: i128, bytes: usize, signed: bool, ty: &str) -> Option<Literal> {
+    let (lo, hi) = int_range(bytes, signed);
     if v < lo || v > hi {
         return None;
     }

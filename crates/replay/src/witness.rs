@@ -601,12 +601,7 @@ fn constraint_bytes(constraint: &str, ty: NondetType) -> Result<Vec<u8>, String>
                 .ok_or_else(|| format!("constraint `{constraint}` is not one fpsym reads (`\\result == V`)"))?
                 .trim_end_matches(['u', 'U', 'l', 'L']);
             let v: i128 = lit.parse().map_err(|_| format!("`{lit}` is not a decimal integer"))?;
-            let bits = 8 * n as u32;
-            let (lo, hi) = if signed {
-                (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
-            } else {
-                (0, (1i128 << bits) - 1)
-            };
+            let (lo, hi) = crate::export::int_range(n, signed);
             if v < lo || v > hi {
                 return Err(format!("{v} is out of the call's type's range"));
             }
