@@ -490,17 +490,25 @@ pub fn crashes_alone(
         // (A partial path's test says nothing of how the input ends.)
         let test = test.filter(|t| !matches!(t.end, fpsym_engine::report::PathEnd::Partial(_)));
         let agrees = test.is_some_and(|t| fpsym_replay::ends_as(&t.end, &o, false));
-        let counted = !property.reach_error_only() || o.kind == Observation::Finding(FindingKind::ReachError);
-        if agrees && !counted {
+        // Under unreach-call only reach_error violates the property; abort,
+        // a failed assertion and an integer division by zero end a path
+        // normally; anything else (a memory error) is undefined behaviour,
+        // where the run stops incomplete: a claim it made contradicts it.
+        let violation = !property.reach_error_only() || o.kind == Observation::Finding(FindingKind::ReachError);
+        let ends_normally = matches!(
+            o.kind,
+            Observation::Finding(FindingKind::Abort | FindingKind::AssertionFailure | FindingKind::DivisionByZero)
+        );
+        if agrees && !violation {
             continue;
         }
         let said = if findings.iter().any(same_place) || agrees {
             Said::Reproduced
         } else if let Some(t) = test {
             Said::Contradicted(format!("its test {:06} of this input ends as {}", t.id, t.end))
-        } else if !counted {
-            // No test of this input, and a failure the property does not
-            // count: nothing the run claims is contradicted.
+        } else if !violation && (ends_normally || !claims) {
+            // No test of this input, and no violation of the property:
+            // nothing the run says is contradicted.
             continue;
         } else if claims {
             Said::Contradicted("the run claims no input fails".to_string())
