@@ -276,6 +276,54 @@ fn an_abort_under_an_assumption_is_no_violation_and_no_contradiction() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+#[test]
+fn edge_values_travel_exactly_through_witnesses_and_suites() {
+    // A negative zero, a subnormal, +inf and a NaN: each written exactly,
+    // each handed back natively (by replay --witness, and by TestCov's
+    // scanf-based harness for the Test-Comp suite).
+    let dir = scratch("edges");
+    std::fs::copy(fixture("svcomp_witness_edges.c"), dir.join("task.c")).unwrap();
+    let o = fpsym(&["run", "task.c", "--property", "unreach-call", "-o", "out"], &dir);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{t}");
+    let yaml = std::fs::read_to_string(dir.join("out/witness.yml")).unwrap();
+    let negative_zero = "\\result == -0x0p+0 && \\sign(\\result) == \\Negative";
+    for c in [
+        negative_zero,
+        "\\result == 0x0.",
+        "\\is_plus_infinity(\\result)",
+        "\\is_NaN(\\result)",
+    ] {
+        assert!(yaml.contains(c), "{c}: {yaml}");
+    }
+    let o = fpsym(&["replay", "out", "--witness", "out/witness.yml"], &dir);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    // +0 in place of -0 does not reach it (1/z is +inf).
+    std::fs::write(
+        dir.join("plus.yml"),
+        yaml.replacen(negative_zero, "\\result == 0x0p+0", 1),
+    )
+    .unwrap();
+    let o = fpsym(&["replay", "out", "--witness", "plus.yml"], &dir);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    // The same values as Test-Comp inputs, read back by TestCov's harness.
+    let report = testcov(&dir, COVER_ERROR);
+    let suite: String = std::fs::read_dir(dir.join("suite"))
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect();
+    for v in [
+        "<input>-0x0p+0</input>",
+        "<input>0x0.",
+        "<input>inf</input>",
+        "nan</input>",
+    ] {
+        assert!(suite.contains(v), "{v}: {suite}");
+    }
+    assert!(report.contains("Result: TRUE"), "{report}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Zips the suite directory the way Test-Comp hands suites to TestCov.
 fn zip_suite(suite: &Path, zip: &Path) {
     let o = Command::new("python3")
