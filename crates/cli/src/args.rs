@@ -571,6 +571,14 @@ pub struct RunArgs {
     /// invariants (every path was explored).
     #[arg(long, value_name = "FILE")]
     pub witness: Option<std::path::PathBuf>,
+    /// How to prove `--property unreach-call` when the paths cannot all be
+    /// explored (a loop without a bound): `abstract` (the default: an
+    /// abstract interpretation with IEEE intervals, sound in every rounding
+    /// mode, tried first with a quarter of --max-time, at most 20 s; the
+    /// verdict prints the loop invariants that prove it, and a correctness
+    /// witness states them) or `none`.
+    #[arg(long, value_name = "HOW", default_value = "abstract", value_parser = ["abstract", "none"])]
+    pub prove: String,
     /// Search: dfs, bfs, random-path, coverage-new, seeded (states following
     /// a seed of the fuzzing phase first, then dfs), or two joined by `+`
     /// to interleave them (e.g. random-path+coverage-new).

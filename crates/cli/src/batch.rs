@@ -795,9 +795,9 @@ fn exit_code(all: &[JobResult], unfinished: bool) -> u8 {
     } else if all.iter().any(|r| r.status == JobStatus::Crashed) {
         3
     } else if unfinished
-        || all
-            .iter()
-            .any(|r| r.status != JobStatus::Done || !matches!(r.verdict.as_deref(), Some("verified" | "infeasible")))
+        || all.iter().any(|r| {
+            r.status != JobStatus::Done || !matches!(r.verdict.as_deref(), Some("verified" | "proved" | "infeasible"))
+        })
     {
         crate::INCOMPLETE
     } else {

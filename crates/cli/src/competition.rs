@@ -68,11 +68,16 @@ fn task(files: &[PathBuf]) -> TaskInfo<'_> {
 
 /// Writes the correctness witness of a `true` verdict (see
 /// [`witness::correctness_witness`]) to `to` (default OUT/witness.yml).
-pub fn write_correctness_witness(files: &[PathBuf], to: Option<&Path>, out: &Path) {
+pub fn write_correctness_witness(
+    files: &[PathBuf],
+    to: Option<&Path>,
+    out: &Path,
+    invariants: &[witness::LoopInvariant],
+) {
     write_entries(
         to,
         out,
-        witness::correctness_witness(&task(files)).map_err(|e| e.to_string()),
+        witness::correctness_witness(&task(files), invariants).map_err(|e| e.to_string()),
     );
 }
 

@@ -266,7 +266,7 @@ fn all_functions(
                 }
             }
             verdict = match &summary.verdict {
-                fpsym_engine::Verdict::Verified => "verified".into(),
+                fpsym_engine::Verdict::Verified | fpsym_engine::Verdict::Proved(_) => "verified".into(),
                 fpsym_engine::Verdict::BugFound => "found".into(),
                 fpsym_engine::Verdict::Incomplete(_) => "incomplete".into(),
                 v => format!("{v:?}"),

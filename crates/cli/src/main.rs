@@ -45,6 +45,7 @@ mod exceptions;
 mod export;
 mod fuzz;
 mod path;
+mod prove;
 mod replay;
 mod run;
 mod session;

@@ -36,6 +36,8 @@ pub struct RunOptions {
     fuzz: crate::fuzz::FuzzTime,
     /// `--witness`: where a violation witness goes (default OUT/witness.yml).
     witness: Option<PathBuf>,
+    /// `--prove abstract`: try a proof by invariants.
+    prove: bool,
 }
 
 /// When the tests are replayed natively once the run is over.
@@ -294,6 +296,7 @@ impl RunOptions {
             after_run: None,
             mode: "run",
             witness: a.witness,
+            prove: a.prove == "abstract",
         })
     }
 }
@@ -534,6 +537,15 @@ pub fn execute_with(
     let record = write_run_record(opts, engine, &out, program)?;
     let interrupt = crate::interrupt();
     let mut seeded = engine.clone();
+    // The proof by invariants first: its time comes out of the run's.
+    let proof = if opts.prove {
+        crate::prove::attempt(program, engine)
+    } else {
+        None
+    };
+    if let (Some(p), Some(t)) = (&proof, seeded.max_time) {
+        seeded.max_time = Some(t.saturating_sub(std::time::Duration::from_secs_f64(p.seconds)));
+    }
     let fuzzed = match plugins.oracle {
         None => crate::fuzz::phase(opts.fuzz, opts.mode, &record, program, &out, &mut seeded, &interrupt)?,
         Some(_) => None,
@@ -618,6 +630,17 @@ pub fn execute_with(
             summary.set_verdict(Verdict::BugFound);
         }
     }
+    // A proof never replaces a finding, nor a contradiction.
+    let proof_line = match (&proof, &contradicted) {
+        (Some(p), None) => match crate::prove::apply(p, &mut summary) {
+            Ok(line) => line,
+            Err(why) => {
+                sink.finish(&summary)?;
+                return Err(Failure::Internal(format!("{why}: a bug in fpsym")).into());
+            }
+        },
+        _ => None,
+    };
     sink.finish(&summary)?;
     for p in &summary.printed {
         say_part!("{p}");
@@ -626,6 +649,9 @@ pub fn execute_with(
         say!();
     }
     if let Some(l) = &fuzz_line {
+        say!("{l}");
+    }
+    if let Some(l) = &proof_line {
         say!("{l}");
     }
     print_summary(&summary, sink.findings(), &out);
@@ -675,7 +701,11 @@ pub fn execute_with(
     // A proof that native execution did not contradict: its correctness
     // witness.
     if engine.property == Property::UnreachCall && summary.sv_comp.as_deref() == Some("true") {
-        crate::competition::write_correctness_witness(&opts.files, opts.witness.as_deref(), &out);
+        let invariants = match &proof {
+            Some(p) if matches!(summary.verdict, Verdict::Proved(_)) => crate::prove::witness_invariants(p),
+            _ => Vec::new(),
+        };
+        crate::competition::write_correctness_witness(&opts.files, opts.witness.as_deref(), &out, &invariants);
     }
     // A solver fault stopped the run: what was found is written, and the
     // fault is an internal error (exit 3).
@@ -702,7 +732,7 @@ fn print_sv_comp(summary: &Summary) {
 pub fn verdict_code(v: &Verdict) -> u8 {
     match v {
         Verdict::BugFound | Verdict::Feasible(_) => 1,
-        Verdict::Verified | Verdict::Infeasible(_) => 0,
+        Verdict::Verified | Verdict::Proved(_) | Verdict::Infeasible(_) => 0,
         Verdict::Incomplete(_) | Verdict::Unknown(_) => crate::INCOMPLETE,
     }
 }
@@ -862,6 +892,7 @@ fn print_summary(s: &Summary, findings: &[Finding], out: &std::path::Path) {
             None => "bug found (every path explored)".to_string(),
         },
         Verdict::Verified => "verified (every path explored exactly, no finding)".to_string(),
+        Verdict::Proved(why) => format!("verified ({why})"),
         Verdict::Incomplete(why) => format!("incomplete ({why})"),
         Verdict::Feasible(what) => format!("feasible ({what})"),
         Verdict::Infeasible(why) => format!("infeasible ({why})"),

@@ -286,6 +286,28 @@ impl Float {
         Float::from_ordinal(self.fmt, self.ordinal()? - 1)
     }
 
+    /// The IEEE comparison key of a non-NaN value: its ordinal with `-0` and
+    /// `+0` sharing key 0, so `x <= y` (IEEE) iff `key(x) <= key(y)`. None for NaN.
+    pub fn ieee_key(self) -> Option<i128> {
+        let o = self.ordinal()?;
+        Some(if o < 0 { o + 1 } else { o })
+    }
+    /// The least value whose [`Float::ieee_key`] is at least `k` (clamped to
+    /// `[-inf, +inf]`): `-0` for key 0.
+    pub fn least_with_key(fmt: Format, k: i128) -> Float {
+        Float::clamped_ordinal(fmt, if k > 0 { k } else { k - 1 })
+    }
+    /// The greatest value whose [`Float::ieee_key`] is at most `k` (clamped to
+    /// `[-inf, +inf]`): `+0` for key 0.
+    pub fn greatest_with_key(fmt: Format, k: i128) -> Float {
+        Float::clamped_ordinal(fmt, if k >= 0 { k } else { k - 1 })
+    }
+    /// The value with ordinal `o`, clamped to `[-inf, +inf]`.
+    pub fn clamped_ordinal(fmt: Format, o: i128) -> Float {
+        let max = Float::infinity(fmt, false).bits as i128;
+        Float::from_ordinal(fmt, o.clamp(-max - 1, max)).expect("clamped")
+    }
+
     /// IEEE nextUp: the least value greater than this one (zeros of both signs go
     /// to the smallest subnormal; `+inf` stays; NaN stays).
     pub fn next_up(self) -> Float {

@@ -52,7 +52,7 @@ pub struct Entry {
 pub enum ContentItem {
     /// A violation sequence's segment.
     Segment(SegmentEntry),
-    /// An invariant set's invariant (kept as written: fpsym writes none).
+    /// An invariant set's invariant (kept as written).
     Invariant {
         /// The invariant.
         invariant: serde_yaml_ng::Value,
@@ -283,16 +283,51 @@ pub fn violation_witness(src: &ViolationSource<'_>) -> Result<Vec<Entry>, Witnes
     }])
 }
 
-/// The correctness witness of a task fpsym proved by exploring every path
-/// exactly: an `invariant_set` with no invariants (the proof is the
-/// exhaustion of the paths, which needs none; a validator proves the task
-/// again with whatever invariants it finds).
-pub fn correctness_witness(task: &TaskInfo<'_>) -> Result<Vec<Entry>, WitnessError> {
+/// A loop invariant of a proof: a C expression that holds at a loop head
+/// each time the loop's condition is about to be evaluated.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoopInvariant {
+    /// The file, as the program's debug information names it.
+    pub file: String,
+    /// The loop's line (1-based).
+    pub line: u32,
+    /// The column of its `while`/`for`/`do` keyword, when found.
+    pub column: Option<u32>,
+    /// The function the loop is in.
+    pub function: String,
+    /// The invariant (`y >= -0x1p+1 && y <= 0x1p+1`).
+    pub value: String,
+}
+
+/// The correctness witness of a task fpsym proved: an `invariant_set` with
+/// the proof's loop invariants, or none when the proof explored every path
+/// exactly (the exhaustion of the paths needs none; a validator proves the
+/// task again with whatever invariants it finds).
+pub fn correctness_witness(task: &TaskInfo<'_>, invariants: &[LoopInvariant]) -> Result<Vec<Entry>, WitnessError> {
+    use serde_yaml_ng::{Mapping, Value};
     let sources = Sources::new(task.files)?;
+    let mut content = Vec::new();
+    for inv in invariants {
+        let mut location = Mapping::new();
+        location.insert("file_name".into(), sources.find(&inv.file).0.into());
+        location.insert("line".into(), inv.line.into());
+        if let Some(c) = inv.column {
+            location.insert("column".into(), c.into());
+        }
+        location.insert("function".into(), inv.function.clone().into());
+        let mut m = Mapping::new();
+        m.insert("type".into(), "loop_invariant".into());
+        m.insert("location".into(), Value::Mapping(location));
+        m.insert("value".into(), inv.value.clone().into());
+        m.insert("format".into(), "c_expression".into());
+        content.push(ContentItem::Invariant {
+            invariant: Value::Mapping(m),
+        });
+    }
     Ok(vec![Entry {
         entry_type: "invariant_set".into(),
         metadata: metadata(task, &sources),
-        content: Vec::new(),
+        content,
     }])
 }
 
@@ -851,7 +886,7 @@ mod tests {
             version: "1",
             command_line: None,
         };
-        let yaml = to_yaml(&correctness_witness(&task).unwrap());
+        let yaml = to_yaml(&correctness_witness(&task, &[]).unwrap());
         let line = yaml.lines().find(|l| l.contains("creation_time")).unwrap();
         assert!(
             line.trim().starts_with("creation_time: '20") && line.ends_with('\''),

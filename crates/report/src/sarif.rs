@@ -436,6 +436,7 @@ pub(crate) fn verdict_words(v: &Verdict) -> (&'static str, Option<&str>) {
     match v {
         Verdict::BugFound => ("bug found", None),
         Verdict::Verified => ("verified", None),
+        Verdict::Proved(w) => ("verified", Some(w)),
         Verdict::Incomplete(w) => ("incomplete", Some(w)),
         Verdict::Feasible(w) => ("feasible", Some(w)),
         Verdict::Infeasible(w) => ("infeasible", Some(w)),

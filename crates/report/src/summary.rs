@@ -288,6 +288,9 @@ pub enum Verdict {
     BugFound,
     /// Every path explored, nothing concretized or dropped, no finding.
     Verified,
+    /// No finding can happen, proved by invariants (a loop's paths were not
+    /// all explored): the invariants that prove it.
+    Proved(String),
     /// No finding, but not everything was explored exactly: why.
     Incomplete(String),
     /// What was asked for (a path, a line) happens: the test that shows it.
@@ -345,7 +348,8 @@ fn finite_or_null<'de, D: serde::Deserializer<'de>>(d: D) -> Result<BTreeMap<Str
 impl Summary {
     /// The SV-COMP verdict of an unreach-call run: `false(unreach-call)`
     /// when a reach_error call was found, `true` only when the run verified
-    /// the program (every path explored exactly), `unknown` otherwise.
+    /// the program (every path explored exactly, or a proof by invariants),
+    /// `unknown` otherwise.
     ///
     /// An `unknown` verdict (native execution contradicted the model, the
     /// claim could not be checked) is `unknown` whatever was found.
@@ -354,7 +358,7 @@ impl Summary {
             Verdict::Unknown(_) => "unknown",
             Verdict::BugFound => "false(unreach-call)",
             _ if self.stats.findings > 0 => "false(unreach-call)",
-            Verdict::Verified => "true",
+            Verdict::Verified | Verdict::Proved(_) => "true",
             _ => "unknown",
         }
     }

@@ -393,8 +393,7 @@ pub(crate) fn ord(f: Float) -> i128 {
 
 /// The float with ordinal `o` (clamped to `[-inf, +inf]`).
 pub(crate) fn from_ord(fmt: Format, o: i128) -> Float {
-    let max = ord(Float::infinity(fmt, false));
-    Float::from_ordinal(fmt, o.clamp(-max - 1, max)).unwrap()
+    Float::clamped_ordinal(fmt, o)
 }
 
 /// The interval of non-NaN floats with ordinals `[lo, hi]` (empty if `lo > hi`).
@@ -435,33 +434,17 @@ pub(crate) fn restrict_to_union(x: &FloatInterval, parts: &[(Float, Float)], nan
     out
 }
 
-/// The IEEE comparison key of a non-NaN float: the ordinal with `-0` and `+0`
-/// mapped to the same key 0, so `x <= y` (IEEE) iff `key(x) <= key(y)`.
+/// The IEEE comparison key of a non-NaN float ([`Float::ieee_key`]).
 pub(crate) fn key(f: Float) -> i128 {
-    let o = ord(f);
-    if o < 0 {
-        o + 1
-    } else {
-        o
-    }
+    f.ieee_key().expect("key of NaN")
 }
 
 /// The smallest float whose key is at least `k`.
 pub(crate) fn key_lo(fmt: Format, k: i128) -> Float {
-    if k == 0 {
-        Float::zero(fmt, true)
-    } else if k > 0 {
-        from_ord(fmt, k)
-    } else {
-        from_ord(fmt, k - 1)
-    }
+    Float::least_with_key(fmt, k)
 }
 
 /// The largest float whose key is at most `k`.
 pub(crate) fn key_hi(fmt: Format, k: i128) -> Float {
-    if k >= 0 {
-        from_ord(fmt, k)
-    } else {
-        from_ord(fmt, k - 1)
-    }
+    Float::greatest_with_key(fmt, k)
 }

@@ -1,0 +1,220 @@
+//! `--prove abstract`: a proof by invariants for the loops symbolic
+//! execution cannot exhaust (fpsym-prove's abstract interpreter), tried
+//! before the run with a share of its time, and applied to the verdict
+//! when the run cannot finish.
+
+use fpsym_engine::{Config, Property, Summary, Verdict};
+use fpsym_frontend::Program;
+use fpsym_prove::{Invariant, Outcome, ProveOptions, Val};
+use fpsym_replay::witness::LoopInvariant;
+use std::time::{Duration, Instant};
+
+/// The functions whose call the unreach-call property forbids.
+const TARGETS: &[&str] = &["reach_error", "__VERIFIER_error"];
+
+/// The proof attempt's share of `--max-time` (a quarter, at most 20 s; 20 s
+/// without a limit).
+fn budget(max_time: Option<Duration>) -> Duration {
+    let cap = Duration::from_secs(20);
+    max_time.map_or(cap, |t| (t / 4).min(cap))
+}
+
+/// A proof attempt and how long it took.
+pub struct Attempt {
+    /// What the analysis said.
+    pub outcome: Outcome,
+    /// Its time.
+    pub seconds: f64,
+}
+
+/// Tries to prove the run's property before the run, when there is one the
+/// analysis proves (unreach-call).
+pub fn attempt(program: &Program, engine: &Config) -> Option<Attempt> {
+    if engine.property != Property::UnreachCall || engine.entry != fpsym_engine::Entry::Main {
+        return None;
+    }
+    let start = Instant::now();
+    let opts = ProveOptions {
+        entry: "main".into(),
+        targets: TARGETS.iter().map(|t| t.to_string()).collect(),
+        deadline: Some(start + budget(engine.max_time)),
+    };
+    let outcome = fpsym_prove::prove(program, &opts);
+    Some(Attempt {
+        outcome,
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// What the proof means for the run's verdict: Ok(Some(line)) to print,
+/// the verdict replaced by `verified` when the run could not finish and the
+/// proof holds. Err when a finding contradicts the proof (a bug in one of
+/// them: exit 3).
+pub fn apply(a: &Attempt, summary: &mut Summary) -> Result<Option<String>, String> {
+    let time = fpsym_report::seconds(a.seconds);
+    match &a.outcome {
+        Outcome::Proved(invs) => {
+            let why = reason(invs);
+            match &summary.verdict {
+                Verdict::BugFound => Err(format!(
+                    "the abstract interpretation proves no reach_error call is reachable ({why}), yet the run found one"
+                )),
+                Verdict::Incomplete(_) | Verdict::Unknown(_) => {
+                    summary.set_verdict(Verdict::Proved(why));
+                    Ok(Some(format!(
+                        "proof: no reach_error call is reachable, by abstract interpretation ({time} s)"
+                    )))
+                }
+                _ => Ok(Some(format!(
+                    "proof: the abstract interpretation agrees ({time} s): {why}"
+                ))),
+            }
+        }
+        Outcome::MayReach(at) => {
+            let places: Vec<String> = at
+                .iter()
+                .map(|(f, l)| match l {
+                    Some(l) => format!("{f} at {l}"),
+                    None => f.clone(),
+                })
+                .collect();
+            Ok(Some(format!(
+                "proof: none (the abstract interpretation cannot exclude {}; {time} s)",
+                places.join(", ")
+            )))
+        }
+        Outcome::GaveUp(g) => Ok(Some(format!(
+            "proof: none (the abstract interpretation stopped at {g}; {time} s)"
+        ))),
+    }
+}
+
+/// `invariant at FILE:LINE: x in [..], ...` for each loop (no loop: the
+/// analysis alone shows the calls unreachable).
+fn reason(invs: &[Invariant]) -> String {
+    if invs.is_empty() {
+        return "no reach_error call is reachable, by abstract interpretation".into();
+    }
+    let parts: Vec<String> = invs
+        .iter()
+        .map(|i| match &i.loc {
+            Some(l) => format!("invariant at {}:{}: {i}", l.file, l.line),
+            None => format!("invariant in {}: {i}", i.function),
+        })
+        .collect();
+    parts.join("; ")
+}
+
+/// The proof's invariants as the correctness witness states them: C
+/// expressions at each loop's keyword.
+pub fn witness_invariants(a: &Attempt) -> Vec<LoopInvariant> {
+    let Outcome::Proved(invs) = &a.outcome else {
+        return Vec::new();
+    };
+    invs.iter()
+        .filter_map(|i| {
+            let loc = i.loc.as_ref()?;
+            let value = c_expression(i)?;
+            let path = loc.path();
+            let column = std::fs::read_to_string(&path)
+                .ok()
+                .and_then(|t| loop_keyword(&t, loc.line, loc.column));
+            Some(LoopInvariant {
+                file: path.to_string_lossy().into_owned(),
+                line: loc.line,
+                column,
+                function: i.function.clone(),
+                value,
+            })
+        })
+        .collect()
+}
+
+/// The column of the last `while`, `for` or `do` keyword on `line` at or
+/// before `column` (anywhere on the line when the column is unknown).
+fn loop_keyword(text: &str, line: u32, column: u32) -> Option<u32> {
+    let l = text.lines().nth(line.checked_sub(1)? as usize)?;
+    let end = if column == 0 {
+        l.len()
+    } else {
+        (column as usize).min(l.len())
+    };
+    let head = &l[..end];
+    let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    ["while", "for", "do"]
+        .iter()
+        .filter_map(|k| {
+            head.match_indices(*k)
+                .filter(|(i, _)| {
+                    let before = head[..*i].chars().next_back();
+                    let after = l[i + k.len()..].chars().next();
+                    !before.is_some_and(is_ident) && !after.is_some_and(is_ident)
+                })
+                .map(|(i, _)| i)
+                .last()
+        })
+        .max()
+        .map(|i| i as u32 + 1)
+}
+
+/// `lo <= x && x <= hi && ...` over the invariant's C variables (bounds as
+/// exact hexadecimal literals; a variable that may be NaN also satisfies
+/// `x != x`). None when no variable has a bound.
+fn c_expression(i: &Invariant) -> Option<String> {
+    let ident = |n: &str| {
+        n.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    let mut parts = Vec::new();
+    for (name, v) in &i.vars {
+        if !ident(name) {
+            continue;
+        }
+        match v {
+            Val::F(x) => {
+                let mut conj = Vec::new();
+                if let Some((lo, hi)) = x.bounds() {
+                    if !lo.is_infinite() {
+                        conj.push(format!("{name} >= {}", fpsym_report::hex_float(lo)));
+                    }
+                    if !hi.is_infinite() {
+                        conj.push(format!("{name} <= {}", fpsym_report::hex_float(hi)));
+                    }
+                }
+                if conj.is_empty() {
+                    continue;
+                }
+                let c = conj.join(" && ");
+                parts.push(if x.may_be_nan() {
+                    format!("({name} != {name} || ({c}))")
+                } else {
+                    c
+                });
+            }
+            Val::I(r) => {
+                let (l, h) = fpsym_prove::IntRange::limits(r.bits);
+                if r.lo > l {
+                    parts.push(format!("{name} >= {}", r.lo));
+                }
+                if r.hi < h {
+                    parts.push(format!("{name} <= {}", r.hi));
+                }
+            }
+            _ => {}
+        }
+    }
+    (!parts.is_empty()).then(|| parts.join(" && "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn loop_keywords_are_found_before_the_column() {
+        let t = "int main() {\n  while (x < 3) {\n  for (i = 0; i < n; i++)\n  y = fore;\n";
+        assert_eq!(loop_keyword(t, 2, 10), Some(3));
+        assert_eq!(loop_keyword(t, 3, 0), Some(3));
+        assert_eq!(loop_keyword(t, 4, 0), None);
+    }
+}

@@ -1,0 +1,199 @@
+//! Abstract values: float intervals ([`crate::itv`]) and integer ranges.
+
+use crate::itv;
+use fpsym_float::{Float, FloatInterval, Format};
+use std::fmt;
+
+/// A set of integers of one width: `[lo, hi]` in the signed reading of the
+/// bits, except for `i1`, whose values are 0 (false) and 1 (true).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IntRange {
+    /// The width in bits.
+    pub bits: u32,
+    /// The least value.
+    pub lo: i128,
+    /// The greatest value.
+    pub hi: i128,
+}
+
+impl IntRange {
+    /// The least and greatest values of the width.
+    pub fn limits(bits: u32) -> (i128, i128) {
+        match bits {
+            1 => (0, 1),
+            b if b >= 128 => (i128::MIN, i128::MAX),
+            b => (-(1i128 << (b - 1)), (1i128 << (b - 1)) - 1),
+        }
+    }
+    /// Every value of the width.
+    pub fn full(bits: u32) -> IntRange {
+        let (lo, hi) = IntRange::limits(bits);
+        IntRange { bits, lo, hi }
+    }
+    /// One value.
+    pub fn point(bits: u32, v: i128) -> IntRange {
+        IntRange { bits, lo: v, hi: v }
+    }
+    /// `[lo, hi]` when it fits the width, else every value of the width
+    /// (what a wrap-around on overflow can give).
+    pub fn fitted(bits: u32, lo: i128, hi: i128) -> IntRange {
+        let (l, h) = IntRange::limits(bits);
+        if lo >= l && hi <= h && lo <= hi {
+            IntRange { bits, lo, hi }
+        } else {
+            IntRange::full(bits)
+        }
+    }
+    /// The one value, if there is one.
+    pub fn as_point(&self) -> Option<i128> {
+        (self.lo == self.hi).then_some(self.lo)
+    }
+    /// The smallest range containing both.
+    pub fn hull(&self, o: &IntRange) -> IntRange {
+        IntRange {
+            bits: self.bits,
+            lo: self.lo.min(o.lo),
+            hi: self.hi.max(o.hi),
+        }
+    }
+    /// The intersection, None when empty.
+    pub fn meet(&self, lo: i128, hi: i128) -> Option<IntRange> {
+        let (l, h) = (self.lo.max(lo), self.hi.min(hi));
+        (l <= h).then_some(IntRange {
+            bits: self.bits,
+            lo: l,
+            hi: h,
+        })
+    }
+}
+
+/// An abstract value of one IR value.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Val {
+    /// A `float` or `double`.
+    F(FloatInterval),
+    /// An integer.
+    I(IntRange),
+    /// A pointer to a global variable's element `idx` (`[lo, hi]`), or to
+    /// the variable itself when it is not an array.
+    Ptr {
+        /// The global.
+        global: String,
+        /// The element indices it may point to (None: the variable itself).
+        idx: Option<(i128, i128)>,
+    },
+    /// Anything (a pointer the analysis does not follow).
+    Top,
+}
+
+impl Val {
+    /// The smallest value containing both (None when they do not agree in
+    /// kind: a pointer to two different globals).
+    pub fn join(&self, o: &Val) -> Val {
+        match (self, o) {
+            (Val::F(a), Val::F(b)) => Val::F(a.hull(b)),
+            (Val::I(a), Val::I(b)) => Val::I(a.hull(b)),
+            (Val::Ptr { global: g, idx: a }, Val::Ptr { global: h, idx: b }) if g == h => Val::Ptr {
+                global: g.clone(),
+                idx: match (a, b) {
+                    (Some(a), Some(b)) => Some((a.0.min(b.0), a.1.max(b.1))),
+                    (None, None) => None,
+                    _ => return Val::Top,
+                },
+            },
+            _ => Val::Top,
+        }
+    }
+    /// Whether every value of `self` is in `o`.
+    pub fn leq(&self, o: &Val) -> bool {
+        match (self, o) {
+            (_, Val::Top) => true,
+            (Val::F(a), Val::F(b)) => a.hull(b) == *b,
+            (Val::I(a), Val::I(b)) => a.lo >= b.lo && a.hi <= b.hi,
+            (a @ Val::Ptr { .. }, b @ Val::Ptr { .. }) => a.join(b) == *b,
+            _ => false,
+        }
+    }
+    /// The join where growing bounds jump to the next threshold.
+    pub fn widen(&self, o: &Val, fthr: &dyn Fn(Format) -> Vec<Float>, ithr: &[i128]) -> Val {
+        match (self, o) {
+            (Val::F(a), Val::F(b)) => Val::F(itv::widen(a, b, &fthr(a.format()))),
+            (Val::I(a), Val::I(b)) => {
+                let j = a.hull(b);
+                let (l, h) = IntRange::limits(a.bits);
+                let lo = if j.lo < a.lo {
+                    ithr.iter()
+                        .copied()
+                        .filter(|t| *t <= j.lo && *t >= l)
+                        .max()
+                        .unwrap_or(l)
+                } else {
+                    j.lo
+                };
+                let hi = if j.hi > a.hi {
+                    ithr.iter()
+                        .copied()
+                        .filter(|t| *t >= j.hi && *t <= h)
+                        .min()
+                        .unwrap_or(h)
+                } else {
+                    j.hi
+                };
+                Val::I(IntRange { bits: a.bits, lo, hi })
+            }
+            _ => self.join(o),
+        }
+    }
+    /// The float interval, if this is one.
+    pub fn as_f(&self) -> Option<&FloatInterval> {
+        match self {
+            Val::F(f) => Some(f),
+            _ => None,
+        }
+    }
+    /// The integer range, if this is one.
+    pub fn as_i(&self) -> Option<&IntRange> {
+        match self {
+            Val::I(r) => Some(r),
+            _ => None,
+        }
+    }
+}
+
+/// A float as C would print it with `%.17g`-like shortest round-trip
+/// digits (no type suffix).
+fn show(x: Float) -> String {
+    match (x.to_f32(), x.to_f64()) {
+        (Some(v), _) if x.format() == Format::BINARY32 => format!("{v:?}"),
+        (_, Some(v)) if x.format() == Format::BINARY64 => format!("{v:?}"),
+        _ => x.to_string(),
+    }
+}
+
+impl fmt::Display for Val {
+    /// `[lo, hi]` (with `or NaN` when NaN is possible), a point as itself.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Val::F(x) => {
+                match x.bounds() {
+                    Some((l, h)) if l == h => write!(f, "{}", show(l))?,
+                    Some((l, h)) => write!(f, "[{}, {}]", show(l), show(h))?,
+                    None if x.may_be_nan() => return write!(f, "NaN"),
+                    None => return write!(f, "nothing"),
+                }
+                if x.may_be_nan() {
+                    write!(f, " or NaN")?;
+                }
+                Ok(())
+            }
+            Val::I(r) if r.lo == r.hi => write!(f, "{}", r.lo),
+            Val::I(r) => write!(f, "[{}, {}]", r.lo, r.hi),
+            Val::Ptr { global, idx: None } => write!(f, "&{global}"),
+            Val::Ptr {
+                global,
+                idx: Some((l, h)),
+            } => write!(f, "&{global}[{l}..{h}]"),
+            Val::Top => write!(f, "anything"),
+        }
+    }
+}
