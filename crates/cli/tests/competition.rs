@@ -221,6 +221,47 @@ fn a_proof_comes_with_a_correctness_witness() {
 }
 
 #[test]
+fn a_loop_proof_states_its_invariants_in_the_correctness_witness() {
+    let dir = scratch("loop-proof");
+    std::fs::copy(fixture("prove_filter.c"), dir.join("task.c")).unwrap();
+    let o = fpsym(
+        &[
+            "run",
+            "task.c",
+            "--property",
+            "unreach-call",
+            "--max-time",
+            "4",
+            "-o",
+            "out",
+        ],
+        &dir,
+    );
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{t}");
+    assert!(
+        t.contains("verdict: verified (invariant at task.c:15: y in [-2.0, 2.0])\n"),
+        "{t}"
+    );
+    assert!(t.contains("sv-comp: true\n"), "{t}");
+    let yaml = std::fs::read_to_string(dir.join("out/witness.yml")).unwrap();
+    let w: serde_json::Value = serde_yaml_ng::from_str(&yaml).unwrap();
+    let errors: Vec<String> = witness_validator().iter_errors(&w).map(|e| e.to_string()).collect();
+    assert!(errors.is_empty(), "invalid witness:\n{}\n{yaml}", errors.join("\n"));
+    // The invariant at the `while` keyword (line 15, column 3), in exact
+    // hexadecimal bounds.
+    let inv = &w[0]["content"][0]["invariant"];
+    assert_eq!(inv["type"], "loop_invariant", "{yaml}");
+    assert_eq!(inv["location"]["file_name"], "task.c", "{yaml}");
+    assert_eq!(inv["location"]["line"], 15, "{yaml}");
+    assert_eq!(inv["location"]["column"], 3, "{yaml}");
+    assert_eq!(inv["location"]["function"], "main", "{yaml}");
+    assert_eq!(inv["value"], "y >= -0x1p+1 && y <= 0x1p+1", "{yaml}");
+    assert_eq!(inv["format"], "c_expression", "{yaml}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn an_abort_under_an_assumption_is_no_violation_and_no_contradiction() {
     // With the fuzzing phase on (it is with --max-time), the inputs outside
     // the assumption abort natively as their tests say: under unreach-call

@@ -1,0 +1,325 @@
+//! Refinement at branches: the operands of the comparison behind a
+//! condition narrowed to the values for which it has the branch's value.
+
+use super::*;
+
+impl<'p> Analyzer<'p> {
+    /// The definition of an `i1` phi of block `d`: for each incoming edge,
+    /// its value and the branch conditions that held on the way, walking up
+    /// through blocks with one predecessor.
+    pub(super) fn phi_bool(
+        &self,
+        ctx: Ctx,
+        f: &Function,
+        d: usize,
+        p: &llvm_ir::instruction::Phi,
+        index: &HashMap<&Name, usize>,
+    ) -> Def {
+        let preds = &self.preds[&f.name];
+        let edge = |from: usize, to: usize| -> Option<(Opnd, bool)> {
+            match &f.basic_blocks[from].term {
+                T::CondBr(c) if c.true_dest != c.false_dest => {
+                    let to_name = &f.basic_blocks[to].name;
+                    Some((self.opnd(ctx, &c.condition), c.true_dest == *to_name))
+                }
+                _ => None,
+            }
+        };
+        let mut entries = Vec::new();
+        for (op, from) in &p.incoming_values {
+            let from = index[from];
+            let mut guards: Vec<(Opnd, bool)> = edge(from, d).into_iter().collect();
+            let (mut cur, mut steps) = (from, 0);
+            while preds[cur].len() == 1 && steps < 16 {
+                let q = preds[cur][0];
+                if q == cur {
+                    break;
+                }
+                guards.extend(edge(q, cur));
+                cur = q;
+                steps += 1;
+            }
+            entries.push((self.opnd(ctx, op), guards));
+        }
+        Def::PhiBool(entries)
+    }
+
+    /// The state where `cond` has the value `truth` (None when it cannot),
+    /// with the operands of the comparison behind it narrowed.
+    pub(super) fn refine_cond(&self, ctx: Ctx, st: St, cond: &Operand, truth: bool) -> St {
+        let o = self.opnd(ctx, cond);
+        self.refine_opnd(st, &o, truth, 0)
+    }
+
+    pub(super) fn refine_opnd(&self, st: St, o: &Opnd, truth: bool, depth: usize) -> St {
+        let st = st?;
+        let t = truth as i128;
+        let key = match o {
+            Opnd::Const(Val::I(r)) => return (r.lo <= t && t <= r.hi).then_some(st),
+            Opnd::Const(_) => return Some(st),
+            Opnd::Var(k) => k.clone(),
+        };
+        let cur = st.get(&key).cloned();
+        let mut st = match cur {
+            Some(Val::I(r)) if r.bits == 1 => {
+                let nr = r.meet(t, t)?;
+                let mut s = st;
+                s.insert(key.clone(), Val::I(nr));
+                s
+            }
+            _ => st,
+        };
+        if depth > 16 {
+            return Some(st);
+        }
+        match self.defs.get(&key) {
+            Some(Def::Alias(a)) => self.refine_opnd(Some(st), a, truth, depth + 1),
+            Some(Def::Not(a)) => self.refine_opnd(Some(st), a, !truth, depth + 1),
+            Some(Def::And(a, b)) if truth => {
+                let s = self.refine_opnd(Some(st), a, true, depth + 1);
+                self.refine_opnd(s, b, true, depth + 1)
+            }
+            Some(Def::Or(a, b)) if !truth => {
+                let s = self.refine_opnd(Some(st), a, false, depth + 1);
+                self.refine_opnd(s, b, false, depth + 1)
+            }
+            Some(Def::PhiBool(entries)) => {
+                // the join, over the edges where the phi can be `truth`, of
+                // the state refined by that edge's conditions
+                let mut out: St = None;
+                for (v, guards) in entries {
+                    let mut s = Some(st.clone());
+                    for (g, gt) in guards {
+                        s = self.refine_opnd(s, g, *gt, depth + 1);
+                    }
+                    s = self.refine_opnd(s, v, truth, depth + 1);
+                    out = join(&out, &s);
+                }
+                out
+            }
+            Some(Def::FCmp(p, a, b)) => {
+                let (av, bv) = (self.get(&st, a)?, self.get(&st, b)?);
+                let (Val::F(x), Val::F(y)) = (&av, &bv) else {
+                    return Some(st);
+                };
+                let (nx, ny) = fcmp_refine(*p, truth, x, y)?;
+                let s = self.assign(Some(st), a, Val::F(nx), depth);
+                self.assign(s, b, Val::F(ny), depth)
+            }
+            Some(Def::ICmp(p, a, b)) => {
+                let (av, bv) = (self.get(&st, a)?, self.get(&st, b)?);
+                let (Val::I(x), Val::I(y)) = (&av, &bv) else {
+                    return Some(st);
+                };
+                let pred = if truth { *p } else { negate_ipred(*p) };
+                let (nx, ny) = icmp_refine(pred, x, y)?;
+                let s = self.assign(Some(st), a, Val::I(nx), depth);
+                self.assign(s, b, Val::I(ny), depth)
+            }
+            _ => {
+                if let Some(Val::I(r)) = st.get(&key) {
+                    if r.bits == 1 && !(r.lo <= t && t <= r.hi) {
+                        return None;
+                    }
+                }
+                st.entry(key).or_insert(Val::I(IntRange::point(1, t)));
+                Some(st)
+            }
+        }
+    }
+
+    pub(super) fn get(&self, st: &HashMap<Key, Val>, o: &Opnd) -> Option<Val> {
+        match o {
+            Opnd::Var(k) => st.get(k).cloned(),
+            Opnd::Const(v) => Some(v.clone()),
+        }
+    }
+
+    /// Narrows an operand to `v` and what it was computed from.
+    pub(super) fn assign(&self, st: St, o: &Opnd, v: Val, depth: usize) -> St {
+        let mut st = st?;
+        let Opnd::Var(k) = o else { return Some(st) };
+        let v = match (st.get(k), &v) {
+            (Some(Val::F(old)), Val::F(new)) => {
+                let m = old.intersect(new);
+                if m.is_empty() {
+                    return None;
+                }
+                Val::F(m)
+            }
+            (Some(Val::I(old)), Val::I(new)) => Val::I(old.meet(new.lo, new.hi)?),
+            _ => return Some(st),
+        };
+        st.insert(k.clone(), v.clone());
+        if depth > 16 {
+            return Some(st);
+        }
+        match (self.defs.get(k), &v) {
+            (Some(Def::FExt(inner)), Val::F(wide)) => {
+                // the narrower values whose extension is in `wide`
+                let Some(Val::F(cur)) = self.get(&st, inner) else {
+                    return Some(st);
+                };
+                let back = itv::convert(wide, cur.format());
+                self.assign(Some(st), inner, Val::F(back), depth + 1)
+            }
+            (Some(Def::Alias(inner)), Val::I(r)) => {
+                let cur = self.get(&st, inner);
+                match cur {
+                    Some(Val::I(c)) if c.bits == 1 => {
+                        // zext of a condition
+                        if r.lo > 0 {
+                            self.refine_opnd(Some(st), inner, true, depth + 1)
+                        } else if r.hi < 1 {
+                            self.refine_opnd(Some(st), inner, false, depth + 1)
+                        } else {
+                            Some(st)
+                        }
+                    }
+                    Some(Val::I(c)) if c.bits == r.bits => self.assign(Some(st), inner, v.clone(), depth + 1),
+                    _ => Some(st),
+                }
+            }
+            (Some(Def::Alias(inner)), Val::F(_)) => self.assign(Some(st), inner, v.clone(), depth + 1),
+            _ => Some(st),
+        }
+    }
+}
+
+/// An FP predicate as (relation, ordered); None for `true`, `false`, `ord`, `uno`.
+pub(super) fn split_fpred(p: FPPredicate) -> Option<(Rel, bool)> {
+    use FPPredicate::*;
+    Some(match p {
+        OEQ => (Rel::Eq, true),
+        OGT => (Rel::Gt, true),
+        OGE => (Rel::Ge, true),
+        OLT => (Rel::Lt, true),
+        OLE => (Rel::Le, true),
+        ONE => (Rel::Ne, true),
+        UEQ => (Rel::Eq, false),
+        UGT => (Rel::Gt, false),
+        UGE => (Rel::Ge, false),
+        ULT => (Rel::Lt, false),
+        ULE => (Rel::Le, false),
+        UNE => (Rel::Ne, false),
+        _ => return None,
+    })
+}
+
+/// Whether `a PRED b` can be true, and can be false.
+pub(super) fn fcmp_outcomes(p: FPPredicate, a: &FloatInterval, b: &FloatInterval) -> (bool, bool) {
+    (
+        fcmp_refine(p, true, a, b).is_some(),
+        fcmp_refine(p, false, a, b).is_some(),
+    )
+}
+
+/// The operands' values for which `a PRED b` is `truth` (None: no pair).
+pub(super) fn fcmp_refine(
+    p: FPPredicate,
+    truth: bool,
+    a: &FloatInterval,
+    b: &FloatInterval,
+) -> Option<(FloatInterval, FloatInterval)> {
+    let nonempty = |x: FloatInterval, y: FloatInterval| (!x.is_empty() && !y.is_empty()).then_some((x, y));
+    let either_nan = a.may_be_nan() || b.may_be_nan();
+    match p {
+        FPPredicate::True => return if truth { nonempty(*a, *b) } else { None },
+        FPPredicate::False => return if truth { None } else { nonempty(*a, *b) },
+        FPPredicate::ORD | FPPredicate::UNO => {
+            let ordered = (p == FPPredicate::ORD) == truth;
+            return if ordered {
+                nonempty(a.without_nan(), b.without_nan())
+            } else if !either_nan {
+                None
+            } else if !a.may_be_nan() {
+                nonempty(*a, b.intersect(&FloatInterval::nan_only(b.format())))
+            } else if !b.may_be_nan() {
+                nonempty(a.intersect(&FloatInterval::nan_only(a.format())), *b)
+            } else {
+                Some((*a, *b))
+            };
+        }
+        _ => {}
+    }
+    let (rel, ordered) = split_fpred(p)?;
+    // the predicate that holds: an ordered relation, or the relation or unordered
+    let (rel, ordered) = if truth {
+        (rel, ordered)
+    } else {
+        (rel.negated(), !ordered)
+    };
+    let ra = itv::refine(a, rel, b);
+    let rb = itv::refine(b, rel.swapped(), a);
+    if ordered {
+        nonempty(ra, rb)
+    } else {
+        // the relation holds, or one operand is NaN
+        let na = if b.may_be_nan() {
+            *a
+        } else {
+            ra.with_nan(a.may_be_nan())
+        };
+        let nb = if a.may_be_nan() {
+            *b
+        } else {
+            rb.with_nan(b.may_be_nan())
+        };
+        if !either_nan && (ra.is_empty() || rb.is_empty()) {
+            return None;
+        }
+        nonempty(na, nb)
+    }
+}
+
+pub(super) fn negate_ipred(p: IntPredicate) -> IntPredicate {
+    use IntPredicate::*;
+    match p {
+        EQ => NE,
+        NE => EQ,
+        UGT => ULE,
+        UGE => ULT,
+        ULT => UGE,
+        ULE => UGT,
+        SGT => SLE,
+        SGE => SLT,
+        SLT => SGE,
+        SLE => SGT,
+    }
+}
+
+/// The operands' ranges for which `a PRED b` holds (None: no pair).
+pub(super) fn icmp_refine(p: IntPredicate, a: &IntRange, b: &IntRange) -> Option<(IntRange, IntRange)> {
+    use IntPredicate::*;
+    let unsigned_ok = a.lo >= 0 && b.lo >= 0;
+    let p = match p {
+        UGT if unsigned_ok => SGT,
+        UGE if unsigned_ok => SGE,
+        ULT if unsigned_ok => SLT,
+        ULE if unsigned_ok => SLE,
+        UGT | UGE | ULT | ULE => return Some((*a, *b)),
+        p => p,
+    };
+    match p {
+        EQ => {
+            let m = a.meet(b.lo, b.hi)?;
+            Some((m, m))
+        }
+        NE => {
+            let cut = |x: &IntRange, y: &IntRange| -> Option<IntRange> {
+                match y.as_point() {
+                    Some(c) if x.lo == c && x.hi == c => None,
+                    Some(c) if x.lo == c => Some(IntRange { lo: c + 1, ..*x }),
+                    Some(c) if x.hi == c => Some(IntRange { hi: c - 1, ..*x }),
+                    _ => Some(*x),
+                }
+            };
+            Some((cut(a, b)?, cut(b, a)?))
+        }
+        SLT => Some((a.meet(i128::MIN, b.hi - 1)?, b.meet(a.lo + 1, i128::MAX)?)),
+        SLE => Some((a.meet(i128::MIN, b.hi)?, b.meet(a.lo, i128::MAX)?)),
+        SGT => Some((a.meet(b.lo + 1, i128::MAX)?, b.meet(i128::MIN, a.hi - 1)?)),
+        SGE => Some((a.meet(b.lo, i128::MAX)?, b.meet(i128::MIN, a.hi)?)),
+        _ => unreachable!("unsigned predicates mapped above"),
+    }
+}
