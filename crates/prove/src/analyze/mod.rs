@@ -16,7 +16,7 @@ use std::time::Instant;
 mod refine;
 mod transfer;
 
-use refine::{fcmp_outcomes, icmp_refine, negate_ipred};
+use refine::{fcmp_outcomes, fcmp_self, icmp_refine, negate_ipred};
 
 /// A call context: which inlined call of a function (0 is the entry).
 type Ctx = u32;

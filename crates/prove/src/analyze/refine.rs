@@ -97,6 +97,14 @@ impl<'p> Analyzer<'p> {
                 }
                 out
             }
+            Some(Def::FCmp(p, Opnd::Var(a), Opnd::Var(b))) if a == b => {
+                // `x != x`: true exactly for NaN
+                let Some(Val::F(x)) = st.get(a).cloned() else {
+                    return Some(st);
+                };
+                let nx = fcmp_self(*p, truth, &x)?;
+                self.assign(Some(st), &Opnd::Var(a.clone()), Val::F(nx), depth)
+            }
             Some(Def::FCmp(p, a, b)) => {
                 let (av, bv) = (self.get(&st, a)?, self.get(&st, b)?);
                 let (Val::F(x), Val::F(y)) = (&av, &bv) else {
@@ -204,6 +212,23 @@ pub(super) fn split_fpred(p: FPPredicate) -> Option<(Rel, bool)> {
         UNE => (Rel::Ne, false),
         _ => return None,
     })
+}
+
+/// The values of `x` for which `x PRED x` is `truth` (None: none): true
+/// for a number exactly under the predicates that hold on equal operands,
+/// for NaN exactly under the unordered ones.
+pub(super) fn fcmp_self(p: FPPredicate, truth: bool, x: &FloatInterval) -> Option<FloatInterval> {
+    use FPPredicate::*;
+    let on_number = matches!(p, OEQ | OGE | OLE | UEQ | UGE | ULE | ORD | True);
+    let on_nan = matches!(p, UEQ | UGT | UGE | ULT | ULE | UNE | UNO | True);
+    let mut out = FloatInterval::empty(x.format());
+    if on_number == truth {
+        out = out.hull(&x.without_nan());
+    }
+    if on_nan == truth && x.may_be_nan() {
+        out = out.with_nan(true);
+    }
+    (!out.is_empty()).then_some(out)
 }
 
 /// Whether `a PRED b` can be true, and can be false.

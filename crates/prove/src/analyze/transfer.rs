@@ -99,7 +99,13 @@ impl<'p> Analyzer<'p> {
                     dest(&x.dest),
                     Def::FCmp(x.predicate, self.opnd(ctx, &x.operand0), self.opnd(ctx, &x.operand1)),
                 );
+                let same = x.operand0 == x.operand1 && matches!(x.operand0, Operand::LocalOperand { .. });
                 match (ev!(&x.operand0), ev!(&x.operand1)) {
+                    (Val::F(a), Val::F(_)) if same => {
+                        let t = fcmp_self(x.predicate, true, &a).is_some();
+                        let fl = fcmp_self(x.predicate, false, &a).is_some();
+                        Some((dest(&x.dest), bool_range(t, fl)))
+                    }
                     (Val::F(a), Val::F(b)) => {
                         let (t, fl) = fcmp_outcomes(x.predicate, &a, &b);
                         Some((dest(&x.dest), bool_range(t, fl)))
