@@ -2,7 +2,97 @@
 
 use crate::itv;
 use fpsym_float::{Float, FloatInterval, Format};
+use num_rational::BigRational;
+use num_traits::{One, Signed, ToPrimitive, Zero};
 use std::fmt;
+
+/// A range of reals (the values of a linear combination of a loop's
+/// variables); a missing bound is infinite.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RatRange {
+    /// The lower bound.
+    pub lo: Option<BigRational>,
+    /// The upper bound.
+    pub hi: Option<BigRational>,
+}
+
+impl RatRange {
+    /// Every real.
+    pub fn full() -> RatRange {
+        RatRange { lo: None, hi: None }
+    }
+    fn hull(&self, o: &RatRange) -> RatRange {
+        let lo = match (&self.lo, &o.lo) {
+            (Some(a), Some(b)) => Some(a.min(b).clone()),
+            _ => None,
+        };
+        let hi = match (&self.hi, &o.hi) {
+            (Some(a), Some(b)) => Some(a.max(b).clone()),
+            _ => None,
+        };
+        RatRange { lo, hi }
+    }
+    fn contains(&self, o: &RatRange) -> bool {
+        let lo_ok = match (&self.lo, &o.lo) {
+            (None, _) => true,
+            (Some(_), None) => false,
+            (Some(a), Some(b)) => a <= b,
+        };
+        let hi_ok = match (&self.hi, &o.hi) {
+            (None, _) => true,
+            (Some(_), None) => false,
+            (Some(a), Some(b)) => a >= b,
+        };
+        lo_ok && hi_ok
+    }
+    /// The intersection (None when empty).
+    pub fn meet(&self, o: &RatRange) -> Option<RatRange> {
+        let lo = match (&self.lo, &o.lo) {
+            (Some(a), Some(b)) => Some(a.max(b).clone()),
+            (a, b) => a.clone().or(b.clone()),
+        };
+        let hi = match (&self.hi, &o.hi) {
+            (Some(a), Some(b)) => Some(a.min(b).clone()),
+            (a, b) => a.clone().or(b.clone()),
+        };
+        match (&lo, &hi) {
+            (Some(l), Some(h)) if l > h => None,
+            _ => Some(RatRange { lo, hi }),
+        }
+    }
+    /// The hull where a bound that grew jumps to the next power of two
+    /// beyond it (0 first for a non-positive one), and past 2^1100 to
+    /// infinity.
+    fn widen(&self, o: &RatRange) -> RatRange {
+        let j = self.hull(o);
+        let up = |q: &BigRational| -> Option<BigRational> {
+            if !q.is_positive() {
+                return Some(BigRational::zero());
+            }
+            let mut t = BigRational::one();
+            for _ in 0..1100 {
+                if &t >= q {
+                    return Some(t);
+                }
+                t *= BigRational::from_integer(2.into());
+            }
+            None
+        };
+        let hi = match (&self.hi, &j.hi) {
+            (Some(a), Some(b)) if b > a => up(b),
+            (_, b) => b.clone(),
+        };
+        let lo = match (&self.lo, &j.lo) {
+            (Some(a), Some(b)) if b < a => up(&-b).map(|t| -t),
+            (_, b) => b.clone(),
+        };
+        RatRange { lo, hi }
+    }
+}
+
+/// A linear form over a loop's variables: internal to the analysis.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Linear(pub(crate) std::rc::Rc<crate::analyze::relational::Affine>);
 
 /// A set of integers of one width: `[lo, hi]` in the signed reading of the
 /// bits, except for `i1`, whose values are 0 (false) and 1 (true).
@@ -82,6 +172,12 @@ pub enum Val {
         /// The element indices it may point to (None: the variable itself).
         idx: Option<(i128, i128)>,
     },
+    /// A range of reals: the values of a linear combination of a loop's
+    /// variables (a template direction of the relational domain).
+    R(RatRange),
+    /// A float value as a linear form of the loop head's values plus an
+    /// interval (rounding errors and inputs), kept beside its interval.
+    Lin(Linear),
     /// Anything (a pointer the analysis does not follow).
     Top,
 }
@@ -93,6 +189,13 @@ impl Val {
         match (self, o) {
             (Val::F(a), Val::F(b)) => Val::F(a.hull(b)),
             (Val::I(a), Val::I(b)) => Val::I(a.hull(b)),
+            (Val::R(a), Val::R(b)) => Val::R(a.hull(b)),
+            (Val::Lin(a), Val::Lin(b)) if a.0.coefs == b.0.coefs => {
+                let mut f = (*a.0).clone();
+                f.lo = f.lo.min(b.0.lo.clone());
+                f.hi = f.hi.max(b.0.hi.clone());
+                Val::Lin(Linear(std::rc::Rc::new(f)))
+            }
             (Val::Ptr { global: g, idx: a }, Val::Ptr { global: h, idx: b }) if g == h => Val::Ptr {
                 global: g.clone(),
                 idx: match (a, b) {
@@ -110,6 +213,8 @@ impl Val {
             (_, Val::Top) => true,
             (Val::F(a), Val::F(b)) => a.hull(b) == *b,
             (Val::I(a), Val::I(b)) => a.lo >= b.lo && a.hi <= b.hi,
+            (Val::R(a), Val::R(b)) => b.contains(a),
+            (Val::Lin(a), Val::Lin(b)) => a.0.coefs == b.0.coefs && a.0.lo >= b.0.lo && a.0.hi <= b.0.hi,
             (a @ Val::Ptr { .. }, b @ Val::Ptr { .. }) => a.join(b) == *b,
             _ => false,
         }
@@ -141,6 +246,7 @@ impl Val {
                 };
                 Val::I(IntRange { bits: a.bits, lo, hi })
             }
+            (Val::R(a), Val::R(b)) => Val::R(a.widen(b)),
             _ => self.join(o),
         }
     }
@@ -193,6 +299,15 @@ impl fmt::Display for Val {
                 global,
                 idx: Some((l, h)),
             } => write!(f, "&{global}[{l}..{h}]"),
+            Val::R(r) => {
+                let show = |q: &Option<BigRational>, inf: &str| {
+                    q.as_ref()
+                        .and_then(|q| q.to_f64())
+                        .map_or(inf.to_string(), |v| format!("{v:?}"))
+                };
+                write!(f, "[{}, {}]", show(&r.lo, "-inf"), show(&r.hi, "inf"))
+            }
+            Val::Lin(_) => write!(f, "a linear form"),
             Val::Top => write!(f, "anything"),
         }
     }

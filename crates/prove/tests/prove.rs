@@ -73,3 +73,24 @@ fn what_is_not_modelled_stops_the_proof_with_its_place() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn a_second_order_filter_needs_and_gets_its_polytope() {
+    // intervals alone grow without bound (1.5 + 0.7 > 1); the template
+    // polyhedron along the loop's chains of directions bounds both values
+    // near the filter's true gain (4.64)
+    let inv = proved("filter2.c");
+    assert_eq!(inv.len(), 1, "{inv:?}");
+    let bound = |name: &str| -> f64 {
+        let s = &inv[0];
+        let at = s
+            .find(&format!("{name} in [-"))
+            .unwrap_or_else(|| panic!("{name} in {s}"));
+        let rest = &s[at + name.len() + 6..];
+        rest[..rest.find(',').unwrap()].parse().unwrap()
+    };
+    for v in ["y1", "y2"] {
+        let b = bound(v);
+        assert!((4.6..8.0).contains(&b), "{v}: {b} in {inv:?}");
+    }
+}

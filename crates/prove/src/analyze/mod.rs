@@ -14,6 +14,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use std::time::Instant;
 
 mod refine;
+pub(crate) mod relational;
 mod transfer;
 
 use refine::{fcmp_outcomes, fcmp_self, icmp_refine, negate_ipred};
@@ -26,6 +27,10 @@ type Ctx = u32;
 pub(crate) enum Key {
     Local(Ctx, Name),
     Global(String),
+    /// The linear form of a value (a `Val::Lin`).
+    Form(Box<Key>),
+    /// The range of template direction `k` of loop head `block` (a `Val::R`).
+    Dir(Ctx, usize, usize),
 }
 
 /// The abstract state at a program point (None: unreachable).
@@ -82,12 +87,24 @@ pub(crate) struct Analyzer<'p> {
     ithresholds: Vec<i128>,
     /// Per function, each block's predecessors (by index).
     preds: HashMap<String, Vec<Vec<usize>>>,
+    /// Per function, its loop heads.
+    heads: HashMap<String, HashSet<usize>>,
+    /// The template polyhedra of loop heads (context, block).
+    templates: HashMap<(Ctx, usize), relational::Template>,
+    /// Which loop head each symbol of the linear forms is a variable of.
+    symbol_head: HashMap<Key, (Ctx, usize)>,
+    /// A template was added: the function's fixpoint starts again.
+    restart: bool,
+    /// No template may be added (descending iterations, the check).
+    frozen: bool,
 }
 
 /// Visits of a loop head before its state is widened.
 const WIDEN_DELAY: u32 = 3;
+/// Visits of a loop head with a template before it is widened.
+const TEMPLATE_WIDEN_DELAY: u32 = 40;
 /// Descending passes after the widened fixpoint.
-const NARROWING_PASSES: usize = 3;
+const NARROWING_PASSES: usize = 30;
 /// Values of an array index below which a block is run once per value.
 const PARTITION: i128 = 16;
 /// Inlined calls deeper than this give up.
@@ -205,6 +222,11 @@ impl<'p> Analyzer<'p> {
             fthresholds: HashMap::new(),
             ithresholds: Vec::new(),
             preds: HashMap::new(),
+            heads: HashMap::new(),
+            templates: HashMap::new(),
+            symbol_head: HashMap::new(),
+            restart: false,
+            frozen: false,
         };
         a.scan_globals();
         a.scan_constants();
@@ -424,29 +446,67 @@ impl<'p> Analyzer<'p> {
             }
         }
         self.preds.entry(f.name.clone()).or_insert(preds);
+        self.heads.entry(f.name.clone()).or_insert_with(|| heads.clone());
+        let frozen = std::mem::replace(&mut self.frozen, false);
         let mut states: Vec<St> = vec![None; n];
         states[0] = entry.clone();
         let mut visits = vec![0u32; n];
         let mut work: BTreeSet<usize> = BTreeSet::from([0]);
+        let mut restarts = 0;
         // ascending iterations, widened at loop heads
-        while let Some(p) = work.pop_first() {
+        loop {
+            let Some(p) = work.pop_first() else {
+                // a loop head got a template: again, with it from the start
+                if std::mem::take(&mut self.restart) && restarts < 3 {
+                    restarts += 1;
+                    states = vec![None; n];
+                    states[0] = entry.clone();
+                    visits = vec![0u32; n];
+                    work = BTreeSet::from([0]);
+                    continue;
+                }
+                break;
+            };
             if self.expired() {
                 return Err(self.give_up(&f.name, None, "time limit"));
             }
             let b = rpo[p];
             for (s, edge) in self.block(ctx, f, b, &states[b], &index)?.0 {
                 let old = &states[s];
-                let new = if heads.contains(&s) && visits[s] >= WIDEN_DELAY {
+                // A head with a template iterates longer before widening,
+                // then scales its polytope by 9/8 (by 2 once that is not
+                // enough): its Kleene iterates approach the least fixpoint
+                // from below, and no descending iteration could recover an
+                // overshoot where a path keeps the values unchanged.
+                let template = self.templates.contains_key(&(ctx, s));
+                let delay = if template { TEMPLATE_WIDEN_DELAY } else { WIDEN_DELAY };
+                let new = if heads.contains(&s) && visits[s] >= delay {
+                    let factor = if visits[s] < 2 * TEMPLATE_WIDEN_DELAY {
+                        (9, 8)
+                    } else {
+                        (2, 1)
+                    };
                     widen(
                         old,
                         &edge,
                         &|fmt| self.fthresholds.get(&fmt).cloned().unwrap_or_default(),
                         &self.ithresholds,
+                        factor,
                     )
                 } else {
                     join(old, &edge)
                 };
                 if !leq(&new, old) {
+                    if std::env::var_os("FPSYM_PROVE_DEBUG").is_some() && heads.contains(&s) {
+                        let mut v: Vec<String> = new
+                            .iter()
+                            .flatten()
+                            .filter(|(k, _)| !matches!(k, Key::Form(_)))
+                            .map(|(k, v)| format!("{k:?}={v}"))
+                            .collect();
+                        v.sort();
+                        eprintln!("head {s} visit {} restarts {restarts}: {}", visits[s], v.join(" "));
+                    }
                     states[s] = new;
                     visits[s] += 1;
                     work.insert(pos[s]);
@@ -454,6 +514,7 @@ impl<'p> Analyzer<'p> {
             }
         }
         let widened = states.clone();
+        self.frozen = true;
         // descending iterations: each one applies the transfer function to a
         // post-fixpoint, which gives a smaller post-fixpoint
         for _ in 0..NARROWING_PASSES {
@@ -470,10 +531,50 @@ impl<'p> Analyzer<'p> {
             }
             states = next;
         }
+        // The descending iterates of a relational loop are post-fixpoints
+        // only up to the last bits of the simplex's certified bounds: the
+        // heads' states slightly enlarged, the rest recomputed from them.
+        let mut inflated = states.clone();
+        for h in &heads {
+            if let (Some(st), true) = (&mut inflated[*h], self.templates.contains_key(&(ctx, *h))) {
+                inflate(st);
+            }
+        }
+        for &b in &rpo {
+            if heads.contains(&b) || b == 0 {
+                continue;
+            }
+            let mut s: St = None;
+            for p in self.preds[&f.name][b].clone() {
+                for (d, edge) in self.block(ctx, f, p, &inflated[p], &index)?.0 {
+                    if d == b {
+                        s = join(&s, &edge);
+                    }
+                }
+            }
+            inflated[b] = s;
+        }
         // the result must be a post-fixpoint: checked, not assumed
         let mut result = None;
-        for candidate in [states, widened] {
-            if let Some(r) = self.check(ctx, f, &candidate, &entry, &rpo, &index, recording)? {
+        let debug = std::env::var_os("FPSYM_PROVE_DEBUG").is_some();
+        for (n, candidate) in [states, inflated, widened].into_iter().enumerate() {
+            if debug {
+                for h in &heads {
+                    let mut v: Vec<String> = candidate[*h]
+                        .iter()
+                        .flatten()
+                        .filter(|(k, _)| !matches!(k, Key::Form(_)))
+                        .map(|(k, v)| format!("{k:?}={v}"))
+                        .collect();
+                    v.sort();
+                    eprintln!("candidate {n} head {h}: {}", v.join(" "));
+                }
+            }
+            let checked = self.check(ctx, f, &candidate, &entry, &rpo, &index, recording)?;
+            if debug {
+                eprintln!("candidate {n}: post-fixpoint {}", checked.is_some());
+            }
+            if let Some(r) = checked {
                 if recording {
                     self.record_heads(ctx, f, &heads, &candidate);
                 }
@@ -481,6 +582,7 @@ impl<'p> Analyzer<'p> {
                 break;
             }
         }
+        self.frozen = frozen;
         result.ok_or_else(|| self.give_up(&f.name, None, "the loop analysis found no invariant it could check"))
     }
 
@@ -517,6 +619,19 @@ impl<'p> Analyzer<'p> {
             }
         }
         self.recording = false;
+        if std::env::var_os("FPSYM_PROVE_DEBUG").is_some() {
+            for (b, (fl, st)) in flow.iter().zip(states).enumerate() {
+                if let (Some(x), Some(y)) = (fl, st) {
+                    for (k, v) in x {
+                        if !y.get(k).is_some_and(|w| v.leq(w)) {
+                            eprintln!("block {b}: {k:?} = {v:?} not in {:?}", y.get(k));
+                        }
+                    }
+                } else if fl.is_some() {
+                    eprintln!("block {b}: reached, not in the state");
+                }
+            }
+        }
         if flow.iter().zip(states).all(|(fl, st)| leq(fl, st)) {
             Ok(Some((exit, ret)))
         } else {
@@ -586,7 +701,11 @@ impl<'p> Analyzer<'p> {
         // Local trace partitioning: after an integer with a few values that
         // indexes an array later in the block (a table lookup), the block
         // goes on once per value, joined before its terminator.
-        let mut sts = vec![st0.clone()];
+        let mut first = st0.clone();
+        if self.heads.get(&f.name).is_some_and(|h| h.contains(&b)) {
+            self.enter_head(ctx, f, b, &mut first);
+        }
+        let mut sts = vec![first];
         for (k, i) in bb.instrs.iter().enumerate() {
             if matches!(i, I::Phi(_)) {
                 continue;
@@ -693,6 +812,7 @@ impl<'p> Analyzer<'p> {
             let d = index[&dest];
             // the successor's phis, all read before any is written
             let mut assigned = Vec::new();
+            let mut incoming = Vec::new();
             for i in &f.basic_blocks[d].instrs {
                 let I::Phi(p) = i else { break };
                 let Some((op, _)) = p.incoming_values.iter().find(|(_, from)| *from == bb.name) else {
@@ -708,7 +828,24 @@ impl<'p> Analyzer<'p> {
                         self.defs.insert(key, def);
                     }
                 }
-                assigned.push((Key::Local(ctx, p.dest.clone()), v));
+                let key = Key::Local(ctx, p.dest.clone());
+                let o = self.opnd(ctx, op);
+                if let (Opnd::Var(src), false) = (&o, self.heads.get(&f.name).is_some_and(|h| h.contains(&d))) {
+                    // a phi elsewhere carries its operand's form
+                    if let Some(form) = s.get(&Key::Form(Box::new(src.clone()))).cloned() {
+                        assigned.push((Key::Form(Box::new(key.clone())), form));
+                    }
+                }
+                incoming.push((key.clone(), o));
+                assigned.push((key, v));
+            }
+            if self.heads.get(&f.name).is_some_and(|h| h.contains(&d)) {
+                let dirs = self.head_edge(ctx, f, d, &s, &incoming);
+                assigned.extend(dirs);
+            }
+            // (a form a phi had in an earlier iteration is stale)
+            for (k, _) in &incoming {
+                s.remove(&Key::Form(Box::new(k.clone())));
             }
             for (k, v) in assigned {
                 s.insert(k, v);
@@ -850,6 +987,10 @@ fn meet(a: &St, b: &St) -> St {
                     Some(r) => Val::I(r),
                     None => return None,
                 },
+                (Val::R(p), Val::R(q)) => match p.meet(q) {
+                    Some(r) => Val::R(r),
+                    None => return None,
+                },
                 (p, _) => p.clone(),
             };
             if let Val::F(f) = &m {
@@ -863,19 +1004,84 @@ fn meet(a: &St, b: &St) -> St {
     Some(out)
 }
 
-fn widen(a: &St, b: &St, fthr: &dyn Fn(Format) -> Vec<Float>, ithr: &[i128]) -> St {
+fn widen(a: &St, b: &St, fthr: &dyn Fn(Format) -> Vec<Float>, ithr: &[i128], factor: (i64, i64)) -> St {
     match (a, b) {
         (None, x) | (x, None) => x.clone(),
         (Some(x), Some(y)) => {
             let mut out = x.clone();
+            // a template's directions grow together: when one grows, the
+            // whole polytope is scaled by 2 about the origin (independent
+            // jumps would break the shape that makes it inductive)
+            let mut grown: HashSet<(Ctx, usize)> = HashSet::new();
             for (k, v) in y {
-                let nv = match x.get(k) {
-                    Some(old) => old.widen(&old.join(v), fthr, ithr),
-                    None => v.clone(),
+                let nv = match (k, x.get(k)) {
+                    (Key::Dir(c, h, _), Some(old)) => {
+                        let j = old.join(v);
+                        if !j.leq(old) {
+                            grown.insert((*c, *h));
+                        }
+                        j
+                    }
+                    (_, Some(old)) => old.widen(&old.join(v), fthr, ithr),
+                    (_, None) => v.clone(),
                 };
                 out.insert(k.clone(), nv);
             }
+            let two = num_rational::BigRational::new(factor.0.into(), factor.1.into());
+            for (k, v) in out.iter_mut() {
+                if let (Key::Dir(c, h, _), Val::R(r)) = (k, &mut *v) {
+                    if grown.contains(&(*c, *h)) {
+                        let huge = num_rational::BigRational::from_integer(num_bigint::BigInt::from(1) << 1100usize);
+                        r.hi =
+                            r.hi.take()
+                                .map(|q| {
+                                    if q > num_rational::BigRational::from_integer(0.into()) {
+                                        q * &two
+                                    } else {
+                                        q
+                                    }
+                                })
+                                .filter(|q| q < &huge);
+                        r.lo =
+                            r.lo.take()
+                                .map(|q| {
+                                    if q < num_rational::BigRational::from_integer(0.into()) {
+                                        q * &two
+                                    } else {
+                                        q
+                                    }
+                                })
+                                .filter(|q| -q < huge);
+                    }
+                }
+            }
             Some(out)
+        }
+    }
+}
+
+/// Enlarges a loop head's state a little: each template range by 2^-20 of
+/// its size (and 2^-60), each float interval by two ulps at each end.
+fn inflate(st: &mut HashMap<Key, Val>) {
+    let rel = num_rational::BigRational::new(1.into(), num_bigint::BigInt::from(1) << 20usize);
+    let abs = num_rational::BigRational::new(1.into(), num_bigint::BigInt::from(1) << 60usize);
+    for (k, v) in st.iter_mut() {
+        match v {
+            Val::R(r) => {
+                let width = match (&r.lo, &r.hi) {
+                    (Some(l), Some(h)) => (h - l) * &rel + &abs,
+                    _ => continue,
+                };
+                r.lo = r.lo.take().map(|l| l - &width);
+                r.hi = r.hi.take().map(|h| h + &width);
+            }
+            Val::F(x) if matches!(k, Key::Local(..)) => {
+                if let Some((l, h)) = x.bounds() {
+                    let (l, h) = (l.next_down().next_down(), h.next_up().next_up());
+                    *x = FloatInterval::new(l, h, x.may_be_nan());
+                }
+            }
+            _ => {}
         }
     }
 }

@@ -356,7 +356,8 @@ impl<'p> Analyzer<'p> {
             }
             other => return Err(unsupported(self, format!("`{other}`"))),
         };
-        if let Some((key, v)) = result {
+        if let Some((key, mut v)) = result {
+            self.relate(ctx, i, st, &key, &mut v);
             st.insert(key, v);
         } else if let Some(d) = i.try_get_result() {
             // an operand of a kind the operation does not take

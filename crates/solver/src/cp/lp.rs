@@ -20,26 +20,31 @@ use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
 
 /// A rational.
-pub(crate) type Q = BigRational;
+pub type Q = BigRational;
 
 /// A row `Σ coef·x <= rhs`.
 #[derive(Clone, Debug)]
-pub(crate) struct Row {
+pub struct Row {
+    /// The coefficients, by variable.
     pub coefs: Vec<(usize, Q)>,
+    /// The right-hand side.
     pub rhs: Q,
 }
 
 /// A linear program's constraints: rows over variables with finite boxes.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Lp {
+pub struct Lp {
+    /// Each variable's lower bound.
     pub lo: Vec<Q>,
+    /// Each variable's upper bound.
     pub hi: Vec<Q>,
+    /// The rows.
     pub rows: Vec<Row>,
 }
 
 /// A certified answer to a minimization.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) enum Bound {
+pub enum Bound {
     /// `c·x >= value` for every `x` satisfying the rows in the box.
     AtLeast(Q),
     /// No `x` in the box satisfies the rows.
@@ -53,7 +58,7 @@ const MAX_PIVOTS: usize = 2000;
 
 impl Lp {
     /// Adds a row `Σ coefs <= rhs`.
-    pub(crate) fn le(&mut self, coefs: Vec<(usize, Q)>, rhs: Q) {
+    pub fn le(&mut self, coefs: Vec<(usize, Q)>, rhs: Q) {
         self.rows.push(Row { coefs, rhs });
     }
 
@@ -97,7 +102,7 @@ impl Lp {
 /// `f64` first (fast; its multipliers are certified exactly all the same)
 /// and falls back to exact rationals where that gives no certified answer
 /// (data outside `f64`'s range, a certificate that does not check).
-pub(crate) struct Simplex<'a> {
+pub struct Simplex<'a> {
     lp: &'a Lp,
     budget: &'a Budget,
     fast: Option<Run<f64>>,
@@ -161,7 +166,7 @@ impl<T: Num> Run<T> {
 impl<'a> Simplex<'a> {
     /// Runs phase one. Every pivot checks `budget`; an expired one makes
     /// every answer `Unknown`.
-    pub(crate) fn new(lp: &'a Lp, budget: &'a Budget) -> Simplex<'a> {
+    pub fn new(lp: &'a Lp, budget: &'a Budget) -> Simplex<'a> {
         Simplex {
             lp,
             budget,
@@ -177,7 +182,7 @@ impl<'a> Simplex<'a> {
     }
 
     /// Whether the rows were proved infeasible in the box.
-    pub(crate) fn infeasible(&mut self) -> bool {
+    pub fn infeasible(&mut self) -> bool {
         match self.fast.as_ref().map(|f| f.verdict.clone()) {
             Some(Some(Bound::Infeasible)) => true,
             Some(None) => false,
@@ -186,7 +191,7 @@ impl<'a> Simplex<'a> {
     }
 
     /// A certified lower bound of `c·x` over the rows and the box.
-    pub(crate) fn minimize(&mut self, c: &[(usize, Q)]) -> Bound {
+    pub fn minimize(&mut self, c: &[(usize, Q)]) -> Bound {
         if let Some(f) = &mut self.fast {
             match f.minimize(self.lp, c, self.budget) {
                 Bound::Unknown => {}

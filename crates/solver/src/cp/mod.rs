@@ -20,7 +20,7 @@ mod compile;
 pub(crate) mod domain;
 mod engine;
 mod linear;
-mod lp;
+pub mod lp;
 mod order;
 pub(crate) mod prop;
 mod search;
