@@ -40,6 +40,14 @@ pub enum FuzzTime {
 
 impl FuzzTime {
     /// Validates `--fuzz-time` against `--max-time` (no filesystem).
+    /// The phase's share of the run's time (zero when off).
+    pub fn share(self) -> Duration {
+        match self {
+            FuzzTime::Off => Duration::ZERO,
+            FuzzTime::Default(d) | FuzzTime::Explicit(d) => d,
+        }
+    }
+
     pub fn from_flags(fuzz: Option<f64>, max_time: Option<Duration>) -> Result<FuzzTime, Failure> {
         match fuzz {
             Some(0.0) => Ok(FuzzTime::Off),

@@ -9,6 +9,10 @@ use fpsym_prove::{Invariant, Outcome, ProveOptions, Val};
 use fpsym_replay::witness::LoopInvariant;
 use std::time::{Duration, Instant};
 
+/// The symbolic run's time after a proof (beside the fuzzing phase's):
+/// enough for tests that check the proof natively.
+pub const CONFIRMATION: Duration = Duration::from_secs(5);
+
 /// The functions whose call the unreach-call property forbids.
 const TARGETS: &[&str] = &["reach_error", "__VERIFIER_error"];
 
@@ -92,14 +96,21 @@ pub fn apply(a: &Attempt, summary: &mut Summary) -> Result<Option<String>, Strin
 /// `invariant at FILE:LINE: x in [..], ...` for each loop (no loop: the
 /// analysis alone shows the calls unreachable).
 fn reason(invs: &[Invariant]) -> String {
+    let shown = |i: &Invariant| {
+        if i.vars.is_empty() {
+            "the loop carries no value".to_string()
+        } else {
+            i.to_string()
+        }
+    };
     if invs.is_empty() {
         return "no reach_error call is reachable, by abstract interpretation".into();
     }
     let parts: Vec<String> = invs
         .iter()
         .map(|i| match &i.loc {
-            Some(l) => format!("invariant at {}:{}: {i}", l.file, l.line),
-            None => format!("invariant in {}: {i}", i.function),
+            Some(l) => format!("invariant at {}:{}: {}", l.file, l.line, shown(i)),
+            None => format!("invariant in {}: {}", i.function, shown(i)),
         })
         .collect();
     parts.join("; ")
@@ -114,7 +125,7 @@ pub fn witness_invariants(a: &Attempt) -> Vec<LoopInvariant> {
     invs.iter()
         .filter_map(|i| {
             let loc = i.loc.as_ref()?;
-            let value = c_expression(i)?;
+            let (value, format) = expression(i)?;
             let path = loc.path();
             let column = std::fs::read_to_string(&path)
                 .ok()
@@ -125,6 +136,7 @@ pub fn witness_invariants(a: &Attempt) -> Vec<LoopInvariant> {
                 column,
                 function: i.function.clone(),
                 value,
+                format: format.into(),
             })
         })
         .collect()
@@ -157,10 +169,53 @@ fn loop_keyword(text: &str, line: u32, column: u32) -> Option<u32> {
         .map(|i| i as u32 + 1)
 }
 
+/// The invariant as the witness states it: its ranges as a C expression
+/// (`c_expression`), or with its linear constraints as an ACSL one
+/// (`acsl_expression`: arithmetic in the reals, as the constraints hold),
+/// bounds rounded outward to exact hexadecimal literals.
+fn expression(i: &Invariant) -> Option<(String, &'static str)> {
+    let ranges = c_expression(i, !i.linear.is_empty());
+    if i.linear.is_empty() {
+        return ranges.map(|r| (r, "c_expression"));
+    }
+    let ident = |n: &str| {
+        n.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    let lit = |q: &num_rational::BigRational, rm| {
+        fpsym_report::hex_float(fpsym_float::Float::from_rational(fpsym_float::Format::BINARY64, q, rm).value)
+    };
+    let mut parts: Vec<String> = ranges.into_iter().collect();
+    for l in &i.linear {
+        if !l.terms.iter().all(|(n, _)| ident(n)) {
+            continue;
+        }
+        let sum: Vec<String> = l
+            .terms
+            .iter()
+            .map(|(n, c)| format!("({})*{n}", lit(c, fpsym_float::RoundingMode::NearestTiesToEven)))
+            .collect();
+        let sum = sum.join(" + ");
+        if let Some(lo) = &l.range.lo {
+            parts.push(format!(
+                "{sum} >= {}",
+                lit(lo, fpsym_float::RoundingMode::TowardNegative)
+            ));
+        }
+        if let Some(hi) = &l.range.hi {
+            parts.push(format!(
+                "{sum} <= {}",
+                lit(hi, fpsym_float::RoundingMode::TowardPositive)
+            ));
+        }
+    }
+    (!parts.is_empty()).then(|| (parts.join(" && "), "acsl_expression"))
+}
+
 /// `lo <= x && x <= hi && ...` over the invariant's C variables (bounds as
 /// exact hexadecimal literals; a variable that may be NaN also satisfies
-/// `x != x`). None when no variable has a bound.
-fn c_expression(i: &Invariant) -> Option<String> {
+/// `x != x`, or `\is_NaN(x)` in ACSL). None when no variable has a bound.
+fn c_expression(i: &Invariant, acsl: bool) -> Option<String> {
     let ident = |n: &str| {
         n.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
             && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
@@ -185,11 +240,12 @@ fn c_expression(i: &Invariant) -> Option<String> {
                     continue;
                 }
                 let c = conj.join(" && ");
-                parts.push(if x.may_be_nan() {
-                    format!("({name} != {name} || ({c}))")
+                let nan = if acsl {
+                    format!("\\is_NaN({name})")
                 } else {
-                    c
-                });
+                    format!("{name} != {name}")
+                };
+                parts.push(if x.may_be_nan() { format!("({nan} || ({c}))") } else { c });
             }
             Val::I(r) => {
                 let (l, h) = fpsym_prove::IntRange::limits(r.bits);

@@ -546,6 +546,17 @@ pub fn execute_with(
     if let (Some(p), Some(t)) = (&proof, seeded.max_time) {
         seeded.max_time = Some(t.saturating_sub(std::time::Duration::from_secs_f64(p.seconds)));
     }
+    // With a proof, the symbolic run only makes the tests that check it
+    // natively (and would contradict it): a few seconds after the fuzzing
+    // phase's share, not the whole budget.
+    if let Some(crate::prove::Attempt {
+        outcome: fpsym_prove::Outcome::Proved(_),
+        ..
+    }) = &proof
+    {
+        let cap = crate::prove::CONFIRMATION + opts.fuzz.share();
+        seeded.max_time = Some(seeded.max_time.map_or(cap, |t| t.min(cap)));
+    }
     let fuzzed = match plugins.oracle {
         None => crate::fuzz::phase(opts.fuzz, opts.mode, &record, program, &out, &mut seeded, &interrupt)?,
         Some(_) => None,

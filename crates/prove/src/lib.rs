@@ -25,7 +25,7 @@ pub mod value;
 use fpsym_frontend::{Loc, Program};
 use std::fmt;
 use std::time::Instant;
-pub use value::{IntRange, Val};
+pub use value::{IntRange, RatRange, Val};
 
 /// What to prove.
 #[derive(Debug, Clone)]
@@ -47,12 +47,27 @@ pub struct Invariant {
     pub loc: Option<Loc>,
     /// Each value the loop carries (by its C name) with its range.
     pub vars: Vec<(String, Val)>,
+    /// The relational part: linear combinations of the carried values (C
+    /// names, exact coefficients) with their ranges (real arithmetic).
+    pub linear: Vec<LinearBound>,
+}
+
+/// `lo <= Σ c_i x_i <= hi` over a loop's values, in exact rationals.
+#[derive(Debug, Clone)]
+pub struct LinearBound {
+    /// The coefficients, by C name.
+    pub terms: Vec<(String, num_rational::BigRational)>,
+    /// The range of the combination.
+    pub range: value::RatRange,
 }
 
 impl fmt::Display for Invariant {
     /// `x in [lo, hi], i in [0, 100]`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let parts: Vec<String> = self.vars.iter().map(|(n, v)| format!("{n} in {v}")).collect();
+        let mut parts: Vec<String> = self.vars.iter().map(|(n, v)| format!("{n} in {v}")).collect();
+        if !self.linear.is_empty() {
+            parts.push(format!("and {} linear constraints", self.linear.len()));
+        }
         f.write_str(&parts.join(", "))
     }
 }

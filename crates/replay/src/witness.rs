@@ -297,6 +297,9 @@ pub struct LoopInvariant {
     pub function: String,
     /// The invariant (`y >= -0x1p+1 && y <= 0x1p+1`).
     pub value: String,
+    /// `c_expression`, or `acsl_expression` (arithmetic in the reals: a
+    /// linear combination of the loop's values).
+    pub format: String,
 }
 
 /// The correctness witness of a task fpsym proved: an `invariant_set` with
@@ -319,7 +322,7 @@ pub fn correctness_witness(task: &TaskInfo<'_>, invariants: &[LoopInvariant]) ->
         m.insert("type".into(), "loop_invariant".into());
         m.insert("location".into(), Value::Mapping(location));
         m.insert("value".into(), inv.value.clone().into());
-        m.insert("format".into(), "c_expression".into());
+        m.insert("format".into(), inv.format.clone().into());
         content.push(ContentItem::Invariant {
             invariant: Value::Mapping(m),
         });

@@ -31,6 +31,10 @@ pub(crate) enum Key {
     Form(Box<Key>),
     /// The range of template direction `k` of loop head `block` (a `Val::R`).
     Dir(Ctx, usize, usize),
+    /// A variable's value when its loop head (context, block) was entered:
+    /// the symbols of the linear forms (a global changes during the
+    /// iteration; its value at the head does not).
+    Head(Ctx, usize, Box<Key>),
 }
 
 /// The abstract state at a program point (None: unreachable).
@@ -447,7 +451,9 @@ impl<'p> Analyzer<'p> {
         }
         self.preds.entry(f.name.clone()).or_insert(preds);
         self.heads.entry(f.name.clone()).or_insert_with(|| heads.clone());
+        // (a caller's pending restart is its own, not this call's)
         let frozen = std::mem::replace(&mut self.frozen, false);
+        let restart = std::mem::take(&mut self.restart);
         let mut states: Vec<St> = vec![None; n];
         states[0] = entry.clone();
         let mut visits = vec![0u32; n];
@@ -583,6 +589,7 @@ impl<'p> Analyzer<'p> {
             }
         }
         self.frozen = frozen;
+        self.restart = restart;
         result.ok_or_else(|| self.give_up(&f.name, None, "the loop analysis found no invariant it could check"))
     }
 
@@ -675,10 +682,39 @@ impl<'p> Analyzer<'p> {
                 .chain(bb.term.get_debug_loc().as_ref())
                 .find(|d| d.line > 0)
                 .map(Loc::from_debugloc);
+            let mut linear = Vec::new();
+            if let Some(t) = self.templates.get(&(ctx, h)) {
+                let names: Vec<String> = t
+                    .vars
+                    .iter()
+                    .map(|k| match k {
+                        Key::Local(_, n) => c_name(n),
+                        Key::Global(g) => g.clone(),
+                        _ => String::new(),
+                    })
+                    .collect();
+                for (k, d) in t.dirs.iter().enumerate() {
+                    if let Some(Val::R(r)) = st.get(&Key::Dir(ctx, h, k)) {
+                        if r.lo.is_some() || r.hi.is_some() {
+                            let terms = names
+                                .iter()
+                                .cloned()
+                                .zip(d.iter().cloned())
+                                .filter(|(_, c)| *c != num_rational::BigRational::from_integer(0.into()))
+                                .collect();
+                            linear.push(crate::LinearBound {
+                                terms,
+                                range: r.clone(),
+                            });
+                        }
+                    }
+                }
+            }
             self.invariants.push(Invariant {
                 function: f.name.clone(),
                 loc,
                 vars,
+                linear,
             });
         }
     }
@@ -840,12 +876,24 @@ impl<'p> Analyzer<'p> {
                 assigned.push((key, v));
             }
             if self.heads.get(&f.name).is_some_and(|h| h.contains(&d)) {
+                // the float globals the loop keeps are its variables too
+                let mut globals: Vec<Key> = s
+                    .iter()
+                    .filter(|(k, v)| matches!((k, v), (Key::Global(_), Val::F(_))))
+                    .map(|(k, _)| k.clone())
+                    .collect();
+                globals.sort();
+                incoming.extend(globals.into_iter().map(|g| (g.clone(), Opnd::Var(g))));
+            }
+            if self.heads.get(&f.name).is_some_and(|h| h.contains(&d)) {
                 let dirs = self.head_edge(ctx, f, d, &s, &incoming);
                 assigned.extend(dirs);
             }
             // (a form a phi had in an earlier iteration is stale)
             for (k, _) in &incoming {
-                s.remove(&Key::Form(Box::new(k.clone())));
+                if matches!(k, Key::Local(..)) {
+                    s.remove(&Key::Form(Box::new(k.clone())));
+                }
             }
             for (k, v) in assigned {
                 s.insert(k, v);
@@ -959,14 +1007,24 @@ fn c_name(n: &Name) -> String {
     }
 }
 
+/// Whether a key is a claim (a linear form, a template range, a head
+/// value): a claim absent from a state is no claim there, so a join keeps
+/// a claim only when both sides make it. (An IR value absent from a state
+/// is one not defined on that path, which no later use reads.)
+fn is_claim(k: &Key) -> bool {
+    matches!(k, Key::Form(_) | Key::Dir(..) | Key::Head(..))
+}
+
 fn join(a: &St, b: &St) -> St {
     match (a, b) {
         (None, x) | (x, None) => x.clone(),
         (Some(x), Some(y)) => {
             let mut out = x.clone();
+            out.retain(|k, _| !is_claim(k) || y.contains_key(k));
             for (k, v) in y {
                 let nv = match x.get(k) {
                     Some(old) => old.join(v),
+                    None if is_claim(k) => continue,
                     None => v.clone(),
                 };
                 out.insert(k.clone(), nv);
@@ -1013,6 +1071,7 @@ fn widen(a: &St, b: &St, fthr: &dyn Fn(Format) -> Vec<Float>, ithr: &[i128], fac
             // whole polytope is scaled by 2 about the origin (independent
             // jumps would break the shape that makes it inductive)
             let mut grown: HashSet<(Ctx, usize)> = HashSet::new();
+            out.retain(|k, _| !is_claim(k) || y.contains_key(k));
             for (k, v) in y {
                 let nv = match (k, x.get(k)) {
                     (Key::Dir(c, h, _), Some(old)) => {
@@ -1023,6 +1082,7 @@ fn widen(a: &St, b: &St, fthr: &dyn Fn(Format) -> Vec<Float>, ithr: &[i128], fac
                         j
                     }
                     (_, Some(old)) => old.widen(&old.join(v), fthr, ithr),
+                    (k, None) if is_claim(k) => continue,
                     (_, None) => v.clone(),
                 };
                 out.insert(k.clone(), nv);
@@ -1090,7 +1150,10 @@ fn leq(a: &St, b: &St) -> bool {
     match (a, b) {
         (None, _) => true,
         (Some(_), None) => false,
-        (Some(x), Some(y)) => x.iter().all(|(k, v)| y.get(k).is_some_and(|w| v.leq(w))),
+        (Some(x), Some(y)) => x.iter().all(|(k, v)| match y.get(k) {
+            Some(w) => v.leq(w),
+            None => is_claim(k),
+        }),
     }
 }
 

@@ -162,7 +162,13 @@ impl<'p> Analyzer<'p> {
             if let Some(h) = self.symbol_head.get(k) {
                 if let (false, Some(t)) = (heads.contains(h), self.templates.get(h)) {
                     heads.push(*h);
-                    vars.extend(t.vars.iter().filter(|v| !vars.contains(v)).cloned().collect::<Vec<_>>());
+                    let syms: Vec<Key> = t
+                        .vars
+                        .iter()
+                        .map(|v| Key::Head(h.0, h.1, Box::new(v.clone())))
+                        .filter(|v| !vars.contains(v))
+                        .collect();
+                    vars.extend(syms);
                 }
             }
             if !vars.contains(k) {
@@ -204,7 +210,10 @@ impl<'p> Analyzer<'p> {
                     .vars
                     .iter()
                     .zip(d)
-                    .map(|(v, c)| (vars.iter().position(|w| w == v).expect("a head's variable"), c.clone()))
+                    .map(|(v, c)| {
+                        let s = Key::Head(h.0, h.1, Box::new(v.clone()));
+                        (vars.iter().position(|w| *w == s).expect("a head's variable"), c.clone())
+                    })
                     .collect();
                 if let Some(hi) = &r.hi {
                     lp.le(row.clone(), hi.clone());
@@ -321,7 +330,7 @@ impl<'p> Analyzer<'p> {
     pub(super) fn enter_head(&mut self, ctx: Ctx, f: &Function, b: usize, st: &mut HashMap<Key, Val>) {
         let vars: Vec<Key> = match self.templates.get(&(ctx, b)) {
             Some(t) => t.vars.clone(),
-            None => float_phis(ctx, f, b, st),
+            None => float_vars(ctx, f, b, st),
         };
         if !(2..=4).contains(&vars.len()) {
             return;
@@ -330,10 +339,13 @@ impl<'p> Analyzer<'p> {
             .iter()
             .all(|v| matches!(st.get(v), Some(Val::F(x)) if q_bounds(x).is_some()));
         for v in &vars {
-            self.symbol_head.insert(v.clone(), (ctx, b));
             let fk = Key::Form(Box::new(v.clone()));
             if finite {
-                st.insert(fk, Val::Lin(crate::value::Linear(Rc::new(Affine::symbol(v.clone())))));
+                // the symbol: the value now, kept as the iteration's start
+                let hk = Key::Head(ctx, b, Box::new(v.clone()));
+                self.symbol_head.insert(hk.clone(), (ctx, b));
+                st.insert(hk.clone(), st[v].clone());
+                st.insert(fk, Val::Lin(crate::value::Linear(Rc::new(Affine::symbol(hk)))));
             } else {
                 st.remove(&fk);
             }
@@ -359,23 +371,21 @@ impl<'p> Analyzer<'p> {
             return out;
         }
         let forms: Vec<Option<Affine>> = floats.iter().map(|(_, o)| self.form_of(st, o)).collect();
-        if std::env::var_os("FPSYM_PROVE_DEBUG").is_some() {
-            eprintln!("into_head {d}: {forms:?}");
-        }
         if !self.frozen {
             // the loop's linear part on this edge, from the forms it carries
             let vars: Vec<Key> = match self.templates.get(&(ctx, d)) {
                 Some(t) => t.vars.clone(),
                 None => floats.iter().map(|(k, _)| k.clone()).collect(),
             };
-            let own = |a: &Affine| a.coefs.keys().all(|k| vars.contains(k)) && !a.coefs.is_empty();
+            let syms: Vec<Key> = vars.iter().map(|v| Key::Head(ctx, d, Box::new(v.clone()))).collect();
+            let own = |a: &Affine| a.coefs.keys().all(|k| syms.contains(k)) && !a.coefs.is_empty();
             let same_vars = vars.iter().eq(floats.iter().map(|(k, _)| k));
             if same_vars && forms.iter().all(|f| f.as_ref().is_some_and(own)) {
                 let a: Vec<Vec<f64>> = forms
                     .iter()
                     .map(|f| {
                         let f = f.as_ref().expect("checked");
-                        vars.iter()
+                        syms.iter()
                             .map(|v| f.coefs.get(v).and_then(|c| c.to_f64()).unwrap_or(0.0))
                             .collect()
                     })
@@ -397,8 +407,8 @@ impl<'p> Analyzer<'p> {
                     if t.dirs.len() > before {
                         self.restart = true;
                     }
-                    for v in &vars {
-                        self.symbol_head.insert(v.clone(), (ctx, d));
+                    for v in syms {
+                        self.symbol_head.insert(v, (ctx, d));
                     }
                 }
             }
@@ -412,9 +422,9 @@ impl<'p> Analyzer<'p> {
         let identity = t.vars.iter().all(|v| {
             let pos = floats.iter().position(|(k2, _)| k2 == v);
             pos.and_then(|p| forms[p].as_ref())
-                .is_some_and(|a| *a == Affine::symbol(v.clone()))
+                .is_some_and(|a| *a == Affine::symbol(Key::Head(ctx, d, Box::new(v.clone()))))
         });
-        if identity && self.symbol_head.get(&t.vars[0]) == Some(&(ctx, d)) {
+        if identity {
             for k in 0..t.dirs.len() {
                 let r = match st.get(&Key::Dir(ctx, d, k)) {
                     Some(Val::R(r)) => r.clone(),
@@ -455,8 +465,14 @@ impl<'p> Analyzer<'p> {
 }
 
 /// The float phis of block `b` (their keys), in order.
-fn float_phis(ctx: Ctx, f: &Function, b: usize, st: &HashMap<Key, Val>) -> Vec<Key> {
-    f.basic_blocks[b]
+fn float_vars(ctx: Ctx, f: &Function, b: usize, st: &HashMap<Key, Val>) -> Vec<Key> {
+    let mut globals: Vec<Key> = st
+        .iter()
+        .filter(|(k, v)| matches!((k, v), (Key::Global(_), Val::F(_))))
+        .map(|(k, _)| k.clone())
+        .collect();
+    globals.sort();
+    let phis: Vec<Key> = f.basic_blocks[b]
         .instrs
         .iter()
         .map_while(|i| {
@@ -467,7 +483,8 @@ fn float_phis(ctx: Ctx, f: &Function, b: usize, st: &HashMap<Key, Val>) -> Vec<K
             }
         })
         .filter(|k| matches!(st.get(k), Some(Val::F(_))))
-        .collect()
+        .collect();
+    phis.into_iter().chain(globals).collect()
 }
 
 /// Template directions for a loop whose linear part is `a` (next = a ·

@@ -294,6 +294,17 @@ impl<'p> Analyzer<'p> {
                     }),
                     _ => None,
                 };
+                // a loaded global's linear form goes with its value
+                let form = match &addr {
+                    Val::Ptr { global, idx: None } => {
+                        st.get(&Key::Form(Box::new(Key::Global(global.clone())))).cloned()
+                    }
+                    _ => None,
+                };
+                match form {
+                    Some(f) => st.insert(Key::Form(Box::new(dest(&x.dest))), f),
+                    None => st.remove(&Key::Form(Box::new(dest(&x.dest)))),
+                };
                 match v {
                     Some(v) if top_of(&ty).is_some_and(|t| same_kind(&t, &v)) => Some((dest(&x.dest), v)),
                     _ => {
@@ -309,7 +320,19 @@ impl<'p> Analyzer<'p> {
                 let v = ev!(&x.value);
                 match &addr {
                     Val::Ptr { global, idx: None } if self.tracked.contains_key(global) => {
-                        st.insert(Key::Global(global.clone()), v);
+                        let g = Key::Global(global.clone());
+                        // the stored value's linear form goes with it
+                        let form = match &x.value {
+                            Operand::LocalOperand { name, .. } => {
+                                st.get(&Key::Form(Box::new(Key::Local(ctx, name.clone())))).cloned()
+                            }
+                            _ => None,
+                        };
+                        match form {
+                            Some(f) => st.insert(Key::Form(Box::new(g.clone())), f),
+                            None => st.remove(&Key::Form(Box::new(g.clone()))),
+                        };
+                        st.insert(g, v);
                         None
                     }
                     _ => {
