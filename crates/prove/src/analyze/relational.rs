@@ -264,6 +264,13 @@ impl<'p> Analyzer<'p> {
     /// its interval narrowed to the form's bounds, the form recorded.
     pub(super) fn relate(&mut self, ctx: Ctx, i: &I, st: &mut HashMap<Key, Val>, key: &Key, val: &mut Val) {
         let Val::F(r) = val else { return };
+        if !matches!(
+            i,
+            I::FAdd(_) | I::FSub(_) | I::FMul(_) | I::FDiv(_) | I::FNeg(_) | I::FPExt(_) | I::FPTrunc(_)
+        ) {
+            // (a load sets its own form)
+            return;
+        }
         let form = |a: &Self, st: &HashMap<Key, Val>, o: &Operand| a.form_of(st, &a.opnd(ctx, o));
         let exact: Option<(Affine, bool)> = (|| match i {
             I::FAdd(x) => Some((form(self, st, &x.operand0)?.add(&form(self, st, &x.operand1)?, 1), true)),
@@ -297,7 +304,12 @@ impl<'p> Analyzer<'p> {
         let fmt = r.format();
         // the exact result is in [lo, hi]: the rounded one in [RTN lo, RTP hi]
         if let Some((lo, hi)) = self.bounds_of(st, &f) {
-            let down = Float::from_rational(fmt, &lo, fpsym_float::RoundingMode::TowardNegative).value;
+            let mut down = Float::from_rational(fmt, &lo, fpsym_float::RoundingMode::TowardNegative).value;
+            // a rational has no sign: an exact zero rounds to -0 in some
+            // modes and operand signs (and a tiny negative to -0)
+            if down.is_zero() && !lo.is_positive() {
+                down = Float::zero(fmt, true);
+            }
             let up = Float::from_rational(fmt, &hi, fpsym_float::RoundingMode::TowardPositive).value;
             *r = r.intersect(&FloatInterval::new(down, up, r.may_be_nan()));
         }
@@ -332,7 +344,7 @@ impl<'p> Analyzer<'p> {
             Some(t) => t.vars.clone(),
             None => float_vars(ctx, f, b, st),
         };
-        if !(2..=4).contains(&vars.len()) {
+        if !(1..=4).contains(&vars.len()) {
             return;
         }
         let finite = vars
