@@ -258,6 +258,33 @@ fn a_loop_proof_states_its_invariants_in_the_correctness_witness() {
     assert_eq!(inv["location"]["function"], "main", "{yaml}");
     assert_eq!(inv["value"], "y >= -0x1p+1 && y <= 0x1p+1", "{yaml}");
     assert_eq!(inv["format"], "c_expression", "{yaml}");
+    // A second-order filter's proof is a polytope: its linear constraints
+    // go to the witness in ACSL (arithmetic in the reals).
+    let example = workspace().join("docs/examples/filter_loop.c");
+    std::fs::copy(example, dir.join("filter.c")).unwrap();
+    let o = fpsym(
+        &[
+            "run",
+            "filter.c",
+            "--property",
+            "unreach-call",
+            "--max-time",
+            "4",
+            "-o",
+            "out2",
+        ],
+        &dir,
+    );
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{t}");
+    assert!(t.contains("linear constraints)\n"), "{t}");
+    let yaml = std::fs::read_to_string(dir.join("out2/witness.yml")).unwrap();
+    let w: serde_json::Value = serde_yaml_ng::from_str(&yaml).unwrap();
+    let errors: Vec<String> = witness_validator().iter_errors(&w).map(|e| e.to_string()).collect();
+    assert!(errors.is_empty(), "invalid witness:\n{}\n{yaml}", errors.join("\n"));
+    let inv = &w[0]["content"][0]["invariant"];
+    assert_eq!(inv["format"], "acsl_expression", "{yaml}");
+    assert!(inv["value"].as_str().unwrap().contains(")*y1 + ("), "{yaml}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
