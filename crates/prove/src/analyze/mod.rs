@@ -312,29 +312,31 @@ impl<'p> Analyzer<'p> {
     fn scan_constants(&mut self) {
         let mut fl: Vec<f64> = Vec::new();
         let mut ints: BTreeSet<i128> = BTreeSet::new();
-        for f in &self.module.functions {
-            for bb in &f.basic_blocks {
-                for i in &bb.instrs {
-                    for op in fpsym_frontend::instruction_operands(i) {
-                        if let Operand::ConstantOperand(c) = op {
-                            match const_val(c) {
-                                Some(Val::F(x)) => {
-                                    if let Some(v) = x.lo().and_then(|v| {
-                                        v.to_f64().or_else(|| {
-                                            v.convert(Format::BINARY64, fpsym_float::RoundingMode::NearestTiesToEven)
-                                                .value
-                                                .to_f64()
-                                        })
-                                    }) {
-                                        fl.push(v);
-                                    }
-                                }
-                                Some(Val::I(r)) => {
-                                    ints.insert(r.lo);
-                                }
-                                _ => {}
+        for i in self
+            .module
+            .functions
+            .iter()
+            .flat_map(|f| &f.basic_blocks)
+            .flat_map(|b| &b.instrs)
+        {
+            for op in fpsym_frontend::instruction_operands(i) {
+                if let Operand::ConstantOperand(c) = op {
+                    match const_val(c) {
+                        Some(Val::F(x)) => {
+                            if let Some(v) = x.lo().and_then(|v| {
+                                v.to_f64().or_else(|| {
+                                    v.convert(Format::BINARY64, fpsym_float::RoundingMode::NearestTiesToEven)
+                                        .value
+                                        .to_f64()
+                                })
+                            }) {
+                                fl.push(v);
                             }
                         }
+                        Some(Val::I(r)) => {
+                            ints.insert(r.lo);
+                        }
+                        _ => {}
                     }
                 }
             }

@@ -70,30 +70,21 @@ impl<'p> Analyzer<'p> {
                     (dest(&x.dest), Val::F(itv::from_ints(to, lo, hi)))
                 })
             }
-            I::FPToSI(x) => int_of(&x.to_type)
-                .map(|bits| {
-                    let r = ev!(&x.operand).as_f().and_then(|a| itv::to_ints(a, bits, true));
-                    Ok((
-                        dest(&x.dest),
-                        Val::I(
-                            r.map(|(l, h)| IntRange::fitted(bits, l, h))
-                                .unwrap_or(IntRange::full(bits)),
-                        ),
-                    ))
+            I::FPToSI(_) | I::FPToUI(_) => {
+                let (operand, to_type, d, signed) = match i {
+                    I::FPToSI(x) => (&x.operand, &x.to_type, &x.dest, true),
+                    I::FPToUI(x) => (&x.operand, &x.to_type, &x.dest, false),
+                    _ => unreachable!("matched above"),
+                };
+                let a = ev!(operand);
+                int_of(to_type).map(|bits| {
+                    let r = a.as_f().and_then(|a| itv::to_ints(a, bits, signed));
+                    (
+                        dest(d),
+                        Val::I(r.map_or(IntRange::full(bits), |(l, h)| IntRange::fitted(bits, l, h))),
+                    )
                 })
-                .transpose()?,
-            I::FPToUI(x) => int_of(&x.to_type)
-                .map(|bits| {
-                    let r = ev!(&x.operand).as_f().and_then(|a| itv::to_ints(a, bits, false));
-                    Ok((
-                        dest(&x.dest),
-                        Val::I(
-                            r.map(|(l, h)| IntRange::fitted(bits, l, h))
-                                .unwrap_or(IntRange::full(bits)),
-                        ),
-                    ))
-                })
-                .transpose()?,
+            }
             I::FCmp(x) => {
                 self.defs.insert(
                     dest(&x.dest),
