@@ -13,6 +13,10 @@ use std::time::{Duration, Instant};
 /// enough for tests that check the proof natively.
 pub const CONFIRMATION: Duration = Duration::from_secs(5);
 
+/// The same without `--max-time` (which would otherwise never end on a
+/// loop without a bound): long enough for a loop-free program's paths.
+pub const CONFIRMATION_UNBOUNDED: Duration = Duration::from_secs(30);
+
 /// The functions whose call the unreach-call property forbids.
 const TARGETS: &[&str] = &["reach_error", "__VERIFIER_error"];
 

@@ -538,7 +538,8 @@ pub fn execute_with(
     let interrupt = crate::interrupt();
     let mut seeded = engine.clone();
     // The proof by invariants first: its time comes out of the run's.
-    let proof = if opts.prove {
+    // (run only: the directed modes ask other questions than reach_error)
+    let proof = if opts.prove && opts.mode == "run" {
         crate::prove::attempt(program, engine)
     } else {
         None
@@ -554,8 +555,10 @@ pub fn execute_with(
         ..
     }) = &proof
     {
-        let cap = crate::prove::CONFIRMATION + opts.fuzz.share();
-        seeded.max_time = Some(seeded.max_time.map_or(cap, |t| t.min(cap)));
+        seeded.max_time = Some(match seeded.max_time {
+            Some(t) => t.min(crate::prove::CONFIRMATION + opts.fuzz.share()),
+            None => crate::prove::CONFIRMATION_UNBOUNDED,
+        });
     }
     let fuzzed = match plugins.oracle {
         None => crate::fuzz::phase(opts.fuzz, opts.mode, &record, program, &out, &mut seeded, &interrupt)?,
