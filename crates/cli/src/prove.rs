@@ -47,7 +47,20 @@ pub fn attempt(program: &Program, engine: &Config) -> Option<Attempt> {
         targets: TARGETS.iter().map(|t| t.to_string()).collect(),
         deadline: Some(start + budget(engine.max_time)),
     };
-    let outcome = fpsym_prove::prove(program, &opts);
+    // A bug of the analysis must not end the run: it is no proof, said as such.
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| fpsym_prove::prove(program, &opts)))
+        .unwrap_or_else(|p| {
+            let what = p
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            Outcome::GaveUp(fpsym_prove::GiveUp {
+                function: "main".into(),
+                loc: None,
+                what: format!("an internal error of the analysis, a bug in fpsym ({what})"),
+            })
+        });
     Some(Attempt {
         outcome,
         seconds: start.elapsed().as_secs_f64(),
