@@ -271,6 +271,8 @@ impl<'p> Analyzer<'p> {
                 let addr = ev!(&x.address);
                 let ty = self.module.type_of(i);
                 let v = match &addr {
+                    // a volatile object may change outside the program: any value
+                    Val::Ptr { global, idx: None } if x.volatile && self.tracked.contains_key(global) => top_of(&ty),
                     Val::Ptr { global, idx: None } if self.tracked.contains_key(global) => {
                         st.get(&Key::Global(global.clone())).cloned()
                     }
@@ -287,7 +289,7 @@ impl<'p> Analyzer<'p> {
                 };
                 // a loaded global's linear form goes with its value
                 let form = match &addr {
-                    Val::Ptr { global, idx: None } => {
+                    Val::Ptr { global, idx: None } if !x.volatile => {
                         st.get(&Key::Form(Box::new(Key::Global(global.clone())))).cloned()
                     }
                     _ => None,
