@@ -106,7 +106,10 @@ impl<'p> Analyzer<'p> {
                 self.assign(Some(st), &Opnd::Var(a.clone()), Val::F(nx), depth)
             }
             Some(Def::FCmp(p, a, b)) => {
-                let (av, bv) = (self.get(&st, a)?, self.get(&st, b)?);
+                // (an operand the state lacks is not narrowed, never bottom)
+                let (Some(av), Some(bv)) = (self.get(&st, a), self.get(&st, b)) else {
+                    return Some(st);
+                };
                 let (Val::F(x), Val::F(y)) = (&av, &bv) else {
                     return Some(st);
                 };
@@ -115,7 +118,9 @@ impl<'p> Analyzer<'p> {
                 self.assign(s, b, Val::F(ny), depth)
             }
             Some(Def::ICmp(p, a, b)) => {
-                let (av, bv) = (self.get(&st, a)?, self.get(&st, b)?);
+                let (Some(av), Some(bv)) = (self.get(&st, a), self.get(&st, b)) else {
+                    return Some(st);
+                };
                 let (Val::I(x), Val::I(y)) = (&av, &bv) else {
                     return Some(st);
                 };
