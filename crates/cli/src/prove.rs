@@ -46,6 +46,7 @@ pub fn attempt(program: &Program, engine: &Config) -> Option<Attempt> {
         entry: "main".into(),
         targets: TARGETS.iter().map(|t| t.to_string()).collect(),
         deadline: Some(start + budget(engine.max_time)),
+        cancel: Some(crate::interrupt()),
     };
     // A bug of the analysis must not end the run: it is no proof, said as such.
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| fpsym_prove::prove(program, &opts)))

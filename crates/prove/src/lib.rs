@@ -36,6 +36,8 @@ pub struct ProveOptions {
     pub targets: Vec<String>,
     /// When to stop trying.
     pub deadline: Option<Instant>,
+    /// Set from outside (Ctrl-C, SIGTERM) to stop trying at once.
+    pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 /// An invariant at a loop head: a range for every value the loop carries.
@@ -107,7 +109,7 @@ pub enum Outcome {
 
 /// Proves that no call of `opts.targets` is reachable from `opts.entry`.
 pub fn prove(program: &Program, opts: &ProveOptions) -> Outcome {
-    let mut a = analyze::Analyzer::new(program, &opts.targets, opts.deadline);
+    let mut a = analyze::Analyzer::new(program, &opts.targets, opts.deadline, opts.cancel.clone());
     match a.run(&opts.entry) {
         Err(g) => Outcome::GaveUp(g),
         Ok(()) if a.reached.is_empty() => Outcome::Proved(a.invariants),

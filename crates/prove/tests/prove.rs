@@ -16,6 +16,7 @@ fn run(name: &str) -> Outcome {
             entry: "main".into(),
             targets: vec!["reach_error".into()],
             deadline: None,
+            cancel: None,
         },
     );
     let _ = std::fs::remove_dir_all(&work);

@@ -214,6 +214,7 @@ fn analyse(dir: &Path, prog: &str) -> Outcome {
             entry: "main".into(),
             targets: vec!["reach_error".into()],
             deadline: None,
+            cancel: None,
         },
     )
 }

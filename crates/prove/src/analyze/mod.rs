@@ -77,6 +77,7 @@ pub(crate) struct Analyzer<'p> {
     module: &'p Module,
     targets: &'p [String],
     deadline: Option<Instant>,
+    cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     defs: HashMap<Key, Def>,
     contexts: HashMap<(Ctx, String, usize, usize), Ctx>,
     stack: Vec<String>,
@@ -209,12 +210,18 @@ const PURE_LIBM: &[&str] = &[
 ];
 
 impl<'p> Analyzer<'p> {
-    pub(crate) fn new(prog: &'p Program, targets: &'p [String], deadline: Option<Instant>) -> Analyzer<'p> {
+    pub(crate) fn new(
+        prog: &'p Program,
+        targets: &'p [String],
+        deadline: Option<Instant>,
+        cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    ) -> Analyzer<'p> {
         let mut a = Analyzer {
             prog,
             module: &prog.module,
             targets,
             deadline,
+            cancel,
             defs: HashMap::new(),
             contexts: HashMap::new(),
             stack: Vec::new(),
@@ -376,6 +383,10 @@ impl<'p> Analyzer<'p> {
 
     fn expired(&self) -> bool {
         self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self
+                .cancel
+                .as_ref()
+                .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
     }
 
     fn give_up(&self, function: &str, loc: Option<Loc>, what: impl Into<String>) -> GiveUp {
@@ -476,7 +487,7 @@ impl<'p> Analyzer<'p> {
                 break;
             };
             if self.expired() {
-                return Err(self.give_up(&f.name, None, "time limit"));
+                return Err(self.give_up(&f.name, None, "time limit or interrupted"));
             }
             let b = rpo[p];
             for (s, edge) in self.block(ctx, f, b, &states[b], &index)?.0 {
