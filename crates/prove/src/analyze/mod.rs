@@ -517,14 +517,7 @@ impl<'p> Analyzer<'p> {
                 };
                 if !leq(&new, old) {
                     if std::env::var_os("FPSYM_PROVE_DEBUG").is_some() && heads.contains(&s) {
-                        let mut v: Vec<String> = new
-                            .iter()
-                            .flatten()
-                            .filter(|(k, _)| !matches!(k, Key::Form(_)))
-                            .map(|(k, v)| format!("{k:?}={v}"))
-                            .collect();
-                        v.sort();
-                        eprintln!("head {s} visit {} restarts {restarts}: {}", visits[s], v.join(" "));
+                        eprintln!("head {s} visit {} restarts {restarts}: {}", visits[s], show_state(&new));
                     }
                     states[s] = new;
                     visits[s] += 1;
@@ -579,14 +572,7 @@ impl<'p> Analyzer<'p> {
         for (n, candidate) in [states, inflated, widened].into_iter().enumerate() {
             if debug {
                 for h in &heads {
-                    let mut v: Vec<String> = candidate[*h]
-                        .iter()
-                        .flatten()
-                        .filter(|(k, _)| !matches!(k, Key::Form(_)))
-                        .map(|(k, v)| format!("{k:?}={v}"))
-                        .collect();
-                    v.sort();
-                    eprintln!("candidate {n} head {h}: {}", v.join(" "));
+                    eprintln!("candidate {n} head {h}: {}", show_state(&candidate[*h]));
                 }
             }
             let checked = self.check(ctx, f, &candidate, &entry, &rpo, &index, recording)?;
@@ -1026,6 +1012,19 @@ fn c_name(n: &Name) -> String {
 /// is one not defined on that path, which no later use reads.)
 fn is_claim(k: &Key) -> bool {
     matches!(k, Key::Form(_) | Key::Dir(..) | Key::Head(..))
+}
+
+/// A state for `FPSYM_PROVE_DEBUG`: its values and ranges, sorted (forms
+/// left out).
+fn show_state(st: &St) -> String {
+    let mut v: Vec<String> = st
+        .iter()
+        .flatten()
+        .filter(|(k, _)| !matches!(k, Key::Form(_)))
+        .map(|(k, v)| format!("{k:?}={v}"))
+        .collect();
+    v.sort();
+    v.join(" ")
 }
 
 fn join(a: &St, b: &St) -> St {
