@@ -600,7 +600,7 @@ fn suite(size: Size, only: Option<&str>) {
 macro_rules! subset {
     ($name:ident, $cat:expr) => {
         #[test]
-        #[ignore = "run in release by `make test` (a debug build is too slow)"]
+        #[ignore = "run optimised by `make test` (a debug build is too slow)"]
         fn $name() {
             suite(Size::Subset, Some($cat));
         }
