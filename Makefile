@@ -53,7 +53,7 @@ test: check-tools bootstrap-book lint
 test-fast: check-tools
 	$(CARGO) test --workspace --lib --bins
 	$(CARGO) test -p fpsym-float -p fpsym-expr -p fpsym-smtlib -p fpsym-report -p fpsym-frontend --tests
-	$(CARGO) test -p fpsym-prove --test prove
+	$(CARGO) test -p fpsym-prove --test prove --test native
 
 # Man pages (target/man/fpsym.1, fpsym-run.1, ...; `man -l target/man/fpsym-run.1`)
 # and bash/zsh/fish completions (target/completions), from crates/cli/src/args.rs.

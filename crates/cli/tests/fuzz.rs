@@ -420,3 +420,36 @@ fn a_program_that_reads_no_input_is_not_fuzzed() {
     }
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn the_fuzzer_takes_a_loop_deep_by_repeating_an_iterations_inputs() {
+    // About sixty records (thirty iterations of an int and a double) are
+    // needed; the symbolic run, held to a few instructions, cannot help.
+    let out = scratch("leaky");
+    let o = fpsym(&[
+        "run",
+        fixture("fuzz_leaky.c").to_str().unwrap(),
+        "--property",
+        "unreach-call",
+        "--prove",
+        "none",
+        "--fuzz-time",
+        "10",
+        "--max-instructions",
+        "50",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{t}");
+    assert!(t.contains("1 finding(s) found by fuzzing"), "{t}");
+    assert!(t.contains("found by fuzzing, confirmed natively"), "{t}");
+    let marks: Vec<_> = events(&out)
+        .into_iter()
+        .filter(|e| e["event"] == "fuzz-finding")
+        .collect();
+    assert_eq!(marks.len(), 1, "{marks:?}");
+    let input = std::fs::read(marks[0]["input"].as_str().unwrap()).unwrap();
+    assert!(input.len() > 29 * 8, "{} bytes", input.len());
+    let _ = std::fs::remove_dir_all(&out);
+}

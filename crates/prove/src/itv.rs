@@ -14,6 +14,7 @@
 //! formats.
 
 use fpsym_float::{Float, FloatInterval, Format, RoundingMode, StatusAnd};
+use fpsym_frontend::llvm_ir::FPPredicate;
 
 const DOWN: RoundingMode = RoundingMode::TowardNegative;
 const UP: RoundingMode = RoundingMode::TowardPositive;
@@ -322,6 +323,110 @@ pub fn compare(x: &FloatInterval, rel: Rel, y: &FloatInterval) -> (bool, bool) {
         can_true && !x.without_nan().is_empty() && !y.without_nan().is_empty(),
         can_false,
     )
+}
+
+/// An FP predicate as (relation, ordered); None for `true`, `false`, `ord`, `uno`.
+pub fn split_fpred(p: FPPredicate) -> Option<(Rel, bool)> {
+    use FPPredicate::*;
+    Some(match p {
+        OEQ => (Rel::Eq, true),
+        OGT => (Rel::Gt, true),
+        OGE => (Rel::Ge, true),
+        OLT => (Rel::Lt, true),
+        OLE => (Rel::Le, true),
+        ONE => (Rel::Ne, true),
+        UEQ => (Rel::Eq, false),
+        UGT => (Rel::Gt, false),
+        UGE => (Rel::Ge, false),
+        ULT => (Rel::Lt, false),
+        ULE => (Rel::Le, false),
+        UNE => (Rel::Ne, false),
+        _ => return None,
+    })
+}
+
+/// The values of `x` for which `x PRED x` is `truth` (None: none): true
+/// for a number exactly under the predicates that hold on equal operands,
+/// for NaN exactly under the unordered ones.
+pub fn fcmp_self(p: FPPredicate, truth: bool, x: &FloatInterval) -> Option<FloatInterval> {
+    use FPPredicate::*;
+    let on_number = matches!(p, OEQ | OGE | OLE | UEQ | UGE | ULE | ORD | True);
+    let on_nan = matches!(p, UEQ | UGT | UGE | ULT | ULE | UNE | UNO | True);
+    let mut out = FloatInterval::empty(x.format());
+    if on_number == truth {
+        out = out.hull(&x.without_nan());
+    }
+    if on_nan == truth && x.may_be_nan() {
+        out = out.with_nan(true);
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// Whether `a PRED b` (an LLVM `fcmp` predicate) can be true, and can be false.
+pub fn fcmp_outcomes(p: FPPredicate, a: &FloatInterval, b: &FloatInterval) -> (bool, bool) {
+    (
+        fcmp_refine(p, true, a, b).is_some(),
+        fcmp_refine(p, false, a, b).is_some(),
+    )
+}
+
+/// The operands' values for which `a PRED b` (an LLVM `fcmp` predicate,
+/// ordered or unordered) is `truth` (None: no pair).
+pub fn fcmp_refine(
+    p: FPPredicate,
+    truth: bool,
+    a: &FloatInterval,
+    b: &FloatInterval,
+) -> Option<(FloatInterval, FloatInterval)> {
+    let nonempty = |x: FloatInterval, y: FloatInterval| (!x.is_empty() && !y.is_empty()).then_some((x, y));
+    let either_nan = a.may_be_nan() || b.may_be_nan();
+    match p {
+        FPPredicate::True => return if truth { nonempty(*a, *b) } else { None },
+        FPPredicate::False => return if truth { None } else { nonempty(*a, *b) },
+        FPPredicate::ORD | FPPredicate::UNO => {
+            let ordered = (p == FPPredicate::ORD) == truth;
+            return if ordered {
+                nonempty(a.without_nan(), b.without_nan())
+            } else if !either_nan {
+                None
+            } else if !a.may_be_nan() {
+                nonempty(*a, b.intersect(&FloatInterval::nan_only(b.format())))
+            } else if !b.may_be_nan() {
+                nonempty(a.intersect(&FloatInterval::nan_only(a.format())), *b)
+            } else {
+                Some((*a, *b))
+            };
+        }
+        _ => {}
+    }
+    let (rel, ordered) = split_fpred(p)?;
+    // the predicate that holds: an ordered relation, or the relation or unordered
+    let (rel, ordered) = if truth {
+        (rel, ordered)
+    } else {
+        (rel.negated(), !ordered)
+    };
+    let ra = refine(a, rel, b);
+    let rb = refine(b, rel.swapped(), a);
+    if ordered {
+        nonempty(ra, rb)
+    } else {
+        // the relation holds, or one operand is NaN
+        let na = if b.may_be_nan() {
+            *a
+        } else {
+            ra.with_nan(a.may_be_nan())
+        };
+        let nb = if a.may_be_nan() {
+            *b
+        } else {
+            rb.with_nan(b.may_be_nan())
+        };
+        if !either_nan && (ra.is_empty() || rb.is_empty()) {
+            return None;
+        }
+        nonempty(na, nb)
+    }
 }
 
 #[cfg(test)]

@@ -9,8 +9,10 @@
 //! ±inf, NaN, ±1, min/max normal, min subnormal), the program's own FP
 //! constants (read from its LLVM IR) and their ulp neighbours, ulp steps,
 //! sign flips, exponent jumps, a value of another slot; one time in four
-//! it lets libFuzzer mutate the bytes (`LLVMFuzzerMutate`), and it adds
-//! records when an input has fewer than the program reads. Slot widths
+//! it lets libFuzzer mutate the bytes (`LLVMFuzzerMutate`); it adds
+//! records when an input has fewer than the program reads, and repeats a
+//! run of records in place (a loop's iteration, read again with the same
+//! values: how a filter fed a constant signal diverges). Slot widths
 //! come from a `--function` run's parameter types; elsewhere a record is
 //! taken as doubles or floats at random.
 //!
@@ -34,6 +36,10 @@ use std::time::{Duration, Instant};
 
 /// The most FP constants of the program the mutator uses.
 pub const MAX_CONSTANTS: usize = 256;
+
+/// The longest input the fuzzer makes (libFuzzer's `-max_len`): room for
+/// a loop's records repeated a few hundred times.
+pub const MAX_INPUT_BYTES: usize = 16384;
 
 /// What a fuzzing phase found.
 #[derive(Clone, Debug, Default)]
@@ -547,6 +553,8 @@ static void fpsym_put_ld(uint8_t *at, long double x) {
   memcpy(at, &x, 10);
 }
 
+/* The most records the mutator parses (an input longer is cut there). */
+#define FPSYM_RECORDS 2048
 static size_t fpsym_mutate(uint8_t *data, size_t size, size_t max, unsigned int seed);
 /* Every input the mutator makes keeps to the run's bounds. */
 size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max, unsigned int seed) {
@@ -556,15 +564,32 @@ static size_t fpsym_mutate(uint8_t *data, size_t size, size_t max, unsigned int 
   fpsym_rng ^= seed ? seed : 1;
   fpsym_rand();
   if (fpsym_rand() % 4 == 0) return LLVMFuzzerMutate(data, size, max);
-  size_t off[64], len[64], n = 0, p = 0;
-  while (p + 4 <= size && n < 64) {
+  static size_t off[FPSYM_RECORDS], len[FPSYM_RECORDS];
+  size_t n = 0, p = 0;
+  while (p + 4 <= size && n < FPSYM_RECORDS) {
     uint32_t k; memcpy(&k, data + p, 4);
     if (k > size - p - 4) k = (uint32_t)(size - p - 4);
     off[n] = p + 4; len[n] = k; n++; p += 4 + k;
   }
   size = p < size ? p : size;
+  /* A loop reads the same records on each iteration: a run of 1 to 4
+     records (one iteration's inputs) repeated in place, up to 256 times,
+     takes a loop deep with the same values (a filter fed a constant
+     signal), which single-record mutations reach one record at a time. */
+  if (n > 0 && fpsym_rand() % 8 == 0) {
+    size_t a = fpsym_rand() % n, l = 1 + fpsym_rand() % 4;
+    if (a + l > n) l = n - a;
+    size_t from = off[a] - 4, end = off[a + l - 1] + len[a + l - 1], block = end - from;
+    size_t times = 1 + fpsym_rand() % 256;
+    if (block == 0 || size >= max) return size;
+    if (times > (max - size) / block) times = (max - size) / block;
+    if (times == 0) return size;
+    memmove(data + end + times * block, data + end, size - end);
+    for (size_t t = 1; t <= times; t++) memmove(data + from + t * block, data + from, block);
+    return size + times * block;
+  }
   /* Fewer records than the program may read: add one. */
-  if ((n == 0 || fpsym_rand() % 16 == 0) && n < 64) {
+  if ((n == 0 || fpsym_rand() % 16 == 0) && n < FPSYM_RECORDS) {
     uint32_t w = n < fpsym_nhint && fpsym_hint[n] ? (uint32_t)fpsym_hint[n] : (fpsym_rand() % 2 ? 8 : 4);
     if (size + 4 + w <= max) {
       memcpy(data + size, &w, 4);
@@ -698,6 +723,7 @@ pub fn fuzz(
             .arg("-rss_limit_mb=2048")
             .arg("-detect_leaks=0")
             .arg(format!("-seed={}", round + 1))
+            .arg(format!("-max_len={MAX_INPUT_BYTES}"))
             .arg("-close_fd_mask=3")
             .arg("-print_final_stats=1")
             .arg(format!("-artifact_prefix={}/", crashes.display()))

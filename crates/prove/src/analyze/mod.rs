@@ -1,7 +1,7 @@
 //! The abstract interpreter: a worklist fixpoint over each function's
 //! control-flow graph, calls analysed inline in their caller's state.
 
-use crate::itv::{self, Rel};
+use crate::itv;
 use crate::value::{IntRange, Val};
 use crate::{GiveUp, Invariant};
 use fpsym_float::{Float, FloatInterval, Format};
@@ -17,7 +17,8 @@ mod refine;
 pub(crate) mod relational;
 mod transfer;
 
-use refine::{fcmp_outcomes, fcmp_self, icmp_refine, negate_ipred};
+use itv::{fcmp_outcomes, fcmp_refine, fcmp_self};
+use refine::{icmp_refine, negate_ipred};
 
 /// A call context: which inlined call of a function (0 is the entry).
 type Ctx = u32;
@@ -108,6 +109,10 @@ pub(crate) struct Analyzer<'p> {
 const WIDEN_DELAY: u32 = 3;
 /// Visits of a loop head with a template before it is widened.
 const TEMPLATE_WIDEN_DELAY: u32 = 40;
+/// Times a template's polytope is doubled before the bounds that still
+/// grow are dropped (the loop diverges, or its invariant is not in the
+/// template).
+const DOUBLINGS: u32 = 12;
 /// Descending passes after the widened fixpoint.
 const NARROWING_PASSES: usize = 30;
 /// Values of an array index below which a block is run once per value.
@@ -494,16 +499,20 @@ impl<'p> Analyzer<'p> {
                 let old = &states[s];
                 // A head with a template iterates longer before widening,
                 // then scales its polytope by 9/8 (by 2 once that is not
-                // enough): its Kleene iterates approach the least fixpoint
-                // from below, and no descending iteration could recover an
-                // overshoot where a path keeps the values unchanged.
+                // enough, and to infinity after that: a divergent loop
+                // ends the ascent): its Kleene iterates approach the least
+                // fixpoint from below, and no descending iteration could
+                // recover an overshoot where a path keeps the values
+                // unchanged.
                 let template = self.templates.contains_key(&(ctx, s));
                 let delay = if template { TEMPLATE_WIDEN_DELAY } else { WIDEN_DELAY };
                 let new = if heads.contains(&s) && visits[s] >= delay {
                     let factor = if visits[s] < 2 * TEMPLATE_WIDEN_DELAY {
-                        (9, 8)
+                        Some((9, 8))
+                    } else if visits[s] < 2 * TEMPLATE_WIDEN_DELAY + DOUBLINGS {
+                        Some((2, 1))
                     } else {
-                        (2, 1)
+                        None
                     };
                     widen(
                         old,
@@ -1074,7 +1083,10 @@ fn meet(a: &St, b: &St) -> St {
     Some(out)
 }
 
-fn widen(a: &St, b: &St, fthr: &dyn Fn(Format) -> Vec<Float>, ithr: &[i128], factor: (i64, i64)) -> St {
+/// The widening of a loop head's state: intervals jump to thresholds, a
+/// template's polytope is scaled by `factor` about the origin where it
+/// grows (None: its growing bounds are dropped).
+fn widen(a: &St, b: &St, fthr: &dyn Fn(Format) -> Vec<Float>, ithr: &[i128], factor: Option<(i64, i64)>) -> St {
     match (a, b) {
         (None, x) | (x, None) => x.clone(),
         (Some(x), Some(y)) => {
@@ -1099,7 +1111,11 @@ fn widen(a: &St, b: &St, fthr: &dyn Fn(Format) -> Vec<Float>, ithr: &[i128], fac
                 };
                 out.insert(k.clone(), nv);
             }
-            let two = num_rational::BigRational::new(factor.0.into(), factor.1.into());
+            // None: a scale beyond every bound (the bounds are dropped)
+            let two = factor.map_or(
+                num_rational::BigRational::from_integer(num_bigint::BigInt::from(1) << 1200usize),
+                |f| num_rational::BigRational::new(f.0.into(), f.1.into()),
+            );
             for (k, v) in out.iter_mut() {
                 if let (Key::Dir(c, h, _), Val::R(r)) = (k, &mut *v) {
                     if grown.contains(&(*c, *h)) {
@@ -1108,7 +1124,8 @@ fn widen(a: &St, b: &St, fthr: &dyn Fn(Format) -> Vec<Float>, ithr: &[i128], fac
                             r.hi.take()
                                 .map(|q| {
                                     if q > num_rational::BigRational::from_integer(0.into()) {
-                                        q * &two
+                                        let s = q * &two;
+                                        relational::round_outward(&s, &s, true)
                                     } else {
                                         q
                                     }
@@ -1118,7 +1135,8 @@ fn widen(a: &St, b: &St, fthr: &dyn Fn(Format) -> Vec<Float>, ithr: &[i128], fac
                             r.lo.take()
                                 .map(|q| {
                                     if q < num_rational::BigRational::from_integer(0.into()) {
-                                        q * &two
+                                        let s = q * &two;
+                                        relational::round_outward(&s, &s, false)
                                     } else {
                                         q
                                     }

@@ -83,24 +83,32 @@ impl Affine {
         self.lo -= e;
         self.hi += e;
         let mag = self.lo.abs().max(self.hi.abs()).max(e.clone());
-        let bits = mag
-            .to_f64()
-            .filter(|m| *m > 0.0 && m.is_finite())
-            .map_or(0, |m| m.log2().floor() as i64);
-        let k = (64 - bits).clamp(-1100, 1200);
-        let scale = if k >= 0 {
-            Q::from_integer(num_bigint::BigInt::from(1) << k as usize)
-        } else {
-            Q::one() / Q::from_integer(num_bigint::BigInt::from(1) << (-k) as usize)
-        };
-        self.lo = (&self.lo * &scale).floor() / &scale;
-        self.hi = (&self.hi * &scale).ceil() / &scale;
+        self.lo = round_outward(&self.lo, &mag, false);
+        self.hi = round_outward(&self.hi, &mag, true);
         self
     }
     /// The point constant, if the form is one.
     fn as_point(&self) -> Option<&Q> {
         (self.coefs.is_empty() && self.lo == self.hi).then_some(&self.lo)
     }
+}
+
+/// `q` rounded up (or down) to a multiple of 2^-64 of `|mag|`: a rational
+/// with a small denominator, on the safe side of `q`.
+pub(crate) fn round_outward(q: &Q, mag: &Q, up: bool) -> Q {
+    let bits = mag
+        .abs()
+        .to_f64()
+        .filter(|m| *m > 0.0 && m.is_finite())
+        .map_or(0, |m| m.log2().floor() as i64);
+    let k = (64 - bits).clamp(-1100, 1200);
+    let scale = if k >= 0 {
+        Q::from_integer(num_bigint::BigInt::from(1) << k as usize)
+    } else {
+        Q::one() / Q::from_integer(num_bigint::BigInt::from(1) << (-k) as usize)
+    };
+    let scaled = q * &scale;
+    (if up { scaled.ceil() } else { scaled.floor() }) / scale
 }
 
 /// The relational facts of one loop head: its float variables (the
@@ -125,6 +133,34 @@ fn q_bounds(x: &FloatInterval) -> Option<(Q, Q)> {
     }
     let (l, h) = x.bounds()?;
     Some((q_of(l)?, q_of(h)?))
+}
+
+/// Where an exact result in `[lo, hi]` lands once rounded to `fmt`, in any
+/// rounding mode: `[RTN lo, RTP hi]`, from `-0` when `lo <= 0` (a rational
+/// has no sign: an exact zero rounds to `-0` for some modes and operand
+/// signs, and a tiny negative to `-0`).
+fn rounded(fmt: Format, lo: &Q, hi: &Q) -> FloatInterval {
+    let mut down = Float::from_rational(fmt, lo, fpsym_float::RoundingMode::TowardNegative).value;
+    if down.is_zero() && !lo.is_positive() {
+        down = Float::zero(fmt, true);
+    }
+    let up = Float::from_rational(fmt, hi, fpsym_float::RoundingMode::TowardPositive).value;
+    FloatInterval::new(down, up, false)
+}
+
+/// A bound on `|rounded - exact|` for an operation whose rounded results
+/// (every rounding mode) are in `r`: an ulp of its largest magnitude. None
+/// when `r` is not finite (an overflow rounds anywhere up to the largest
+/// float).
+fn rounding_error(r: &FloatInterval) -> Option<Q> {
+    q_bounds(r)?;
+    let (rl, rh) = r.bounds()?;
+    let big = if rl.abs().ordinal() > rh.abs().ordinal() {
+        rl.abs()
+    } else {
+        rh.abs()
+    };
+    q_of(big.ulp())
 }
 
 /// Directions in template polyhedra: the most kept per loop head.
@@ -301,30 +337,14 @@ impl<'p> Analyzer<'p> {
         if f.coefs.is_empty() {
             return;
         }
-        let fmt = r.format();
-        // the exact result is in [lo, hi]: the rounded one in [RTN lo, RTP hi]
         if let Some((lo, hi)) = self.bounds_of(st, &f) {
-            let mut down = Float::from_rational(fmt, &lo, fpsym_float::RoundingMode::TowardNegative).value;
-            // a rational has no sign: an exact zero rounds to -0 in some
-            // modes and operand signs (and a tiny negative to -0)
-            if down.is_zero() && !lo.is_positive() {
-                down = Float::zero(fmt, true);
-            }
-            let up = Float::from_rational(fmt, &hi, fpsym_float::RoundingMode::TowardPositive).value;
-            *r = r.intersect(&FloatInterval::new(down, up, r.may_be_nan()));
+            *r = r.intersect(&rounded(r.format(), &lo, &hi).with_nan(r.may_be_nan()));
         }
         if q_bounds(r).is_none() {
             return;
         }
         let f = if rounds {
-            // at most an ulp of the largest result, in any rounding mode
-            let (rl, rh) = r.bounds().expect("finite");
-            let big = if rl.abs().ordinal() > rh.abs().ordinal() {
-                rl.abs()
-            } else {
-                rh.abs()
-            };
-            match q_of(big.ulp()) {
+            match rounding_error(r) {
                 Some(u) => f.widened(&u),
                 None => return,
             }
@@ -536,6 +556,123 @@ fn directions(a: &[Vec<f64>]) -> Vec<Vec<Q>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use fpsym_float::RoundingMode;
+
+    const MODES: [RoundingMode; 5] = [
+        RoundingMode::NearestTiesToEven,
+        RoundingMode::NearestTiesToAway,
+        RoundingMode::TowardPositive,
+        RoundingMode::TowardNegative,
+        RoundingMode::TowardZero,
+    ];
+
+    /// Every finite value of a format.
+    fn finite(fmt: Format) -> Vec<Float> {
+        let max = Float::infinity(fmt, false).ordinal().unwrap();
+        (-max..max).map(|o| Float::from_ordinal(fmt, o).unwrap()).collect()
+    }
+
+    type Exact = fn(&Q, &Q) -> Option<Q>;
+    type Concrete = fn(Float, Float, RoundingMode) -> Float;
+
+    /// The two claims the forms rest on, for every pair of finite values of
+    /// tiny formats, every operation and every rounding mode: the rounded
+    /// result is in [`rounded`] of the exact one, and it differs from the
+    /// exact one by at most [`rounding_error`] of the results' interval
+    /// (the hull over modes, as the analysis has it) whenever that
+    /// interval is finite.
+    #[test]
+    fn rounding_claims_hold_for_every_value_of_tiny_formats() {
+        let ops: [(
+            &str,
+            Exact,
+            Concrete,
+            fn(&FloatInterval, &FloatInterval) -> FloatInterval,
+        ); 4] = [
+            ("add", |a, b| Some(a + b), |x, y, m| x.add(y, m).value, crate::itv::add),
+            ("sub", |a, b| Some(a - b), |x, y, m| x.sub(y, m).value, crate::itv::sub),
+            ("mul", |a, b| Some(a * b), |x, y, m| x.mul(y, m).value, crate::itv::mul),
+            (
+                "div",
+                |a, b| (!b.is_zero()).then(|| a / b),
+                |x, y, m| x.div(y, m).value,
+                crate::itv::div,
+            ),
+        ];
+        let mut checked = 0u64;
+        for fmt in [Format::new(3, 3).unwrap(), Format::new(4, 4).unwrap()] {
+            let all = finite(fmt);
+            for (name, exact, conc, abs) in ops {
+                for &x in &all {
+                    for &y in &all {
+                        let Some(q) = exact(&q_of(x).unwrap(), &q_of(y).unwrap()) else {
+                            continue;
+                        };
+                        let hull = abs(&FloatInterval::point(x), &FloatInterval::point(y));
+                        let err = rounding_error(&hull);
+                        let enclosure = rounded(fmt, &q, &q);
+                        for m in MODES {
+                            let r = conc(x, y, m);
+                            assert!(
+                                enclosure.contains(r),
+                                "{name} {x:?} {y:?} in {m:?}: {r:?} not in {enclosure:?}"
+                            );
+                            if let Some(e) = &err {
+                                let d = (q_of(r).unwrap() - &q).abs();
+                                assert!(
+                                    &d <= e,
+                                    "{name} {x:?} {y:?} in {m:?}: {r:?} is {d} from exact, bound {e}"
+                                );
+                                checked += 1;
+                            }
+                        }
+                    }
+                }
+            }
+            // fptrunc: (4,4) to (3,3)
+            let small = Format::new(3, 3).unwrap();
+            if fmt == small {
+                continue;
+            }
+            for &x in &all {
+                let q = q_of(x).unwrap();
+                let hull = crate::itv::convert(&FloatInterval::point(x), small);
+                let (enclosure, err) = (rounded(small, &q, &q), rounding_error(&hull));
+                for m in MODES {
+                    let r = x.convert(small, m).value;
+                    assert!(
+                        enclosure.contains(r),
+                        "trunc {x:?} in {m:?}: {r:?} not in {enclosure:?}"
+                    );
+                    if let Some(e) = &err {
+                        assert!((q_of(r).unwrap() - &q).abs() <= *e, "trunc {x:?} in {m:?}: {r:?}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 100_000, "{checked}");
+    }
+
+    /// A form's interval widened by `e` and rounded outward contains the
+    /// exact widening, for random rationals of every magnitude.
+    #[test]
+    fn widening_a_form_keeps_every_value_it_had() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+        let big = |rng: &mut rand::rngs::StdRng| {
+            let n = num_bigint::BigInt::from(rng.gen_range(-1_000_000_007i64..1_000_000_007));
+            let d = num_bigint::BigInt::from(1) << rng.gen_range(0usize..1200);
+            let m = num_bigint::BigInt::from(1) << rng.gen_range(0usize..1200);
+            Q::new(n * m, d)
+        };
+        for _ in 0..2000 {
+            let (a, b, e) = (big(&mut rng), big(&mut rng), big(&mut rng).abs());
+            let (lo, hi) = if a <= b { (a, b) } else { (b, a) };
+            let w = Affine::constant(lo.clone(), hi.clone()).widened(&e);
+            assert!(w.lo <= &lo - &e && w.hi >= &hi + &e, "{lo} {hi} {e}: {} {}", w.lo, w.hi);
+        }
+    }
 
     #[test]
     fn a_stable_filter_gets_its_chains_of_directions() {
