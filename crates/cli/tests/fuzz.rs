@@ -444,12 +444,48 @@ fn the_fuzzer_takes_a_loop_deep_by_repeating_an_iterations_inputs() {
     assert_eq!(o.status.code(), Some(1), "{t}");
     assert!(t.contains("1 finding(s) found by fuzzing"), "{t}");
     assert!(t.contains("found by fuzzing, confirmed natively"), "{t}");
+    // Not reached by the symbolic run: a crash of its own, in fuzz.json.
+    let fuzz = json(&out.join("fuzz/fuzz.json"));
+    let alone = fuzz["crashes_alone"].as_array().unwrap();
+    assert_eq!(alone.len(), 1, "{fuzz}");
+    assert_eq!(alone[0]["kind"], "reach-error", "{fuzz}");
+    let input = std::fs::read(alone[0]["input"].as_str().unwrap()).unwrap();
+    assert!(input.len() > 29 * 8, "{} bytes", input.len());
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn a_seed_deep_in_a_loop_is_followed_to_its_crash_by_the_symbolic_run() {
+    // The fuzzer's crash needs about thirty iterations; the seeded state
+    // follows it without waiting on the sides it leaves (each asked for
+    // 50 ms at first), so the symbolic run reports the finding itself,
+    // with a test and, under unreach-call, a violation witness.
+    let out = scratch("leaky-seeded");
+    let o = fpsym(&[
+        "run",
+        fixture("fuzz_leaky.c").to_str().unwrap(),
+        "--property",
+        "unreach-call",
+        "--prove",
+        "none",
+        "--fuzz-time",
+        "10",
+        "--max-time",
+        "25",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{t}");
     let marks: Vec<_> = events(&out)
         .into_iter()
         .filter(|e| e["event"] == "fuzz-finding")
         .collect();
-    assert_eq!(marks.len(), 1, "{marks:?}");
-    let input = std::fs::read(marks[0]["input"].as_str().unwrap()).unwrap();
-    assert!(input.len() > 29 * 8, "{} bytes", input.len());
+    assert_eq!(marks.len(), 1, "{t}");
+    assert_eq!(marks[0]["kind"], "reach-error");
+    assert!(marks[0]["test"].as_u64().is_some(), "{marks:?}");
+    assert!(out.join("witness.yml").is_file(), "{t}");
+    let stats = json(&out.join("stats.json"));
+    assert!(stats["solver"]["seed-deferred"].as_f64().unwrap() > 0.0, "{stats}");
     let _ = std::fs::remove_dir_all(&out);
 }

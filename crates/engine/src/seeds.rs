@@ -40,6 +40,7 @@ use fpsym_float::Float;
 use fpsym_solver::{Budget, Query, SolveResult, Solver, SolverError};
 use std::collections::{BTreeMap, HashSet};
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 /// One seed: the bytes of each input object, in the order the program
 /// reads them (the records of a replay input file).
@@ -58,7 +59,17 @@ pub struct SeedShared {
     pub path: Vec<Term>,
     /// Queries answered by a seed's model, without the solver.
     pub answered: u64,
+    /// Queries of a side no seed takes, at a branch of a state following
+    /// seeds, given only [`OTHER_SIDE_FIRST_TRY`] at first.
+    pub deferred: u64,
 }
+
+/// The first try at the feasibility of a branch side no seed takes, at a
+/// seeded state's branch: a side undecided by then is kept aside as a
+/// timed-out side (retried later with the full timeout) while the seeded
+/// state goes on, so that a deep seed (a loop's crash the fuzzer found) is
+/// not held up at each branch by the queries of the sides it leaves.
+pub const OTHER_SIDE_FIRST_TRY: std::time::Duration = std::time::Duration::from_millis(50);
 
 /// Where a state stands with the seeds, kept in its extension slot
 /// ([`State::ext`]) so that it forks with it: the seeds it follows, each
@@ -355,6 +366,7 @@ impl Solver for SeedSolver<'_> {
     }
 
     fn check(&mut self, query: &Query, budget: &Budget) -> Result<SolveResult, SolverError> {
+        let mut side_budget = None;
         if let Ok(mut s) = self.shared.lock() {
             if !s.candidates.is_empty() {
                 // Each candidate satisfies the shared path: only the
@@ -370,15 +382,27 @@ impl Solver for SeedSolver<'_> {
                     s.answered += 1;
                     return Ok(SolveResult::Sat(Arc::unwrap_or_clone(m)));
                 }
+                // A side no seed takes, off the seeded state's own path:
+                // a short first try, so that the seeded state goes on; a
+                // timeout keeps the side aside, retried later in full.
+                if same == s.path.len() {
+                    let short = Instant::now() + OTHER_SIDE_FIRST_TRY;
+                    side_budget = Some(Budget {
+                        deadline: Some(budget.deadline.map_or(short, |d| d.min(short))),
+                        cancel: budget.cancel.clone(),
+                    });
+                    s.deferred += 1;
+                }
             }
         }
-        self.inner.check(query, budget)
+        self.inner.check(query, side_budget.as_ref().unwrap_or(budget))
     }
 
     fn stats(&self) -> BTreeMap<String, f64> {
         let mut s = self.inner.stats();
         if let Ok(sh) = self.shared.lock() {
             s.insert("seed-answers".into(), sh.answered as f64);
+            s.insert("seed-deferred".into(), sh.deferred as f64);
         }
         s
     }
