@@ -421,25 +421,29 @@ fn a_program_that_reads_no_input_is_not_fuzzed() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
-#[test]
-fn the_fuzzer_takes_a_loop_deep_by_repeating_an_iterations_inputs() {
-    // About sixty records (thirty iterations of an int and a double) are
-    // needed; the symbolic run, held to a few instructions, cannot help.
-    let out = scratch("leaky");
-    let o = fpsym(&[
+/// Runs fuzz_leaky.c under unreach-call without the proof, with `extra`
+/// options, into a scratch directory tagged `tag`.
+fn run_leaky(tag: &str, extra: &[&str]) -> (Output, PathBuf) {
+    let out = scratch(tag);
+    let program = fixture("fuzz_leaky.c");
+    let mut args = vec![
         "run",
-        fixture("fuzz_leaky.c").to_str().unwrap(),
+        program.to_str().unwrap(),
         "--property",
         "unreach-call",
         "--prove",
         "none",
-        "--fuzz-time",
-        "10",
-        "--max-instructions",
-        "50",
-        "-o",
-        out.to_str().unwrap(),
-    ]);
+    ];
+    args.extend_from_slice(extra);
+    args.extend_from_slice(&["-o", out.to_str().unwrap()]);
+    (fpsym(&args), out)
+}
+
+#[test]
+fn the_fuzzer_takes_a_loop_deep_by_repeating_an_iterations_inputs() {
+    // About sixty records (thirty iterations of an int and a double) are
+    // needed; the symbolic run, held to a few instructions, cannot help.
+    let (o, out) = run_leaky("leaky", &["--fuzz-time", "10", "--max-instructions", "50"]);
     let t = text(&o);
     assert_eq!(o.status.code(), Some(1), "{t}");
     assert!(t.contains("1 finding(s) found by fuzzing"), "{t}");
@@ -460,21 +464,7 @@ fn a_seed_deep_in_a_loop_is_followed_to_its_crash_by_the_symbolic_run() {
     // follows it without waiting on the sides it leaves (each asked for
     // 50 ms at first), so the symbolic run reports the finding itself,
     // with a test and, under unreach-call, a violation witness.
-    let out = scratch("leaky-seeded");
-    let o = fpsym(&[
-        "run",
-        fixture("fuzz_leaky.c").to_str().unwrap(),
-        "--property",
-        "unreach-call",
-        "--prove",
-        "none",
-        "--fuzz-time",
-        "10",
-        "--max-time",
-        "25",
-        "-o",
-        out.to_str().unwrap(),
-    ]);
+    let (o, out) = run_leaky("leaky-seeded", &["--fuzz-time", "10", "--max-time", "25"]);
     let t = text(&o);
     assert_eq!(o.status.code(), Some(1), "{t}");
     let marks: Vec<_> = events(&out)

@@ -5,13 +5,7 @@ use super::*;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-const MODES: [RoundingMode; 5] = [
-    RoundingMode::NearestTiesToEven,
-    RoundingMode::NearestTiesToAway,
-    RoundingMode::TowardPositive,
-    RoundingMode::TowardNegative,
-    RoundingMode::TowardZero,
-];
+const MODES: [RoundingMode; 5] = RoundingMode::ALL;
 
 fn formats() -> [Format; 2] {
     [Format::new(3, 3).unwrap(), Format::new(4, 4).unwrap()]
