@@ -153,6 +153,7 @@ pub fn phase(
     seeds.dedup_by(|a, b| a.1 == b.1);
     seeds.truncate(MAX_SEEDS);
     engine.seeds = seeds.iter().map(|(_, s)| s.clone()).collect();
+    engine.crash_seeds = seeds.iter().take_while(|(crash, _)| crash.is_some()).count();
     // Seeded states first, taking turns with plain depth-first search so
     // that the seeds do not starve what the symbolic search finds alone.
     if engine.search == Search::One(Policy::Dfs) && !engine.seeds.is_empty() {

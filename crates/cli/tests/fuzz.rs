@@ -479,3 +479,42 @@ fn a_seed_deep_in_a_loop_is_followed_to_its_crash_by_the_symbolic_run() {
     assert!(stats["solver"]["seed-deferred"].as_f64().unwrap() > 0.0, "{stats}");
     let _ = std::fs::remove_dir_all(&out);
 }
+
+#[test]
+fn under_unreach_call_an_abort_is_no_crash_of_the_fuzzer() {
+    let out = scratch("assume");
+    let program = fixture("fuzz_assume.c");
+    let o = fpsym(&[
+        "run",
+        program.to_str().unwrap(),
+        "--property",
+        "unreach-call",
+        "--prove",
+        "none",
+        "--fuzz-time",
+        "3",
+        "--max-instructions",
+        "20",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{t}");
+    assert!(t.contains("1 finding(s) found by fuzzing"), "{t}");
+    // Every crash is the reach_error call; the aborts returned to libFuzzer.
+    let fuzz = json(&out.join("fuzz/fuzz.json"));
+    assert!(fuzz["executions"].as_u64().unwrap() > 1000, "{fuzz}");
+    let mut crashes = 0;
+    for f in std::fs::read_dir(out.join("fuzz/crashes")).unwrap() {
+        let bytes = std::fs::read(f.unwrap().path()).unwrap();
+        // the first record: its length, then x (zeros past its end)
+        let mut x = [0u8; 8];
+        let n = (u32::from_le_bytes(bytes[..4].try_into().unwrap()) as usize).min(8);
+        x[..n].copy_from_slice(&bytes[4..4 + n]);
+        let x = f64::from_le_bytes(x);
+        assert!((1.0..=2.0).contains(&x) && x * x > 3.999, "a crash with x = {x}");
+        crashes += 1;
+    }
+    assert!(crashes >= 1);
+    let _ = std::fs::remove_dir_all(&out);
+}

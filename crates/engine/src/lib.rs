@@ -191,6 +191,12 @@ pub struct Config {
     /// the solver; the sides it does not take are explored as usual.
     /// Ignored when the mode has its own branch oracle. Default: none.
     pub seeds: Vec<seeds::Seed>,
+    /// How many of [`Config::seeds`], from the first, made the program
+    /// fail natively (the fuzzer's crashes): a state following one of
+    /// them runs before states following only the others, so that a crash
+    /// is reached before long non-failing seeds are followed to their end.
+    /// Default: 0.
+    pub crash_seeds: usize,
 }
 
 impl Default for Config {
@@ -224,6 +230,7 @@ impl Default for Config {
             sym_io: posix::SymIo::default(),
             finite_inputs: false,
             seeds: Vec::new(),
+            crash_seeds: 0,
         }
     }
 }
@@ -304,7 +311,7 @@ pub fn run(
         return run_unseeded(program, solver, config, sink, cx);
     }
     let shared = Arc::new(std::sync::Mutex::new(seeds::SeedShared::default()));
-    let oracle = seeds::SeedOracle::new(config.seeds.clone(), shared.clone());
+    let oracle = seeds::SeedOracle::new(config.seeds.clone(), shared.clone()).with_crashes(config.crash_seeds);
     let observers = cx.plugins.observers.len();
     cx.plugins.observers.push(Box::new(oracle.tracker()));
     cx.plugins.oracle = Some(Box::new(oracle));

@@ -282,6 +282,8 @@ pub fn seed_model(st: &State, seed: &Seed) -> Model {
 pub struct SeedOracle {
     seeds: Arc<Vec<Seed>>,
     shared: Arc<Mutex<SeedShared>>,
+    /// The first this many seeds are crashes ([`SeedOracle::with_crashes`]).
+    crashes: usize,
 }
 
 impl SeedOracle {
@@ -290,7 +292,15 @@ impl SeedOracle {
         SeedOracle {
             seeds: Arc::new(seeds),
             shared,
+            crashes: 0,
         }
+    }
+
+    /// The first `n` seeds made the program fail natively: states
+    /// following one of them rank above states following only others.
+    pub fn with_crashes(mut self, n: usize) -> SeedOracle {
+        self.crashes = n;
+        self
     }
 
     /// The observer that keeps each state's [`SeedTrack`]: plug it in
@@ -319,7 +329,14 @@ impl BranchOracle for SeedOracle {
     }
 
     fn priority(&self, st: &State) -> Option<i64> {
-        Some(if self.track(st).following.is_empty() { 0 } else { 1 })
+        let following = self.track(st).following;
+        Some(if following.iter().any(|(k, _)| *k < self.crashes) {
+            2
+        } else if following.is_empty() {
+            0
+        } else {
+            1
+        })
     }
 }
 

@@ -18,8 +18,9 @@
 //!
 //! In the harness the program's `exit` (and an input that runs out, or a
 //! violated assumption) return to libFuzzer instead of ending the
-//! process; `reach_error`, failed assertions, `abort`, signals and
-//! AddressSanitizer reports are crashes, kept in `DIR/fuzz/crashes`.
+//! process, and so do `abort` and failed assertions under a property
+//! where only `reach_error` counts (unreach-call); otherwise `reach_error`, failed
+//! assertions, `abort`, signals and AddressSanitizer reports are crashes, kept in `DIR/fuzz/crashes`.
 //! The program's globals are not reset between inputs (in-process
 //! fuzzing), so what the fuzzer finds is a candidate: the symbolic run
 //! seeded with it decides, and native replay confirms.
@@ -446,8 +447,17 @@ static const unsigned char *fpsym_next(size_t *n) {
   return d;
 }
 #define _exit fpsym_leave
-__attribute__((noinline)) void __fpsym_reach_error(void) { fprintf(stderr, "FPSYM-FUZZ: reach_error\n"); abort(); }
-__attribute__((noinline)) void __fpsym_verifier_error(void) { fprintf(stderr, "FPSYM-FUZZ: reach_error\n"); abort(); }
+__attribute__((noinline)) void __fpsym_reach_error(void) { fprintf(stderr, "FPSYM-FUZZ: reach_error\n"); __builtin_abort(); }
+__attribute__((noinline)) void __fpsym_verifier_error(void) { fprintf(stderr, "FPSYM-FUZZ: reach_error\n"); __builtin_abort(); }
+#ifdef FPSYM_REACH_ERROR_ONLY
+/* Under unreach-call an abort (assume_abort_if_not) or a failed assertion
+   ends a run normally: back to libFuzzer, not a crash that restarts it.
+   (-D renames the program's abort and __assert_fail to these.) */
+__attribute__((noreturn)) void abort(void) { fpsym_leave(1); __builtin_unreachable(); }
+__attribute__((noreturn)) void __assert_fail(const char *a, const char *f, unsigned l, const char *fn) {
+  (void)a; (void)f; (void)l; (void)fn; fpsym_leave(1); __builtin_unreachable();
+}
+#endif
 "#;
 
 /// The mutator's random numbers (xorshift).
@@ -649,6 +659,11 @@ pub fn build_fuzzer(
         .arg(dir.join("build").join("include"));
     let mut renames = renames(true);
     renames.push(("exit", "__fpsym_fuzz_exit_"));
+    if record.property.is_some_and(|p| p.reach_error_only()) {
+        renames.push(("abort", "__fpsym_fuzz_abort_"));
+        renames.push(("__assert_fail", "__fpsym_fuzz_assert_fail_"));
+        cmd.arg("-DFPSYM_REACH_ERROR_ONLY");
+    }
     for (from, to) in &renames {
         cmd.arg(format!("-D{from}={to}"));
     }
