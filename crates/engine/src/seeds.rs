@@ -62,6 +62,10 @@ pub struct SeedShared {
     /// Queries of a side no seed takes, at a branch of a state following
     /// seeds, given only [`OTHER_SIDE_FIRST_TRY`] at first.
     pub deferred: u64,
+    /// The branch the candidates were made for has not had its short
+    /// first try yet (one per branch: a later query with the same path,
+    /// the retry of a side kept aside, gets its full budget).
+    pub first_try: bool,
 }
 
 /// The first try at the feasibility of a branch side no seed takes, at a
@@ -324,6 +328,7 @@ impl BranchOracle for SeedOracle {
         if let Ok(mut s) = self.shared.lock() {
             s.candidates = t.following.into_iter().map(|(_, m)| m).collect();
             s.path.clone_from(&st.path);
+            s.first_try = !s.candidates.is_empty();
         }
         Follow::Both
     }
@@ -402,7 +407,7 @@ impl Solver for SeedSolver<'_> {
                 // A side no seed takes, off the seeded state's own path:
                 // a short first try, so that the seeded state goes on; a
                 // timeout keeps the side aside, retried later in full.
-                if same == s.path.len() {
+                if same == s.path.len() && std::mem::take(&mut s.first_try) {
                     let short = Instant::now() + OTHER_SIDE_FIRST_TRY;
                     side_budget = Some(Budget {
                         deadline: Some(budget.deadline.map_or(short, |d| d.min(short))),
