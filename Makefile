@@ -41,11 +41,13 @@ lint: bootstrap
 
 # crates/cli/tests/docs.rs builds the book with mdbook (and checks its
 # links, the CLI reference, the man pages and the README's example).
-# Both run in the `ci` profile (Cargo.toml): release optimisation with debug
-# assertions, so that one build serves the tests and the conformance suite.
+# Both run in the `ci` profile (Cargo.toml): release optimisation with
+# integer overflow checked, so that one build serves the tests and the
+# conformance suite (`--workspace` in both: the same features, so nothing
+# is built again).
 test: check-tools bootstrap-book lint
 	$(CARGO) test --profile ci --workspace --no-fail-fast
-	$(CARGO) test --profile ci -p fpsym --test conformance -- --ignored --skip full_suite
+	$(CARGO) test --profile ci --workspace --test conformance -- --ignored --skip full_suite
 
 # The fast tier, for a developer's loop: every crate's unit tests and the
 # end-to-end tests of the libraries below the CLI (no CLI test spawns

@@ -19,8 +19,9 @@
 //! In the harness the program's `exit` (and an input that runs out, or a
 //! violated assumption) return to libFuzzer instead of ending the
 //! process, and so do `abort` and failed assertions under a property
-//! where only `reach_error` counts (unreach-call); otherwise `reach_error`, failed
-//! assertions, `abort`, signals and AddressSanitizer reports are crashes, kept in `DIR/fuzz/crashes`.
+//! where only `reach_error` counts (unreach-call); otherwise
+//! `reach_error`, failed assertions, `abort`, signals and AddressSanitizer
+//! reports are crashes, kept in `DIR/fuzz/crashes`.
 //! The program's globals are not reset between inputs (in-process
 //! fuzzing), so what the fuzzer finds is a candidate: the symbolic run
 //! seeded with it decides, and native replay confirms.

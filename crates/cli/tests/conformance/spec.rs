@@ -352,7 +352,7 @@ pub(crate) fn few_ints(w: u32, size: Size) -> Vec<u128> {
         iv(w, 1),
         iv(w, -1),
         iv(w, 1 << (w - 1)),
-        iv(w, (1 << (w - 1)) - 1),
+        iv(w, (1i128 << (w - 1)).wrapping_sub(1)),
     ];
     if size == Size::Full {
         v.extend([
