@@ -421,11 +421,11 @@ fn a_program_that_reads_no_input_is_not_fuzzed() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
-/// Runs fuzz_leaky.c under unreach-call without the proof, with `extra`
-/// options, into a scratch directory tagged `tag`.
-fn run_leaky(tag: &str, extra: &[&str]) -> (Output, PathBuf) {
+/// Runs the fixture `program` under unreach-call without the proof, with
+/// `extra` options, into a scratch directory tagged `tag`.
+fn run_unreach(program: &str, tag: &str, extra: &[&str]) -> (Output, PathBuf) {
     let out = scratch(tag);
-    let program = fixture("fuzz_leaky.c");
+    let program = fixture(program);
     let mut args = vec![
         "run",
         program.to_str().unwrap(),
@@ -443,7 +443,11 @@ fn run_leaky(tag: &str, extra: &[&str]) -> (Output, PathBuf) {
 fn the_fuzzer_takes_a_loop_deep_by_repeating_an_iterations_inputs() {
     // About sixty records (thirty iterations of an int and a double) are
     // needed; the symbolic run, held to a few instructions, cannot help.
-    let (o, out) = run_leaky("leaky", &["--fuzz-time", "10", "--max-instructions", "50"]);
+    let (o, out) = run_unreach(
+        "fuzz_leaky.c",
+        "leaky",
+        &["--fuzz-time", "10", "--max-instructions", "50"],
+    );
     let t = text(&o);
     assert_eq!(o.status.code(), Some(1), "{t}");
     assert!(t.contains("1 finding(s) found by fuzzing"), "{t}");
@@ -464,7 +468,11 @@ fn a_seed_deep_in_a_loop_is_followed_to_its_crash_by_the_symbolic_run() {
     // follows it without waiting on the sides it leaves (each asked for
     // 50 ms at first), so the symbolic run reports the finding itself,
     // with a test and, under unreach-call, a violation witness.
-    let (o, out) = run_leaky("leaky-seeded", &["--fuzz-time", "10", "--max-time", "25"]);
+    let (o, out) = run_unreach(
+        "fuzz_leaky.c",
+        "leaky-seeded",
+        &["--fuzz-time", "10", "--max-time", "25"],
+    );
     let t = text(&o);
     assert_eq!(o.status.code(), Some(1), "{t}");
     let marks: Vec<_> = events(&out)
@@ -482,22 +490,11 @@ fn a_seed_deep_in_a_loop_is_followed_to_its_crash_by_the_symbolic_run() {
 
 #[test]
 fn under_unreach_call_an_abort_is_no_crash_of_the_fuzzer() {
-    let out = scratch("assume");
-    let program = fixture("fuzz_assume.c");
-    let o = fpsym(&[
-        "run",
-        program.to_str().unwrap(),
-        "--property",
-        "unreach-call",
-        "--prove",
-        "none",
-        "--fuzz-time",
-        "3",
-        "--max-instructions",
-        "20",
-        "-o",
-        out.to_str().unwrap(),
-    ]);
+    let (o, out) = run_unreach(
+        "fuzz_assume.c",
+        "assume",
+        &["--fuzz-time", "3", "--max-instructions", "20"],
+    );
     let t = text(&o);
     assert_eq!(o.status.code(), Some(1), "{t}");
     assert!(t.contains("1 finding(s) found by fuzzing"), "{t}");

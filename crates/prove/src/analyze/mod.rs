@@ -1111,37 +1111,24 @@ fn widen(a: &St, b: &St, fthr: &dyn Fn(Format) -> Vec<Float>, ithr: &[i128], fac
                 };
                 out.insert(k.clone(), nv);
             }
-            // None: a scale beyond every bound (the bounds are dropped)
-            let two = factor.map_or(
-                num_rational::BigRational::from_integer(num_bigint::BigInt::from(1) << 1200usize),
-                |f| num_rational::BigRational::new(f.0.into(), f.1.into()),
-            );
+            let factor = factor.map(|f| num_rational::BigRational::new(f.0.into(), f.1.into()));
+            let huge = num_rational::BigRational::from_integer(num_bigint::BigInt::from(1) << 1100usize);
+            // a bound on the growing side (`up`: a positive upper bound, or
+            // a negative lower one) scaled and rounded outward, or dropped
+            // (no factor, or beyond every float)
+            let grow = |q: num_rational::BigRational, up: bool| -> Option<num_rational::BigRational> {
+                use num_traits::{Signed, Zero};
+                if q.is_positive() != up || q.is_zero() {
+                    return Some(q);
+                }
+                let s = q * factor.as_ref()?;
+                (s.abs() < huge).then(|| relational::round_outward(&s, &s, up))
+            };
             for (k, v) in out.iter_mut() {
                 if let (Key::Dir(c, h, _), Val::R(r)) = (k, &mut *v) {
                     if grown.contains(&(*c, *h)) {
-                        let huge = num_rational::BigRational::from_integer(num_bigint::BigInt::from(1) << 1100usize);
-                        r.hi =
-                            r.hi.take()
-                                .map(|q| {
-                                    if q > num_rational::BigRational::from_integer(0.into()) {
-                                        let s = q * &two;
-                                        relational::round_outward(&s, &s, true)
-                                    } else {
-                                        q
-                                    }
-                                })
-                                .filter(|q| q < &huge);
-                        r.lo =
-                            r.lo.take()
-                                .map(|q| {
-                                    if q < num_rational::BigRational::from_integer(0.into()) {
-                                        let s = q * &two;
-                                        relational::round_outward(&s, &s, false)
-                                    } else {
-                                        q
-                                    }
-                                })
-                                .filter(|q| -q < huge);
+                        r.hi = r.hi.take().and_then(|q| grow(q, true));
+                        r.lo = r.lo.take().and_then(|q| grow(q, false));
                     }
                 }
             }
