@@ -572,12 +572,16 @@ pub struct RunArgs {
     #[arg(long, value_name = "FILE")]
     pub witness: Option<std::path::PathBuf>,
     /// How to prove `--property unreach-call` when the paths cannot all be
-    /// explored (a loop without a bound): `abstract` (the default: an
+    /// explored (a loop without a bound), within a quarter of --max-time (at
+    /// most 20 s), before the symbolic run: `auto` (the default) tries an
     /// abstract interpretation with IEEE intervals, sound in every rounding
-    /// mode, tried first with a quarter of --max-time, at most 20 s; the
-    /// verdict prints the loop invariants that prove it, and a correctness
-    /// witness states them) or `none`.
-    #[arg(long, value_name = "HOW", default_value = "abstract", value_parser = ["abstract", "none"])]
+    /// mode, and when it proves nothing, k-induction over a loop of `main`
+    /// (k = 1 to 8, through the solver chain) assuming the invariants it
+    /// found; `abstract` and `kinduction` try one of them alone (k-induction
+    /// then assumes nothing); `none` tries no proof. A proof's verdict names
+    /// the loop invariants or the k that prove it; a correctness witness
+    /// states the invariants.
+    #[arg(long, value_name = "HOW", default_value = "auto", value_parser = ["auto", "abstract", "kinduction", "none"])]
     pub prove: String,
     /// Search: dfs, bfs, random-path, coverage-new, seeded (states following
     /// a seed of the fuzzing phase first, then dfs), or two joined by `+`

@@ -3,6 +3,7 @@
 //! before the run with a share of its time, and applied to the verdict
 //! when the run cannot finish.
 
+use fpsym_engine::induction;
 use fpsym_engine::{Config, Property, Summary, Verdict};
 use fpsym_frontend::Program;
 use fpsym_prove::{Invariant, Outcome, ProveOptions, Val};
@@ -21,50 +22,134 @@ pub const CONFIRMATION_UNBOUNDED: Duration = Duration::from_secs(30);
 const TARGETS: &[&str] = &["reach_error", "__VERIFIER_error"];
 
 /// The proof attempt's share of `--max-time` (a quarter, at most 20 s; 20 s
-/// without a limit).
+/// without a limit), both methods together.
 fn budget(max_time: Option<Duration>) -> Duration {
     let cap = Duration::from_secs(20);
     max_time.map_or(cap, |t| (t / 4).min(cap))
 }
 
+/// How `--prove` tries a proof.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum How {
+    /// The abstract interpretation, then k-induction strengthened by its
+    /// invariants when it proves nothing (the default).
+    Auto,
+    /// The abstract interpretation alone.
+    Abstract,
+    /// k-induction alone (no invariants assumed).
+    KInduction,
+    /// No proof.
+    None,
+}
+
+impl How {
+    /// From `--prove`'s value.
+    pub fn parse(s: &str) -> How {
+        match s {
+            "abstract" => How::Abstract,
+            "kinduction" => How::KInduction,
+            "none" => How::None,
+            _ => How::Auto,
+        }
+    }
+}
+
+/// The largest k k-induction tries.
+const MAX_K: u32 = 8;
+
 /// A proof attempt and how long it took.
 pub struct Attempt {
-    /// What the analysis said.
-    pub outcome: Outcome,
+    /// What the abstract interpretation said (None: not tried).
+    pub outcome: Option<Outcome>,
+    /// What k-induction said (None: not tried).
+    pub induction: Option<induction::Outcome>,
+    /// Whether k-induction assumed the abstract interpretation's invariants.
+    pub strengthened: bool,
     /// Its time.
     pub seconds: f64,
 }
 
+impl Attempt {
+    /// Whether one of the methods proved the property.
+    pub fn proved(&self) -> bool {
+        matches!(self.outcome, Some(Outcome::Proved(_)))
+            || matches!(self.induction, Some(induction::Outcome::Proved { .. }))
+    }
+    /// The invariants the abstract interpretation found (they hold whether
+    /// or not they prove the property).
+    fn invariants(&self) -> &[Invariant] {
+        match &self.outcome {
+            Some(Outcome::Proved(i)) | Some(Outcome::MayReach(_, i)) => i,
+            _ => &[],
+        }
+    }
+}
+
 /// Tries to prove the run's property before the run, when there is one the
-/// analysis proves (unreach-call).
-pub fn attempt(program: &Program, engine: &Config) -> Option<Attempt> {
-    if engine.property != Property::UnreachCall || engine.entry != fpsym_engine::Entry::Main {
+/// analysis proves (unreach-call): by abstract interpretation, then by
+/// k-induction (per `how`), within one share of the run's time.
+pub fn attempt(program: &Program, engine: &Config, how: How, solver: &fpsym_solver::SolverConfig) -> Option<Attempt> {
+    if how == How::None || engine.property != Property::UnreachCall || engine.entry != fpsym_engine::Entry::Main {
         return None;
     }
     let start = Instant::now();
+    let share = budget(engine.max_time);
+    let deadline = start + share;
+    // With k-induction to follow, the abstract interpretation has half.
+    let ai_deadline = if how == How::Auto { start + share / 2 } else { deadline };
+    let outcome = (how != How::KInduction).then(|| abstract_interpretation(program, ai_deadline));
+    let mut a = Attempt {
+        outcome,
+        induction: None,
+        strengthened: false,
+        seconds: 0.0,
+    };
+    if !a.proved() && how != How::Abstract && Instant::now() < deadline {
+        let facts = |h: &fpsym_frontend::llvm_ir::Name| fpsym_prove::induction_facts(a.invariants(), h);
+        let strengthened = how == How::Auto && !a.invariants().is_empty();
+        let no_facts = |_: &fpsym_frontend::llvm_ir::Name| Vec::new();
+        let opts = induction::Options {
+            facts: if strengthened { &facts } else { &no_facts },
+            max_k: MAX_K,
+            deadline,
+            interrupt: crate::interrupt(),
+        };
+        let mut s = fpsym_solver::build_with_workers(solver, &crate::WORKERS);
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            induction::prove(program, s.as_mut(), engine, &opts)
+        }))
+        .unwrap_or_else(|p| {
+            induction::Outcome::Unknown(format!("an internal error, a bug in fpsym ({})", panic_text(&p)))
+        });
+        a.strengthened = strengthened;
+        a.induction = Some(r);
+    }
+    a.seconds = start.elapsed().as_secs_f64();
+    Some(a)
+}
+
+fn panic_text(p: &Box<dyn std::any::Any + Send>) -> String {
+    p.downcast_ref::<String>()
+        .cloned()
+        .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_default()
+}
+
+/// fpsym-prove's analysis, its panic reported as no proof.
+fn abstract_interpretation(program: &Program, deadline: Instant) -> Outcome {
     let opts = ProveOptions {
         entry: "main".into(),
         targets: TARGETS.iter().map(|t| t.to_string()).collect(),
-        deadline: Some(start + budget(engine.max_time)),
+        deadline: Some(deadline),
         cancel: Some(crate::interrupt()),
     };
     // A bug of the analysis must not end the run: it is no proof, said as such.
-    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| fpsym_prove::prove(program, &opts)))
-        .unwrap_or_else(|p| {
-            let what = p
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_default();
-            Outcome::GaveUp(fpsym_prove::GiveUp {
-                function: "main".into(),
-                loc: None,
-                what: format!("an internal error of the analysis, a bug in fpsym ({what})"),
-            })
-        });
-    Some(Attempt {
-        outcome,
-        seconds: start.elapsed().as_secs_f64(),
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| fpsym_prove::prove(program, &opts))).unwrap_or_else(|p| {
+        Outcome::GaveUp(fpsym_prove::GiveUp {
+            function: "main".into(),
+            loc: None,
+            what: format!("an internal error of the analysis, a bug in fpsym ({})", panic_text(&p)),
+        })
     })
 }
 
@@ -74,40 +159,59 @@ pub fn attempt(program: &Program, engine: &Config) -> Option<Attempt> {
 /// them: exit 3).
 pub fn apply(a: &Attempt, summary: &mut Summary) -> Result<Option<String>, String> {
     let time = fpsym_report::seconds(a.seconds);
-    match &a.outcome {
-        Outcome::Proved(invs) => {
-            let why = reason(invs);
-            match &summary.verdict {
-                Verdict::BugFound => Err(format!(
-                    "the abstract interpretation proves no reach_error call is reachable ({why}), yet the run found one"
-                )),
-                Verdict::Incomplete(_) | Verdict::Unknown(_) => {
-                    summary.set_verdict(Verdict::Proved(why));
-                    Ok(Some(format!(
-                        "proof: no reach_error call is reachable, by abstract interpretation ({time} s)"
-                    )))
-                }
-                _ => Ok(Some(format!(
-                    "proof: the abstract interpretation agrees ({time} s): {why}"
-                ))),
+    let (why, by) = match (&a.outcome, &a.induction) {
+        (Some(Outcome::Proved(invs)), _) => (reason(invs), "abstract interpretation"),
+        (_, Some(induction::Outcome::Proved { loc, k, .. })) => {
+            let at = match loc {
+                Some(l) => format!(" at {}:{}", l.file, l.line),
+                None => String::new(),
+            };
+            let mut why = format!("k-induction{at} with k = {k}");
+            if a.strengthened {
+                why.push_str(&format!(", assuming {}", reason(a.invariants())));
             }
+            (why, "k-induction")
         }
-        Outcome::MayReach(at) => {
-            let places: Vec<String> = at
-                .iter()
-                .map(|(f, l)| match l {
-                    Some(l) => format!("{f} at {l}"),
-                    None => f.clone(),
-                })
-                .collect();
+        _ => {
+            let mut parts = Vec::new();
+            match &a.outcome {
+                Some(Outcome::MayReach(at, _)) => {
+                    let places: Vec<String> = at
+                        .iter()
+                        .map(|(f, l)| match l {
+                            Some(l) => format!("{f} at {l}"),
+                            None => f.clone(),
+                        })
+                        .collect();
+                    parts.push(format!(
+                        "the abstract interpretation cannot exclude {}",
+                        places.join(", ")
+                    ));
+                }
+                Some(Outcome::GaveUp(g)) => parts.push(format!("the abstract interpretation stopped at {g}")),
+                _ => {}
+            }
+            match &a.induction {
+                Some(induction::Outcome::Unknown(w)) => parts.push(format!("k-induction: {w}")),
+                Some(induction::Outcome::Found(..)) => {
+                    parts.push("k-induction's base case reaches a reach_error call".into())
+                }
+                _ => {}
+            }
+            return Ok(Some(format!("proof: none ({}; {time} s)", parts.join("; "))));
+        }
+    };
+    match &summary.verdict {
+        Verdict::BugFound => Err(format!(
+            "{by} proves no reach_error call is reachable ({why}), yet the run found one"
+        )),
+        Verdict::Incomplete(_) | Verdict::Unknown(_) => {
+            summary.set_verdict(Verdict::Proved(why));
             Ok(Some(format!(
-                "proof: none (the abstract interpretation cannot exclude {}; {time} s)",
-                places.join(", ")
+                "proof: no reach_error call is reachable, by {by} ({time} s)"
             )))
         }
-        Outcome::GaveUp(g) => Ok(Some(format!(
-            "proof: none (the abstract interpretation stopped at {g}; {time} s)"
-        ))),
+        _ => Ok(Some(format!("proof: the {by} agrees ({time} s): {why}"))),
     }
 }
 
@@ -137,10 +241,11 @@ fn reason(invs: &[Invariant]) -> String {
 /// The proof's invariants as the correctness witness states them: C
 /// expressions at each loop's keyword.
 pub fn witness_invariants(a: &Attempt) -> Vec<LoopInvariant> {
-    let Outcome::Proved(invs) = &a.outcome else {
+    if !a.proved() {
         return Vec::new();
-    };
-    invs.iter()
+    }
+    a.invariants()
+        .iter()
         .filter_map(|i| {
             let loc = i.loc.as_ref()?;
             let (value, format) = expression(i)?;

@@ -36,8 +36,8 @@ pub struct RunOptions {
     fuzz: crate::fuzz::FuzzTime,
     /// `--witness`: where a violation witness goes (default OUT/witness.yml).
     witness: Option<PathBuf>,
-    /// `--prove abstract`: try a proof by invariants.
-    prove: bool,
+    /// `--prove`: how to try a proof.
+    prove: crate::prove::How,
 }
 
 /// When the tests are replayed natively once the run is over.
@@ -296,7 +296,7 @@ impl RunOptions {
             after_run: None,
             mode: "run",
             witness: a.witness,
-            prove: a.prove == "abstract",
+            prove: crate::prove::How::parse(&a.prove),
         })
     }
 }
@@ -539,8 +539,8 @@ pub fn execute_with(
     let mut seeded = engine.clone();
     // The proof by invariants first: its time comes out of the run's.
     // (run only: the directed modes ask other questions than reach_error)
-    let proof = if opts.prove && opts.mode == "run" {
-        crate::prove::attempt(program, engine)
+    let proof = if opts.mode == "run" {
+        crate::prove::attempt(program, engine, opts.prove, &opts.solver)
     } else {
         None
     };
@@ -550,11 +550,7 @@ pub fn execute_with(
     // With a proof, the symbolic run only makes the tests that check it
     // natively (and would contradict it): a few seconds after the fuzzing
     // phase's share, not the whole budget.
-    if let Some(crate::prove::Attempt {
-        outcome: fpsym_prove::Outcome::Proved(_),
-        ..
-    }) = &proof
-    {
+    if proof.as_ref().is_some_and(|p| p.proved()) {
         seeded.max_time = Some(match seeded.max_time {
             Some(t) => t.min(crate::prove::CONFIRMATION + opts.fuzz.share()),
             None => crate::prove::CONFIRMATION_UNBOUNDED,

@@ -1,7 +1,8 @@
-//! Proofs through loops (`--prove abstract`, issue 34) end to end: a loop
-//! without a bound is proved by its invariant when the symbolic run cannot
-//! exhaust its paths; a reachable error is found and never proved; `--prove
-//! none` leaves such a loop unknown.
+//! Proofs through loops (`--prove`, issue 34) end to end: a loop without a
+//! bound is proved by its invariant when the symbolic run cannot exhaust its
+//! paths, or by k-induction when no interval invariant shows the property; a
+//! reachable error is found and never proved; `--prove none` leaves such a
+//! loop unknown.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -11,9 +12,13 @@ fn fixture(name: &str) -> PathBuf {
 }
 
 fn run(name: &str, extra: &[&str]) -> (Option<i32>, String) {
-    let out = std::env::temp_dir().join(format!("fpsym-prove-{}-{name}-{}", std::process::id(), extra.len()));
+    run_for(name, "4", extra)
+}
+
+fn run_for(name: &str, max_time: &str, extra: &[&str]) -> (Option<i32>, String) {
+    let out = std::env::temp_dir().join(format!("fpsym-prove-{}-{name}-{}", std::process::id(), extra.join("")));
     let mut args = vec!["run".to_string(), fixture(name).display().to_string()];
-    args.extend(["--property", "unreach-call", "--max-time", "4", "--force", "-o"].map(String::from));
+    args.extend(["--property", "unreach-call", "--max-time", max_time, "--force", "-o"].map(String::from));
     args.push(out.display().to_string());
     args.extend(extra.iter().map(|s| s.to_string()));
     let o: Output = Command::new(env!("CARGO_BIN_EXE_fpsym")).args(&args).output().unwrap();
@@ -58,4 +63,53 @@ fn without_the_proof_the_loop_stays_unknown() {
     assert_eq!(code, Some(4), "{t}");
     assert!(!t.contains("proof:"), "{t}");
     assert!(t.contains("sv-comp: unknown\n"), "{t}");
+}
+
+#[test]
+fn a_relation_no_interval_shows_is_proved_by_k_induction() {
+    // (the claim check's native replay is left out: its hundreds of tests
+    // take longer than the proof, and kinduction.rs checks the proofs
+    // against the machine)
+    let quick = ["--fuzz-time", "0", "--no-replay"];
+    let (code, t) = run_for("prove_kinduction.c", "40", &quick);
+    assert_eq!(code, Some(0), "{t}");
+    assert!(
+        t.contains("proof: no reach_error call is reachable, by k-induction ("),
+        "{t}"
+    );
+    assert!(
+        t.contains("verdict: verified (k-induction at tests/c/prove_kinduction.c:13 with k = 1, assuming invariant at tests/c/prove_kinduction.c:13: "),
+        "{t}"
+    );
+    assert!(t.contains("sv-comp: true\n"), "{t}");
+    // the abstract interpretation alone proves nothing here
+    let (code, t) = run_for(
+        "prove_kinduction.c",
+        "12",
+        &[&quick[..], &["--prove", "abstract"]].concat(),
+    );
+    assert_eq!(code, Some(4), "{t}");
+    assert!(
+        t.contains("proof: none (the abstract interpretation cannot exclude reach_error at "),
+        "{t}"
+    );
+    // k-induction alone proves it too: the equality is inductive by itself
+    let (code, t) = run_for(
+        "prove_kinduction.c",
+        "40",
+        &[&quick[..], &["--prove", "kinduction"]].concat(),
+    );
+    assert_eq!(code, Some(0), "{t}");
+    assert!(
+        t.contains("verdict: verified (k-induction at tests/c/prove_kinduction.c:13 with k = 1)\n"),
+        "{t}"
+    );
+}
+
+#[test]
+fn k_induction_does_not_prove_a_reachable_error() {
+    let (code, t) = run_for("prove_diverge.c", "12", &["--prove", "kinduction"]);
+    assert_eq!(code, Some(1), "{t}");
+    assert!(t.contains("proof: none (k-induction: "), "{t}");
+    assert!(t.contains("sv-comp: false(unreach-call)\n"), "{t}");
 }

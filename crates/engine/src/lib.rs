@@ -20,6 +20,7 @@ pub mod exec;
 pub mod fast;
 pub mod harness;
 pub mod hooks;
+pub mod induction;
 pub mod layout;
 mod limits;
 pub mod memory;
@@ -197,6 +198,11 @@ pub struct Config {
     /// is reached before long non-failing seeds are followed to their end.
     /// Default: 0.
     pub crash_seeds: usize,
+    /// One case of a k-induction proof ([`induction`]): the base case
+    /// (paths from the entry, cut at the head's `k + 1`-th arrival) or the
+    /// step case (from an arbitrary state at the head). Paths end without
+    /// tests, except those with a finding. Default: none.
+    pub induction: Option<induction::Induction>,
 }
 
 impl Default for Config {
@@ -231,6 +237,7 @@ impl Default for Config {
             finite_inputs: false,
             seeds: Vec::new(),
             crash_seeds: 0,
+            induction: None,
         }
     }
 }
@@ -413,13 +420,32 @@ fn run_unseeded(
     let mut states: BTreeMap<u64, State> = BTreeMap::new();
     let mut next_id = 0u64;
     let mut entries = Vec::new();
-    for lens in engine.arg_layouts()? {
-        let mut st = init.clone();
-        st.id = next_id;
-        engine.enter(&mut st, &lens)?;
-        states.insert(next_id, st);
-        entries.push((next_id, 0));
-        next_id += 1;
+    match &config.induction {
+        Some(induction::Induction {
+            head,
+            step: Some(facts),
+            ..
+        }) => {
+            for rm in induction::start_modes(program) {
+                let mut st = init.clone();
+                st.id = next_id;
+                st.rm = rm;
+                engine.enter_head(&mut st, head, facts)?;
+                states.insert(next_id, st);
+                entries.push((next_id, 0));
+                next_id += 1;
+            }
+        }
+        _ => {
+            for lens in engine.arg_layouts()? {
+                let mut st = init.clone();
+                st.id = next_id;
+                engine.enter(&mut st, &lens)?;
+                states.insert(next_id, st);
+                entries.push((next_id, 0));
+                next_id += 1;
+            }
+        }
     }
     drop(init);
     engine.stats.states = next_id;
@@ -581,6 +607,13 @@ fn run_unseeded(
                         Err((st, _)) => st,
                     };
                 }
+            }
+            // k-induction: a path past the head's k + 1-th arrival is
+            // outside the case's question.
+            if engine.induction_visits(&st).is_some_and(|(c, k)| c > k) {
+                engine.finish(st, End::Infeasible)?;
+                removed.push(id);
+                break;
             }
             if let Some(b) = config.loop_bound {
                 if st.loop_visits.values().any(|v| *v > b) {
@@ -1088,6 +1121,123 @@ impl<'e, 'p> Engine<'e, 'p> {
         }
     }
 
+    /// With [`Config::induction`]: the arrivals of `st` at the loop head
+    /// and the case's `k`.
+    fn induction_visits(&self, st: &State) -> Option<(u32, u32)> {
+        let ind = self.config.induction.as_ref()?;
+        let f = *self.prog.func_index.get("main")?;
+        let h = *self.prog.blocks[f].get(&ind.head)?;
+        Some((st.loop_visits.get(&(f, h)).copied().unwrap_or(0), ind.k))
+    }
+
+    /// The step case's start ([`induction`]): the frame of `main` at the
+    /// loop head `head`, past its phis; the phis, the parameters and every
+    /// value defined where the head cannot lead are fresh variables (the
+    /// scalars; other registers stay unwritten), and so is every global the
+    /// program may write; then `facts` narrow them.
+    fn enter_head(
+        &mut self,
+        st: &mut State,
+        head: &llvm_ir::Name,
+        facts: &[induction::Fact],
+    ) -> Result<(), EngineError> {
+        use llvm_ir::{Instruction, Type};
+        let prog = self.prog;
+        let &fidx = prog
+            .func_index
+            .get("main")
+            .ok_or_else(|| EngineError::Entry("no function `main` with a body in the program".into()))?;
+        let f = prog.funcs[fidx];
+        let &hb = prog.blocks[fidx]
+            .get(head)
+            .ok_or_else(|| EngineError::Entry(format!("`main` has no block {head}")))?;
+        if !prog.loop_headers[fidx][hb] {
+            return Err(EngineError::Entry(format!("block {head} of `main` is no loop head")));
+        }
+        let mut reach = vec![false; f.basic_blocks.len()];
+        reach[hb] = true;
+        let mut work = vec![hb];
+        while let Some(b) = work.pop() {
+            for s in prog::successors(&f.basic_blocks[b].term) {
+                if let Some(&j) = prog.blocks[fidx].get(s) {
+                    if !reach[j] {
+                        reach[j] = true;
+                        work.push(j);
+                    }
+                }
+            }
+        }
+        let phis = f.basic_blocks[hb]
+            .instrs
+            .iter()
+            .take_while(|i| matches!(i, Instruction::Phi(_)))
+            .count();
+        let mut havoc: Vec<(llvm_ir::Name, llvm_ir::TypeRef)> =
+            f.parameters.iter().map(|p| (p.name.clone(), p.ty.clone())).collect();
+        for (b, block) in f.basic_blocks.iter().enumerate() {
+            let instrs = if reach[b] && b != hb {
+                continue;
+            } else if b == hb {
+                &block.instrs[..phis]
+            } else {
+                &block.instrs[..]
+            };
+            for i in instrs {
+                if let Some(n) = i.try_get_result() {
+                    havoc.push((n.clone(), prog.module.type_of(i)));
+                }
+            }
+        }
+        let mut regs = prog.regs(fidx);
+        for (n, ty) in havoc {
+            let label = st.unique_name(&format!("head:{}", exec::operand::name_str(&n)));
+            let v = match prog.layout.resolve(&ty) {
+                Some(Type::IntegerType { bits }) => Val::Bv(Term::var(&label, fpsym_expr::Sort::BitVec(*bits))),
+                Some(Type::FPType(t)) => match layout::fp_format(*t) {
+                    Some(fmt) => Val::Fp(Term::var(&label, fpsym_expr::Sort::Float(fmt))),
+                    None => continue,
+                },
+                _ => continue,
+            };
+            regs.insert(n, v);
+        }
+        let mut ex = self.exec();
+        for g in &prog.module.global_vars {
+            if g.is_constant || !induction::written(prog.module, &g.name) {
+                continue;
+            }
+            let name = exec::operand::name_str(&g.name);
+            let size = prog.layout.alloc_size(&pointee(g));
+            ex.make_symbolic_at(st, ex.globals[&name], 0, size, &format!("head:{name}"));
+        }
+        let mut frame = Frame::new(fidx, regs);
+        frame.bb = hb;
+        frame.ip = phis;
+        st.frames.push(frame);
+        for fact in facts {
+            let v = match &fact.var {
+                induction::HeadVar::Register(n) => st.frame().regs.get(n),
+                induction::HeadVar::Global(g) => {
+                    let Some(gv) = prog
+                        .module
+                        .global_vars
+                        .iter()
+                        .find(|x| exec::operand::name_str(&x.name) == *g)
+                    else {
+                        continue;
+                    };
+                    let ty = pointee(gv);
+                    let n = prog.layout.store_size(&ty);
+                    ex.read_at(st, ex.globals[g], &bv(64, 0), n, &ty, &None).ok()
+                }
+            };
+            if let Some(c) = v.and_then(|v| induction::fact_term(&v, &fact.range)) {
+                st.constrain(c);
+            }
+        }
+        Ok(())
+    }
+
     fn location(&self, st: &State) -> Option<Loc> {
         let f = st.frames.last()?;
         let func = self.prog.funcs[f.func];
@@ -1104,6 +1254,17 @@ impl<'e, 'p> Engine<'e, 'p> {
 
     /// A path ended: write its test, and its finding if it is a new one.
     fn finish(&mut self, st: State, end: End) -> Result<(), EngineError> {
+        // The step case of k-induction assumes no error before the head's
+        // k-th arrival: a path reaching one is not among its paths.
+        let end = match end {
+            End::Error(_)
+                if self.config.induction.as_ref().is_some_and(|i| i.step.is_some())
+                    && self.induction_visits(&st).is_some_and(|(c, k)| c < k) =>
+            {
+                End::Infeasible
+            }
+            e => e,
+        };
         for o in self.plugins.observers.iter_mut() {
             o.at_path_end(&st, &end);
         }
@@ -1175,6 +1336,10 @@ impl<'e, 'p> Engine<'e, 'p> {
                 // Same bug already reported with a test: count the path only.
                 return Ok(());
             }
+        }
+        // A k-induction case needs its findings only.
+        if self.config.induction.is_some() && violation.is_none() {
+            return Ok(());
         }
         let Some(test) = self.make_test(&st, record)? else {
             return Ok(());

@@ -52,6 +52,23 @@ pub struct Invariant {
     /// The relational part: linear combinations of the carried values (C
     /// names, exact coefficients) with their ranges (real arithmetic).
     pub linear: Vec<LinearBound>,
+    /// The loop head's block.
+    pub head: llvm_ir::Name,
+    /// The ranges at the head of every IR value of the function the
+    /// analysis knows there (the head's phis, values defined before the
+    /// loop) and of the tracked globals: what k-induction may assume.
+    pub facts: Vec<(HeadVar, Val)>,
+    /// The loop is in the entry function itself (not in a call of it).
+    pub in_entry: bool,
+}
+
+/// A value at a loop head.
+#[derive(Debug, Clone, PartialEq)]
+pub enum HeadVar {
+    /// An IR value of the function.
+    Local(llvm_ir::Name),
+    /// A global variable.
+    Global(String),
 }
 
 /// `lo <= Σ c_i x_i <= hi` over a loop's values, in exact rationals.
@@ -101,8 +118,9 @@ pub enum Outcome {
     /// what proves it.
     Proved(Vec<Invariant>),
     /// A target call may be reachable (the analysis over-approximates: this
-    /// is not a bug, only no proof).
-    MayReach(Vec<(String, Option<Loc>)>),
+    /// is not a bug, only no proof): where, and the invariants it found
+    /// (they hold all the same).
+    MayReach(Vec<(String, Option<Loc>)>, Vec<Invariant>),
     /// The analysis met something it does not model.
     GaveUp(GiveUp),
 }
@@ -113,6 +131,34 @@ pub fn prove(program: &Program, opts: &ProveOptions) -> Outcome {
     match a.run(&opts.entry) {
         Err(g) => Outcome::GaveUp(g),
         Ok(()) if a.reached.is_empty() => Outcome::Proved(a.invariants),
-        Ok(()) => Outcome::MayReach(a.reached.into_iter().map(|r| (r.function, r.loc)).collect()),
+        Ok(()) => Outcome::MayReach(
+            a.reached.into_iter().map(|r| (r.function, r.loc)).collect(),
+            a.invariants,
+        ),
     }
+}
+
+/// The ranges the invariants give at loop head `head` of `main`, as
+/// k-induction's step case assumes them ([`fpsym_engine::induction`]).
+pub fn induction_facts(invs: &[Invariant], head: &llvm_ir::Name) -> Vec<fpsym_engine::induction::Fact> {
+    use fpsym_engine::induction::{Fact, HeadVar as V, Range};
+    invs.iter()
+        .filter(|i| i.in_entry && i.function == "main" && i.head == *head)
+        .flat_map(|i| i.facts.iter())
+        .filter_map(|(v, val)| {
+            let var = match v {
+                HeadVar::Local(n) => V::Register(n.clone()),
+                HeadVar::Global(g) => V::Global(g.clone()),
+            };
+            let range = match val {
+                Val::F(x) => Range::Float {
+                    bounds: x.bounds(),
+                    nan: x.may_be_nan(),
+                },
+                Val::I(r) => Range::Int { lo: r.lo, hi: r.hi },
+                _ => return None,
+            };
+            Some(Fact { var, range })
+        })
+        .collect()
 }

@@ -1,11 +1,11 @@
 //! Cross-check of the three backends: `cp`, `z3` (in process) and `cvc5`
-//! (through the process backend), on 2,000 random formulas (the generator of
+//! (through the process backend), on 1,000 random formulas (the generator of
 //! `common/gen.rs`) and on the QF_FP corpus files that some solver decides
 //! in under a second. Every backend runs through `fpsym_solver::build`, so
 //! every `sat` model is re-checked by the exact evaluator; among the definite
 //! answers to one query, `sat` and `unsat` must never both occur.
 //!
-//! `CROSSCHECK_N=…` changes the number of random formulas (default 2,000;
+//! `CROSSCHECK_N=…` changes the number of random formulas (default 1,000;
 //! the non-vacuity thresholds only apply to the default). The corpus is
 //! `$FPSYM_CORPUS`, else `../shared/bench/smtlib/qf_fp` beside the
 //! workspace, else /work/shared/bench/smtlib/qf_fp; its labels are
@@ -31,7 +31,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// Random formulas cross-checked by all three backends.
-const N_FORMULAS: usize = 2000;
+const N_FORMULAS: usize = 1000;
 /// Seed of formula `i` is `SEED0 + i` (cp_differential.rs uses 7000..9000).
 const SEED0: u64 = 100_000;
 /// Worker threads, each with its own three solvers (the test machine has
@@ -326,17 +326,17 @@ fn cp_z3_cvc5_agree_on_random_formulas() {
     report.print("cp / z3 / cvc5 on random formulas", n, elapsed);
     report.assert_clean();
     if n == N_FORMULAS {
-        // Not vacuous. Measured (2-core machine, 2,000 formulas): 1,792 with
-        // ≥ 2 definite answers; cp decided 1,967, z3 1,294 (578 of its
+        // Not vacuous. Measured (2-core machine, 1,000 formulas, 109 s): 975
+        // with ≥ 2 definite answers; cp decided 984, z3 653 (279 of its
         // unknowns are the z3 backend's "invalid extract application" on
-        // fp.to_ubv/fp.to_sbv), cvc5 1,664 (85 unknowns are cvc5 --fp-exp
-        // crashes).
+        // fp.to_ubv/fp.to_sbv), cvc5 965 (35 unknowns are cvc5 --fp-exp
+        // crashes). (2,000 formulas took twice as long for CI's time.)
         assert!(
-            report.two_or_more >= 1500,
+            report.two_or_more >= 750,
             "only {} formulas got ≥ 2 definite answers",
             report.two_or_more
         );
-        for (k, min) in [1700, 1000, 1400].into_iter().enumerate() {
+        for (k, min) in [850, 500, 700].into_iter().enumerate() {
             let d = report.decided[k];
             assert!(
                 d >= min,

@@ -718,11 +718,24 @@ impl<'p> Analyzer<'p> {
                     }
                 }
             }
+            let mut facts: Vec<(crate::HeadVar, Val)> = st
+                .iter()
+                .filter_map(|(k, v)| match k {
+                    Key::Local(c, n) if *c == ctx => Some((crate::HeadVar::Local(n.clone()), v.clone())),
+                    Key::Global(g) => Some((crate::HeadVar::Global(g.clone()), v.clone())),
+                    _ => None,
+                })
+                .filter(|(_, v)| matches!(v, Val::F(_) | Val::I(_)))
+                .collect();
+            facts.sort_by_key(|(k, _)| format!("{k:?}"));
             self.invariants.push(Invariant {
                 function: f.name.clone(),
                 loc,
                 vars,
                 linear,
+                head: bb.name.clone(),
+                facts,
+                in_entry: ctx == 0,
             });
         }
     }

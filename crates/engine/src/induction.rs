@@ -1,0 +1,444 @@
+//! k-induction over one loop of `main` (issue 34): a proof that no
+//! `reach_error` call is reachable, by two symbolic runs of the engine.
+//!
+//! Call *arrivals* at the loop head `H` the jumps back to it the engine
+//! counts (`State::loop_visits`). For `k >= 1`:
+//!
+//! - the **base case** runs the program from its entry and explores every
+//!   path that has made at most `k` arrivals at `H` (a path is cut, as
+//!   outside the question, at its `k + 1`-th); no path may reach the error;
+//! - the **step case** starts at `H` in an *arbitrary* state (each register
+//!   the rest of the function reads, the head's phis and every global that
+//!   the program may write are fresh variables, narrowed by facts known to
+//!   hold at every arrival, such as an abstract interpreter's invariant),
+//!   assumes that the error is not reached before the `k`-th arrival (a path
+//!   reaching it earlier is dropped), and asks whether it can be reached
+//!   after the `k`-th arrival and before the `k + 1`-th (where every path is
+//!   cut).
+//!
+//! Both without a finding and without an incomplete path prove the
+//! property: an execution that reaches the error after `n` arrivals is a
+//! path of the base case when `n <= k`, and otherwise the step case's path
+//! from the state just after its `(n - k)`-th arrival (every state at `H`
+//! is among the step case's start states).
+//!
+//! The step case is sound only when the state at `H` is the frame of `main`
+//! (at the top of the stack), its registers, the globals and nothing else:
+//! [`applicable`] refuses programs where it is more (a pointer register or
+//! a pointer global the loop may read, state the C library keeps between
+//! calls such as `rand`'s, `atexit` handlers or `errno`, a call of `main`,
+//! finite inputs that would wrongly narrow the start state). A register the
+//! step case cannot make a variable stays unwritten: a path that reads it
+//! stops as unsupported, and the proof fails.
+
+use crate::exec::operand::name_str;
+use crate::report::{Collect, Summary, Verdict};
+use crate::{Config, EngineError, Entry, RunContext};
+use fpsym_float::{Float, RoundingMode};
+use fpsym_frontend::llvm_ir::{self, Name};
+use fpsym_frontend::Program;
+use fpsym_solver::Solver;
+use std::collections::HashSet;
+use std::time::Instant;
+
+/// Which run of a k-induction proof ([`Config::induction`]).
+#[derive(Clone, Debug)]
+pub struct Induction {
+    /// The loop head: a block of `main` the engine counts as a loop header.
+    pub head: Name,
+    /// Arrivals at the head a path may make before the one that ends it.
+    pub k: u32,
+    /// The step case (from an arbitrary state at the head), or the base case
+    /// (from the entry).
+    pub step: Option<Vec<Fact>>,
+}
+
+/// A fact assumed of the state at every arrival at the loop head (the
+/// step case's start), e.g. an invariant an abstract interpreter proved.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fact {
+    /// What it constrains.
+    pub var: HeadVar,
+    /// Its range.
+    pub range: Range,
+}
+
+/// A value at the loop head.
+#[derive(Clone, Debug, PartialEq)]
+pub enum HeadVar {
+    /// A register of `main` (a phi of the head, or a value defined before).
+    Register(Name),
+    /// A scalar global variable (its value, of its own type).
+    Global(String),
+}
+
+/// A range of values.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Range {
+    /// `lo <= x <= hi` (IEEE comparison, so `-0` and `+0` both pass a bound
+    /// of either), or NaN when `nan`. No bounds: only NaN.
+    Float {
+        /// The bounds, if any value is not NaN.
+        bounds: Option<(Float, Float)>,
+        /// NaN is possible.
+        nan: bool,
+    },
+    /// `lo <= x <= hi` in the signed reading of the bits (`i1`: 0 and 1).
+    Int {
+        /// Least value.
+        lo: i128,
+        /// Greatest value.
+        hi: i128,
+    },
+}
+
+/// Calls that read or write state the C library keeps between calls (the
+/// step case's start state does not have it).
+const STATEFUL: &[&str] = &[
+    "rand",
+    "srand",
+    "random",
+    "srandom",
+    "atexit",
+    "on_exit",
+    "__cxa_atexit",
+    "__errno_location",
+    "strtok",
+    "setjmp",
+    "_setjmp",
+    "longjmp",
+    "signal",
+    "raise",
+    "fesetenv",
+    "feholdexcept",
+    "feupdateenv",
+    "fetestexcept",
+    "feclearexcept",
+    "feraiseexcept",
+    "fegetexceptflag",
+    "fesetexceptflag",
+];
+
+/// Why the step case cannot start at a head of `main` in this program and
+/// configuration, or Ok.
+pub fn applicable(program: &Program, config: &Config) -> Result<(), String> {
+    if config.entry != Entry::Main {
+        return Err("k-induction runs from `main`".into());
+    }
+    if config.finite_inputs {
+        return Err("k-induction with --finite-inputs (the loop head's values may be infinite)".into());
+    }
+    if !config.sym_io.is_empty() {
+        return Err("k-induction with symbolic arguments or standard input".into());
+    }
+    let m = &program.module;
+    let named = |n: &str| m.functions.iter().any(|f| f.name == n) || m.func_declarations.iter().any(|f| f.name == n);
+    if let Some(n) = STATEFUL.iter().find(|n| named(n)) {
+        return Err(format!(
+            "the program calls `{n}`, whose state the loop head's arbitrary state would not have"
+        ));
+    }
+    for f in &m.functions {
+        for b in &f.basic_blocks {
+            for i in &b.instrs {
+                if let llvm_ir::Instruction::Call(c) = i {
+                    if matches!(&c.function, either::Either::Right(llvm_ir::Operand::ConstantOperand(k))
+                        if matches!(k.as_ref(), llvm_ir::Constant::GlobalReference { name, .. } if name_str(name) == "main"))
+                    {
+                        return Err("the program calls `main`".into());
+                    }
+                }
+            }
+        }
+    }
+    for g in &m.global_vars {
+        if g.is_constant || !written(m, &g.name) {
+            continue;
+        }
+        if has_pointer(m, &crate::pointee(g)) {
+            return Err(format!(
+                "global `{}` holds a pointer (the loop head's arbitrary state cannot)",
+                name_str(&g.name)
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Whether the program may change global `g`: it appears other than as the
+/// address a `load` reads.
+pub(crate) fn written(m: &llvm_ir::Module, g: &Name) -> bool {
+    let is_g = |op: &llvm_ir::Operand| {
+        matches!(op, llvm_ir::Operand::ConstantOperand(k)
+            if matches!(k.as_ref(), llvm_ir::Constant::GlobalReference { name, .. } if name == g))
+    };
+    // Every mention of `g` in an instruction's text, against those that are
+    // a load's address: a mention elsewhere (a store, a call argument, a
+    // constant expression) may write it.
+    let text = format!("@{}", name_str(g));
+    let mentions = |s: &str| {
+        s.match_indices(&text)
+            .filter(|(i, _)| {
+                let after = s[i + text.len()..].chars().next();
+                !after.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '$')
+            })
+            .count()
+    };
+    for f in &m.functions {
+        for b in &f.basic_blocks {
+            for i in &b.instrs {
+                let n = mentions(&i.to_string());
+                if n == 0 {
+                    continue;
+                }
+                let loads = match i {
+                    llvm_ir::Instruction::Load(l) if is_g(&l.address) => 1,
+                    _ => 0,
+                };
+                if n > loads {
+                    return true;
+                }
+            }
+            if mentions(&b.term.to_string()) > 0 {
+                return true;
+            }
+        }
+    }
+    // Initializers of other globals that take its address.
+    m.global_vars
+        .iter()
+        .filter(|o| o.name != *g)
+        .filter_map(|o| o.initializer.as_ref())
+        .any(|c| mentions(&c.to_string()) > 0)
+}
+
+fn has_pointer(m: &llvm_ir::Module, t: &llvm_ir::TypeRef) -> bool {
+    use llvm_ir::Type as T;
+    match t.as_ref() {
+        T::PointerType { .. } | T::FuncType { .. } => true,
+        T::ArrayType { element_type, .. } | T::VectorType { element_type, .. } => has_pointer(m, element_type),
+        T::StructType { element_types, .. } => element_types.iter().any(|e| has_pointer(m, e)),
+        T::NamedStructType { name } => match m.types.named_struct_def(name) {
+            Some(llvm_ir::types::NamedStructDef::Defined(t)) => has_pointer(m, t),
+            _ => true,
+        },
+        _ => false,
+    }
+}
+
+/// The loop heads of `main` k-induction may start at (block names, in
+/// program order).
+pub fn heads(program: &Program) -> Vec<Name> {
+    let prog = crate::prog::Prog::new(program, |_| true);
+    let Some(&f) = prog.func_index.get("main") else {
+        return Vec::new();
+    };
+    prog.funcs[f]
+        .basic_blocks
+        .iter()
+        .zip(&prog.loop_headers[f])
+        .filter(|(_, h)| **h)
+        .map(|(b, _)| b.name.clone())
+        .collect()
+}
+
+/// What a k-induction attempt concluded.
+#[derive(Clone, Debug)]
+pub enum Outcome {
+    /// Both cases hold at this head and `k`.
+    Proved {
+        /// The head.
+        head: Name,
+        /// Its first source location.
+        loc: Option<fpsym_frontend::Loc>,
+        /// The `k`.
+        k: u32,
+    },
+    /// The base case reached the error: a bug (its summary and findings).
+    Found(Box<Summary>, Vec<crate::report::Finding>),
+    /// No proof up to the last `k` tried (why, for the message).
+    Unknown(String),
+}
+
+/// Options of [`prove`].
+pub struct Options<'a> {
+    /// The facts known at each head (by head), assumed by the step case.
+    pub facts: &'a dyn Fn(&Name) -> Vec<Fact>,
+    /// The largest `k` tried.
+    pub max_k: u32,
+    /// When to stop trying.
+    pub deadline: Instant,
+    /// Raised to stop at once.
+    pub interrupt: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+/// Tries k = 1, 2, ... up to `opts.max_k` at each head of `main`: the step
+/// case first (it fails fast when the property is not inductive), then the
+/// base case. `config` is the run's (its property must be unreach-call).
+pub fn prove(program: &Program, solver: &mut dyn Solver, config: &Config, opts: &Options<'_>) -> Outcome {
+    if let Err(why) = applicable(program, config) {
+        return Outcome::Unknown(why);
+    }
+    let heads = heads(program);
+    if heads.is_empty() {
+        return Outcome::Unknown("`main` has no loop".into());
+    }
+    let mut why = String::from("no k tried");
+    let mut base_done: HashSet<(Name, u32)> = HashSet::new();
+    for k in 1..=opts.max_k {
+        for h in &heads {
+            let left = opts.deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() || opts.interrupt.load(std::sync::atomic::Ordering::Relaxed) {
+                return Outcome::Unknown(format!("{why}; out of time at k = {k}"));
+            }
+            let facts = (opts.facts)(h);
+            let step = match run_case(program, solver, config, opts, h, k, Some(facts)) {
+                Ok((s, _)) => s,
+                Err(e) => return Outcome::Unknown(format!("the step case could not start: {e}")),
+            };
+            if step.stats.findings > 0 {
+                why = format!("the step case fails at k = {k}");
+                continue;
+            }
+            if let Verdict::Incomplete(w) | Verdict::Unknown(w) = &step.verdict {
+                why = format!("the step case at k = {k} is incomplete ({w})");
+                continue;
+            }
+            if !base_done.insert((h.clone(), k)) {
+                continue;
+            }
+            let (base, findings) = match run_case(program, solver, config, opts, h, k, None) {
+                Ok(r) => r,
+                Err(e) => return Outcome::Unknown(format!("the base case could not start: {e}")),
+            };
+            if base.stats.findings > 0 {
+                return Outcome::Found(Box::new(base), findings);
+            }
+            match &base.verdict {
+                Verdict::Verified => {
+                    return Outcome::Proved {
+                        head: h.clone(),
+                        loc: head_loc(program, h),
+                        k,
+                    }
+                }
+                Verdict::Incomplete(w) | Verdict::Unknown(w) => {
+                    why = format!("the base case at k = {k} is incomplete ({w})");
+                }
+                _ => why = format!("the base case at k = {k} gave no verdict"),
+            }
+        }
+    }
+    Outcome::Unknown(why)
+}
+
+fn run_case(
+    program: &Program,
+    solver: &mut dyn Solver,
+    config: &Config,
+    opts: &Options<'_>,
+    head: &Name,
+    k: u32,
+    step: Option<Vec<Fact>>,
+) -> Result<(Summary, Vec<crate::report::Finding>), EngineError> {
+    let mut c = config.clone();
+    c.induction = Some(Induction {
+        head: head.clone(),
+        k,
+        step,
+    });
+    c.max_time = Some(opts.deadline.saturating_duration_since(Instant::now()));
+    c.stop_at_finding = Some(crate::checkers::Kind::ReachError);
+    c.loop_bound = None;
+    c.seeds = Vec::new();
+    c.crash_seeds = 0;
+    let mut sink = Collect::default();
+    let mut cx = RunContext {
+        interrupt: opts.interrupt.clone(),
+        ..Default::default()
+    };
+    let s = crate::run(program, solver, &c, &mut sink, &mut cx)?;
+    Ok((s, sink.findings))
+}
+
+/// The head block's first source location.
+pub fn head_loc(program: &Program, head: &Name) -> Option<fpsym_frontend::Loc> {
+    use llvm_ir::HasDebugLoc;
+    let f = program.module.functions.iter().find(|f| f.name == "main")?;
+    let b = f.basic_blocks.iter().find(|b| b.name == *head)?;
+    b.instrs
+        .iter()
+        .filter_map(|i| i.get_debug_loc().as_ref())
+        .chain(b.term.get_debug_loc().as_ref())
+        .find(|d| d.line > 0)
+        .map(fpsym_frontend::Loc::from_debugloc)
+}
+
+/// The rounding modes the step case starts in: the four of x86-64 when the
+/// program may change the mode, else the default one.
+pub(crate) fn start_modes(program: &Program) -> Vec<RoundingMode> {
+    let m = &program.module;
+    let sets = m.functions.iter().any(|f| f.name == "fesetround")
+        || m.func_declarations.iter().any(|f| f.name == "fesetround");
+    if sets {
+        vec![
+            RoundingMode::NearestTiesToEven,
+            RoundingMode::TowardNegative,
+            RoundingMode::TowardPositive,
+            RoundingMode::TowardZero,
+        ]
+    } else {
+        vec![RoundingMode::NearestTiesToEven]
+    }
+}
+
+/// The constraint that value `v` lies in `r` (None when they do not match:
+/// no constraint, which is weaker and so still sound).
+pub(crate) fn fact_term(v: &crate::value::Val, r: &Range) -> Option<fpsym_expr::Term> {
+    use crate::term::{bv, fp, mk, width};
+    use fpsym_expr::Op;
+    match (v, r) {
+        (crate::value::Val::Fp(x), Range::Float { bounds, nan }) => {
+            let fmt = crate::term::format_of(x);
+            let mut alts = Vec::new();
+            if let Some((lo, hi)) = bounds {
+                if lo.format() != fmt || hi.format() != fmt {
+                    return None;
+                }
+                alts.push(mk(
+                    Op::And,
+                    vec![
+                        mk(Op::FpLeq, vec![fp(*lo), x.clone()]),
+                        mk(Op::FpLeq, vec![x.clone(), fp(*hi)]),
+                    ],
+                ));
+            }
+            if *nan {
+                alts.push(mk(Op::FpIsNaN, vec![x.clone()]));
+            }
+            match alts.len() {
+                0 => None,
+                1 => alts.pop(),
+                _ => Some(mk(Op::Or, alts)),
+            }
+        }
+        (crate::value::Val::Bv(x), Range::Int { lo, hi }) => {
+            let w = width(x);
+            if w == 0 || w > 128 {
+                return None;
+            }
+            let mask = if w == 128 { u128::MAX } else { (1u128 << w) - 1 };
+            let c = |v: i128| bv(w, (v as u128) & mask);
+            let (le, l, h) = if w == 1 {
+                (Op::BvUle, (*lo).clamp(0, 1), (*hi).clamp(0, 1))
+            } else {
+                (Op::BvSle, *lo, *hi)
+            };
+            Some(mk(
+                Op::And,
+                vec![mk(le.clone(), vec![c(l), x.clone()]), mk(le, vec![x.clone(), c(h)])],
+            ))
+        }
+        _ => None,
+    }
+}
