@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Proofs through loops (issue 34): `fpsym run --property unreach-call` on
-loop programs, with the abstract interpretation (`--prove abstract`, the
-default) and without it (`--prove none`: symbolic execution alone, the
+loop programs, with the proof (`--prove auto`, the default: the abstract
+interpretation, then k-induction; `--prove abstract` or `kinduction` for one
+alone) and without it (`--prove none`: symbolic execution alone, the
 baseline), in the same invocation.
 
 Each program states its expected verdict (`// expect: true|false` in its
@@ -58,6 +59,8 @@ def main():
     ap.add_argument("--programs", default=str(ROOT / "bench/prove/programs"))
     ap.add_argument("--max-time", type=float, default=60.0)
     ap.add_argument("--no-baseline", action="store_true", help="skip the --prove none runs")
+    ap.add_argument("--prove", default="auto", choices=["auto", "abstract", "kinduction"],
+                    help="how fpsym tries the proof (default: auto)")
     a = ap.parse_args()
     d = Path(a.programs)
     table = {}
@@ -75,7 +78,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for p in progs:
             exp = expected(p, table)
-            got = run(a.fpsym, p, Path(tmp) / "out", a.max_time, "abstract")
+            got = run(a.fpsym, p, Path(tmp) / "out", a.max_time, a.prove)
             base = None if a.no_baseline else run(a.fpsym, p, Path(tmp) / "base", a.max_time, "none")
             ok_true = exp == "true" and got["sv"] == "true"
             ok_false = exp == "false" and got["sv"].startswith("false") and got.get("confirmed")
@@ -87,7 +90,7 @@ def main():
             else:
                 missed += 1
                 mark = "unknown"
-            inv = got["verdict"] if "invariant" in str(got["verdict"]) else ""
+            inv = got["verdict"] if "invariant" in str(got["verdict"]) or "induction" in str(got["verdict"]) else ""
             rows.append((p.name, exp, got["sv"], f"{got['seconds']:.1f}", base["sv"] if base else "-",
                          f"{base['seconds']:.1f}" if base else "-", mark, inv))
             print(f"{p.name:28} expect {exp:5} | prove: {got['sv']:19} {got['seconds']:6.1f} s | "

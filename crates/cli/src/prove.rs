@@ -21,6 +21,10 @@ pub const CONFIRMATION_UNBOUNDED: Duration = Duration::from_secs(30);
 /// The functions whose call the unreach-call property forbids.
 const TARGETS: &[&str] = &["reach_error", "__VERIFIER_error"];
 
+/// The calls that are findings of a plain `run` (beside integer division
+/// by zero and `unreachable`, which the analysis checks itself).
+const FAILURES: &[&str] = &["reach_error", "__VERIFIER_error", "abort", "__assert_fail", "llvm.trap"];
+
 /// The proof attempt's share of `--max-time` (a quarter, at most 20 s; 20 s
 /// without a limit), both methods together.
 fn budget(max_time: Option<Duration>) -> Duration {
@@ -59,6 +63,8 @@ const MAX_K: u32 = 8;
 
 /// A proof attempt and how long it took.
 pub struct Attempt {
+    /// Of a plain run (every finding), not of unreach-call.
+    pub plain: bool,
     /// What the abstract interpretation said (None: not tried).
     pub outcome: Option<Outcome>,
     /// What k-induction said (None: not tried).
@@ -89,16 +95,33 @@ impl Attempt {
 /// analysis proves (unreach-call): by abstract interpretation, then by
 /// k-induction (per `how`), within one share of the run's time.
 pub fn attempt(program: &Program, engine: &Config, how: How, solver: &fpsym_solver::SolverConfig) -> Option<Attempt> {
-    if how == How::None || engine.property != Property::UnreachCall || engine.entry != fpsym_engine::Entry::Main {
+    let plain = engine.property == Property::AllFindings;
+    if how == How::None
+        || !(plain || engine.property == Property::UnreachCall)
+        || engine.entry != fpsym_engine::Entry::Main
+    {
+        return None;
+    }
+    // A plain run's proof is the abstract interpretation's (k-induction
+    // asks about reach_error only), tried when `main` has a loop (the
+    // symbolic run exhausts the paths of a program without one) with half
+    // the share.
+    let how = if plain && how == How::Auto { How::Abstract } else { how };
+    if plain && (how == How::KInduction || induction::heads(program).is_empty()) {
         return None;
     }
     let start = Instant::now();
-    let share = budget(engine.max_time);
+    let share = if plain {
+        budget(engine.max_time) / 2
+    } else {
+        budget(engine.max_time)
+    };
     let deadline = start + share;
     // With k-induction to follow, the abstract interpretation has half.
     let ai_deadline = if how == How::Auto { start + share / 2 } else { deadline };
-    let outcome = (how != How::KInduction).then(|| abstract_interpretation(program, ai_deadline));
+    let outcome = (how != How::KInduction).then(|| abstract_interpretation(program, ai_deadline, plain));
     let mut a = Attempt {
+        plain,
         outcome,
         induction: None,
         strengthened: false,
@@ -136,10 +159,12 @@ fn panic_text(p: &Box<dyn std::any::Any + Send>) -> String {
 }
 
 /// fpsym-prove's analysis, its panic reported as no proof.
-fn abstract_interpretation(program: &Program, deadline: Instant) -> Outcome {
+fn abstract_interpretation(program: &Program, deadline: Instant, plain: bool) -> Outcome {
+    let targets = if plain { FAILURES } else { TARGETS };
     let opts = ProveOptions {
         entry: "main".into(),
-        targets: TARGETS.iter().map(|t| t.to_string()).collect(),
+        targets: targets.iter().map(|t| t.to_string()).collect(),
+        checks: plain,
         deadline: Some(deadline),
         cancel: Some(crate::interrupt()),
     };
@@ -198,19 +223,25 @@ pub fn apply(a: &Attempt, summary: &mut Summary) -> Result<Option<String>, Strin
                 }
                 _ => {}
             }
+            if a.plain {
+                return Ok(None);
+            }
             return Ok(Some(format!("proof: none ({}; {time} s)", parts.join("; "))));
         }
     };
+    let claim = if a.plain {
+        "no finding is possible (no failure call, integer division by zero or `unreachable` is reachable)"
+    } else {
+        "no reach_error call is reachable"
+    };
     match &summary.verdict {
-        Verdict::BugFound => Err(format!(
-            "{by} proves no reach_error call is reachable ({why}), yet the run found one"
-        )),
+        Verdict::BugFound => Err(format!("{by} proves {claim} ({why}), yet the run found one")),
         Verdict::Incomplete(_) | Verdict::Unknown(_) => {
             summary.set_verdict(Verdict::Proved(why));
-            Ok(Some(format!(
-                "proof: no reach_error call is reachable, by {by} ({time} s)"
-            )))
+            Ok(Some(format!("proof: {claim}, by {by} ({time} s)")))
         }
+        // a plain run says nothing of a proof its own exhaustion makes moot
+        _ if a.plain => Ok(None),
         _ => Ok(Some(format!("proof: the {by} agrees ({time} s): {why}"))),
     }
 }
@@ -226,7 +257,7 @@ fn reason(invs: &[Invariant]) -> String {
         }
     };
     if invs.is_empty() {
-        return "no reach_error call is reachable, by abstract interpretation".into();
+        return "the abstract interpretation shows it without a loop invariant".into();
     }
     let parts: Vec<String> = invs
         .iter()

@@ -550,7 +550,9 @@ pub fn execute_with(
     // With a proof, the symbolic run only makes the tests that check it
     // natively (and would contradict it): a few seconds after the fuzzing
     // phase's share, not the whole budget.
-    if proof.as_ref().is_some_and(|p| p.proved()) {
+    // (a plain run goes on as it would: its proof only answers when the
+    // paths cannot all be explored)
+    if proof.as_ref().is_some_and(|p| p.proved() && !p.plain) {
         seeded.max_time = Some(match seeded.max_time {
             Some(t) => t.min(crate::prove::CONFIRMATION + opts.fuzz.share()),
             None => crate::prove::CONFIRMATION_UNBOUNDED,

@@ -71,7 +71,7 @@ fn a_relation_no_interval_shows_is_proved_by_k_induction() {
     // take longer than the proof, and kinduction.rs checks the proofs
     // against the machine)
     let quick = ["--fuzz-time", "0", "--no-replay"];
-    let (code, t) = run_for("prove_kinduction.c", "40", &quick);
+    let (code, t) = run_for("prove_kinduction.c", "80", &quick);
     assert_eq!(code, Some(0), "{t}");
     assert!(
         t.contains("proof: no reach_error call is reachable, by k-induction ("),
@@ -82,21 +82,10 @@ fn a_relation_no_interval_shows_is_proved_by_k_induction() {
         "{t}"
     );
     assert!(t.contains("sv-comp: true\n"), "{t}");
-    // the abstract interpretation alone proves nothing here
-    let (code, t) = run_for(
-        "prove_kinduction.c",
-        "12",
-        &[&quick[..], &["--prove", "abstract"]].concat(),
-    );
-    assert_eq!(code, Some(4), "{t}");
-    assert!(
-        t.contains("proof: none (the abstract interpretation cannot exclude reach_error at "),
-        "{t}"
-    );
     // k-induction alone proves it too: the equality is inductive by itself
     let (code, t) = run_for(
         "prove_kinduction.c",
-        "40",
+        "80",
         &[&quick[..], &["--prove", "kinduction"]].concat(),
     );
     assert_eq!(code, Some(0), "{t}");
@@ -112,4 +101,45 @@ fn k_induction_does_not_prove_a_reachable_error() {
     assert_eq!(code, Some(1), "{t}");
     assert!(t.contains("proof: none (k-induction: "), "{t}");
     assert!(t.contains("sv-comp: false(unreach-call)\n"), "{t}");
+}
+
+/// `fpsym run FIXTURE` without a property (every finding counts).
+fn run_plain(name: &str, extra: &[&str]) -> (Option<i32>, String) {
+    let out = std::env::temp_dir().join(format!(
+        "fpsym-prove-plain-{}-{name}-{}",
+        std::process::id(),
+        extra.join("")
+    ));
+    let mut args = vec!["run".to_string(), fixture(name).display().to_string()];
+    args.extend(["--max-time", "8", "--fuzz-time", "0", "--force", "-o"].map(String::from));
+    args.push(out.display().to_string());
+    args.extend(extra.iter().map(|s| s.to_string()));
+    let o: Output = Command::new(env!("CARGO_BIN_EXE_fpsym")).args(&args).output().unwrap();
+    let _ = std::fs::remove_dir_all(&out);
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr),
+    )
+}
+
+#[test]
+fn a_plain_run_through_an_unbounded_loop_is_verified_by_its_invariant() {
+    let (code, t) = run_plain("prove_plain.c", &[]);
+    assert_eq!(code, Some(0), "{t}");
+    assert!(
+        t.contains("proof: no finding is possible (no failure call, integer division by zero or `unreachable` is reachable), by abstract interpretation ("),
+        "{t}"
+    );
+    assert!(
+        t.contains("verdict: verified (invariant at tests/c/prove_plain.c:9: "),
+        "{t}"
+    );
+    // a divisor that may be 0: no proof, and the run finds the division
+    let (code, t) = run_plain("prove_plain.c", &["-DDIVISOR_UNCHECKED", "--search", "bfs"]);
+    assert_eq!(code, Some(1), "{t}");
+    assert!(!t.contains("proof:"), "{t}");
+    assert!(t.contains("division-by-zero"), "{t}");
+    // --prove none: the loop stays unexplored
+    let (code, t) = run_plain("prove_plain.c", &["--prove", "none"]);
+    assert_eq!(code, Some(4), "{t}");
 }

@@ -167,7 +167,7 @@ pub fn applicable(program: &Program, config: &Config) -> Result<(), String> {
 
 /// Whether the program may change global `g`: it appears other than as the
 /// address a `load` reads.
-pub(crate) fn written(m: &llvm_ir::Module, g: &Name) -> bool {
+pub fn written(m: &llvm_ir::Module, g: &Name) -> bool {
     let is_g = |op: &llvm_ir::Operand| {
         matches!(op, llvm_ir::Operand::ConstantOperand(k)
             if matches!(k.as_ref(), llvm_ir::Constant::GlobalReference { name, .. } if name == g))
@@ -292,7 +292,9 @@ pub fn prove(program: &Program, solver: &mut dyn Solver, config: &Config, opts: 
                 return Outcome::Unknown(format!("{why}; out of time at k = {k}"));
             }
             let facts = (opts.facts)(h);
-            let step = match run_case(program, solver, config, opts, h, k, Some(facts)) {
+            // (two thirds of what is left: a step case that holds leaves
+            // time for its base case)
+            let step = match run_case(program, solver, config, opts, h, k, Some(facts), left * 2 / 3) {
                 Ok((s, _)) => s,
                 Err(e) => return Outcome::Unknown(format!("the step case could not start: {e}")),
             };
@@ -307,7 +309,8 @@ pub fn prove(program: &Program, solver: &mut dyn Solver, config: &Config, opts: 
             if !base_done.insert((h.clone(), k)) {
                 continue;
             }
-            let (base, findings) = match run_case(program, solver, config, opts, h, k, None) {
+            let left = opts.deadline.saturating_duration_since(Instant::now());
+            let (base, findings) = match run_case(program, solver, config, opts, h, k, None, left) {
                 Ok(r) => r,
                 Err(e) => return Outcome::Unknown(format!("the base case could not start: {e}")),
             };
@@ -332,6 +335,9 @@ pub fn prove(program: &Program, solver: &mut dyn Solver, config: &Config, opts: 
     Outcome::Unknown(why)
 }
 
+/// One case at `head` and `k` (`step`: its facts; None: the base case),
+/// for at most `time`.
+#[allow(clippy::too_many_arguments)]
 fn run_case(
     program: &Program,
     solver: &mut dyn Solver,
@@ -340,6 +346,7 @@ fn run_case(
     head: &Name,
     k: u32,
     step: Option<Vec<Fact>>,
+    time: std::time::Duration,
 ) -> Result<(Summary, Vec<crate::report::Finding>), EngineError> {
     let mut c = config.clone();
     c.induction = Some(Induction {
@@ -347,7 +354,7 @@ fn run_case(
         k,
         step,
     });
-    c.max_time = Some(opts.deadline.saturating_duration_since(Instant::now()));
+    c.max_time = Some(time);
     c.stop_at_finding = Some(crate::checkers::Kind::ReachError);
     c.loop_bound = None;
     c.seeds = Vec::new();

@@ -34,6 +34,10 @@ pub struct ProveOptions {
     pub entry: String,
     /// The functions that must never be called (`reach_error`).
     pub targets: Vec<String>,
+    /// Also prove that no integer division by zero (or `INT_MIN / -1`) and
+    /// no `unreachable` instruction is reachable: with the failure calls
+    /// among the targets, the findings of a plain `fpsym run`.
+    pub checks: bool,
     /// When to stop trying.
     pub deadline: Option<Instant>,
     /// Set from outside (Ctrl-C, SIGTERM) to stop trying at once.
@@ -127,7 +131,7 @@ pub enum Outcome {
 
 /// Proves that no call of `opts.targets` is reachable from `opts.entry`.
 pub fn prove(program: &Program, opts: &ProveOptions) -> Outcome {
-    let mut a = analyze::Analyzer::new(program, &opts.targets, opts.deadline, opts.cancel.clone());
+    let mut a = analyze::Analyzer::new(program, &opts.targets, opts.checks, opts.deadline, opts.cancel.clone());
     match a.run(&opts.entry) {
         Err(g) => Outcome::GaveUp(g),
         Ok(()) if a.reached.is_empty() => Outcome::Proved(a.invariants),

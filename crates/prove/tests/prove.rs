@@ -15,6 +15,7 @@ fn run(name: &str) -> Outcome {
         &ProveOptions {
             entry: "main".into(),
             targets: vec!["reach_error".into()],
+            checks: false,
             deadline: None,
             cancel: None,
         },

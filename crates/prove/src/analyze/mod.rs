@@ -77,6 +77,8 @@ pub(crate) struct Analyzer<'p> {
     prog: &'p Program,
     module: &'p Module,
     targets: &'p [String],
+    /// Also find integer divisions by zero and `unreachable` reachable.
+    checks: bool,
     deadline: Option<Instant>,
     cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     defs: HashMap<Key, Def>,
@@ -218,6 +220,7 @@ impl<'p> Analyzer<'p> {
     pub(crate) fn new(
         prog: &'p Program,
         targets: &'p [String],
+        checks: bool,
         deadline: Option<Instant>,
         cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     ) -> Analyzer<'p> {
@@ -225,6 +228,7 @@ impl<'p> Analyzer<'p> {
             prog,
             module: &prog.module,
             targets,
+            checks,
             deadline,
             cancel,
             defs: HashMap::new(),
@@ -860,7 +864,17 @@ impl<'p> Analyzer<'p> {
                 };
                 return Ok((Vec::new(), Some((Some(st), v))));
             }
-            T::Unreachable(_) => {}
+            T::Unreachable(_) => {
+                // plain `run`'s finding (the analysis stops a path at a call
+                // that does not return, before its `unreachable`)
+                if self.checks && self.recording {
+                    self.reached.push(Reached {
+                        function: "`unreachable`".into(),
+                        loc,
+                    });
+                }
+                return Ok((Vec::new(), None));
+            }
             other => return Err(self.give_up(&f.name, loc, format!("terminator `{other}`"))),
         }
         let mut out = Vec::new();

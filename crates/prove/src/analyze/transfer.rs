@@ -30,6 +30,33 @@ impl<'p> Analyzer<'p> {
             (Val::F(x), Val::F(y)) => Some(Val::F(op(x, y))),
             _ => None,
         };
+        // plain `run`'s finding: an integer division by zero, or INT_MIN / -1
+        if self.checks {
+            let div = match i {
+                I::SDiv(x) => Some((&x.operand0, &x.operand1, true)),
+                I::SRem(x) => Some((&x.operand0, &x.operand1, true)),
+                I::UDiv(x) => Some((&x.operand0, &x.operand1, false)),
+                I::URem(x) => Some((&x.operand0, &x.operand1, false)),
+                _ => None,
+            };
+            if let Some((a, d, signed)) = div {
+                let (a, d) = (ev!(a), ev!(d));
+                let (Some(a), Some(d)) = (a.as_i(), d.as_i()) else {
+                    return Err(unsupported(self, format!("`{i}` (operand kinds)")));
+                };
+                // (ranges are of the signed reading: an unsigned divisor is 0
+                // exactly when its signed reading is)
+                let zero = d.lo <= 0 && d.hi >= 0;
+                let min = IntRange::limits(a.bits).0;
+                let overflow = signed && a.lo == min && d.lo <= -1 && d.hi >= -1;
+                if (zero || overflow) && self.recording {
+                    self.reached.push(super::Reached {
+                        function: "an integer division by zero or overflow".into(),
+                        loc: loc.clone(),
+                    });
+                }
+            }
+        }
         let result: Option<(Key, Val)> = match i {
             I::FAdd(x) => fbin(&ev!(&x.operand0), &ev!(&x.operand1), itv::add).map(|v| (dest(&x.dest), v)),
             I::FSub(x) => fbin(&ev!(&x.operand0), &ev!(&x.operand1), itv::sub).map(|v| (dest(&x.dest), v)),

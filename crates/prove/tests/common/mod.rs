@@ -231,6 +231,7 @@ pub fn analyse_built(p: &fpsym_frontend::Program) -> Outcome {
         &ProveOptions {
             entry: "main".into(),
             targets: vec!["reach_error".into()],
+            checks: false,
             deadline: None,
             cancel: None,
         },

@@ -1,0 +1,158 @@
+//! k-induction's start state (`fpsym_engine::induction`): which globals the
+//! step case makes arbitrary, which programs it declines, and that a global
+//! the loop changes is not taken at its initial value (which would prove a
+//! reachable error unreachable).
+
+use fpsym_engine::induction::{self, Outcome};
+use fpsym_engine::{Config, Property};
+use fpsym_frontend::{CompileOptions, Program};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+const PRELUDE: &str = "extern void reach_error(void);\nextern int __VERIFIER_nondet_int(void);\n";
+
+fn build(name: &str, source: &str) -> Program {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("induction").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a work directory");
+    let c = dir.join(format!("{name}.c"));
+    std::fs::write(&c, format!("{PRELUDE}{source}")).expect("the fixture is written");
+    fpsym_frontend::build(&[c], &CompileOptions::default(), &dir)
+        .unwrap_or_else(|e| panic!("{name}.c does not build (clang-14 is needed): {e}"))
+}
+
+fn config() -> Config {
+    let mut c = Config::default();
+    c.property = Property::UnreachCall;
+    c
+}
+
+/// k-induction with z3 (these programs' queries are over integers, where
+/// z3 answers at once and the portfolio's cp and ls slices only add time).
+fn prove(p: &Program) -> Outcome {
+    let mut solver = fpsym_solver::build(&fpsym_solver::SolverConfig::bare(fpsym_solver::Backend::Z3));
+    let none = |_: &fpsym_frontend::llvm_ir::Name| Vec::new();
+    induction::prove(
+        p,
+        solver.as_mut(),
+        &config(),
+        &induction::Options {
+            facts: &none,
+            max_k: 4,
+            deadline: Instant::now() + Duration::from_secs(20),
+            interrupt: Default::default(),
+        },
+    )
+}
+
+fn global(p: &Program, name: &str) -> bool {
+    let g = p
+        .module
+        .global_vars
+        .iter()
+        .find(|g| fpsym_engine::exec::operand::name_str(&g.name) == name)
+        .unwrap_or_else(|| panic!("no global {name}"));
+    induction::written(&p.module, &g.name)
+}
+
+#[test]
+fn every_way_of_writing_a_global_counts() {
+    let p = build(
+        "writes",
+        r#"
+int only_read = 3, stored, by_call, by_pointer, elements[4], by_alias;
+int *const alias = &by_alias;
+void set(int *p) { *p = 1; }
+int main(void) {
+  int *q = &by_pointer;
+  stored = only_read;
+  set(&by_call);
+  *q = 2;
+  elements[__VERIFIER_nondet_int() & 3] = 5;
+  *alias = 7;
+  return only_read;
+}
+"#,
+    );
+    assert!(!global(&p, "only_read"));
+    for g in ["stored", "by_call", "by_pointer", "elements", "by_alias"] {
+        assert!(global(&p, g), "`{g}` is written");
+    }
+}
+
+#[test]
+fn a_global_the_loop_changes_starts_arbitrary() {
+    // reach_error is reachable after five iterations; from g's initial
+    // value the step case (k = 1) would see no error and the base case none
+    // within one iteration: a wrong proof if g were not made arbitrary.
+    let p = build(
+        "counter",
+        r#"
+int g = 0;
+int main(void) {
+  while (__VERIFIER_nondet_int()) {
+    if (g == 5) reach_error();
+    if (g < 10) g++;
+  }
+  return 0;
+}
+"#,
+    );
+    let o = prove(&p);
+    assert!(!matches!(o, Outcome::Proved { .. }), "{o:?}");
+}
+
+#[test]
+fn an_inductive_property_is_proved_and_its_base_case_bugs_found() {
+    let p = build(
+        "inductive",
+        r#"
+int main(void) {
+  int a = 0, b = 0;
+  while (__VERIFIER_nondet_int()) {
+    if (a == b) a++; else b++;
+    if (a - b < 0 || a - b > 1) reach_error();
+    if (a > 1000) { a = 0; b = 0; }
+  }
+  return 0;
+}
+"#,
+    );
+    let o = prove(&p);
+    assert!(matches!(o, Outcome::Proved { k: 1, .. }), "{o:?}");
+    // inductive (x is 1 after any iteration), but the first iteration fails
+    let bug = build(
+        "base_bug",
+        r#"
+int main(void) {
+  int x = 0;
+  while (__VERIFIER_nondet_int()) {
+    if (x == 0) reach_error();
+    x = 1;
+  }
+  return 0;
+}
+"#,
+    );
+    match prove(&bug) {
+        Outcome::Found(s, f) => assert!(s.stats.findings > 0 && !f.is_empty()),
+        o => panic!("the base case must find the error of the first iteration: {o:?}"),
+    }
+}
+
+#[test]
+fn programs_with_state_the_head_cannot_have_are_declined() {
+    let rand = build(
+        "rand",
+        "extern int rand(void);\nint main(void) { int x = 0; while (__VERIFIER_nondet_int()) { x = rand(); if (x < 0) reach_error(); } return 0; }\n",
+    );
+    let why = induction::applicable(&rand, &config()).unwrap_err();
+    assert!(why.contains("`rand`"), "{why}");
+    let pointer = build(
+        "pointer",
+        "int a, b; int *p = &a;\nint main(void) { while (__VERIFIER_nondet_int()) { p = p == &a ? &b : &a; if (p == 0) reach_error(); } return 0; }\n",
+    );
+    let why = induction::applicable(&pointer, &config()).unwrap_err();
+    assert!(why.contains("global `p` holds a pointer"), "{why}");
+    assert!(matches!(prove(&pointer), Outcome::Unknown(_)));
+}
