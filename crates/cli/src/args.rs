@@ -572,15 +572,17 @@ pub struct RunArgs {
     #[arg(long, value_name = "FILE")]
     pub witness: Option<std::path::PathBuf>,
     /// How to prove `--property unreach-call` when the paths cannot all be
-    /// explored (a loop without a bound), within a quarter of --max-time (at
-    /// most 20 s), before the symbolic run: `auto` (the default) tries an
-    /// abstract interpretation with IEEE intervals, sound in every rounding
-    /// mode, and when it proves nothing, k-induction over a loop of `main`
-    /// (k = 1 to 8, through the solver chain) assuming the invariants it
-    /// found; `abstract` and `kinduction` try one of them alone (k-induction
-    /// then assumes nothing); `none` tries no proof. A proof's verdict names
-    /// the loop invariants or the k that prove it; a correctness witness
-    /// states the invariants.
+    /// explored (a loop without a bound), before the symbolic run: `auto`
+    /// (the default) tries an abstract interpretation with IEEE intervals,
+    /// sound in every rounding mode, within a quarter of --max-time (at most
+    /// 20 s), and when it proves nothing, k-induction over a loop of `main`
+    /// (k = 1 to 8, through the solver chain; what is left of the quarter,
+    /// at least half of it) assuming the invariants it found; `abstract` and
+    /// `kinduction` try one of them alone (k-induction then assumes
+    /// nothing); `none` tries no proof. A plain run (no --property) tries
+    /// the abstract interpretation only with `abstract`. A proof's verdict
+    /// names the loop invariants or the k that prove it; a correctness
+    /// witness states the invariants.
     #[arg(long, value_name = "HOW", default_value = "auto", value_parser = ["auto", "abstract", "kinduction", "none"])]
     pub prove: String,
     /// Search: dfs, bfs, random-path, coverage-new, seeded (states following

@@ -26,7 +26,8 @@ const TARGETS: &[&str] = &["reach_error", "__VERIFIER_error"];
 const FAILURES: &[&str] = &["reach_error", "__VERIFIER_error", "abort", "__assert_fail", "llvm.trap"];
 
 /// The proof attempt's share of `--max-time` (a quarter, at most 20 s; 20 s
-/// without a limit), both methods together.
+/// without a limit): the abstract interpretation's, and k-induction's after
+/// it (at least half of it).
 fn budget(max_time: Option<Duration>) -> Duration {
     let cap = Duration::from_secs(20);
     max_time.map_or(cap, |t| (t / 4).min(cap))
@@ -103,11 +104,11 @@ pub fn attempt(program: &Program, engine: &Config, how: How, solver: &fpsym_solv
         return None;
     }
     // A plain run's proof is the abstract interpretation's (k-induction
-    // asks about reach_error only), tried when `main` has a loop (the
-    // symbolic run exhausts the paths of a program without one) with half
-    // the share.
-    let how = if plain && how == How::Auto { How::Abstract } else { how };
-    if plain && (how == How::KInduction || induction::heads(program).is_empty()) {
+    // asks about reach_error only), asked for with `--prove abstract` (by
+    // default a plain run stays what it was: its time all the symbolic
+    // run's), tried when `main` has a loop (the symbolic run exhausts the
+    // paths of a program without one) with half the share.
+    if plain && (how != How::Abstract || induction::heads(program).is_empty()) {
         return None;
     }
     let start = Instant::now();
@@ -116,10 +117,11 @@ pub fn attempt(program: &Program, engine: &Config, how: How, solver: &fpsym_solv
     } else {
         budget(engine.max_time)
     };
-    let deadline = start + share;
-    // With k-induction to follow, the abstract interpretation has half.
-    let ai_deadline = if how == How::Auto { start + share / 2 } else { deadline };
-    let outcome = (how != How::KInduction).then(|| abstract_interpretation(program, ai_deadline, plain));
+    // The abstract interpretation has the share; k-induction what is left
+    // of it, but at least half of it (so both together take at most one
+    // and a half shares).
+    let outcome = (how != How::KInduction).then(|| abstract_interpretation(program, start + share, plain));
+    let deadline = (start + share).max(Instant::now() + share / 2);
     let mut a = Attempt {
         plain,
         outcome,

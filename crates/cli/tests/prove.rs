@@ -15,13 +15,26 @@ fn run(name: &str, extra: &[&str]) -> (Option<i32>, String) {
     run_for(name, "4", extra)
 }
 
+/// `fpsym run FIXTURE --property unreach-call --max-time T EXTRA...`.
 fn run_for(name: &str, max_time: &str, extra: &[&str]) -> (Option<i32>, String) {
-    let out = std::env::temp_dir().join(format!("fpsym-prove-{}-{name}-{}", std::process::id(), extra.join("")));
-    let mut args = vec!["run".to_string(), fixture(name).display().to_string()];
-    args.extend(["--property", "unreach-call", "--max-time", max_time, "--force", "-o"].map(String::from));
-    args.push(out.display().to_string());
-    args.extend(extra.iter().map(|s| s.to_string()));
-    let o: Output = Command::new(env!("CARGO_BIN_EXE_fpsym")).args(&args).output().unwrap();
+    let mut args = vec!["--property", "unreach-call", "--max-time", max_time];
+    args.extend(extra);
+    fpsym_run(&fixture(name), &args)
+}
+
+/// `fpsym run PROGRAM ARGS... -o OUT --force` (OUT removed after).
+fn fpsym_run(program: &Path, args: &[&str]) -> (Option<i32>, String) {
+    let name = program.file_name().unwrap().to_string_lossy();
+    let out = std::env::temp_dir().join(format!("fpsym-prove-{}-{name}-{}", std::process::id(), args.join("")));
+    let o: Output = Command::new(env!("CARGO_BIN_EXE_fpsym"))
+        .arg("run")
+        .arg(program)
+        .args(args)
+        .arg("-o")
+        .arg(&out)
+        .arg("--force")
+        .output()
+        .unwrap();
     let _ = std::fs::remove_dir_all(&out);
     (
         o.status.code(),
@@ -71,26 +84,30 @@ fn a_relation_no_interval_shows_is_proved_by_k_induction() {
     // take longer than the proof, and kinduction.rs checks the proofs
     // against the machine)
     let quick = ["--fuzz-time", "0", "--no-replay"];
-    let (code, t) = run_for("prove_kinduction.c", "80", &quick);
+    let sums = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/examples/sums_equal.c");
+    let with = |extra: &[&str]| {
+        fpsym_run(
+            &sums,
+            &[&["--property", "unreach-call", "--max-time", "80"], &quick[..], extra].concat(),
+        )
+    };
+    let (code, t) = with(&[]);
     assert_eq!(code, Some(0), "{t}");
     assert!(
         t.contains("proof: no reach_error call is reachable, by k-induction ("),
         "{t}"
     );
     assert!(
-        t.contains("verdict: verified (k-induction at tests/c/prove_kinduction.c:13 with k = 1, assuming invariant at tests/c/prove_kinduction.c:13: "),
+        t.contains("sums_equal.c:13 with k = 1, assuming invariant at ")
+            && t.contains("verdict: verified (k-induction at "),
         "{t}"
     );
     assert!(t.contains("sv-comp: true\n"), "{t}");
     // k-induction alone proves it too: the equality is inductive by itself
-    let (code, t) = run_for(
-        "prove_kinduction.c",
-        "80",
-        &[&quick[..], &["--prove", "kinduction"]].concat(),
-    );
+    let (code, t) = with(&["--prove", "kinduction"]);
     assert_eq!(code, Some(0), "{t}");
     assert!(
-        t.contains("verdict: verified (k-induction at tests/c/prove_kinduction.c:13 with k = 1)\n"),
+        t.contains("sums_equal.c:13 with k = 1)\n") && t.contains("verdict: verified (k-induction at "),
         "{t}"
     );
 }
@@ -105,21 +122,9 @@ fn k_induction_does_not_prove_a_reachable_error() {
 
 /// `fpsym run FIXTURE` without a property (every finding counts).
 fn run_plain(name: &str, extra: &[&str]) -> (Option<i32>, String) {
-    let out = std::env::temp_dir().join(format!(
-        "fpsym-prove-plain-{}-{name}-{}",
-        std::process::id(),
-        extra.join("")
-    ));
-    let mut args = vec!["run".to_string(), fixture(name).display().to_string()];
-    args.extend(["--max-time", "8", "--fuzz-time", "0", "--force", "-o"].map(String::from));
-    args.push(out.display().to_string());
-    args.extend(extra.iter().map(|s| s.to_string()));
-    let o: Output = Command::new(env!("CARGO_BIN_EXE_fpsym")).args(&args).output().unwrap();
-    let _ = std::fs::remove_dir_all(&out);
-    (
-        o.status.code(),
-        String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr),
-    )
+    let mut args = vec!["--max-time", "8", "--fuzz-time", "0", "--prove", "abstract"];
+    args.extend(extra);
+    fpsym_run(&fixture(name), &args)
 }
 
 #[test]
@@ -139,7 +144,9 @@ fn a_plain_run_through_an_unbounded_loop_is_verified_by_its_invariant() {
     assert_eq!(code, Some(1), "{t}");
     assert!(!t.contains("proof:"), "{t}");
     assert!(t.contains("division-by-zero"), "{t}");
-    // --prove none: the loop stays unexplored
-    let (code, t) = run_plain("prove_plain.c", &["--prove", "none"]);
+    // without --prove abstract, a plain run tries no proof: the loop stays
+    // unexplored
+    let (code, t) = fpsym_run(&fixture("prove_plain.c"), &["--max-time", "4", "--fuzz-time", "0"]);
     assert_eq!(code, Some(4), "{t}");
+    assert!(!t.contains("proof:"), "{t}");
 }

@@ -1,6 +1,8 @@
 //! The analysis on C programs, each with its expected outcome.
 
-use fpsym_prove::{prove, Outcome, ProveOptions};
+mod common;
+
+use fpsym_prove::Outcome;
 use std::path::PathBuf;
 
 fn run(name: &str) -> Outcome {
@@ -10,16 +12,7 @@ fn run(name: &str) -> Outcome {
     let work = std::env::temp_dir().join(format!("fpsym-prove-test-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&work).unwrap();
     let prog = fpsym_frontend::build(&[src], &fpsym_frontend::CompileOptions::default(), &work).expect("builds");
-    let out = prove(
-        &prog,
-        &ProveOptions {
-            entry: "main".into(),
-            targets: vec!["reach_error".into()],
-            checks: false,
-            deadline: None,
-            cancel: None,
-        },
-    );
+    let out = common::analyse_built(&prog);
     let _ = std::fs::remove_dir_all(&work);
     out
 }

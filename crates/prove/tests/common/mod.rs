@@ -237,3 +237,29 @@ pub fn analyse_built(p: &fpsym_frontend::Program) -> Outcome {
         },
     )
 }
+
+/// The program with a check planted that a native run reaches (`v0` at
+/// least its largest value seen, or NaN when it was): each program with
+/// its native hits (asserted nonzero).
+pub fn planted(dir: &Path, template: &str, range: f64, seed: u64) -> Vec<(String, u64)> {
+    let (_, max, nan) = native(dir, &template.replace("CHECK", "0"), range, seed);
+    let mut plants = Vec::new();
+    if max.is_finite() {
+        plants.push(format!("v0 >= {max:?}"));
+    }
+    if nan {
+        plants.push("v0 != v0".into());
+    }
+    plants
+        .into_iter()
+        .map(|check| {
+            let prog = template.replace("CHECK", &check);
+            let (hits, _, _) = native(dir, &prog, range, seed);
+            assert!(
+                hits > 0,
+                "the planted check `{check}` was not reached natively:\n{prog}"
+            );
+            (prog, hits)
+        })
+        .collect()
+}
