@@ -242,6 +242,125 @@ pub fn heads(program: &Program) -> Vec<Name> {
         .collect()
 }
 
+/// The engine's side of a case: where a path stands, and the step case's
+/// start.
+impl crate::Engine<'_, '_> {
+    /// With [`Config::induction`]: the arrivals of `st` at the loop head
+    /// and the case's `k`.
+    pub(crate) fn induction_visits(&self, st: &crate::state::State) -> Option<(u32, u32)> {
+        let ind = self.config.induction.as_ref()?;
+        let f = *self.prog.func_index.get("main")?;
+        let h = *self.prog.blocks[f].get(&ind.head)?;
+        Some((st.loop_visits.get(&(f, h)).copied().unwrap_or(0), ind.k))
+    }
+
+    /// The step case's start ([`induction`]): the frame of `main` at the
+    /// loop head `head`, past its phis; the phis, the parameters and every
+    /// value defined where the head cannot lead are fresh variables (the
+    /// scalars; other registers stay unwritten), and so is every global the
+    /// program may write; then `facts` narrow them.
+    pub(crate) fn enter_head(
+        &mut self,
+        st: &mut crate::state::State,
+        head: &llvm_ir::Name,
+        facts: &[Fact],
+    ) -> Result<(), EngineError> {
+        use llvm_ir::{Instruction, Type};
+        let prog = self.prog;
+        let &fidx = prog
+            .func_index
+            .get("main")
+            .ok_or_else(|| EngineError::Entry("no function `main` with a body in the program".into()))?;
+        let f = prog.funcs[fidx];
+        let &hb = prog.blocks[fidx]
+            .get(head)
+            .ok_or_else(|| EngineError::Entry(format!("`main` has no block {head}")))?;
+        if !prog.loop_headers[fidx][hb] {
+            return Err(EngineError::Entry(format!("block {head} of `main` is no loop head")));
+        }
+        let mut reach = vec![false; f.basic_blocks.len()];
+        reach[hb] = true;
+        let mut work = vec![hb];
+        while let Some(b) = work.pop() {
+            for s in crate::prog::successors(&f.basic_blocks[b].term) {
+                if let Some(&j) = prog.blocks[fidx].get(s) {
+                    if !reach[j] {
+                        reach[j] = true;
+                        work.push(j);
+                    }
+                }
+            }
+        }
+        let phis = f.basic_blocks[hb]
+            .instrs
+            .iter()
+            .take_while(|i| matches!(i, Instruction::Phi(_)))
+            .count();
+        let mut havoc: Vec<(llvm_ir::Name, llvm_ir::TypeRef)> =
+            f.parameters.iter().map(|p| (p.name.clone(), p.ty.clone())).collect();
+        for (b, block) in f.basic_blocks.iter().enumerate() {
+            let instrs = if reach[b] && b != hb {
+                continue;
+            } else if b == hb {
+                &block.instrs[..phis]
+            } else {
+                &block.instrs[..]
+            };
+            for i in instrs {
+                if let Some(n) = i.try_get_result() {
+                    havoc.push((n.clone(), prog.module.type_of(i)));
+                }
+            }
+        }
+        let mut regs = prog.regs(fidx);
+        for (n, ty) in havoc {
+            let label = st.unique_name(&format!("head:{}", name_str(&n)));
+            let v = match prog.layout.resolve(&ty) {
+                Some(Type::IntegerType { bits }) => {
+                    crate::value::Val::Bv(fpsym_expr::Term::var(&label, fpsym_expr::Sort::BitVec(*bits)))
+                }
+                Some(Type::FPType(t)) => match crate::layout::fp_format(*t) {
+                    Some(fmt) => crate::value::Val::Fp(fpsym_expr::Term::var(&label, fpsym_expr::Sort::Float(fmt))),
+                    None => continue,
+                },
+                _ => continue,
+            };
+            regs.insert(n, v);
+        }
+        let mut ex = self.exec();
+        for g in &prog.module.global_vars {
+            if g.is_constant || !written(prog.module, &g.name) {
+                continue;
+            }
+            let name = name_str(&g.name);
+            let size = prog.layout.alloc_size(&crate::pointee(g));
+            ex.make_symbolic_at(st, ex.globals[&name], 0, size, &format!("head:{name}"));
+        }
+        let mut frame = crate::state::Frame::new(fidx, regs);
+        frame.bb = hb;
+        frame.ip = phis;
+        st.frames.push(frame);
+        for fact in facts {
+            let v = match &fact.var {
+                HeadVar::Register(n) => st.frame().regs.get(n),
+                HeadVar::Global(g) => {
+                    let Some(gv) = prog.module.global_vars.iter().find(|x| name_str(&x.name) == *g) else {
+                        continue;
+                    };
+                    let ty = crate::pointee(gv);
+                    let n = prog.layout.store_size(&ty);
+                    ex.read_at(st, ex.globals[g], &crate::term::bv(64, 0), n, &ty, &None)
+                        .ok()
+                }
+            };
+            if let Some(c) = v.and_then(|v| fact_term(&v, &fact.range)) {
+                st.constrain(c);
+            }
+        }
+        Ok(())
+    }
+}
+
 /// What a k-induction attempt concluded.
 #[derive(Clone, Debug)]
 pub enum Outcome {
