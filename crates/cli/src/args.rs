@@ -745,12 +745,17 @@ pub struct SolverArgs {
     /// standard input, e.g. "process:cvc5 --lang smt2", "process:z3 -in").
     #[arg(long, default_value = "portfolio", value_name = "BACKEND")]
     pub solver: String,
-    /// How the portfolio runs its members: `sequential` (cp with a fifth of
-    /// the time left, at most 2 s, ls with a tenth, at most 2 s, then z3,
-    /// then cvc5; members cut off by their slice run again when another
+    /// How the portfolio runs its members: `staged` (cp first, then ls, z3
+    /// and cvc5 joining it one after another, a twentieth of the time left
+    /// apart and at most 250 ms, each running on until one decides: cp
+    /// alone decides the easy queries, and the member that would decide a
+    /// hard one is never starved by the order nor restarted; ls, which only
+    /// finds models, within a tenth of the time), `sequential` (cp with a fifth
+    /// of the time left, at most 2 s, ls with a tenth, at most 2 s, then
+    /// z3, then cvc5; members cut off by their slice run again when another
     /// gave up early) or `parallel` (all at once, the first definite answer
     /// wins).
-    #[arg(long, value_name = "MODE", default_value = "sequential")]
+    #[arg(long, value_name = "MODE", default_value = "staged")]
     pub portfolio: PortfolioArg,
     /// Leave cvc5 out of the portfolio even when it is installed.
     #[arg(long)]
@@ -804,6 +809,9 @@ pub enum PortfolioArg {
     Parallel,
     /// One member after another: cp, ls, z3, then cvc5, each with a share of the time.
     Sequential,
+    /// cp first, then ls, z3 and cvc5 joining it a short time apart (a twentieth of
+    /// the time, at most 250 ms), each running on until one decides.
+    Staged,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

@@ -60,6 +60,7 @@ pub fn solver_config(a: &SolverArgs) -> Result<SolverConfig, Failure> {
             share: 0.2,
             cap: Duration::from_secs(2),
         },
+        PortfolioArg::Staged => fpsym_solver::STAGED,
     };
     // cvc5 joins the portfolio when installed (a PATH lookup, the one
     // look outside the flags: the portfolio should use what the machine has).

@@ -718,6 +718,15 @@ fn branch_coverage_of_a_function_run_counts_what_it_may_call() {
 }
 
 #[test]
+fn llvm_expect_is_its_first_operand() {
+    let (code, text, out) = common::run_mode("run", &fixture("expect.ll"), "f", &["--no-replay"], "expect");
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("verdict: bug found (every path explored)"), "{text}");
+    assert!(text.contains("x = 7"), "{text}");
+    let _ = std::fs::remove_dir_all(out);
+}
+
+#[test]
 fn llvm_is_constant_is_false_for_symbolic_operands() {
     let (code, text, out) = common::run_mode("run", &fixture("is_constant.ll"), "f", &["--no-replay"], "isconst");
     assert_eq!(code, Some(0), "{text}");

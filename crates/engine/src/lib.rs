@@ -548,7 +548,10 @@ fn run_unseeded(
                 for e in events {
                     engine.sink.event(&e)?;
                     if e.makes_incomplete() {
-                        engine.incomplete.get_or_insert_with(|| e.describe());
+                        engine.incomplete.get_or_insert_with(|| match &e {
+                            crate::report::Event::ExternalCall { function, .. } => hooks::unmodelled_call(function),
+                            e => e.describe(),
+                        });
                     }
                 }
                 for (s, e) in ends {

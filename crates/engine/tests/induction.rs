@@ -27,10 +27,14 @@ fn config() -> Config {
     c
 }
 
-/// k-induction with z3 (these programs' queries are over integers, where
-/// z3 answers at once and the portfolio's cp and ls slices only add time).
+/// k-induction with the z3 binary (Debian package `z3`, which
+/// scripts/bootstrap installs): these programs' queries are over integers,
+/// where z3 answers at once. A process, not the in-process backend: the
+/// engine's tree, dev-dependencies included, holds no libz3 (see
+/// crates/solver/tests/features.rs).
 fn prove(p: &Program) -> Outcome {
-    let mut solver = fpsym_solver::build(&fpsym_solver::SolverConfig::bare(fpsym_solver::Backend::Z3));
+    let z3 = fpsym_solver::process::ProcessConfig::parse("z3 -in").expect("a command line");
+    let mut solver = fpsym_solver::build(&fpsym_solver::SolverConfig::bare(fpsym_solver::Backend::Process(z3)));
     let none = |_: &fpsym_frontend::llvm_ir::Name| Vec::new();
     induction::prove(
         p,

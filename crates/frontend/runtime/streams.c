@@ -1,5 +1,5 @@
 /* fpsym C runtime: what a program asks of its streams and locale
- * (fileno, isatty, nl_langinfo), as a test runs natively: standard streams
+ * (fileno, isatty, nl_langinfo, localeconv), as a test runs natively: standard streams
  * redirected (no terminal), the C locale. Compiled to bitcode and linked
  * with the program; every function is weak. (Apart from stdio.c, which
  * tests also build natively beside glibc.) */
@@ -40,4 +40,19 @@ WEAK char *nl_langinfo(int item) {
   }
   fpsym_unsupported_langinfo(item);
   return (char *)"";
+}
+
+/* localeconv in the C locale (glibc's struct lconv, field for field: the
+ * decimal point ".", every other string empty, every char CHAR_MAX). */
+struct lconv {
+  char *decimal_point, *thousands_sep, *grouping, *int_curr_symbol, *currency_symbol, *mon_decimal_point,
+      *mon_thousands_sep, *mon_grouping, *positive_sign, *negative_sign;
+  char int_frac_digits, frac_digits, p_cs_precedes, p_sep_by_space, n_cs_precedes, n_sep_by_space, p_sign_posn,
+      n_sign_posn, int_p_cs_precedes, int_p_sep_by_space, int_n_cs_precedes, int_n_sep_by_space, int_p_sign_posn,
+      int_n_sign_posn;
+};
+WEAK struct lconv *localeconv(void) {
+  static struct lconv c = {".", "", "", "", "", "", "", "", "", "",
+                           127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127};
+  return &c;
 }

@@ -315,10 +315,7 @@ impl Default for SolverConfig {
         SolverConfig {
             backend: Backend::default(),
             cp: cp::CpConfig::default(),
-            portfolio: PortfolioMode::Sequential {
-                share: 0.2,
-                cap: Duration::from_secs(2),
-            },
+            portfolio: STAGED,
             cross_check: None,
             portfolio_processes: Vec::new(),
             ls: ls::LsConfig::default(),
@@ -394,6 +391,13 @@ const LS_SLICE: Slice = Slice {
     cap: Duration::from_secs(2),
 };
 
+/// The default portfolio mode: the members start a twentieth of the time
+/// left apart (at most 250 ms), each running on until one decides.
+pub const STAGED: PortfolioMode = PortfolioMode::Staged {
+    share: 0.05,
+    cap: Duration::from_millis(250),
+};
+
 /// z3's first-round slice when solver processes follow it: half of what
 /// remains.
 const Z3_SLICE: Slice = Slice {
@@ -420,7 +424,9 @@ fn portfolio(config: &SolverConfig, workers: &Workers) -> Portfolio {
         )))));
         slices.push(None);
     }
-    let mut p = Portfolio::with_workers(members, config.portfolio, workers);
+    // ls answers only sat: in staged mode it keeps its sequential slice
+    // rather than a core for the whole of an unsat query.
+    let mut p = Portfolio::with_workers(members, config.portfolio, workers).with_race_cap(1, LS_SLICE);
     for (i, s) in slices.into_iter().enumerate() {
         if let Some(s) = s {
             p = p.with_slice(i, s);

@@ -348,6 +348,69 @@ fn sequential_portfolio_hands_the_rest_of_the_budget_on_when_a_member_gives_up()
     assert!(start.elapsed() >= Duration::from_millis(1400), "{:?}", start.elapsed());
 }
 
+/// Staged mode: an easy query is the first member's alone; a hard one that
+/// the first member decides only after the others started is raced with
+/// them (here the last never answers), neither starved nor restarted. (The sequential mode gave the last member all the time left, and
+/// the first, cut at its 2 s slice, never came back: examples/c/heron.c's
+/// path conditions, which cp decides in 3 s, timed out there.)
+#[test]
+fn staged_portfolio_lets_the_first_member_run_on_beside_the_others() {
+    let mode = PortfolioMode::Staged {
+        share: 0.05,
+        cap: Duration::from_millis(100),
+    };
+    let q = Query::new(vec![lt(&f32v("x"), &c(1.0))]);
+    // Easy: the first member answers within its try; the others never run.
+    let (log_a, log_b) = (
+        Arc::new(Mutex::new(Log::default())),
+        Arc::new(Mutex::new(Log::default())),
+    );
+    let mut p = Portfolio::new(
+        vec![Box::new(Scripted::new(&log_a)), Box::new(Scripted::new(&log_b))],
+        mode,
+    );
+    assert!(matches!(
+        p.check(&q, &Budget::timeout(Duration::from_secs(10))).unwrap(),
+        SolveResult::Sat(_)
+    ));
+    assert_eq!((calls(&log_a), calls(&log_b)), (1, 0));
+
+    // Hard: the first needs 800 ms, the second gives up, the last never
+    // answers in time.
+    let (log_a, log_c) = (
+        Arc::new(Mutex::new(Log::default())),
+        Arc::new(Mutex::new(Log::default())),
+    );
+    let mut a = Scripted::new(&log_a);
+    a.delay = Duration::from_millis(800);
+    let mut last = Scripted::new(&log_c);
+    last.delay = Duration::from_secs(60);
+    let mut p = Portfolio::new(vec![Box::new(a), Box::new(GivesUp), Box::new(last)], mode);
+    let start = Instant::now();
+    let r = p.check(&q, &Budget::timeout(Duration::from_secs(10))).unwrap();
+    assert!(matches!(r, SolveResult::Sat(_)), "{r:?}");
+    let took = start.elapsed();
+    assert!(took < Duration::from_secs(3), "the first member was starved: {took:?}");
+    // Never restarted; the last member started too.
+    assert_eq!((calls(&log_a), calls(&log_c)), (1, 1));
+
+    // Nobody decides: unknown (timeout) at the deadline.
+    let log = Arc::new(Mutex::new(Log::default()));
+    let mut slow = Scripted::new(&log);
+    slow.delay = Duration::from_secs(60);
+    let mut slower = Scripted::new(&log);
+    slower.delay = Duration::from_secs(60);
+    let mut p = Portfolio::new(vec![Box::new(slow), Box::new(GivesUp), Box::new(slower)], mode);
+    let start = Instant::now();
+    let r = p.check(&q, &Budget::timeout(Duration::from_millis(800))).unwrap();
+    assert_eq!(r, SolveResult::Unknown(Reason::Timeout));
+    let took = start.elapsed();
+    assert!(
+        took >= Duration::from_millis(700) && took < Duration::from_secs(3),
+        "{took:?}"
+    );
+}
+
 /// A backend that declines every query at once (z3 on `fpsym.pow`, cvc5
 /// on a format it refuses).
 struct Declines(&'static str);
@@ -371,7 +434,11 @@ fn a_member_declining_the_query_gives_its_time_to_the_others() {
         share: 0.2,
         cap: Duration::from_millis(100),
     };
-    for mode in [sequential, PortfolioMode::Parallel] {
+    let staged = PortfolioMode::Staged {
+        share: 0.05,
+        cap: Duration::from_millis(100),
+    };
+    for mode in [sequential, staged, PortfolioMode::Parallel] {
         // Declining first, in the middle, or last: the member that can
         // answers (after 400 ms: past the sequential first slice).
         for at in 0..3 {

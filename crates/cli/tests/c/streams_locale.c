@@ -1,5 +1,7 @@
 #include <errno.h>
 #include <langinfo.h>
+#include <limits.h>
+#include <locale.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -22,8 +24,12 @@ int main(void) {
     reach_error();
   if (strcmp(dot, ".") != 0 || strcmp(codeset, "ANSI_X3.4-1968") != 0 || *nl_langinfo(THOUSEP))
     reach_error();
+  struct lconv *lc = localeconv();
+  if (strcmp(lc->decimal_point, ".") != 0 || *lc->thousands_sep || *lc->currency_symbol ||
+      lc->frac_digits != CHAR_MAX || lc->int_n_sign_posn != CHAR_MAX)
+    reach_error();
   if (x > 1.0 && x < 1.5 && dot[0] == '.')
     reach_error();
   return 0;
 }
-// expect-finding: reach-error 26
+// expect-finding: reach-error 32

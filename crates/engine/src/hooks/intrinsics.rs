@@ -49,6 +49,9 @@ impl Exec<'_, '_> {
                 return self.intrinsic(st, "memcpy.p0i8.p0i8.i64", &copy, None, loc);
             }
             "dbg" | "lifetime" | "experimental" | "assume" | "donothing" | "var" | "annotation" => {}
+            // `__builtin_expect` in optimised IR: the value itself (the
+            // expectation only steers code layout).
+            "expect" => set(st, args[0].clone()),
             // `__builtin_constant_p` in optimised IR: LLVM lowers it when it
             // compiles, to true where the operand is then an IR constant.
             // A symbolic operand is none; a concrete one may or may not

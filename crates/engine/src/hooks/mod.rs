@@ -320,6 +320,17 @@ pub(crate) fn int_arg(name: &str, args: &[Val], k: usize) -> Result<Term, ExecEr
     }
 }
 
+/// Why a run that called `function`, which has neither a model nor a body,
+/// is incomplete, with what is modelled and how to give it a body.
+pub fn unmodelled_call(function: &str) -> String {
+    format!(
+        "call to unmodelled function {function} (fpsym models the KLEE/SV-COMP API, libm, the printf \
+         family, malloc/free, getenv/time/rand/errno/atexit, fenv, and glibc's string, ctype, stdlib, \
+         stdio input and locale functions; a C file defining {function}, named beside the program, \
+         runs instead)"
+    )
+}
+
 /// A call a family was given but has no model for (not reached: [`Family::of`]
 /// only hands a family the calls it models).
 fn unmodelled(name: &str) -> ExecError {

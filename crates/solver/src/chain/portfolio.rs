@@ -106,32 +106,87 @@ impl Member {
 /// member's unknown; when the budget expires and [`OVERSTAY`] passes without
 /// an answer, `(None, unknown)`.
 fn race(all: &[Member], members: &[usize], query: &Query, budget: &Budget) -> (Option<usize>, Answer) {
-    let (tx, rx) = mpsc::channel();
-    let flags: Vec<Arc<AtomicBool>> = members.iter().map(|_| Arc::new(AtomicBool::new(false))).collect();
-    for (k, &i) in members.iter().enumerate() {
-        all[i].spawn(k, query, budget.with_cancel(flags[k].clone()), tx.clone());
+    match race_detail(all, members, query, budget, &[], None) {
+        Raced::Won(i, a) => (Some(i), a),
+        Raced::Unknown(reasons) => {
+            let reasons: Vec<(&str, Reason)> = reasons.into_iter().map(|(i, r)| (all[i].name.as_str(), r)).collect();
+            (None, Ok(SolveResult::Unknown(combined(&reasons, false))))
+        }
+        Raced::Expired => (None, Ok(SolveResult::Unknown(Reason::Timeout))),
     }
-    drop(tx);
-    let cancel_all = || flags.iter().for_each(|f| f.store(true, Ordering::Relaxed));
+}
+
+/// How a [`race_detail`] ended.
+enum Raced {
+    /// Member `i` gave a definite answer or an error.
+    Won(usize, Answer),
+    /// Every member answered unknown: (member, reason) in the order given.
+    Unknown(Vec<(usize, Reason)>),
+    /// The budget expired and [`OVERSTAY`] passed without every answer.
+    Expired,
+}
+
+/// [`race`], keeping each member's reason when none decided; member `i`
+/// runs within `caps[i]` of the time left when given one. With `stagger`,
+/// the k-th of `members` starts k staggers after the first (at once when
+/// every member started so far has answered unknown), and none is
+/// stopped before the end: the first decides the easy queries alone, and
+/// no member's work is thrown away when the others join.
+fn race_detail(
+    all: &[Member],
+    members: &[usize],
+    query: &Query,
+    budget: &Budget,
+    caps: &[Option<Slice>],
+    stagger: Option<Duration>,
+) -> Raced {
+    let (tx, rx) = mpsc::channel();
+    let mut tx = Some(tx);
+    let flags: Vec<Arc<AtomicBool>> = members.iter().map(|_| Arc::new(AtomicBool::new(false))).collect();
+    let started_at = Instant::now();
+    let mut started = 0;
     let mut unknowns: Vec<Option<Reason>> = vec![None; members.len()];
-    let mut pending = members.len();
+    let mut answered = 0;
     let mut expired_at: Option<Instant> = None;
-    while pending > 0 {
+    loop {
+        // Start the members whose time has come (all of them at once
+        // without a stagger), or the next when the others gave up.
+        while started < members.len()
+            && !budget.expired()
+            && (answered == started || stagger.is_none_or(|d| started_at.elapsed() >= d * started as u32))
+        {
+            let (k, i) = (started, members[started]);
+            let b = match caps.get(i).copied().flatten() {
+                Some(s) => budget.at_most(budget.remaining().map_or(s.cap, |r| r.mul_f64(s.share).min(s.cap))),
+                None => budget.clone(),
+            };
+            if let Some(tx) = &tx {
+                all[i].spawn(k, query, b.with_cancel(flags[k].clone()), tx.clone());
+            }
+            started += 1;
+        }
+        if started == members.len() {
+            tx = None;
+        }
+        if answered == members.len() || (answered == started && budget.expired()) {
+            break;
+        }
+        let cancel_all = || flags.iter().for_each(|f| f.store(true, Ordering::Relaxed));
         if budget.expired() {
             cancel_all();
             let t = *expired_at.get_or_insert_with(Instant::now);
             if t.elapsed() >= OVERSTAY {
-                return (None, Ok(SolveResult::Unknown(Reason::Timeout)));
+                return Raced::Expired;
             }
         }
         match rx.recv_timeout(TICK) {
             Ok((k, r)) => {
-                pending -= 1;
+                answered += 1;
                 match r {
                     Ok(SolveResult::Unknown(reason)) => unknowns[k] = Some(reason),
                     r => {
                         cancel_all();
-                        return (Some(members[k]), r);
+                        return Raced::Won(members[k], r);
                     }
                 }
             }
@@ -139,13 +194,13 @@ fn race(all: &[Member], members: &[usize], query: &Query, budget: &Budget) -> (O
             Err(mpsc::RecvTimeoutError::Disconnected) => break,
         }
     }
-    // All answered unknown.
-    let reasons: Vec<(&str, Reason)> = members
-        .iter()
-        .zip(unknowns)
-        .filter_map(|(&i, r)| Some((all[i].name.as_str(), r?)))
-        .collect();
-    (None, Ok(SolveResult::Unknown(combined(&reasons, false))))
+    Raced::Unknown(
+        members
+            .iter()
+            .zip(unknowns)
+            .filter_map(|(&i, r)| Some((i, r?)))
+            .collect(),
+    )
 }
 
 /// Why no member decided a query, from each one's last `unknown`: a
@@ -197,6 +252,19 @@ pub enum PortfolioMode {
         /// Upper bound on each member but the last.
         cap: Duration,
     },
+    /// The members start one after another, a stagger apart (`share` of
+    /// the remaining time, at most `cap`; the next at once when those
+    /// started have all given up), and each runs on until the budget ends
+    /// or one decides: the first decides the easy queries alone, and the
+    /// one that would decide a hard query is never starved by the order
+    /// nor restarted (one given a cap with [`Portfolio::with_race_cap`]
+    /// runs within it).
+    Staged {
+        /// Fraction of the remaining time between two starts.
+        share: f64,
+        /// Upper bound on the time between two starts.
+        cap: Duration,
+    },
 }
 
 /// A member's first-round time in a sequential portfolio: at most `share`
@@ -218,6 +286,10 @@ pub struct Portfolio {
     members: Vec<Member>,
     /// Per-member first-round slices overriding the mode's.
     slices: Vec<Option<Slice>>,
+    /// Per-member limits in staged mode's race (a member that can only
+    /// answer one way, as ls only finds models, should not take a core
+    /// for the whole of an unsat query).
+    race_caps: Vec<Option<Slice>>,
     mode: PortfolioMode,
     wins: Vec<u64>,
     timeouts: u64,
@@ -238,6 +310,7 @@ impl Portfolio {
         Portfolio {
             members: members.into_iter().map(|m| Member::new(m, workers.clone())).collect(),
             slices: vec![None; n],
+            race_caps: vec![None; n],
             mode,
             wins: vec![0; n],
             timeouts: 0,
@@ -249,6 +322,13 @@ impl Portfolio {
     /// is left).
     pub fn with_slice(mut self, i: usize, slice: Slice) -> Portfolio {
         self.slices[i] = Some(slice);
+        self
+    }
+
+    /// The same portfolio with member `i` limited to `cap` of the time
+    /// left in staged mode's race.
+    pub fn with_race_cap(mut self, i: usize, cap: Slice) -> Portfolio {
+        self.race_caps[i] = Some(cap);
         self
     }
 
@@ -321,6 +401,25 @@ impl Portfolio {
     }
 }
 
+impl Portfolio {
+    /// Staged mode: the members started a stagger apart, all running on.
+    fn staged(&self, query: &Query, budget: &Budget, share: f64, cap: Duration) -> (Option<usize>, Answer) {
+        let all: Vec<usize> = (0..self.members.len()).collect();
+        let stagger = budget.remaining().map_or(cap, |r| r.mul_f64(share).min(cap));
+        match race_detail(&self.members, &all, query, budget, &self.race_caps, Some(stagger)) {
+            Raced::Won(i, a) => (Some(i), a),
+            Raced::Unknown(rs) => {
+                let reasons: Vec<(&str, Reason)> = rs
+                    .into_iter()
+                    .map(|(i, r)| (self.members[i].name.as_str(), r))
+                    .collect();
+                (None, Ok(SolveResult::Unknown(combined(&reasons, budget.expired()))))
+            }
+            Raced::Expired => (None, Ok(SolveResult::Unknown(Reason::Timeout))),
+        }
+    }
+}
+
 impl Solver for Portfolio {
     fn name(&self) -> String {
         let names: Vec<&str> = self.members.iter().map(|m| m.name.as_str()).collect();
@@ -334,6 +433,7 @@ impl Solver for Portfolio {
                 race(&self.members, &all, query, budget)
             }
             PortfolioMode::Sequential { share, cap } => self.sequential(query, budget, share, cap),
+            PortfolioMode::Staged { share, cap } => self.staged(query, budget, share, cap),
         };
         match (&winner, &answer) {
             (Some(i), Ok(_)) => self.wins[*i] += 1,
