@@ -168,8 +168,12 @@ fn race_detail(
         if started == members.len() {
             tx = None;
         }
-        if answered == members.len() || (answered == started && budget.expired()) {
+        if answered == members.len() {
             break;
+        }
+        // Out of time with no member running (an expired budget starts none).
+        if answered == started && budget.expired() {
+            return Raced::Expired;
         }
         let cancel_all = || flags.iter().for_each(|f| f.store(true, Ordering::Relaxed));
         if budget.expired() {
