@@ -403,9 +403,7 @@ impl Portfolio {
         let r = combined(&last, budget.expired() || !cut.is_empty());
         (None, Ok(SolveResult::Unknown(r)))
     }
-}
 
-impl Portfolio {
     /// Staged mode: the members started a stagger apart, all running on.
     fn staged(&self, query: &Query, budget: &Budget, share: f64, cap: Duration) -> (Option<usize>, Answer) {
         let all: Vec<usize> = (0..self.members.len()).collect();
