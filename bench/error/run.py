@@ -6,8 +6,8 @@ Table 3 figures (FPGen, random and S3FP after 2 hours).
 By default the metric is FPGen's own (`--metric fpgen`: its error rule in
 __float128 against the program built with __float128, a NaN error 0) and
 fpsym's figure is the median of three seeds (`--seeds`); the random
-baseline (`--strategy random`, native random inputs for the whole time)
-runs once.
+baseline (`--strategy random`, native random inputs for the whole time,
+no seed) runs once.
 
 For each program of bench/error/programs/programs.json: `fpsym error`
 (its default strategy: Algorithm 1 with local refinement between rounds),
@@ -35,8 +35,12 @@ def run_one(fpsym, prog, strategy, seconds, out, extra, metric="fpgen", seed=1):
     d = out / f"{Path(prog['file']).stem}-{strategy}-{seed}"
     cmd = [fpsym, "error", str(ROOT / prog["file"]), "--function", prog["function"],
            "--array-len", str(prog["array_len"]), "--max-time", str(seconds),
-           "--strategy", strategy, "--metric", metric, "--seed", str(seed),
-           "--no-replay", "-o", str(d), "--force"]
+           "--strategy", strategy, "--metric", metric, "--no-replay", "-o", str(d), "--force"]
+    # fpsym's runs are reproducible (--seed: counted phases); the random
+    # baseline runs natively until --max-time (with --seed it would stop at
+    # --random-inputs).
+    if strategy != "random":
+        cmd += ["--seed", str(seed)]
     for p in prog["params"]:
         if p["role"] == "input":
             cmd += ["--range", f"{p['name']}=[-100,100]"]
@@ -81,10 +85,14 @@ def main():
     ap.add_argument("--ablation", action="store_true", help="also run --strategy fpgen (Algorithm 1 alone)")
     ap.add_argument("--metric", default="fpgen", help="fpsym error --metric (default: FPGen's own)")
     ap.add_argument("--seeds", type=int, default=3, help="fpsym runs per program (the median is reported)")
+    ap.add_argument("--programs", default=str(ROOT / "bench/error/programs/programs.json"),
+                    help="programs.json to run (default: the rewrites with double inputs; FPGen's own code with "
+                         "float inputs: target/bench/upstream/programs-double-acc/programs.json, written by "
+                         "bench/error/upstream/make_programs.py)")
     a = ap.parse_args()
     if not Path(a.fpsym).exists():
         sys.exit(f"{a.fpsym}: not built (cargo build --release)")
-    spec = json.loads((ROOT / "bench/error/programs/programs.json").read_text())
+    spec = json.loads(Path(a.programs).read_text())
     only = {s for s in a.only.split(",") if s}
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)

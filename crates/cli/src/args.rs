@@ -392,9 +392,9 @@ pub struct ErrorArgs {
     #[arg(long)]
     pub seed: Option<u64>,
     /// The symbolic rounds of a reproducible run, each a local refinement
-    /// of at most 2,000 measured inputs and a symbolic run of at most
+    /// of at most 500 measured inputs and a symbolic run of at most
     /// 2,000,000 instructions and 10 solver queries. Default with --seed:
-    /// 8.
+    /// 4.
     #[arg(long, value_name = "N")]
     pub rounds: Option<u32>,
     /// What the search maximises: relative (`|r - r0| / max(FLT_MIN,
@@ -407,15 +407,17 @@ pub struct ErrorArgs {
     #[arg(long, value_enum, default_value_t = MetricArg::Relative)]
     pub metric: MetricArg,
     /// Inputs the random phase runs natively (the program built with a
-    /// harness), then as many native runs bisecting random inputs to where
-    /// a result's computed sign changes (its zeros, where the relative
-    /// error is unbounded) and walking along them; the worst go on to the
-    /// symbolic rounds. Within the phase's time (--tau0), or, in a
+    /// harness), then twice as many native runs bisecting random inputs to
+    /// where a result's computed sign changes (its zeros, where the
+    /// relative error is unbounded) and walking along them, and four times
+    /// as many evolving the worst inputs (stacked moves: values copied,
+    /// negated, made tiny, near-equal); the worst go on to the symbolic
+    /// rounds. Within the phase's time (--tau0), or, in a
     /// reproducible run (--seed), until the count. `--strategy random`
     /// runs random inputs natively until --max-time (with --seed: N of
     /// them). 0: the random phase measures inputs on the symbolic
     /// executor instead, as it does when the native build fails.
-    #[arg(long, default_value_t = 1_000_000, value_name = "N")]
+    #[arg(long, default_value_t = 250_000, value_name = "N")]
     pub random_inputs: u64,
     /// Measure this input instead of searching: `NAME=V` for a scalar,
     /// `NAME=V,V,...` for an array's first elements (the rest are 0), in

@@ -16,6 +16,7 @@
 //! random search alone, for the baseline.
 
 mod crossings;
+mod evolve;
 mod inputs;
 mod native;
 mod report;
@@ -84,7 +85,7 @@ struct Measured {
 
 /// The native runs the crossings and walks of the random phase get, per
 /// random input it runs.
-const CROSSING_SHARE: u64 = 4;
+const CROSSING_SHARE: u64 = 2;
 
 /// How many of the random phase's worst inputs the refinement may start
 /// from.
@@ -188,9 +189,9 @@ struct Fixed {
 const ABSORB_TRIES: usize = 32;
 
 /// Rounds of a reproducible run without `--rounds`.
-const DEFAULT_ROUNDS: u32 = 8;
+const DEFAULT_ROUNDS: u32 = 4;
 /// Inputs a reproducible run's refinement measures per round.
-const ROUND_REFINED: u64 = 2_000;
+const ROUND_REFINED: u64 = 500;
 /// Instructions of a reproducible run's symbolic round.
 const ROUND_INSTRUCTIONS: u64 = 2_000_000;
 /// Solver queries of a reproducible run's symbolic round.
@@ -369,6 +370,14 @@ impl Search<'_> {
                                 }
                             };
                             let v = v.clamp(lo, hi);
+                            let (l, h) = self.bounds[k];
+                            let (l32, h32) = (f32::from_bits(l.to_bits() as u32), f32::from_bits(h.to_bits() as u32));
+                            if f == Format::BINARY32 && l32 <= h32 {
+                                // The host's conversion (nearest, ties to
+                                // even) and comparisons: the same value, at
+                                // the native phase's rate.
+                                return u128::from((v as f32).clamp(l32, h32).to_bits());
+                            }
                             // Nearest, then kept inside the format's floats
                             // of the range.
                             let x = if f == Format::BINARY64 {
@@ -376,7 +385,6 @@ impl Search<'_> {
                             } else {
                                 Float::from_f64(v).convert(f, RoundingMode::NearestTiesToEven).value
                             };
-                            let (l, h) = self.bounds[k];
                             if x.ieee_cmp(l) == Some(std::cmp::Ordering::Less) {
                                 l
                             } else if x.ieee_cmp(h) == Some(std::cmp::Ordering::Greater) {
@@ -667,9 +675,9 @@ impl Search<'_> {
 
     /// The random phase until `until`: natively first (its inputs counted,
     /// in batches), then on the engine if time is left and there is no
-    /// native build.
-    fn random_phase(&mut self, until: Instant) -> anyhow::Result<()> {
-        let baseline = self.native_budget == u64::MAX;
+    /// native build. The `baseline` (`--strategy random`) runs random
+    /// inputs only: no crossings, no evolution.
+    fn random_phase(&mut self, until: Instant, baseline: bool) -> anyhow::Result<()> {
         if self.native.is_some() {
             self.native_random_phase(until, !baseline)?;
             if self.native.is_some() {
@@ -959,11 +967,11 @@ pub fn run(raw: ErrorArgs) -> anyhow::Result<ExitCode> {
             if s.native.is_some() && fixed.is_none() {
                 s.native_budget = u64::MAX;
             }
-            s.random_phase(s.deadline)?
+            s.random_phase(s.deadline, true)?
         }
         Strategy::Fpgen | Strategy::Fpsym => {
             // A reproducible run's random phase ends by its count.
-            s.random_phase(if fixed.is_some() { s.deadline } else { start + tau0 })?;
+            s.random_phase(if fixed.is_some() { s.deadline } else { start + tau0 }, false)?;
             s.symbolic_phase(inaccuracy, tau1, raw.strategy == Strategy::Fpsym)?;
         }
     }

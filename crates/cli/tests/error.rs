@@ -524,3 +524,52 @@ fn an_absorption_and_a_cancellation_are_built_together() {
     let e = j["max_error"].as_f64().unwrap_or(f64::INFINITY);
     assert!(e >= 0.5, "max fpgen error {e}\n{text}");
 }
+
+/// FPGen's dot product (four float pairs, a double sum): its largest
+/// errors need three moves at once (a product absorbed by a larger one
+/// that a later product cancels exactly), which uniform random inputs
+/// never make. The native evolution after the random phase stacks such
+/// moves; with no symbolic round and the same count of random inputs,
+/// fpsym reaches an error far above 1 where the random baseline
+/// (`--strategy random`, random inputs only) stays below 1e-6.
+#[test]
+fn the_evolution_builds_a_product_that_cancels_its_twin() {
+    let args = |strategy: &'static str| {
+        [
+            "--array-len",
+            "4",
+            "--range",
+            "x=[-100,100]",
+            "--range",
+            "y=[-100,100]",
+            "--metric",
+            "fpgen",
+            "--seed",
+            "1",
+            "--rounds",
+            "0",
+            "--random-inputs",
+            "20000",
+            "--strategy",
+            strategy,
+            "--max-time",
+            "300",
+        ]
+    };
+    let dot = fixture("error_float_dot.c");
+    let (code, text, out) = common::run_mode("error", &dot, "dot", &args("fpsym"), "evolve-dot");
+    assert_eq!(code, Some(0), "{text}");
+    let e = common::json_in(&out, "error.json")["max_error"]
+        .as_f64()
+        .unwrap_or(f64::INFINITY);
+    assert!(e >= 1.0, "max fpgen error {e}\n{text}");
+    let (code, text, out) = common::run_mode("error", &dot, "dot", &args("random"), "evolve-dot-random");
+    assert_eq!(code, Some(0), "{text}");
+    let j = common::json_in(&out, "error.json");
+    let r = j["max_error"].as_f64().unwrap_or(f64::INFINITY);
+    assert!(r < 1e-6, "random baseline {r}\n{text}");
+    assert_eq!(
+        j["native_bisection_steps"], 0,
+        "the baseline runs random inputs only: {j}"
+    );
+}

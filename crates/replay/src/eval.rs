@@ -134,10 +134,25 @@ fn harness(sig: &Signature, build: Build) -> String {
     // `driver::renames`): this `main` is the harness's own; a call of
     // `reach_error` ends the process (the record gets no result).
     let mut s = String::from(
-        "#undef main\n#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <unistd.h>\n\n\
+        "#undef main\n#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <unistd.h>\n#include <signal.h>\n#include <sys/time.h>\n\n\
          __attribute__((weak)) void __fpsym_reach_error(void) { abort(); }\n\
          __attribute__((weak)) void __fpsym_verifier_error(void) { abort(); }\n\n",
     );
+    // The watchdog: one interval timer for the whole process (not a timer
+    // armed per record, whose system calls took a fifth of a batch's
+    // time). At each tick, a call still running since the last tick ends
+    // the process by SIGALRM, as `alarm` did: that record gets no result.
+    s.push_str(&format!(
+        "static volatile sig_atomic_t fpsym_in_call;\nstatic volatile unsigned fpsym_record, fpsym_seen = -1;\n\
+         static void fpsym_tick(int sig) {{\n\
+         \x20 if (fpsym_in_call && fpsym_record == fpsym_seen) {{ signal(sig, SIG_DFL); raise(sig); }}\n\
+         \x20 fpsym_seen = fpsym_record;\n}}\n\
+         static void fpsym_watchdog(void) {{\n\
+         \x20 struct sigaction sa; memset(&sa, 0, sizeof sa); sa.sa_handler = fpsym_tick; sa.sa_flags = SA_RESTART;\n\
+         \x20 sigaction(SIGALRM, &sa, 0);\n\
+         \x20 struct itimerval t = {{ {{ {RECORD_SECONDS}, 0 }}, {{ {RECORD_SECONDS}, 0 }} }};\n\
+         \x20 setitimer(ITIMER_REAL, &t, 0);\n}}\n\n"
+    ));
     let decl: Vec<String> = sig
         .params
         .iter()
@@ -157,7 +172,7 @@ fn harness(sig: &Signature, build: Build) -> String {
         }
     ));
     s.push_str(&format!(
-        "  static unsigned char in[{}];\n  int interactive = getenv(\"FPSYM_EVAL_FLUSH\") != 0;\n",
+        "  static unsigned char in[{}];\n  int interactive = getenv(\"FPSYM_EVAL_FLUSH\") != 0;\n  fpsym_watchdog();\n",
         sig.record_size().max(1)
     ));
     // Objects: one per pointer parameter, its elements in the build's types.
@@ -195,9 +210,9 @@ fn harness(sig: &Signature, build: Build) -> String {
             }
         }
     }
-    // A call that does not return within RECORD_SECONDS ends the process
-    // (SIGALRM): that record gets no result.
-    s.push_str(&format!("    alarm({RECORD_SECONDS});\n"));
+    // A call that does not return within one to two RECORD_SECONDS ends
+    // the process (SIGALRM, from the watchdog): that record gets no result.
+    s.push_str("    fpsym_record++; fpsym_in_call = 1;\n");
     let call = format!("{}({})", sig.function, args.join(", "));
     match sig.ret {
         Some(r) => s.push_str(&format!(
@@ -217,7 +232,9 @@ fn harness(sig: &Signature, build: Build) -> String {
             }
         }
     }
-    s.push_str("    alarm(0);\n    if (interactive) fflush(stdout);\n  }\n  fflush(stdout);\n  return 0;\n}\n");
+    s.push_str(
+        "    fpsym_in_call = 0;\n    if (interactive) fflush(stdout);\n  }\n  fflush(stdout);\n  return 0;\n}\n",
+    );
     s
 }
 
@@ -357,7 +374,7 @@ pub fn build(record: &RunRecord, sig: &Signature, build: Build, dir: &Path) -> R
 pub const BATCH_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// Seconds one call of the function may take natively (the harness's
-/// `alarm`).
+/// watchdog ends a call still running after one to two of them).
 pub const RECORD_SECONDS: u32 = 1;
 
 /// A build run on records: results out. In batch use a process runs

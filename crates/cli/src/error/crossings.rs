@@ -23,6 +23,10 @@ impl Search<'_> {
     /// best input and the refinement's starting points).
     pub(super) fn native_random_phase(&mut self, until: Instant, crossings: bool) -> anyhow::Result<()> {
         const BATCH: u64 = 8192;
+        if crossings {
+            // The evolution leaves output arrays alone.
+            self.unread = self.outputs_only();
+        }
         let mut native = self.native.take().expect("a native build");
         native.set_deadline(until);
         let elem_sizes: BTreeMap<String, u64> =
@@ -67,6 +71,17 @@ impl Search<'_> {
                 Err(e) => failed = Some(e),
             }
         }
+        // Then the evolution, from the worst inputs so far.
+        if failed.is_none() && crossings {
+            match self.native_evolution(&mut native, &elite, until, &elem) {
+                Ok(found) => {
+                    for (e, i) in found {
+                        keep_worst(&mut elite, e, i);
+                    }
+                }
+                Err(e) => failed = Some(e),
+            }
+        }
         native.set_deadline(self.deadline);
         self.native = Some(native);
         if let Some(e) = failed {
@@ -74,9 +89,11 @@ impl Search<'_> {
             self.native = None;
         }
         self.random_inputs += self.native_inputs;
-        // The worst ones measured exactly (the engine's shadow values).
-        for (_, i) in elite {
-            if self.out_of_time() {
+        // The worst ones measured exactly (the engine's shadow values); the
+        // worst one also when the time is up, so that what the phase found
+        // is reported.
+        for (n, (_, i)) in elite.into_iter().enumerate() {
+            if n > 0 && self.out_of_time() {
                 break;
             }
             let e = max_error(&self.measure(i.clone())?);
