@@ -407,12 +407,13 @@ pub struct ErrorArgs {
     #[arg(long, value_enum, default_value_t = MetricArg::Relative)]
     pub metric: MetricArg,
     /// Inputs the random phase runs natively (the program built with a
-    /// harness), then twice as many native runs bisecting random inputs to
-    /// where a result's computed sign changes (its zeros, where the
-    /// relative error is unbounded) and walking along them, and four times
-    /// as many evolving the worst inputs (stacked moves: values copied,
-    /// negated, made tiny, near-equal); the worst go on to the symbolic
-    /// rounds. Within the phase's time (--tau0), or, in a
+    /// harness), then native runs bisecting random inputs to where a
+    /// result's computed sign changes (its zeros, where the relative error
+    /// is unbounded) and walking along them, and as many evolving the
+    /// worst inputs (stacked moves: values copied, negated, made tiny,
+    /// near-equal): eight per random input each for a function of 8 scalar
+    /// inputs and results, proportionally fewer for a larger one (at least
+    /// 0.8, at most 32); the worst go on to the symbolic rounds. Within the phase's time (--tau0), or, in a
     /// reproducible run (--seed), until the count. `--strategy random`
     /// runs random inputs natively until --max-time (with --seed: N of
     /// them). 0: the random phase measures inputs on the symbolic

@@ -84,8 +84,14 @@ struct Measured {
 }
 
 /// The native runs the crossings and walks of the random phase get, per
-/// random input it runs.
-const CROSSING_SHARE: u64 = 2;
+/// random input it runs, for a function of [`SMALL`] inputs and results
+/// (see [`Search::native_share`]).
+const CROSSING_SHARE: u64 = 8;
+
+/// The size (scalar inputs plus selected results) of a function whose
+/// crossings and evolution get their shares as they are; a larger one
+/// gets proportionally fewer runs (each costs more), a smaller one more.
+const SMALL: f64 = 8.0;
 
 /// How many of the random phase's worst inputs the refinement may start
 /// from.

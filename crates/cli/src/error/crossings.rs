@@ -59,10 +59,22 @@ impl Search<'_> {
         }
         // Crossings: from random inputs, one float input bisected (all
         // lanes at once) to where a result's computed sign changes, where
-        // its condition number is unbounded.
-        if failed.is_none() && crossings {
-            let lanes = (self.native_budget / 256).clamp(1, 4096) as usize;
-            match self.native_crossings(&mut native, lanes, until, &elem) {
+        // its condition number is unbounded; then the evolution, from the
+        // worst inputs so far. Once in a reproducible run; again and again
+        // until `until` in one cut by time.
+        while failed.is_none() && crossings {
+            // A lane per thousand runs of the phase.
+            let results = native.selected(&self.output, &elem).len();
+            let lanes = (self.native_share(CROSSING_SHARE, results) / 1024).clamp(1, 4096) as usize;
+            let found = self
+                .native_crossings(&mut native, lanes, until, &elem)
+                .and_then(|mut found| {
+                    for (e, i) in std::mem::take(&mut found) {
+                        keep_worst(&mut elite, e, i);
+                    }
+                    self.native_evolution(&mut native, &elite, until, &elem)
+                });
+            match found {
                 Ok(found) => {
                     for (e, i) in found {
                         keep_worst(&mut elite, e, i);
@@ -70,16 +82,8 @@ impl Search<'_> {
                 }
                 Err(e) => failed = Some(e),
             }
-        }
-        // Then the evolution, from the worst inputs so far.
-        if failed.is_none() && crossings {
-            match self.native_evolution(&mut native, &elite, until, &elem) {
-                Ok(found) => {
-                    for (e, i) in found {
-                        keep_worst(&mut elite, e, i);
-                    }
-                }
-                Err(e) => failed = Some(e),
+            if self.fixed.is_some() || Instant::now() >= until || self.out_of_time() {
+                break;
             }
         }
         native.set_deadline(self.deadline);
@@ -126,11 +130,11 @@ impl Search<'_> {
         const WIDTH: i128 = 1 << 14;
         // The walks' evaluations are counted against the same budget as
         // the random inputs'.
-        let budget = self.native_steps + CROSSING_SHARE * self.native_budget;
         let floats: Vec<usize> = (0..self.scalars.len())
             .filter(|k| matches!(self.scalars[*k].kind, ScalarKind::Float(_)))
             .collect();
         let results = native.selected(&self.output, elem);
+        let budget = self.native_steps + self.native_share(CROSSING_SHARE, results.len());
         if floats.is_empty() || results.is_empty() {
             return Ok(Vec::new());
         }
@@ -205,6 +209,18 @@ impl Search<'_> {
             crossings = self.bisect(native, next, &results, &at, until)?;
         }
         Ok(worst)
+    }
+
+    /// Native runs for a phase of `share` runs per random input, scaled by
+    /// the function's size (scalar inputs plus `results`): the runs of a
+    /// function of 20 inputs and 16 results (a 4 x 4 matrix product) cost
+    /// about seven times those of one of 4 inputs and a result. A count
+    /// that depends on the function only, so that a reproducible run
+    /// stays one; and one that fits the phases of a minute's run.
+    pub(super) fn native_share(&self, share: u64, results: usize) -> u64 {
+        let size = (self.scalars.len() + results).max(1) as f64;
+        let scale = (SMALL / size).clamp(0.1, 4.0);
+        (share as f64 * self.native_budget as f64 * scale) as u64
     }
 
     /// A float input's bounds: its range's floats, or the finite ones.

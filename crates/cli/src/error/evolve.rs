@@ -12,8 +12,9 @@
 
 use super::*;
 
-/// Native runs the evolution gets per input of the random phase.
-const EVOLVE_SHARE: u64 = 4;
+/// Native runs the evolution gets per input of the random phase, for a
+/// function of [`SMALL`] inputs and results (see [`Search::native_share`]).
+const EVOLVE_SHARE: u64 = 8;
 
 /// Inputs the evolution keeps.
 const POPULATION: usize = 64;
@@ -28,8 +29,8 @@ struct Group {
 
 impl Search<'_> {
     /// Evolves the inputs of `seeds` (and fresh random ones) natively for
-    /// [`EVOLVE_SHARE`] runs per random input (fewer if `until` comes
-    /// first). Returns the worst inputs with their errors by the metric.
+    /// [`EVOLVE_SHARE`] runs per random input, scaled by the function's
+    /// size (fewer if `until` comes first). Returns the worst inputs with their errors by the metric.
     pub(super) fn native_evolution(
         &mut self,
         native: &mut native::Native,
@@ -65,7 +66,7 @@ impl Search<'_> {
             })
             .filter(|(_, r)| r.len() == size)
             .collect();
-        let budget = EVOLVE_SHARE * self.native_budget;
+        let budget = self.native_share(EVOLVE_SHARE, native.selected(&self.output, elem).len());
         let mut spent = 0u64;
         let mut worst: Worst = Vec::new();
         let mut records = Vec::new();
