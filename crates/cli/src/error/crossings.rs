@@ -63,6 +63,7 @@ impl Search<'_> {
         // worst inputs so far. Once in a reproducible run; again and again
         // until `until` in one cut by time.
         while failed.is_none() && crossings {
+            let steps = self.native_steps;
             // A lane per thousand runs of the phase.
             let results = native.selected(&self.output, &elem).len();
             let lanes = (self.native_share(CROSSING_SHARE, results) / 1024).clamp(1, 4096) as usize;
@@ -82,7 +83,8 @@ impl Search<'_> {
                 }
                 Err(e) => failed = Some(e),
             }
-            if self.fixed.is_some() || Instant::now() >= until || self.out_of_time() {
+            // (No float input to move: nothing ran, nothing will.)
+            if self.fixed.is_some() || self.native_steps == steps || Instant::now() >= until || self.out_of_time() {
                 break;
             }
         }
