@@ -143,12 +143,12 @@ fn harness(sig: &Signature, build: Build) -> String {
     // time). At each tick, a call still running since the last tick ends
     // the process by SIGALRM, as `alarm` did: that record gets no result.
     s.push_str(&format!(
-        "static volatile sig_atomic_t fpsym_in_call;\nstatic volatile unsigned fpsym_record, fpsym_seen = -1;\n\
-         static void fpsym_tick(int sig) {{\n\
-         \x20 if (fpsym_in_call && fpsym_record == fpsym_seen) {{ signal(sig, SIG_DFL); raise(sig); }}\n\
-         \x20 fpsym_seen = fpsym_record;\n}}\n\
-         static void fpsym_watchdog(void) {{\n\
-         \x20 struct sigaction sa; memset(&sa, 0, sizeof sa); sa.sa_handler = fpsym_tick; sa.sa_flags = SA_RESTART;\n\
+        "static volatile sig_atomic_t __fpsym_in_call;\nstatic volatile unsigned __fpsym_record, __fpsym_seen = -1;\n\
+         static void __fpsym_tick(int sig) {{\n\
+         \x20 if (__fpsym_in_call && __fpsym_record == __fpsym_seen) {{ signal(sig, SIG_DFL); raise(sig); }}\n\
+         \x20 __fpsym_seen = __fpsym_record;\n}}\n\
+         static void __fpsym_watchdog(void) {{\n\
+         \x20 struct sigaction sa; memset(&sa, 0, sizeof sa); sa.sa_handler = __fpsym_tick; sa.sa_flags = SA_RESTART;\n\
          \x20 sigaction(SIGALRM, &sa, 0);\n\
          \x20 struct itimerval t = {{ {{ {RECORD_SECONDS}, 0 }}, {{ {RECORD_SECONDS}, 0 }} }};\n\
          \x20 setitimer(ITIMER_REAL, &t, 0);\n}}\n\n"
@@ -172,7 +172,7 @@ fn harness(sig: &Signature, build: Build) -> String {
         }
     ));
     s.push_str(&format!(
-        "  static unsigned char in[{}];\n  int interactive = getenv(\"FPSYM_EVAL_FLUSH\") != 0;\n  fpsym_watchdog();\n",
+        "  static unsigned char in[{}];\n  int interactive = getenv(\"FPSYM_EVAL_FLUSH\") != 0;\n  __fpsym_watchdog();\n",
         sig.record_size().max(1)
     ));
     // Objects: one per pointer parameter, its elements in the build's types.
@@ -212,7 +212,7 @@ fn harness(sig: &Signature, build: Build) -> String {
     }
     // A call that does not return within one to two RECORD_SECONDS ends
     // the process (SIGALRM, from the watchdog): that record gets no result.
-    s.push_str("    fpsym_record++; fpsym_in_call = 1;\n");
+    s.push_str("    __fpsym_record++; __fpsym_in_call = 1;\n");
     let call = format!("{}({})", sig.function, args.join(", "));
     match sig.ret {
         Some(r) => s.push_str(&format!(
@@ -233,7 +233,7 @@ fn harness(sig: &Signature, build: Build) -> String {
         }
     }
     s.push_str(
-        "    fpsym_in_call = 0;\n    if (interactive) fflush(stdout);\n  }\n  fflush(stdout);\n  return 0;\n}\n",
+        "    __fpsym_in_call = 0;\n    if (interactive) fflush(stdout);\n  }\n  fflush(stdout);\n  return 0;\n}\n",
     );
     s
 }

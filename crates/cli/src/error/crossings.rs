@@ -69,8 +69,8 @@ impl Search<'_> {
             let lanes = (self.native_share(CROSSING_SHARE, results) / 1024).clamp(1, 4096) as usize;
             let found = self
                 .native_crossings(&mut native, lanes, until, &elem)
-                .and_then(|mut found| {
-                    for (e, i) in std::mem::take(&mut found) {
+                .and_then(|found| {
+                    for (e, i) in found {
                         keep_worst(&mut elite, e, i);
                     }
                     self.native_evolution(&mut native, &elite, until, &elem)
