@@ -377,12 +377,13 @@ impl Search<'_> {
                             };
                             let v = v.clamp(lo, hi);
                             let (l, h) = self.bounds[k];
-                            let (l32, h32) = (f32::from_bits(l.to_bits() as u32), f32::from_bits(h.to_bits() as u32));
-                            if f == Format::BINARY32 && l32 <= h32 {
-                                // The host's conversion (nearest, ties to
-                                // even) and comparisons: the same value, at
-                                // the native phase's rate.
-                                return u128::from((v as f32).clamp(l32, h32).to_bits());
+                            if let (Some(l32), Some(h32)) = (l.to_f32(), h.to_f32()) {
+                                if l32 <= h32 {
+                                    // binary32: the host's conversion (nearest,
+                                    // ties to even) and comparisons, the same
+                                    // value at the native phase's rate.
+                                    return u128::from((v as f32).clamp(l32, h32).to_bits());
+                                }
                             }
                             // Nearest, then kept inside the format's floats
                             // of the range.

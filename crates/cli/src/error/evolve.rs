@@ -22,9 +22,16 @@ const POPULATION: usize = 64;
 /// Children run natively at once.
 const BATCH: u64 = 4096;
 
-/// The float scalars of one object, by offset.
-struct Group {
-    scalars: Vec<usize>,
+/// What the moves pick from, made once per evolution (not per move).
+struct Moves {
+    /// The float inputs (scalar indices) the moves change.
+    floats: Vec<usize>,
+    /// The float inputs of each object, by offset.
+    groups: Vec<Vec<usize>>,
+    /// Per scalar index, its object's place in `groups`.
+    group_of: Vec<usize>,
+    /// Per scalar index, the float inputs of its format.
+    same: Vec<Vec<usize>>,
 }
 
 impl Search<'_> {
@@ -45,15 +52,32 @@ impl Search<'_> {
         if floats.is_empty() {
             return Ok(Vec::new());
         }
-        let mut groups: BTreeMap<&str, Group> = BTreeMap::new();
+        let mut by_object: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
         for &k in &floats {
-            groups
-                .entry(self.scalars[k].object.as_str())
-                .or_insert(Group { scalars: Vec::new() })
-                .scalars
-                .push(k);
+            by_object.entry(self.scalars[k].object.as_str()).or_default().push(k);
         }
-        let groups: Vec<Group> = groups.into_values().collect();
+        let groups: Vec<Vec<usize>> = by_object.into_values().collect();
+        let mut group_of = vec![0; self.scalars.len()];
+        let mut same = vec![Vec::new(); self.scalars.len()];
+        for (n, g) in groups.iter().enumerate() {
+            for &k in g {
+                group_of[k] = n;
+                let ScalarKind::Float(f) = self.scalars[k].kind else {
+                    continue;
+                };
+                same[k] = floats
+                    .iter()
+                    .copied()
+                    .filter(|j| matches!(self.scalars[*j].kind, ScalarKind::Float(g) if g == f))
+                    .collect();
+            }
+        }
+        let moves = Moves {
+            floats,
+            groups,
+            group_of,
+            same,
+        };
         let at = native.scalar_offsets(&self.scalars);
         let size = native.record_size();
         let mut population: Vec<(f64, Vec<u8>)> = seeds
@@ -83,9 +107,9 @@ impl Search<'_> {
                     if population.len() > 1 && self.rng.gen_ratio(1, 8) {
                         // A crossing of two parents: each object from either.
                         let b = self.parent(&population);
-                        for g in &groups {
+                        for g in &moves.groups {
                             if self.rng.gen_bool(0.5) {
-                                for &k in &g.scalars {
+                                for &k in g {
                                     let w = self.scalars[k].kind.size() as usize;
                                     records[from + at[k]..from + at[k] + w]
                                         .copy_from_slice(&population[b].1[at[k]..at[k] + w]);
@@ -94,9 +118,9 @@ impl Search<'_> {
                         }
                     }
                 }
-                let moves = 1 + self.rng.gen_range(0..4);
-                for _ in 0..moves {
-                    self.mutate(&mut records[from..], &floats, &groups, &at);
+                let stacked = 1 + self.rng.gen_range(0..4);
+                for _ in 0..stacked {
+                    self.mutate(&mut records[from..], &moves, &at);
                 }
             }
             let errors = native.errors(&records, &self.output, self.metric, elem)?;
@@ -145,16 +169,12 @@ impl Search<'_> {
     /// position copied to another in every object and negated in one (a
     /// product that cancels its twin). Values outside an input's range
     /// are not set.
-    fn mutate(&mut self, rec: &mut [u8], floats: &[usize], groups: &[Group], at: &[usize]) {
-        let k = floats[self.rng.gen_range(0..floats.len())];
+    fn mutate(&mut self, rec: &mut [u8], moves: &Moves, at: &[usize]) {
+        let k = moves.floats[self.rng.gen_range(0..moves.floats.len())];
         let ScalarKind::Float(f) = self.scalars[k].kind else {
             return;
         };
-        let same: Vec<usize> = floats
-            .iter()
-            .copied()
-            .filter(|j| matches!(self.scalars[*j].kind, ScalarKind::Float(g) if g == f))
-            .collect();
+        let same = &moves.same[k];
         let cur = get_record(rec, at[k], f);
         let signed = |s: &mut Self, v: Float| if s.rng.gen_bool(0.5) { v } else { v.neg() };
         let v = match self.rng.gen_range(0..10) {
@@ -208,8 +228,8 @@ impl Search<'_> {
             7 => Float::from_bits(f, self.random_bits(k)),
             8 => {
                 // Near-equal data: k's object within a few ulps of k.
-                let g = groups.iter().find(|g| g.scalars.contains(&k)).expect("k's object");
-                for &j in &g.scalars {
+                let g = &moves.groups[moves.group_of[k]];
+                for &j in g {
                     if matches!(self.scalars[j].kind, ScalarKind::Float(h) if h == f) {
                         let v = from_key(f, key(cur) + self.rng.gen_range(-3..=3));
                         self.put_in_range(rec, j, at, v);
@@ -219,19 +239,19 @@ impl Search<'_> {
             }
             _ => {
                 // A position copied to another in every object, negated in one.
-                let g = groups.iter().find(|g| g.scalars.contains(&k)).expect("k's object");
-                if g.scalars.len() < 2 {
+                let g = &moves.groups[moves.group_of[k]];
+                if g.len() < 2 {
                     return;
                 }
-                let i = self.rng.gen_range(0..g.scalars.len());
-                let mut t = self.rng.gen_range(0..g.scalars.len() - 1);
+                let i = self.rng.gen_range(0..g.len());
+                let mut t = self.rng.gen_range(0..g.len() - 1);
                 if t >= i {
                     t += 1;
                 }
-                let holders: Vec<&Group> = groups.iter().filter(|h| h.scalars.len() > i.max(t)).collect();
+                let holders: Vec<&Vec<usize>> = moves.groups.iter().filter(|h| h.len() > i.max(t)).collect();
                 let negated = self.rng.gen_range(0..holders.len());
                 for (n, h) in holders.into_iter().enumerate() {
-                    let (a, b) = (h.scalars[i], h.scalars[t]);
+                    let (a, b) = (h[i], h[t]);
                     let ScalarKind::Float(fa) = self.scalars[a].kind else {
                         continue;
                     };

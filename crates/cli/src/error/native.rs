@@ -383,11 +383,7 @@ fn native_error(e: &fpsym_replay::ReplayError) -> String {
 /// exponents near doubles' limits, Herbie's bits) and the exact
 /// computation must decide.
 fn quick_error(metric: Metric, f: Float, h: u128) -> Option<f64> {
-    let fv = match f.format() {
-        Format::BINARY32 => f64::from(f32::from_bits(f.to_bits() as u32)),
-        Format::BINARY64 => f64::from_bits(f.to_bits() as u64),
-        _ => return None,
-    };
+    let fv = f.to_f64().or_else(|| f.to_f32().map(f64::from))?;
     if !fv.is_finite() {
         return None;
     }
