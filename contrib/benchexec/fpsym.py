@@ -5,8 +5,9 @@
 #
 # It runs `fpsym run` on an SV-COMP task with the task's property file and
 # reads the verdict from the line `sv-comp: ...` fpsym prints. Only the
-# unreach-call property is verified; only the LP64 data model is supported
-# (fpsym compiles for x86-64): other tasks are reported as unsupported.
+# unreach-call property is verified. The task's data model is passed on:
+# LP64 compiles for x86-64, ILP32 for i386 with SSE2 float arithmetic
+# (`--data-model ILP32`); other models are reported as unsupported.
 
 import benchexec.result as result
 import benchexec.tools.template
@@ -33,15 +34,15 @@ class Tool(benchexec.tools.template.BaseTool2):
 
     def cmdline(self, executable, options, task, rlimits):
         data_model = (task.options or {}).get("data_model", "LP64")
-        if data_model != "LP64":
+        if data_model not in ("LP64", "ILP32"):
             raise benchexec.tools.template.UnsupportedFeatureException(
-                f"fpsym supports the LP64 data model only, not {data_model}"
+                f"fpsym supports the LP64 and ILP32 data models, not {data_model}"
             )
         if len(task.input_files) != 1:
             raise benchexec.tools.template.UnsupportedFeatureException(
                 "fpsym takes one program file per task"
             )
-        cmd = [executable, "run", "--witness", "witness.yml"]
+        cmd = [executable, "run", "--witness", "witness.yml", "--data-model", data_model]
         if task.property_file:
             cmd += ["--property", task.property_file]
         limits = [t for t in (rlimits.cputime, rlimits.walltime) if t]

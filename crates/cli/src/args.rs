@@ -429,6 +429,17 @@ pub struct ErrorArgs {
     pub run: RunArgs,
 }
 
+/// `--data-model`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DataModel {
+    /// x86-64: 8-byte `long` and pointers.
+    #[value(name = "LP64")]
+    Lp64,
+    /// i386 with SSE2 float arithmetic: 4-byte `long` and pointers.
+    #[value(name = "ILP32")]
+    Ilp32,
+}
+
 /// `fpsym error --metric`.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MetricArg {
@@ -550,6 +561,13 @@ pub struct RunArgs {
     /// Pass a flag to clang. Repeatable.
     #[arg(long = "cflag", value_name = "FLAG", allow_hyphen_values = true)]
     pub cflags: Vec<String>,
+    /// The data model (SV-COMP's option): `LP64` compiles for x86-64;
+    /// `ILP32` for i386 (4-byte `long` and pointers, i386 struct layouts and
+    /// `va_list`), with SSE2 float arithmetic as on x86-64 (`-m32 -msse2
+    /// -mfpmath=sse`: clang's i386 default, x87, is not modelled). Every
+    /// build (analysis, replay, fuzzing) uses it.
+    #[arg(long, value_enum, default_value = "LP64", ignore_case = true, value_name = "MODEL")]
+    pub data_model: DataModel,
     /// Output directory (default: a fresh fpsym-out-N in the current
     /// directory). A directory that is not empty (e.g. an earlier run's) is
     /// refused unless --force is given.

@@ -12,8 +12,8 @@ use std::process::ExitCode;
 /// calls) to `to` (default OUT/witness.yml) and says where; says why when
 /// no finding can have one. A witness that cannot be written is a note,
 /// not a failure of the run: the verdict and its test stand.
-pub fn write_witness(files: &[PathBuf], to: Option<&Path>, out: &Path, findings: &[Finding]) {
-    write_entries(to, out, witness_of(files, out, findings));
+pub fn write_witness(files: &[PathBuf], cflags: &[String], to: Option<&Path>, out: &Path, findings: &[Finding]) {
+    write_entries(to, out, witness_of(files, cflags, out, findings));
 }
 
 /// Writes `entries` to `to` (default OUT/witness.yml) and says where, or
@@ -29,7 +29,12 @@ fn write_entries(to: Option<&Path>, out: &Path, entries: Result<Vec<witness::Ent
     }
 }
 
-fn witness_of(files: &[PathBuf], out: &Path, findings: &[Finding]) -> Result<Vec<witness::Entry>, String> {
+fn witness_of(
+    files: &[PathBuf],
+    cflags: &[String],
+    out: &Path,
+    findings: &[Finding],
+) -> Result<Vec<witness::Entry>, String> {
     let tests = fpsym_report::read_tests(out).map_err(|e| e.to_string())?;
     let mut why = "no reach_error finding".to_string();
     for f in findings.iter().filter(|f| f.kind == FindingKind::ReachError) {
@@ -42,7 +47,7 @@ fn witness_of(files: &[PathBuf], out: &Path, findings: &[Finding]) -> Result<Vec
             .map(|s| s.split(" (").next().unwrap_or(s).to_string())
             .unwrap_or_else(|| "main".into());
         let src = ViolationSource {
-            task: task(files),
+            task: task(files, cflags),
             inputs: &test.objects,
             target: (&f.file, f.line, f.column),
             target_function: &function,
@@ -55,12 +60,13 @@ fn witness_of(files: &[PathBuf], out: &Path, findings: &[Finding]) -> Result<Vec
     Err(why)
 }
 
-/// The task of a run on `files` (unreach-call, LP64, this command line).
-fn task(files: &[PathBuf]) -> TaskInfo<'_> {
+/// The task of a run on `files` compiled with `cflags` (unreach-call, its
+/// data model, this command line).
+fn task<'a>(files: &'a [PathBuf], cflags: &[String]) -> TaskInfo<'a> {
     TaskInfo {
         files,
         specification: witness::UNREACH_CALL,
-        data_model: "LP64",
+        data_model: witness::data_model(cflags),
         version: env!("CARGO_PKG_VERSION"),
         command_line: shlex::try_join(std::env::args().collect::<Vec<_>>().iter().map(String::as_str)).ok(),
     }
@@ -70,6 +76,7 @@ fn task(files: &[PathBuf]) -> TaskInfo<'_> {
 /// [`witness::correctness_witness`]) to `to` (default OUT/witness.yml).
 pub fn write_correctness_witness(
     files: &[PathBuf],
+    cflags: &[String],
     to: Option<&Path>,
     out: &Path,
     invariants: &[witness::LoopInvariant],
@@ -77,7 +84,7 @@ pub fn write_correctness_witness(
     write_entries(
         to,
         out,
-        witness::correctness_witness(&task(files), invariants).map_err(|e| e.to_string()),
+        witness::correctness_witness(&task(files, cflags), invariants).map_err(|e| e.to_string()),
     );
 }
 
@@ -118,9 +125,6 @@ pub fn check_witness(dir: &Path, path: &Path) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// The Test-Comp architecture of a run (`64bit`: fpsym compiles for x86-64).
-const ARCHITECTURE: &str = "64bit";
-
 /// `fpsym export DIR --testcomp SUITE`: the run's tests as a Test-Comp
 /// test suite (test-format 1.1): SUITE/metadata.xml and one SUITE/NNNNNN.xml
 /// per test, each input of a __VERIFIER_nondet_* call as an `<input>` in
@@ -139,6 +143,11 @@ pub fn export_testcomp(record: &RunRecord, tests: &[Test], suite: &Path) -> anyh
     }
     .expect("coverage properties have a .prp text");
     std::fs::create_dir_all(suite).map_err(|e| crate::Failure::Input(format!("{}: {e}", suite.display())))?;
+    // Test-Comp's architecture: the run's data model.
+    let architecture = match witness::data_model(&record.cflags) {
+        "ILP32" => "32bit",
+        _ => "64bit",
+    };
     let metadata = format!(
         r#"<?xml version="1.0" encoding="UTF-8" standalone="no"?>
 <!DOCTYPE test-metadata PUBLIC "+//IDN sosy-lab.org//DTD test-format test-metadata 1.1//EN" "https://sosy-lab.org/test-format/test-metadata-1.1.dtd">
@@ -149,7 +158,7 @@ pub fn export_testcomp(record: &RunRecord, tests: &[Test], suite: &Path) -> anyh
   <programfile>{}</programfile>
   <programhash>{}</programhash>
   <entryfunction>main</entryfunction>
-  <architecture>{ARCHITECTURE}</architecture>
+  <architecture>{architecture}</architecture>
   <creationtime>{}</creationtime>
 </test-metadata>
 "#,

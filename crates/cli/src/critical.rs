@@ -158,7 +158,7 @@ fn resolve(
         // The run says there is no such function.
         return Ok(Target::Ret);
     };
-    let layout = fpsym_engine::layout::Layout::new(&module.types);
+    let layout = fpsym_engine::layout::Layout::new(module);
     let (name, index) = match &e.what {
         What::Ret => {
             return match layout.resolve(&f.return_type) {
@@ -450,7 +450,7 @@ pub fn run(raw: CriticalArgs) -> anyhow::Result<ExitCode> {
     }
     let budget = Duration::from_secs_f64(t);
     let mut opts = RunOptions::from_args(raw.run)?;
-    opts.set_mode("critical");
+    opts.set_mode("critical")?;
     let (mut engine, out, program) = prepare(&opts)?;
     if unroll.is_some() {
         engine.loop_bound = unroll;

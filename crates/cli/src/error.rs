@@ -860,7 +860,7 @@ pub fn run(raw: ErrorArgs) -> anyhow::Result<ExitCode> {
     }
     let max_time = raw.run.max_time.unwrap_or(60.0);
     let mut opts = RunOptions::from_args(raw.run)?;
-    opts.set_mode("error");
+    opts.set_mode("error")?;
     let (mut base, out, program) = prepare(&opts)?;
     let ranges = match &base.entry {
         Entry::Function { ranges, .. } => ranges.clone(),

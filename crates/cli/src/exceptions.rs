@@ -196,7 +196,7 @@ pub fn run(raw: ExceptionsArgs) -> anyhow::Result<ExitCode> {
     let all = raw.all_functions;
     let per_function = crate::solver_opts::seconds("--max-time-per-function", raw.max_time_per_function)?;
     let mut opts = RunOptions::from_args(raw.run)?;
-    opts.set_mode("exceptions");
+    opts.set_mode("exceptions")?;
     opts.engine_mut()
         .checkers
         .push(CheckerFactory::new(move || Box::new(FpExceptions::new(kinds))));

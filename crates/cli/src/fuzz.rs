@@ -222,7 +222,7 @@ fn input_bounds(engine: &Config, program: &fpsym_frontend::Program) -> (fpsym_re
     let mut complete = true;
     let mut kept = 0;
     let prog = fpsym_engine::prog::Prog::new(program, |_| true);
-    let layout = fpsym_engine::layout::Layout::new(&program.module.types);
+    let layout = fpsym_engine::layout::Layout::new(&program.module);
     let views = fpsym_engine::harness::param_views(&prog, f, *array_len);
     let bytes = |x: Float| -> Vec<u8> {
         let n = x.format().width().div_ceil(8) as usize;

@@ -200,7 +200,7 @@ pub fn run(raw: PathArgs) -> anyhow::Result<ExitCode> {
         .into());
     }
     let mut opts = RunOptions::from_args(raw.run)?;
-    opts.set_mode("path");
+    opts.set_mode("path")?;
     if raw.all_paths {
         let file = raw.file.clone().or(only_c.clone());
         if file.is_none() && sources.len() > 1 {

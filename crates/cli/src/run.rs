@@ -168,9 +168,17 @@ impl RunOptions {
     }
 
     /// Names the command that runs (`exceptions`, ...; default `run`), as
-    /// run.json records it.
-    pub fn set_mode(&mut self, mode: &'static str) {
+    /// run.json records it. Only `run` takes `--data-model ILP32`: the
+    /// other modes' claims (exception flags, error, critical inputs, path
+    /// sets) are checked against x86-64 only.
+    pub fn set_mode(&mut self, mode: &'static str) -> Result<(), Failure> {
+        if fpsym_replay::witness::data_model(&self.compile.cflags) == "ILP32" {
+            return Err(Failure::Input(format!(
+                "--data-model ILP32 (or -m32): `fpsym {mode}` models x86-64 (LP64) only; `fpsym run` takes ILP32"
+            )));
+        }
         self.mode = mode;
+        Ok(())
     }
 
     /// What the run's claim says no native run shows, checked by the
@@ -243,7 +251,11 @@ impl RunOptions {
         let mut compile = CompileOptions::default();
         compile.include_dirs = a.include.clone();
         compile.defines = a.define.clone();
-        compile.cflags = a.cflags.clone();
+        compile.cflags = match a.data_model {
+            crate::args::DataModel::Lp64 => Vec::new(),
+            crate::args::DataModel::Ilp32 => fpsym_frontend::ILP32_FLAGS.iter().map(|f| f.to_string()).collect(),
+        };
+        compile.cflags.extend(a.cflags.iter().cloned());
         compile.runtime = !a.no_runtime;
         for f in &a.files {
             let ext = f.extension().and_then(|e| e.to_str()).unwrap_or("");
@@ -668,7 +680,13 @@ pub fn execute_with(
     }
     print_summary(&summary, sink.findings(), &out);
     if engine.property == Property::UnreachCall && summary.verdict == Verdict::BugFound {
-        crate::competition::write_witness(&opts.files, opts.witness.as_deref(), &out, sink.findings());
+        crate::competition::write_witness(
+            &opts.files,
+            &opts.compile.cflags,
+            opts.witness.as_deref(),
+            &out,
+            sink.findings(),
+        );
     }
     report(&summary, sink.findings());
     if let Some(why) = contradicted {
@@ -717,7 +735,13 @@ pub fn execute_with(
             Some(p) if matches!(summary.verdict, Verdict::Proved(_)) => crate::prove::witness_invariants(p),
             _ => Vec::new(),
         };
-        crate::competition::write_correctness_witness(&opts.files, opts.witness.as_deref(), &out, &invariants);
+        crate::competition::write_correctness_witness(
+            &opts.files,
+            &opts.compile.cflags,
+            opts.witness.as_deref(),
+            &out,
+            &invariants,
+        );
     }
     // A solver fault stopped the run: what was found is written, and the
     // fault is an internal error (exit 3).

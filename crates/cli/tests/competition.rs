@@ -4,7 +4,9 @@
 //! `replay --witness` (a tampered one is not); `export --testcomp` writes a
 //! suite TestCov executes to the error and to full branch coverage; the
 //! BenchExec tool-info module (contrib/benchexec/fpsym.py) runs tasks
-//! through BenchExec itself. TestCov and BenchExec come from PyPI into
+//! through BenchExec itself, passing their data model on. The ILP32 data
+//! model (svcomp_ilp32_*.c: tasks true of x86-64 and false of i386) is
+//! decided and its witnesses confirmed by the native i386 build. TestCov and BenchExec come from PyPI into
 //! target/competition-venv (scripts/bootstrap); a test needing them fails
 //! naming them when they are missing.
 
@@ -478,10 +480,13 @@ fn benchexec_runs_tasks_through_the_tool_info_module() {
     std::fs::copy(fixture("svcomp_witness.c"), dir.join("false.c")).unwrap();
     std::fs::copy(fixture("svcomp_unreach_true.i"), dir.join("true.i")).unwrap();
     std::fs::write(dir.join("unreach-call.prp"), format!("{UNREACH_CALL}\n")).unwrap();
+    std::fs::copy(fixture("svcomp_ilp32_long.c"), dir.join("long.c")).unwrap();
     for (name, file, verdict, model) in [
         ("false", "false.c", "false", "LP64"),
         ("true", "true.i", "true", "LP64"),
-        ("ilp32", "false.c", "false", "ILP32"),
+        // The task's data model reaches fpsym: under ILP32 this task is
+        // false, under LP64 true.
+        ("ilp32", "long.c", "false", "ILP32"),
     ] {
         std::fs::write(
             dir.join(format!("{name}.yml")),
@@ -526,9 +531,129 @@ fn benchexec_runs_tasks_through_the_tool_info_module() {
     };
     assert_eq!(status("false.yml").as_deref(), Some("false(unreach-call)"), "{t}");
     assert_eq!(status("true.yml").as_deref(), Some("true"), "{t}");
-    // ILP32 is refused by the tool-info module, never answered as if LP64.
-    assert!(t.contains("fpsym supports the LP64 data model only, not ILP32"), "{t}");
-    assert!(t.contains("correct:               2"), "{t}");
+    assert_eq!(status("ilp32.yml").as_deref(), Some("false(unreach-call)"), "{t}");
+    assert!(t.contains("correct:               3"), "{t}");
     assert!(t.contains("incorrect:             0"), "{t}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Runs `fixture` under `--property unreach-call` with the data model in
+/// `dir` (no fuzzing: the symbolic run must decide); its output.
+fn run_model(dir: &Path, fixture_name: &str, model: &str, out: &str, extra: &[&str]) -> Output {
+    std::fs::copy(fixture(fixture_name), dir.join(fixture_name)).unwrap();
+    let mut args = vec![
+        "run",
+        fixture_name,
+        "--property",
+        "unreach-call",
+        "--data-model",
+        model,
+        "-o",
+        out,
+        "--max-time",
+        "60",
+    ];
+    args.extend(extra);
+    fpsym(&args, dir)
+}
+
+#[test]
+fn the_data_model_decides_the_verdict() {
+    // Each task is true of x86-64 and false of i386: `long` wraps at 2^32;
+    // pointers take 4 bytes and a double in a struct is aligned to 4; a
+    // double returned through x87's st0 loses its signalling NaN; an
+    // unsigned zero converts to -0.0 toward negative.
+    let dir = scratch("models");
+    for task in [
+        "svcomp_ilp32_long.c",
+        "svcomp_ilp32_layout.c",
+        "svcomp_ilp32_snan.c",
+        "svcomp_ilp32_zero.c",
+    ] {
+        let lp64 = run_model(&dir, task, "LP64", "lp64", &["--fuzz-time", "0"]);
+        let t = text(&lp64);
+        assert_eq!(lp64.status.code(), Some(0), "{task} LP64: {t}");
+        assert!(t.contains("sv-comp: true\n"), "{task} LP64: {t}");
+        let ilp32 = run_model(&dir, task, "ILP32", "ilp32", &["--fuzz-time", "0"]);
+        let t = text(&ilp32);
+        assert_eq!(ilp32.status.code(), Some(1), "{task} ILP32: {t}");
+        assert!(t.contains("sv-comp: false(unreach-call)\n"), "{task} ILP32: {t}");
+        // The witness names the data model, and its values reach the error
+        // in the native i386 build.
+        let yaml = std::fs::read_to_string(dir.join("ilp32/witness.yml")).unwrap();
+        let w: serde_json::Value = serde_yaml_ng::from_str(&yaml).unwrap();
+        assert_eq!(w[0]["metadata"]["task"]["data_model"], "ILP32", "{yaml}");
+        let errors: Vec<String> = witness_validator().iter_errors(&w).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "{task}: invalid witness: {errors:?}");
+        let check = fpsym(&["replay", "ilp32", "--witness", "ilp32/witness.yml"], &dir);
+        assert_eq!(check.status.code(), Some(0), "{task}: {}", text(&check));
+        assert!(text(&check).contains("witness confirmed"), "{task}: {}", text(&check));
+        for out in ["lp64", "ilp32"] {
+            let _ = std::fs::remove_dir_all(dir.join(out));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_ilp32_run_fuzzes_walks_i386_varargs_and_exports_a_32_bit_suite() {
+    let dir = scratch("ilp32");
+    // With the fuzzing phase: the fuzzer is built for i386 too.
+    let o = run_model(&dir, "ilp32_varargs.c", "ILP32", "out", &[]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{t}");
+    assert!(t.contains("sv-comp: false(unreach-call)\n"), "{t}");
+    assert!(t.contains("fuzzing: "), "{t}");
+    assert!(!t.contains("no fuzzing phase"), "{t}");
+    let check = fpsym(&["replay", "out", "--witness", "out/witness.yml"], &dir);
+    assert!(text(&check).contains("witness confirmed"), "{}", text(&check));
+    let e = fpsym(&["export", "out", "--testcomp", "suite"], &dir);
+    assert!(e.status.success(), "{}", text(&e));
+    let meta = std::fs::read_to_string(dir.join("suite/metadata.xml")).unwrap();
+    assert!(meta.contains("<architecture>32bit</architecture>"), "{meta}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn ilp32_refuses_what_it_does_not_model() {
+    let dir = scratch("ilp32-refused");
+    std::fs::write(
+        dir.join("sine.c"),
+        "#include <math.h>\nextern double __VERIFIER_nondet_double(void);\nextern void reach_error(void);\n\
+         int main(void) { double x = __VERIFIER_nondet_double(); if (sin(x) > 2.0) reach_error(); return 0; }\n",
+    )
+    .unwrap();
+    // A transcendental libm call: i386's glibc is not x86-64's, so the
+    // path stops unsupported and the verdict is unknown, never `true`.
+    let o = fpsym(
+        &[
+            "run",
+            "sine.c",
+            "--property",
+            "unreach-call",
+            "--data-model",
+            "ILP32",
+            "-o",
+            "a",
+            "--fuzz-time",
+            "0",
+        ],
+        &dir,
+    );
+    let t = text(&o);
+    assert!(t.contains("sv-comp: unknown\n"), "{t}");
+    assert!(t.contains("sin under ILP32"), "{t}");
+    // Modes whose claims are checked on x86-64 only refuse it.
+    let o = fpsym(&["exceptions", "sine.c", "--data-model", "ILP32", "-o", "b"], &dir);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).contains("`fpsym exceptions` models x86-64 (LP64) only"),
+        "{}",
+        text(&o)
+    );
+    // i386 code without SSE2 computes floats in x87 registers: refused.
+    let o = fpsym(&["run", "sine.c", "--cflag", "-m32", "-o", "c"], &dir);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("compiled for i386 without SSE2"), "{}", text(&o));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -531,7 +531,7 @@ pub fn driver_prototype(program: &fpsym_frontend::Program, name: &str) -> (Optio
     let Some(f) = program.module.functions.iter().find(|f| f.name == name) else {
         return (None, None);
     };
-    let layout = crate::layout::Layout::new(&program.module.types);
+    let layout = crate::layout::Layout::new(&program.module);
     let params = f.parameters.iter().map(|p| c_param_type(p, &layout)).collect();
     (params, c_return_type(f))
 }

@@ -1,6 +1,8 @@
 //! Sizes, alignments and field offsets of LLVM types on x86-64 SysV (the
-//! target fixed in ARCHITECTURE.md), and the mapping of LLVM float types to
-//! fpsym formats.
+//! target fixed in ARCHITECTURE.md) and on i386 SysV (the ILP32 data model:
+//! 4-byte pointers, `long long` and `double` aligned to 4, `long double` in
+//! 12 bytes aligned to 4), and the mapping of LLVM float types to fpsym
+//! formats.
 
 use fpsym_float::Format;
 use llvm_ir::types::{FPType, NamedStructDef, Types};
@@ -29,12 +31,30 @@ pub fn fp_store_size(f: Format) -> u64 {
 pub struct Layout<'m> {
     /// The module's types.
     pub types: &'m Types,
+    /// The module is i386's (ILP32), not x86-64's.
+    pub ilp32: bool,
 }
 
 impl<'m> Layout<'m> {
-    /// A layout for `types`.
-    pub fn new(types: &'m Types) -> Self {
-        Layout { types }
+    /// The layout of `module`'s target (i386 or x86-64, by its triple).
+    pub fn new(module: &'m llvm_ir::Module) -> Self {
+        let ilp32 = module
+            .target_triple
+            .as_deref()
+            .is_some_and(|t| ["i386", "i486", "i586", "i686"].iter().any(|p| t.starts_with(p)));
+        Layout {
+            types: &module.types,
+            ilp32,
+        }
+    }
+
+    /// Bytes of a pointer (8, or 4 under ILP32).
+    pub fn pointer_bytes(&self) -> u64 {
+        if self.ilp32 {
+            4
+        } else {
+            8
+        }
     }
 
     /// Resolves a named struct to its definition (None: opaque).
@@ -53,7 +73,7 @@ impl<'m> Layout<'m> {
         match self.resolve(t) {
             Some(Type::IntegerType { bits }) => (*bits as u64).div_ceil(8),
             Some(Type::FPType(f)) => fp_format(*f).map_or(16, fp_store_size),
-            Some(Type::PointerType { .. }) => 8,
+            Some(Type::PointerType { .. }) => self.pointer_bytes(),
             // Lanes are packed (`<3 x float>` stores 12 bytes, allocates 16).
             Some(Type::VectorType {
                 element_type,
@@ -101,20 +121,24 @@ impl<'m> Layout<'m> {
     /// ABI alignment in bytes.
     pub fn align(&self, t: &Type) -> u64 {
         match self.resolve(t) {
+            // i386: `i64:32:64-f64:32:64-f80:32` (ABI alignment 4; wider
+            // integers take i64's).
             Some(Type::IntegerType { bits }) => match bits {
                 0..=8 => 1,
                 9..=16 => 2,
                 17..=32 => 4,
+                _ if self.ilp32 => 4,
                 33..=64 => 8,
                 _ => 16,
             },
             Some(Type::FPType(f)) => match f {
                 FPType::Half | FPType::BFloat => 2,
                 FPType::Single => 4,
+                FPType::Double | FPType::X86_FP80 if self.ilp32 => 4,
                 FPType::Double => 8,
                 _ => 16,
             },
-            Some(Type::PointerType { .. }) => 8,
+            Some(Type::PointerType { .. }) => self.pointer_bytes(),
             Some(Type::ArrayType { element_type, .. }) => self.align(element_type),
             Some(Type::VectorType { .. }) => self.alloc_size(t).min(32),
             Some(Type::StructType {

@@ -135,14 +135,15 @@ impl Exec<'_, '_> {
         for (k, len) in lens.iter().enumerate() {
             entries.push(self.sym_string(st, &format!("argv[{}]", k + 1), *len));
         }
-        let size = 8 * (entries.len() as u64 + 1);
+        let ptr = self.prog.layout.pointer_bytes();
+        let size = ptr * (entries.len() as u64 + 1);
         let argv = st
             .mem
             .allocate(size, 16, MemKind::Global, "argv", None, Cell::byte(bv(8, 0)));
         let ptr_ty = self.prog.module.types.pointer_to(self.prog.module.types.i8());
         for (k, e) in entries.iter().enumerate() {
             let c = self.cells_of(&Val::Bv(bv(64, *e as u128)), &ptr_ty);
-            st.mem.write(argv, 8 * k as u64, &c);
+            st.mem.write(argv, ptr * k as u64, &c);
         }
         argv
     }

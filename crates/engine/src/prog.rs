@@ -162,7 +162,7 @@ impl<'p> Prog<'p> {
             program,
             unsupported,
             module,
-            layout: Layout::new(&module.types),
+            layout: Layout::new(module),
             funcs,
             func_index,
             blocks,

@@ -56,6 +56,12 @@ pub use validate::UnsupportedSite;
 /// -disable-O0-optnone -emit-llvm`); the replay build adds sanitizers.
 pub const NATIVE_FLAGS: &[&str] = &["-g", "-O0", "-ffp-contract=off"];
 
+/// The flags of the ILP32 data model (`--data-model ILP32`, SV-COMP's
+/// 32-bit tasks): i386 code with 4-byte `long` and pointers, whose `float`
+/// and `double` arithmetic is SSE2's as on x86-64 (clang's i386 default is
+/// x87's, which fpsym does not model).
+pub const ILP32_FLAGS: &[&str] = &["-m32", "-msse2", "-mfpmath=sse"];
+
 /// How to compile the C inputs of [`build`].
 #[derive(Debug, Clone)]
 #[non_exhaustive]
@@ -145,11 +151,21 @@ pub enum FrontendError {
         /// llvm-ir's message.
         message: String,
     },
-    /// The module is not for x86-64 (fpsym's fixed target).
-    #[error("module targets `{triple}`; fpsym supports x86-64 only")]
+    /// The module is not for x86-64 or i386 (fpsym's targets).
+    #[error("module targets `{triple}`; fpsym supports x86-64 (LP64) and i386 (ILP32) only")]
     Target {
         /// The module's target triple.
         triple: String,
+    },
+    /// An i386 function whose float arithmetic is x87's (compiled without
+    /// `-msse2 -mfpmath=sse`).
+    #[error(
+        "function `{function}` is compiled for i386 without SSE2: its float arithmetic would be x87's, \
+         which fpsym does not model; compile with `-msse2 -mfpmath=sse` (as `--data-model ILP32` does)"
+    )]
+    X87 {
+        /// The function.
+        function: String,
     },
     /// llvm-dis's text and llvm-ir's module disagree (a bug in fpsym, or IR
     /// that the constant recovery does not understand); nothing is guessed.

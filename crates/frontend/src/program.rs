@@ -129,6 +129,12 @@ impl Program {
         &self.unsupported
     }
 
+    /// The program is compiled for i386 (the ILP32 data model: 4-byte
+    /// pointers and `long`), not x86-64.
+    pub fn ilp32(&self) -> bool {
+        self.module.target_triple.as_deref().is_some_and(is_i386)
+    }
+
     /// The function definition named `name`.
     pub fn function(&self, name: &str) -> Option<&Function> {
         self.func_index.get(name).map(|&i| &self.module.functions[i])
@@ -502,6 +508,22 @@ fn load_module(path: &Path, is_text: bool) -> Result<Module, FrontendError> {
     }
 }
 
+/// An i386 target triple (`i386`, `i486`, `i586`, `i686`): the ILP32 data
+/// model.
+pub(crate) fn is_i386(triple: &str) -> bool {
+    ["i386", "i486", "i586", "i686"].iter().any(|p| triple.starts_with(p))
+}
+
+/// The function is compiled for SSE2 (its `target-features` has `+sse2`).
+fn has_sse2(f: &Function) -> bool {
+    f.function_attributes.iter().any(|a| match a {
+        llvm_ir::function::FunctionAttribute::StringAttribute { kind, value } => {
+            kind == "target-features" && value.split(',').any(|x| x == "+sse2")
+        }
+        _ => false,
+    })
+}
+
 fn internal(message: String) -> FrontendError {
     FrontendError::Internal { message }
 }
@@ -510,8 +532,18 @@ fn internal(message: String) -> FrontendError {
 /// recovers the special constants.
 fn assemble(module: Module, ir_text: &str) -> Result<Program, FrontendError> {
     if let Some(triple) = &module.target_triple {
-        if !triple.is_empty() && !triple.starts_with("x86_64") {
+        if !triple.is_empty() && !triple.starts_with("x86_64") && !is_i386(triple) {
             return Err(FrontendError::Target { triple: triple.clone() });
+        }
+        if is_i386(triple) {
+            // i386's default float arithmetic is x87's (64-bit significands
+            // in registers), which fpsym does not model; with SSE2 it is
+            // x86-64's (`--data-model ILP32` compiles so).
+            if let Some(f) = module.functions.iter().find(|f| !has_sse2(f)) {
+                return Err(FrontendError::X87 {
+                    function: f.name.clone(),
+                });
+            }
         }
     }
     let text = text::parse_module(ir_text).map_err(internal)?;

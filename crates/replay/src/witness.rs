@@ -33,6 +33,16 @@ pub use fpsym_report::WITNESS;
 /// The specification of `unreach-call` as witnesses state it.
 pub const UNREACH_CALL: &str = "G ! call(reach_error())";
 
+/// The data model of a build with `cflags` (`ILP32` when they compile for
+/// i386: `-m32`, as `--data-model ILP32` adds; otherwise `LP64`).
+pub fn data_model(cflags: &[String]) -> &'static str {
+    if cflags.iter().any(|f| f == "-m32") {
+        "ILP32"
+    } else {
+        "LP64"
+    }
+}
+
 /// One entry of a witness file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Entry {
@@ -486,14 +496,25 @@ fn callee_closing_at(line: &str, column: u32) -> Option<&str> {
 }
 
 /// What `__VERIFIER_nondet_<suffix>` returns: a float format, or an
-/// integer's bytes and signedness (LP64).
+/// integer's bytes and signedness (LP64's; see [`nondet_type`] for ILP32).
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum NondetType {
     Float(Format),
     Int { bytes: usize, signed: bool },
 }
 
-fn nondet_type(suffix: &str) -> Option<(NondetType, &'static str)> {
+fn nondet_type(suffix: &str, ilp32: bool) -> Option<(NondetType, &'static str)> {
+    let (ty, c) = lp64_nondet_type(suffix)?;
+    // ILP32: `long` and pointers are 4 bytes (`long long` stays 8).
+    Some(match ty {
+        NondetType::Int { signed, .. } if ilp32 && matches!(suffix, "long" | "ulong" | "size_t" | "pointer") => {
+            (NondetType::Int { bytes: 4, signed }, c)
+        }
+        _ => (ty, c),
+    })
+}
+
+fn lp64_nondet_type(suffix: &str) -> Option<(NondetType, &'static str)> {
     use NondetType::*;
     Some(match suffix {
         "bool" | "_Bool" => (
@@ -567,8 +588,9 @@ fn nondet_type(suffix: &str) -> Option<(NondetType, &'static str)> {
 /// `__VERIFIER_nondet_*` result); None for an input of no nondet type.
 pub fn result_constraint(o: &TestObject) -> Option<String> {
     let suffix = o.site.as_ref()?.call.strip_prefix("__VERIFIER_nondet_")?;
-    let (ty, _) = nondet_type(suffix)?;
     let bytes = o.byte_values()?;
+    // The input's own size says the data model (4-byte `long` under ILP32).
+    let (ty, _) = nondet_type(suffix, bytes.len() == 4)?;
     match ty {
         NondetType::Float(f) => {
             let bits = raw(&bytes, (f.width() / 8) as usize)?;
@@ -669,10 +691,11 @@ fn float_literal(lit: &str, f: Format) -> Option<Float> {
 
 /// The inputs a witness gives the program: one per `function_return`
 /// waypoint, in order, typed by the `__VERIFIER_nondet_*` call at its
-/// location (the source files of `files` are read to find it). Also
+/// location (the source files of `files` are read to find it; `long` is 4
+/// bytes when `ilp32`). Also
 /// returns the target's location and how many waypoints of other types
 /// were passed over (assumptions and branchings are not checked here).
-pub fn witness_inputs(path: &Path, files: &[PathBuf]) -> Result<WitnessInputs, WitnessError> {
+pub fn witness_inputs(path: &Path, files: &[PathBuf], ilp32: bool) -> Result<WitnessInputs, WitnessError> {
     let entries = read_witness(path)?;
     let malformed = |message: String| WitnessError::Malformed {
         path: path.to_path_buf(),
@@ -718,7 +741,7 @@ pub fn witness_inputs(path: &Path, files: &[PathBuf]) -> Result<WitnessInputs, W
                     callee_closing_at(line, column).ok_or_else(|| err(format!("no call closes at column {column}")))?;
                 let (ty, c_type) = callee
                     .strip_prefix("__VERIFIER_nondet_")
-                    .and_then(nondet_type)
+                    .and_then(|s| nondet_type(s, ilp32))
                     .ok_or_else(|| err(format!("`{callee}` is not a __VERIFIER_nondet_* function")))?;
                 let constraint = w.constraint.as_ref().ok_or_else(|| err("no constraint".into()))?;
                 let bytes = constraint_bytes(&constraint.value, ty).map_err(err)?;
@@ -775,7 +798,7 @@ pub fn check_witness(dir: &Path, path: &Path, opts: &ReplayOptions) -> Result<Wi
             }
         })?;
     let files: Vec<PathBuf> = record.files.iter().map(PathBuf::from).collect();
-    let read = witness_inputs(path, &files)?;
+    let read = witness_inputs(path, &files, data_model(&record.cflags) == "ILP32")?;
     let input = crate::encode_inputs(&read.inputs).expect("witness inputs are hex");
     let confirmations = crate::Confirmations::default();
     let observed = crate::observe_inputs(dir, opts, &confirmations, &[input])?
@@ -848,7 +871,7 @@ mod tests {
             let o = obj(call, bytes);
             let c = result_constraint(&o).unwrap();
             assert_eq!(c, want, "{call} {bytes}");
-            let (ty, _) = nondet_type(call.strip_prefix("__VERIFIER_nondet_").unwrap()).unwrap();
+            let (ty, _) = nondet_type(call.strip_prefix("__VERIFIER_nondet_").unwrap(), false).unwrap();
             let back: String = constraint_bytes(&c, ty)
                 .unwrap()
                 .iter()

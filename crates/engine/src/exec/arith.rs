@@ -239,6 +239,80 @@ pub fn fp_to_int(signed: bool, a: &Term, w: u32) -> Term {
     }
 }
 
+/// fptosi/fptoui to `w` bits as clang-14's i386 code with SSE2 computes
+/// them (the ILP32 data model), where it differs from x86-64's
+/// ([`fp_to_int`]): float and double to unsigned 32 bits take
+/// `r = cvtt32(x)` and, where `r` is negative, `r | cvtt32(x - 2^31)`
+/// (NaN and out-of-range values give 0x80000000); to unsigned 64 bits
+/// compare `x < 2^63` and convert x, or `x - 2^63` with the top bit
+/// flipped, with x87's `fistp` (NaN, +inf and values of at least 2^64 give
+/// 0), as x86-64 does for long double. Other conversions are x86-64's
+/// (measured against the machine on edge values in every rounding mode).
+pub fn fp_to_int_i386(signed: bool, a: &Term, w: u32) -> Term {
+    let fmt = format_of(a);
+    let sse = fmt == Format::BINARY32 || fmt == Format::BINARY64;
+    if signed || !sse || !(w == 32 || w == 64) {
+        return fp_to_int(signed, a, w);
+    }
+    let sbv = |k: u32, x: &Term| mk(Op::FpToSbv(k), vec![rm(RoundingMode::TowardZero), x.clone()]);
+    let pow2 = |k: i64| Term::fp(fpsym_float::Float::pow2(fmt, k).expect("in range"));
+    // x - 2^k is exact where it matters (2^k <= x < 2^(k+1)); elsewhere
+    // the conversion is out of range whatever the rounding.
+    let shifted = |k: i64| mk(Op::FpSub, vec![rm(RoundingMode::NearestTiesToEven), a.clone(), pow2(k)]);
+    if w == 32 {
+        let r = sbv(32, a);
+        let negative = mk(Op::BvSlt, vec![r.clone(), bv(32, 0)]);
+        let or = mk(Op::BvOr, vec![r.clone(), sbv(32, &shifted(31))]);
+        mk(Op::Ite, vec![negative, or, r])
+    } else {
+        let small = mk(Op::FpLt, vec![a.clone(), pow2(63)]);
+        let hi = mk(Op::BvXor, vec![sbv(64, &shifted(63)), bv(64, 1u128 << 63)]);
+        mk(Op::Ite, vec![small, sbv(64, a), hi])
+    }
+}
+
+/// A float or double as x87's `fld` loads it (i386 returns them in st0):
+/// a signalling NaN is quieted (its quiet bit set, its sign and payload
+/// kept); anything else is unchanged. Only a float read from a bit
+/// pattern can be a signalling NaN (every other NaN term is quiet, see
+/// `Exec::bits_of`), so only those terms, and choices between them, change.
+pub fn x87_load(t: &Term) -> Term {
+    let fmt = format_of(t);
+    if !(fmt == Format::BINARY32 || fmt == Format::BINARY64) {
+        return t.clone();
+    }
+    match (t.op(), t.args()) {
+        (Op::ToFpFromBits(_), [b]) => {
+            let quiet = bv(fmt.width(), 1u128 << (fmt.frac_bits() - 1));
+            let q = super::memops::float_from_bits(fmt, &mk(Op::BvOr, vec![b.clone(), quiet]));
+            mk(Op::Ite, vec![mk(Op::FpIsNaN, vec![t.clone()]), q, t.clone()])
+        }
+        (Op::Ite, [c, x, y]) => mk(Op::Ite, vec![c.clone(), x87_load(x), x87_load(y)]),
+        _ => t.clone(),
+    }
+}
+
+/// uitofp as clang-14's i386 code computes it (the ILP32 data model): as
+/// x86-64's ([`to_float`]), except that zero converts to -0 toward
+/// negative where the code subtracts two cancelling parts: unsigned 32-bit
+/// to float or double (`(2^52 | x) - 2^52` in double) and unsigned 64-bit
+/// to double (high and low halves); 64-bit to float is x87's `fild` plus
+/// 0 or 2^64, so +0.
+pub fn uint_to_float_i386(r: RoundingMode, a: &Term, to: Format) -> Term {
+    let v = to_float("uitofp", r, a, to);
+    let w = width(a);
+    let cancels = match w {
+        32 => to == Format::BINARY32 || to == Format::BINARY64,
+        64 => to == Format::BINARY64,
+        _ => false,
+    };
+    if !cancels || r != RoundingMode::TowardNegative {
+        return v;
+    }
+    let zero = mk(Op::Eq, vec![a.clone(), bv(w, 0)]);
+    mk(Op::Ite, vec![zero, Term::fp(fpsym_float::Float::zero(to, true)), v])
+}
+
 /// `llvm.experimental.constrained.fptosi`/`fptoui` (under `#pragma STDC
 /// FENV_ACCESS ON`) as clang-14's x86-64 code computes it. The strict
 /// code converts to unsigned 64 bits without raising a spurious exception,

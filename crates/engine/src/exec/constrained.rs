@@ -132,6 +132,13 @@ impl Exec<'_, '_> {
         let meta = metadata_strings(&text);
         let r = rounding(&meta, st.rm)?;
         let unsupported = || ExecError::Unsupported(format!("intrinsic llvm.{intr}"));
+        // i386's strict conversions between integers and floats are other
+        // instruction sequences than x86-64's, not modelled.
+        if self.prog.layout.ilp32 && matches!(op, "fptosi" | "fptoui" | "sitofp" | "uitofp") {
+            return Err(ExecError::Unsupported(format!(
+                "intrinsic llvm.{intr} under ILP32 (i386's strict conversions are not modelled)"
+            )));
+        }
         let float_to = || match result_scalar(types) {
             Some(Scalar::Float(f)) => Ok(f),
             _ => Err(unsupported()),

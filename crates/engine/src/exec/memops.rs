@@ -172,8 +172,12 @@ impl Exec<'_, '_> {
             (Val::Bv(t), _) => {
                 let n = layout.store_size(&ty) as u32;
                 let w = width(t);
+                // A pointer (64 bits in a register) stores its low 4 bytes
+                // under ILP32: every address is below 2^32.
                 let t = if w < 8 * n {
                     mk(Op::BvZeroExtend(8 * n - w), vec![t.clone()])
+                } else if w > 8 * n {
+                    mk(Op::BvExtract(8 * n - 1, 0), vec![t.clone()])
                 } else {
                     t.clone()
                 };
@@ -314,11 +318,20 @@ impl Exec<'_, '_> {
                 })
             }
             Type::PointerType { .. } => {
-                let c = &cells[..8];
-                if whole(c) && matches!(c[0].val.sort(), Sort::BitVec(64)) {
-                    return Val::Bv(c[0].val.clone());
-                }
-                Val::Bv(self.concat(st, c))
+                // 8 bytes, or 4 under ILP32 (zero-extended: a register holds
+                // a pointer in 64 bits).
+                let n = layout.pointer_bytes() as usize;
+                let c = &cells[..n];
+                let b = if whole(c) && matches!(c[0].val.sort(), Sort::BitVec(w) if w == 8 * n as u32) {
+                    c[0].val.clone()
+                } else {
+                    self.concat(st, c)
+                };
+                Val::Bv(if n < 8 {
+                    mk(Op::BvZeroExtend(64 - 8 * n as u32), vec![b])
+                } else {
+                    b
+                })
             }
             t => panic!("cannot load a value of type {t:?}"),
         }

@@ -861,7 +861,11 @@ impl<'e, 'p> Exec<'e, 'p> {
             I::UIToFP(x) => {
                 let to = self.float_format(&x.to_type)?;
                 // Vectors have their own code (see arith::vector_uint_to_float).
-                if matches!(v(0), Val::Agg(_)) {
+                if matches!(v(0), Val::Agg(_)) && self.prog.layout.ilp32 {
+                    return Err(ExecError::Unsupported("a vector uitofp under ILP32".into()));
+                } else if self.prog.layout.ilp32 {
+                    cast!(x, |a: &Val| Val::Fp(arith::uint_to_float_i386(rmode, a.bv(), to)))
+                } else if matches!(v(0), Val::Agg(_)) {
                     cast!(x, |a: &Val| Val::Fp(arith::vector_uint_to_float(rmode, a.bv(), to)))
                 } else {
                     cast!(x, |a: &Val| Val::Fp(arith::to_float("uitofp", rmode, a.bv(), to)))
@@ -880,7 +884,11 @@ impl<'e, 'p> Exec<'e, 'p> {
                     return Ok(end);
                 }
                 // Vectors have their own code (see arith::vector_fp_to_int).
-                if matches!(v(0), Val::Agg(_)) {
+                if matches!(v(0), Val::Agg(_)) && self.prog.layout.ilp32 {
+                    return Err(ExecError::Unsupported("a vector fptoui under ILP32".into()));
+                } else if self.prog.layout.ilp32 {
+                    cast!(x, |a: &Val| Val::Bv(arith::fp_to_int_i386(false, a.fp(), w)))
+                } else if matches!(v(0), Val::Agg(_)) {
                     cast!(x, |a: &Val| Val::Bv(arith::vector_fp_to_int(false, a.fp(), w)))
                 } else {
                     cast!(x, |a: &Val| Val::Bv(arith::fp_to_int(false, a.fp(), w)))
@@ -1177,6 +1185,12 @@ impl<'e, 'p> Exec<'e, 'p> {
                 let v = match &r.return_operand {
                     Some(o) => Some(self.operand(st, o)?),
                     None => None,
+                };
+                // i386 returns a float or double in x87's st0: loading a
+                // signalling NaN there quiets it.
+                let v = match v {
+                    Some(Val::Fp(t)) if self.prog.layout.ilp32 => Some(Val::Fp(arith::x87_load(&t))),
+                    v => v,
                 };
                 self.ret(st, v)
             }

@@ -10,6 +10,10 @@
 //! `long double` in 16-byte slots aligned to 16, structs passed `byval` by
 //! their bytes), and the `va_list` pointing
 //! at both. Both areas live as long as the function's frame.
+//!
+//! Under ILP32 (i386) the `va_list` is a pointer to the arguments on the
+//! stack, each in 4-byte slots (its bytes rounded up to 4: a `double` in
+//! two, a `long double` in three), which clang's `va_arg` walks.
 
 use super::{Exec, ExecError, Outcome};
 use crate::layout::fp_format;
@@ -100,6 +104,9 @@ impl Exec<'_, '_> {
                 "va_start in a function that is not variadic".into(),
             ));
         }
+        if self.prog.layout.ilp32 {
+            return self.va_start_i386(st, ap, loc);
+        }
         // Registers taken by the fixed parameters.
         let (mut gp, mut fp) = (0u64, GP_AREA);
         for p in &func.parameters {
@@ -186,5 +193,32 @@ impl Exec<'_, '_> {
             Val::Bv(bv(64, save as u128)),
         ]);
         self.store(st, ap.bv(), &list, &list_ty, loc.clone())
+    }
+
+    /// i386's `va_start`: the variadic arguments in 4-byte stack slots, and
+    /// the `va_list` (a pointer) at the first.
+    fn va_start_i386(&mut self, st: &mut State, ap: &Val, loc: &Option<Loc>) -> Result<Outcome, ExecError> {
+        let mut area: Vec<Cell> = Vec::new();
+        let varargs = st.frame().varargs.clone();
+        for (v, ty) in &varargs {
+            if self.class_of(ty).is_none() {
+                return Err(ExecError::Unsupported(format!(
+                    "a variadic argument of type {ty} (only scalars and structs are modelled)"
+                )));
+            }
+            let cells = self.cells_of(v, ty);
+            let at = area.len();
+            area.resize(at + cells.len().div_ceil(4) * 4, Cell::byte(bv(8, 0)));
+            area[at..at + cells.len()].clone_from_slice(&cells);
+        }
+        let size = (area.len() as u64).max(4);
+        let base = st
+            .mem
+            .allocate(size, 16, MemKind::Stack, "va_arg_area", None, Cell::byte(bv(8, 0)));
+        st.mem.write(base, 0, &area);
+        st.frame_mut().va_areas.push(base);
+        let types = &self.prog.module.types;
+        let ptr = types.pointer_to(types.i8());
+        self.store(st, ap.bv(), &Val::Bv(bv(64, base as u128)), &ptr, loc.clone())
     }
 }

@@ -242,6 +242,14 @@ impl Decoder<'_, '_, '_> {
                 conv(c, &x.operand)?
             }
             I::SIToFP(x) => conv(self.int_to_float(true, &x.to_type)?, &x.operand)?,
+            // i386 converts these other than x86-64 (the executor's
+            // `fp_to_int_i386`, `uint_to_float_i386`).
+            I::UIToFP(x)
+                if self.cx.prog.layout.ilp32 && matches!(self.class(&self.ty(&x.operand))?, Mem::Int(32 | 64)) =>
+            {
+                return None
+            }
+            I::FPToUI(x) if self.cx.prog.layout.ilp32 && matches!(int_to(&x.to_type)?, 32 | 64) => return None,
             I::UIToFP(x) => conv(self.int_to_float(false, &x.to_type)?, &x.operand)?,
             I::FPToSI(x) => conv(
                 Conv::FToInt {
@@ -289,11 +297,15 @@ impl Decoder<'_, '_, '_> {
                     Type::PointerType { pointee_type, .. } => pointee_type.clone(),
                     _ => return None,
                 };
+                if self.narrow_pointer(&ty) {
+                    return None;
+                }
                 Op::Load {
                     addr: self.src(&x.address)?,
                     m: self.class(&ty)?,
                 }
             }
+            I::Store(x) if self.narrow_pointer(&self.ty(&x.value)) => return None,
             I::Store(x) => Op::Store {
                 v: self.src(&x.value)?,
                 addr: self.src(&x.address)?,
@@ -302,6 +314,12 @@ impl Decoder<'_, '_, '_> {
             I::Call(c) => self.call(c)?,
             _ => return None,
         })
+    }
+
+    /// A pointer stored in 4 bytes (ILP32): the executor's loads and
+    /// stores (a register holds it in 64 bits).
+    fn narrow_pointer(&self, t: &Type) -> bool {
+        self.cx.prog.layout.ilp32 && matches!(self.resolved(t), Some(Type::PointerType { .. }))
     }
 
     /// sitofp/uitofp to `to` (binary32 and binary64 only).
@@ -394,6 +412,16 @@ impl Decoder<'_, '_, '_> {
                     default: block(&x.default_dest)?,
                 })
             })(),
+            // i386 returns a float or double through x87 (the executor's
+            // `x87_load`).
+            Terminator::Ret(r)
+                if self.cx.prog.layout.ilp32
+                    && r.return_operand
+                        .as_ref()
+                        .is_some_and(|o| matches!(self.class(&self.ty(o)), Some(Mem::F32 | Mem::F64))) =>
+            {
+                None
+            }
             Terminator::Ret(r) => match &r.return_operand {
                 None => Some(FTerm::Ret(None)),
                 Some(o) => self

@@ -146,17 +146,20 @@ impl Exec<'_, '_> {
                 };
                 set(st, Val::Bv(bv(64, p as u128)));
             }
+            // time_t and clock_t are `long`s.
             "time" => {
-                let t = self.call_input(st, "time", loc, Sort::BitVec(64), "i64");
+                let (w, ty) = self.long_type();
+                let t = self.call_input(st, "time", loc, Sort::BitVec(w), ty);
                 set(st, Val::Bv(t.clone()));
                 let p = arg(0)?;
                 if as_bv(&p) != Some(0) {
-                    let ty = self.prog.module.types.i64();
+                    let ty = self.prog.module.types.int(w);
                     return self.store(st, &p, &Val::Bv(t), &ty, loc.clone());
                 }
             }
             "clock" => {
-                let t = self.call_input(st, "clock", loc, Sort::BitVec(64), "i64");
+                let (w, ty) = self.long_type();
+                let t = self.call_input(st, "clock", loc, Sort::BitVec(w), ty);
                 set(st, Val::Bv(t));
             }
             "srand" => {
@@ -191,6 +194,15 @@ impl Exec<'_, '_> {
     }
 
     /// The path's `errno` object (made, holding 0, on first use).
+    /// The bits and test type of a C `long` (32 under ILP32, else 64).
+    pub(crate) fn long_type(&self) -> (u32, &'static str) {
+        if self.prog.layout.ilp32 {
+            (32, "i32")
+        } else {
+            (64, "i64")
+        }
+    }
+
     fn errno_object(&mut self, st: &mut State) -> u64 {
         if let Some(p) = st.env.errno {
             return p;

@@ -44,8 +44,10 @@ impl Exec<'_, '_> {
             "va_start" => return self.va_start(st, &args[0], loc),
             "va_end" => {}
             "va_copy" => {
-                // The va_list is 24 bytes; its areas belong to the frame.
-                let copy = [args[0].clone(), args[1].clone(), Val::Bv(bv(64, 24)), Val::Bv(bv(1, 0))];
+                // The va_list is 24 bytes (a pointer under ILP32); its
+                // areas belong to the frame.
+                let n = if self.prog.layout.ilp32 { 4 } else { 24 };
+                let copy = [args[0].clone(), args[1].clone(), Val::Bv(bv(64, n)), Val::Bv(bv(1, 0))];
                 return self.intrinsic(st, "memcpy.p0i8.p0i8.i64", &copy, None, loc);
             }
             "dbg" | "lifetime" | "experimental" | "assume" | "donothing" | "var" | "annotation" => {}

@@ -30,12 +30,15 @@ pub(super) fn models(name: &str) -> bool {
     NAMES.contains(&name)
         || name
             .strip_prefix("__VERIFIER_nondet_")
-            .is_some_and(|t| nondet_sort(t).is_some())
+            .is_some_and(|t| nondet_sort(t, false).is_some())
 }
 
-/// The sort and test type of the input `__VERIFIER_nondet_<suffix>` returns.
-fn nondet_sort(suffix: &str) -> Option<(Sort, &'static str)> {
+/// The sort and test type of the input `__VERIFIER_nondet_<suffix>` returns
+/// (`long`, `size_t` and pointers in 32 bits when `ilp32`).
+fn nondet_sort(suffix: &str, ilp32: bool) -> Option<(Sort, &'static str)> {
     Some(match suffix {
+        "long" if ilp32 => (Sort::BitVec(32), "i32"),
+        "ulong" | "size_t" | "pointer" if ilp32 => (Sort::BitVec(32), "u32"),
         "bool" | "_Bool" => (Sort::BitVec(1), "bool"),
         "char" => (Sort::BitVec(8), "i8"),
         "uchar" => (Sort::BitVec(8), "u8"),
@@ -101,11 +104,14 @@ impl Exec<'_, '_> {
             }
             "klee_silent_exit" => Outcome::End(End::Infeasible),
             n if n.starts_with("__VERIFIER_nondet_") => {
-                let (sort, ty) = nondet_sort(&n["__VERIFIER_nondet_".len()..]).ok_or_else(|| super::unmodelled(n))?;
+                let suffix = &n["__VERIFIER_nondet_".len()..];
+                let (sort, ty) = nondet_sort(suffix, self.prog.layout.ilp32).ok_or_else(|| super::unmodelled(n))?;
                 let v = self.call_input(st, n, loc, sort, ty);
-                // bool is an i1 or an i8 in the IR (the declaration decides).
-                let v = match (dest, sort) {
+                // bool is an i1 or an i8 in the IR (the declaration decides);
+                // a pointer's register holds 64 bits.
+                let v = match (suffix, sort) {
                     (_, Sort::BitVec(1)) => mk(Op::BvZeroExtend(7), vec![v]),
+                    ("pointer", Sort::BitVec(32)) => mk(Op::BvZeroExtend(32), vec![v]),
                     _ => v,
                 };
                 set(st, Val::of(v));

@@ -156,7 +156,7 @@ impl Exec<'_, '_> {
             }
             return Ok(Outcome::Continue);
         } else if ["lrint", "llrint", "lround", "llround"].iter().any(|b| one_arg(b)) {
-            // long and long long are 64 bits. glibc rounds in the current
+            // long is 64 bits (32 under ILP32), long long 64. glibc rounds in the current
             // mode (lrint: cvtsd2si, fistp) or half away from zero (lround)
             // and gives the integer indefinite 100…0 for NaN, infinities
             // and out-of-range values, as fp.to_sbv does in fpsym.
@@ -165,7 +165,8 @@ impl Exec<'_, '_> {
             } else {
                 r
             };
-            let v = mk(Op::FpToSbv(64), vec![rm(m), f(0)]);
+            let w = if name.starts_with("ll") { 64 } else { self.long_type().0 };
+            let v = mk(Op::FpToSbv(w), vec![rm(m), f(0)]);
             if let Some(d) = dest {
                 st.frame_mut().regs.insert(d.clone(), Val::Bv(v));
             }

@@ -94,7 +94,13 @@ impl<'p> Analyzer<'p> {
                     } else {
                         (0, (1i128 << r.bits) - 1)
                     };
-                    (dest(&x.dest), Val::F(itv::from_ints(to, lo, hi)))
+                    let mut v = itv::from_ints(to, lo, hi);
+                    // i386 converts an unsigned 32-bit zero to -0 toward
+                    // negative.
+                    if self.prog.ilp32() && lo == 0 && r.bits == 32 {
+                        v = v.hull(&FloatInterval::new(Float::zero(to, true), Float::zero(to, true), false));
+                    }
+                    (dest(&x.dest), Val::F(v))
                 })
             }
             I::FPToSI(_) | I::FPToUI(_) => {
