@@ -307,6 +307,67 @@ pub fn witness_invariants(a: &Attempt) -> Vec<LoopInvariant> {
         .collect()
 }
 
+/// Checks the proof's invariants by queries (`induction::check_invariants`):
+/// for each loop head of `main` the analysis gave invariants, whether their
+/// ranges (of every value it knows there) hold at the first entry and are
+/// kept by one iteration from any state where they all hold, under exact
+/// IEEE semantics. One line per head: what the queries showed, within
+/// `time` in all.
+pub fn check_invariants(
+    program: &Program,
+    engine: &Config,
+    solver: &fpsym_solver::SolverConfig,
+    a: &Attempt,
+    time: Duration,
+) -> Vec<String> {
+    if !a.proved() {
+        return Vec::new();
+    }
+    let start = Instant::now();
+    let mut lines = Vec::new();
+    let mut config = solver.clone();
+    if config.backend == fpsym_solver::Backend::Portfolio {
+        config.portfolio = fpsym_solver::PortfolioMode::Parallel;
+    }
+    let mut s = fpsym_solver::build_with_workers(&config, &crate::WORKERS);
+    for inv in a.invariants().iter().filter(|i| i.in_entry && i.function == "main") {
+        let one = std::slice::from_ref(inv);
+        let facts = induction::head_facts(program, &inv.head, &fpsym_prove::induction_facts(one, &inv.head));
+        let at = inv
+            .loc
+            .as_ref()
+            .map_or_else(|| "main".to_string(), |l| format!("{}:{}", l.file, l.line));
+        let left = time.saturating_sub(start.elapsed());
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            induction::check_invariants(program, s.as_mut(), engine, &inv.head, &facts, left, crate::interrupt())
+        }))
+        .unwrap_or_else(|p| Err(format!("an internal error, a bug in fpsym ({})", panic_text(&p))));
+        let line = match r {
+            Err(why) => format!("invariant at {at}: not checked by queries ({why})"),
+            Ok(answers) => {
+                let held = answers.iter().filter(|x| **x == Some(true)).count();
+                let failed = answers.iter().filter(|x| **x == Some(false)).count();
+                let mut l = format!(
+                    "invariant at {at}: {held} of {} ranges checked inductive by queries (base and step case)",
+                    answers.len()
+                );
+                if failed > 0 {
+                    l.push_str(&format!(", {failed} not inductive by their ranges alone"));
+                }
+                if !inv.linear.is_empty() {
+                    l.push_str(&format!(
+                        "; its {} linear constraints are the analysis's, not queried",
+                        inv.linear.len()
+                    ));
+                }
+                l
+            }
+        };
+        lines.push(line);
+    }
+    lines
+}
+
 /// The column of the last `while`, `for` or `do` keyword on `line` at or
 /// before `column` (anywhere on the line when the column is unknown).
 fn loop_keyword(text: &str, line: u32, column: u32) -> Option<u32> {

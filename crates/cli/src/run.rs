@@ -343,6 +343,10 @@ fn output_error(e: fpsym_engine::report::OutputError) -> Failure {
     })
 }
 
+/// The most time the queries checking a correctness witness's invariants
+/// take (a quarter of --max-time when that is less).
+const INVARIANT_CHECK_TIME: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// Runs the program; exit 1 when there are findings.
 pub fn run(opts: &RunOptions) -> anyhow::Result<ExitCode> {
     run_then(opts, |_, _| {})
@@ -735,6 +739,15 @@ pub fn execute_with(
             Some(p) if matches!(summary.verdict, Verdict::Proved(_)) => crate::prove::witness_invariants(p),
             _ => Vec::new(),
         };
+        // The witness's invariants, checked by fpsym's own queries.
+        if let Some(p) = proof.as_ref().filter(|_| !invariants.is_empty()) {
+            let time = engine
+                .max_time
+                .map_or(INVARIANT_CHECK_TIME, |t| (t / 4).min(INVARIANT_CHECK_TIME));
+            for l in crate::prove::check_invariants(program, engine, &opts.solver, p, time) {
+                say!("{l}");
+            }
+        }
         crate::competition::write_correctness_witness(
             &opts.files,
             &opts.compile.cflags,

@@ -246,6 +246,11 @@ fn a_loop_proof_states_its_invariants_in_the_correctness_witness() {
         "{t}"
     );
     assert!(t.contains("sv-comp: true\n"), "{t}");
+    // fpsym's own queries show the invariant inductive (base and step).
+    assert!(
+        t.contains("invariant at task.c:15: 1 of 1 ranges checked inductive by queries (base and step case)\n"),
+        "{t}"
+    );
     let yaml = std::fs::read_to_string(dir.join("out/witness.yml")).unwrap();
     let w: serde_json::Value = serde_yaml_ng::from_str(&yaml).unwrap();
     let errors: Vec<String> = witness_validator().iter_errors(&w).map(|e| e.to_string()).collect();

@@ -51,6 +51,91 @@ pub struct Induction {
     /// The step case (from an arbitrary state at the head), or the base case
     /// (from the entry).
     pub step: Option<Vec<Fact>>,
+    /// An invariant check ([`check_invariants`]) instead of a proof of the
+    /// property: the facts to check where a path stands at the head past
+    /// its phis after `k` arrivals, and where the indices of those that
+    /// fail (or cannot be decided) are written.
+    pub check: Option<InvariantCheck>,
+}
+
+/// The facts an invariant check asks about, and its answers.
+#[derive(Clone, Debug, Default)]
+pub struct InvariantCheck {
+    /// The facts.
+    pub facts: Vec<Fact>,
+    /// Indices of the facts some path violates.
+    pub failed: std::sync::Arc<std::sync::Mutex<std::collections::BTreeSet<usize>>>,
+    /// Indices of the facts a query could not decide (or that say nothing
+    /// of their value).
+    pub undecided: std::sync::Arc<std::sync::Mutex<std::collections::BTreeSet<usize>>>,
+}
+
+/// Whether each fact of `facts`, stated of the loop head `head` of `main`,
+/// is an inductive invariant under exact IEEE semantics: it holds at the
+/// head's first entry (a run from the entry to there), and, from any state
+/// at the head where all of them hold, at the next arrival (a run of one
+/// iteration from an arbitrary state: the step case's start). One query per
+/// fact and path. The answer per fact, in order: Some(true) inductive,
+/// Some(false) not, None undecided in `time`.
+#[allow(clippy::too_many_arguments)]
+pub fn check_invariants(
+    program: &Program,
+    solver: &mut dyn Solver,
+    config: &Config,
+    head: &Name,
+    facts: &[Fact],
+    time: std::time::Duration,
+    interrupt: std::sync::Arc<std::sync::atomic::AtomicBool>,
+) -> Result<Vec<Option<bool>>, String> {
+    applicable(program, config)?;
+    let deadline = Instant::now() + time;
+    let check = InvariantCheck {
+        facts: facts.to_vec(),
+        ..Default::default()
+    };
+    let count = facts.len();
+    for (k, step) in [(0, None), (1, Some(facts.to_vec()))] {
+        let mut c = config.clone();
+        c.induction = Some(Induction {
+            head: head.clone(),
+            k,
+            step,
+            check: Some(check.clone()),
+        });
+        c.max_time = Some(deadline.saturating_duration_since(Instant::now()));
+        c.stop_at_finding = None;
+        c.loop_bound = None;
+        c.seeds = Vec::new();
+        c.crash_seeds = 0;
+        // Paths must stop at the head: the fast path runs loops whole.
+        c.fast_path = false;
+        let mut sink = Collect::default();
+        let mut cx = RunContext {
+            interrupt: interrupt.clone(),
+            ..Default::default()
+        };
+        let s = crate::run(program, solver, &c, &mut sink, &mut cx).map_err(|e| e.to_string())?;
+        if let Verdict::Incomplete(w) | Verdict::Unknown(w) = &s.verdict {
+            // Every fact not yet shown to fail stays undecided.
+            let failed = check.failed.lock().expect("not poisoned").clone();
+            let mut u = check.undecided.lock().expect("not poisoned");
+            u.extend((0..count).filter(|i| !failed.contains(i)));
+            let _ = w;
+        }
+    }
+    let failed = check.failed.lock().expect("not poisoned").clone();
+    let undecided = check.undecided.lock().expect("not poisoned").clone();
+    Ok((0..count)
+        .map(|i| {
+            if failed.contains(&i) {
+                Some(false)
+            } else if undecided.contains(&i) {
+                None
+            } else {
+                Some(true)
+            }
+        })
+        .collect())
 }
 
 /// A fact assumed of the state at every arrival at the loop head (the
@@ -278,40 +363,12 @@ impl crate::Engine<'_, '_> {
         if !prog.loop_headers[fidx][hb] {
             return Err(EngineError::Entry(format!("block {head} of `main` is no loop head")));
         }
-        let mut reach = vec![false; f.basic_blocks.len()];
-        reach[hb] = true;
-        let mut work = vec![hb];
-        while let Some(b) = work.pop() {
-            for s in crate::prog::successors(&f.basic_blocks[b].term) {
-                if let Some(&j) = prog.blocks[fidx].get(s) {
-                    if !reach[j] {
-                        reach[j] = true;
-                        work.push(j);
-                    }
-                }
-            }
-        }
         let phis = f.basic_blocks[hb]
             .instrs
             .iter()
             .take_while(|i| matches!(i, Instruction::Phi(_)))
             .count();
-        let mut havoc: Vec<(llvm_ir::Name, llvm_ir::TypeRef)> =
-            f.parameters.iter().map(|p| (p.name.clone(), p.ty.clone())).collect();
-        for (b, block) in f.basic_blocks.iter().enumerate() {
-            let instrs = if reach[b] && b != hb {
-                continue;
-            } else if b == hb {
-                &block.instrs[..phis]
-            } else {
-                &block.instrs[..]
-            };
-            for i in instrs {
-                if let Some(n) = i.try_get_result() {
-                    havoc.push((n.clone(), prog.module.type_of(i)));
-                }
-            }
-        }
+        let havoc = head_registers(prog, fidx, hb);
         let mut regs = prog.regs(fidx);
         for (n, ty) in havoc {
             let label = st.unique_name(&format!("head:{}", name_str(&n)));
@@ -341,23 +398,135 @@ impl crate::Engine<'_, '_> {
         frame.ip = phis;
         st.frames.push(frame);
         for fact in facts {
-            let v = match &fact.var {
-                HeadVar::Register(n) => st.frame().regs.get(n),
-                HeadVar::Global(g) => {
-                    let Some(gv) = prog.module.global_vars.iter().find(|x| name_str(&x.name) == *g) else {
-                        continue;
-                    };
-                    let ty = crate::pointee(gv);
-                    let n = prog.layout.store_size(&ty);
-                    ex.read_at(st, ex.globals[g], &crate::term::bv(64, 0), n, &ty, &None)
-                        .ok()
-                }
-            };
-            if let Some(c) = v.and_then(|v| fact_term(&v, &fact.range)) {
+            if let Some(c) = head_value(&mut ex, st, &fact.var).and_then(|v| fact_term(&v, &fact.range)) {
                 st.constrain(c);
             }
         }
         Ok(())
+    }
+
+    /// With an invariant check ([`check_invariants`]) and `st` at the loop
+    /// head past its phis after the case's `k` arrivals: asks, for each
+    /// fact, whether the path lets it fail (writing the answers), and ends
+    /// the path (None elsewhere).
+    pub(crate) fn invariant_check(&mut self, st: &mut crate::state::State) -> Option<crate::exec::End> {
+        let ind = self.config.induction.as_ref()?;
+        let check = ind.check.clone()?;
+        let (c, k) = self.induction_visits(st)?;
+        let f = *self.prog.func_index.get("main")?;
+        let h = *self.prog.blocks[f].get(&ind.head)?;
+        let fr = st.frames.last()?;
+        let phis = self.prog.funcs[f].basic_blocks[h]
+            .instrs
+            .iter()
+            .take_while(|i| matches!(i, llvm_ir::Instruction::Phi(_)))
+            .count();
+        if c != k || st.frames.len() != 1 || fr.func != f || fr.bb != h || fr.ip != phis {
+            return None;
+        }
+        let mut ex = self.exec();
+        for (i, fact) in check.facts.iter().enumerate() {
+            let holds = head_value(&mut ex, st, &fact.var).and_then(|v| fact_term(&v, &fact.range));
+            let answer = match holds {
+                Some(c) => {
+                    let not = crate::term::mk(fpsym_expr::Op::Not, vec![c]);
+                    match ex.feasible(st, &[not]) {
+                        crate::exec::Feasible::Yes(_) => Some(true),
+                        crate::exec::Feasible::No => Some(false),
+                        crate::exec::Feasible::Unknown(_) => None,
+                    }
+                }
+                None => None,
+            };
+            match answer {
+                Some(true) => {
+                    check.failed.lock().expect("not poisoned").insert(i);
+                }
+                Some(false) => {}
+                None => {
+                    check.undecided.lock().expect("not poisoned").insert(i);
+                }
+            }
+        }
+        Some(crate::exec::End::Infeasible)
+    }
+}
+
+/// The registers of function `fidx` that have a value at its loop head `hb`
+/// (block index) and keep it through the loop: the parameters, the head's
+/// phis and every value defined where the head cannot lead; with types.
+fn head_registers(prog: &crate::prog::Prog<'_>, fidx: usize, hb: usize) -> Vec<(Name, llvm_ir::TypeRef)> {
+    let f = prog.funcs[fidx];
+    let mut reach = vec![false; f.basic_blocks.len()];
+    reach[hb] = true;
+    let mut work = vec![hb];
+    while let Some(b) = work.pop() {
+        for s in crate::prog::successors(&f.basic_blocks[b].term) {
+            if let Some(&j) = prog.blocks[fidx].get(s) {
+                if !reach[j] {
+                    reach[j] = true;
+                    work.push(j);
+                }
+            }
+        }
+    }
+    let mut out: Vec<(Name, llvm_ir::TypeRef)> = f.parameters.iter().map(|p| (p.name.clone(), p.ty.clone())).collect();
+    for (b, block) in f.basic_blocks.iter().enumerate() {
+        if reach[b] && b != hb {
+            continue;
+        }
+        for i in &block.instrs {
+            if b == hb && !matches!(i, llvm_ir::Instruction::Phi(_)) {
+                break;
+            }
+            if let Some(n) = i.try_get_result() {
+                out.push((n.clone(), prog.module.type_of(i)));
+            }
+        }
+    }
+    out
+}
+
+/// The facts of `facts` about values the loop head `head` of `main` has:
+/// its registers that keep their value through the loop (see
+/// [`head_registers`]) and globals. (An analysis may know ranges of values
+/// defined in the loop's body too; they are no state of the head.)
+pub fn head_facts(program: &Program, head: &Name, facts: &[Fact]) -> Vec<Fact> {
+    let prog = crate::prog::Prog::new(program, |_| true);
+    let Some(&f) = prog.func_index.get("main") else {
+        return Vec::new();
+    };
+    let Some(&hb) = prog.blocks[f].get(head) else {
+        return Vec::new();
+    };
+    let regs: HashSet<Name> = head_registers(&prog, f, hb).into_iter().map(|(n, _)| n).collect();
+    facts
+        .iter()
+        .filter(|x| match &x.var {
+            HeadVar::Register(n) => regs.contains(n),
+            HeadVar::Global(_) => true,
+        })
+        .cloned()
+        .collect()
+}
+
+/// The value of `var` in `st` (a register of its frame, or a scalar global
+/// read from memory), if it has one.
+fn head_value(
+    ex: &mut crate::exec::Exec<'_, '_>,
+    st: &mut crate::state::State,
+    var: &HeadVar,
+) -> Option<crate::value::Val> {
+    let prog = ex.prog;
+    match var {
+        HeadVar::Register(n) => st.frame().regs.get(n),
+        HeadVar::Global(g) => {
+            let gv = prog.module.global_vars.iter().find(|x| name_str(&x.name) == *g)?;
+            let ty = crate::pointee(gv);
+            let n = prog.layout.store_size(&ty);
+            ex.read_at(st, ex.globals[g], &crate::term::bv(64, 0), n, &ty, &None)
+                .ok()
+        }
     }
 }
 
@@ -472,6 +641,7 @@ fn run_case(
         head: head.clone(),
         k,
         step,
+        check: None,
     });
     c.max_time = Some(time);
     c.stop_at_finding = Some(crate::checkers::Kind::ReachError);

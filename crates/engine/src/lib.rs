@@ -611,6 +611,13 @@ fn run_unseeded(
                     };
                 }
             }
+            // An invariant check: a path at the loop head is asked about
+            // the facts there and ends.
+            if let Some(end) = engine.invariant_check(&mut st) {
+                engine.finish(st, end)?;
+                removed.push(id);
+                break;
+            }
             // k-induction: a path past the head's k + 1-th arrival is
             // outside the case's question.
             if engine.induction_visits(&st).is_some_and(|(c, k)| c > k) {
@@ -1149,6 +1156,9 @@ impl<'e, 'p> Engine<'e, 'p> {
             {
                 End::Infeasible
             }
+            // An invariant check asks about states at the loop head only:
+            // a path that fails before it gets there is none of them.
+            End::Error(_) if self.config.induction.as_ref().is_some_and(|i| i.check.is_some()) => End::Infeasible,
             e => e,
         };
         for o in self.plugins.observers.iter_mut() {

@@ -160,3 +160,64 @@ fn programs_with_state_the_head_cannot_have_are_declined() {
     assert!(why.contains("global `p` holds a pointer"), "{why}");
     assert!(matches!(prove(&pointer), Outcome::Unknown(_)));
 }
+
+/// Checks `facts` (by the register of the head's phi, `x.0`, read from the
+/// IR) at the loop head of `p` with the z3 binary.
+fn check(p: &Program, facts: &[induction::Fact]) -> Vec<Option<bool>> {
+    let z3 = fpsym_solver::process::ProcessConfig::parse("z3 -in").expect("a command line");
+    let mut solver = fpsym_solver::build(&fpsym_solver::SolverConfig::bare(fpsym_solver::Backend::Process(z3)));
+    let head = induction::heads(p).into_iter().next().expect("main has a loop");
+    induction::check_invariants(
+        p,
+        solver.as_mut(),
+        &config(),
+        &head,
+        facts,
+        Duration::from_secs(30),
+        Default::default(),
+    )
+    .expect("the check applies")
+}
+
+#[test]
+fn an_invariant_check_answers_per_range_whether_it_is_inductive() {
+    // x counts up by 0.5 from 0 and wraps to 0 past 10: x in [0, 10] is
+    // inductive; [0, 5] holds at the entry but not after an iteration;
+    // [1, 10] does not hold at the entry; the whole float line is.
+    let p = build(
+        "invariant_check",
+        r#"
+int main(void) {
+  double x = 0.0;
+  while (__VERIFIER_nondet_int()) {
+    x = x + 0.5;
+    if (x > 10.0) x = 0.0;
+  }
+  if (x > 20.0) reach_error();
+  return 0;
+}
+"#,
+    );
+    let f = |lo: f64, hi: f64, nan: bool| induction::Fact {
+        var: induction::HeadVar::Register(fpsym_frontend::llvm_ir::Name::from("x.0")),
+        range: induction::Range::Float {
+            bounds: Some((fpsym_float::Float::from_f64(lo), fpsym_float::Float::from_f64(hi))),
+            nan,
+        },
+    };
+    // Each fact alone: an inductive one, and ones failing in the step and
+    // in the base case.
+    assert_eq!(check(&p, &[f(0.0, 10.0, false)]), vec![Some(true)]);
+    assert_eq!(check(&p, &[f(0.0, 5.0, false)]), vec![Some(false)]);
+    assert_eq!(check(&p, &[f(1.0, 10.0, false)]), vec![Some(false)]);
+    assert_eq!(
+        check(&p, &[f(f64::NEG_INFINITY, f64::INFINITY, true)]),
+        vec![Some(true)]
+    );
+    // Together: each is checked assuming all, so the failing one does not
+    // hide the inductive one.
+    assert_eq!(
+        check(&p, &[f(0.0, 10.0, false), f(0.0, 5.0, false)]),
+        vec![Some(true), Some(false)]
+    );
+}

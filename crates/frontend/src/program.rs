@@ -294,13 +294,29 @@ fn compile(input: &Path, output: &Path, extra: &[OsString], diagnostics: &mut St
     Ok(())
 }
 
-/// The runtime linked into one module in `dir`, compiled there unless
-/// `dir` already holds it for the same sources, flags and clang.
-fn runtime_bitcode(dir: &Path) -> Result<PathBuf, FrontendError> {
+/// The flags of `cflags` that choose the target (`-m32`, `-msse2`,
+/// `-mfpmath=sse`, ...): the runtime is compiled for the program's.
+fn target_flags(cflags: &[String]) -> Vec<OsString> {
+    cflags
+        .iter()
+        .filter(|f| {
+            matches!(f.as_str(), "-m32" | "-m64")
+                || ["-msse", "-mno-sse", "-mfpmath", "--target", "-march"]
+                    .iter()
+                    .any(|p| f.starts_with(p))
+        })
+        .map(OsString::from)
+        .collect()
+}
+
+/// The runtime linked into one module in `dir`, compiled there (for the
+/// target `target` chooses) unless `dir` already holds it for the same
+/// sources, flags and clang.
+fn runtime_bitcode(dir: &Path, target: &[OsString]) -> Result<PathBuf, FrontendError> {
     embedded::write_files(dir, RUNTIME)?;
     let runtime = dir.join("runtime.bc");
     let key_path = dir.join("runtime.key");
-    let mut key = format!("{}\n{:?}\n", Tool::Clang.find()?.display(), fixed_flags());
+    let mut key = format!("{}\n{:?}\n{target:?}\n", Tool::Clang.find()?.display(), fixed_flags());
     for (name, contents) in RUNTIME {
         key.push_str(&format!("{name}\n{contents}\n"));
     }
@@ -318,7 +334,9 @@ fn runtime_bitcode(dir: &Path) -> Result<PathBuf, FrontendError> {
             .zip(&outputs)
             .map(|((name, _), out)| {
                 let src = dir.join(name);
-                scope.spawn(move || compile(&src, out, &["-w".into()], &mut String::new()))
+                let mut extra: Vec<OsString> = vec!["-w".into()];
+                extra.extend(target.iter().cloned());
+                scope.spawn(move || compile(&src, out, &extra, &mut String::new()))
             })
             .collect();
         handles
@@ -388,7 +406,7 @@ pub(crate) fn build(inputs: &[PathBuf], opts: &CompileOptions, workdir: &Path) -
     let mut runtime_dir = None;
     let to_optimize = if opts.runtime {
         let dir = workdir.join("fpsym-runtime");
-        let runtime = runtime_bitcode(&dir)?;
+        let runtime = runtime_bitcode(&dir, &target_flags(&opts.cflags))?;
         // Only what the program needs; a program's own (strong) definition
         // is kept over the runtime's weak one.
         let with_runtime = obj.join("with-runtime.bc");

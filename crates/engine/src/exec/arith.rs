@@ -292,17 +292,19 @@ pub fn x87_load(t: &Term) -> Term {
     }
 }
 
-/// uitofp as clang-14's i386 code computes it (the ILP32 data model): as
-/// x86-64's ([`to_float`]), except that zero converts to -0 toward
-/// negative where the code subtracts two cancelling parts: unsigned 32-bit
-/// to float or double (`(2^52 | x) - 2^52` in double) and unsigned 64-bit
-/// to double (high and low halves); 64-bit to float is x87's `fild` plus
-/// 0 or 2^64, so +0.
-pub fn uint_to_float_i386(r: RoundingMode, a: &Term, to: Format) -> Term {
+/// uitofp of a scalar as clang-14's code computes it (`ilp32`: i386's):
+/// as [`to_float`], except that zero converts to -0 toward negative where
+/// the code subtracts two cancelling parts: unsigned 64-bit to double on
+/// both targets (high and low halves against magic numbers), and on i386
+/// unsigned 32-bit to float or double (`(2^52 | x) - 2^52` in double).
+/// x86-64 converts unsigned 32-bit values as signed 64-bit ones, and both
+/// convert unsigned 64-bit to float by other code (x87's `fild` plus 0 or
+/// 2^64 on i386): +0.
+pub fn uint_to_float(r: RoundingMode, a: &Term, to: Format, ilp32: bool) -> Term {
     let v = to_float("uitofp", r, a, to);
     let w = width(a);
     let cancels = match w {
-        32 => to == Format::BINARY32 || to == Format::BINARY64,
+        32 => ilp32 && (to == Format::BINARY32 || to == Format::BINARY64),
         64 => to == Format::BINARY64,
         _ => false,
     };

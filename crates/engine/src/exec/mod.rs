@@ -861,14 +861,13 @@ impl<'e, 'p> Exec<'e, 'p> {
             I::UIToFP(x) => {
                 let to = self.float_format(&x.to_type)?;
                 // Vectors have their own code (see arith::vector_uint_to_float).
-                if matches!(v(0), Val::Agg(_)) && self.prog.layout.ilp32 {
+                let ilp32 = self.prog.layout.ilp32;
+                if matches!(v(0), Val::Agg(_)) && ilp32 {
                     return Err(ExecError::Unsupported("a vector uitofp under ILP32".into()));
-                } else if self.prog.layout.ilp32 {
-                    cast!(x, |a: &Val| Val::Fp(arith::uint_to_float_i386(rmode, a.bv(), to)))
                 } else if matches!(v(0), Val::Agg(_)) {
                     cast!(x, |a: &Val| Val::Fp(arith::vector_uint_to_float(rmode, a.bv(), to)))
                 } else {
-                    cast!(x, |a: &Val| Val::Fp(arith::to_float("uitofp", rmode, a.bv(), to)))
+                    cast!(x, |a: &Val| Val::Fp(arith::uint_to_float(rmode, a.bv(), to, ilp32)))
                 }
             }
             I::FPToSI(x) => {

@@ -242,10 +242,14 @@ impl Decoder<'_, '_, '_> {
                 conv(c, &x.operand)?
             }
             I::SIToFP(x) => conv(self.int_to_float(true, &x.to_type)?, &x.operand)?,
-            // i386 converts these other than x86-64 (the executor's
-            // `fp_to_int_i386`, `uint_to_float_i386`).
+            // Zero's sign toward negative, and i386's unsigned conversions
+            // (the executor's `uint_to_float`, `fp_to_int_i386`).
             I::UIToFP(x)
-                if self.cx.prog.layout.ilp32 && matches!(self.class(&self.ty(&x.operand))?, Mem::Int(32 | 64)) =>
+                if match self.class(&self.ty(&x.operand))? {
+                    Mem::Int(64) => true,
+                    Mem::Int(32) => self.cx.prog.layout.ilp32,
+                    _ => false,
+                } =>
             {
                 return None
             }

@@ -95,9 +95,11 @@ impl<'p> Analyzer<'p> {
                         (0, (1i128 << r.bits) - 1)
                     };
                     let mut v = itv::from_ints(to, lo, hi);
-                    // i386 converts an unsigned 32-bit zero to -0 toward
-                    // negative.
-                    if self.prog.ilp32() && lo == 0 && r.bits == 32 {
+                    // Zero converts to -0 toward negative from 64 bits to
+                    // double, and on i386 from 32 bits (the engine's
+                    // `arith::uint_to_float`).
+                    let cancels = (r.bits == 64 && to == Format::BINARY64) || (self.prog.ilp32() && r.bits == 32);
+                    if cancels && lo == 0 {
                         v = v.hull(&FloatInterval::new(Float::zero(to, true), Float::zero(to, true), false));
                     }
                     (dest(&x.dest), Val::F(v))
