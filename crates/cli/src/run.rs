@@ -344,7 +344,8 @@ fn output_error(e: fpsym_engine::report::OutputError) -> Failure {
 }
 
 /// The most time the queries checking a correctness witness's invariants
-/// take (a quarter of --max-time when that is less).
+/// take (a tenth of --max-time when that is less: they run after the run,
+/// and take milliseconds on bench/prove's programs).
 const INVARIANT_CHECK_TIME: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// Runs the program; exit 1 when there are findings.
@@ -743,7 +744,7 @@ pub fn execute_with(
         if let Some(p) = proof.as_ref().filter(|_| !invariants.is_empty()) {
             let time = engine
                 .max_time
-                .map_or(INVARIANT_CHECK_TIME, |t| (t / 4).min(INVARIANT_CHECK_TIME));
+                .map_or(INVARIANT_CHECK_TIME, |t| (t / 10).min(INVARIANT_CHECK_TIME));
             for l in crate::prove::check_invariants(program, engine, &opts.solver, p, time) {
                 say!("{l}");
             }
