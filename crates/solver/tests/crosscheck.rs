@@ -31,7 +31,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// Random formulas cross-checked by all three backends.
-const N_FORMULAS: usize = 1000;
+const N_FORMULAS: usize = 600;
 /// Seed of formula `i` is `SEED0 + i` (cp_differential.rs uses 7000..9000).
 const SEED0: u64 = 100_000;
 /// Worker threads, each with its own three solvers (the test machine has
@@ -331,8 +331,9 @@ fn cp_z3_cvc5_agree_on_random_formulas() {
         // unknowns are the z3 backend's "invalid extract application" on
         // fp.to_ubv/fp.to_sbv), cvc5 965 (35 unknowns are cvc5 --fp-exp
         // crashes). (2,000 formulas took twice as long for CI's time.)
+        // 600 formulas for CI time since: 450 is the same share (75%).
         assert!(
-            report.two_or_more >= 750,
+            report.two_or_more >= 450,
             "only {} formulas got ≥ 2 definite answers",
             report.two_or_more
         );
