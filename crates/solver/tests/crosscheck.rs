@@ -331,13 +331,14 @@ fn cp_z3_cvc5_agree_on_random_formulas() {
         // unknowns are the z3 backend's "invalid extract application" on
         // fp.to_ubv/fp.to_sbv), cvc5 965 (35 unknowns are cvc5 --fp-exp
         // crashes). (2,000 formulas took twice as long for CI's time.)
-        // 600 formulas for CI time since: 450 is the same share (75%).
+        // 600 formulas for CI time since: each threshold is the same share
+        // of them (75% two answers; cp 85%, z3 50%, cvc5 70%).
         assert!(
             report.two_or_more >= 450,
             "only {} formulas got ≥ 2 definite answers",
             report.two_or_more
         );
-        for (k, min) in [850, 500, 700].into_iter().enumerate() {
+        for (k, min) in [510, 300, 420].into_iter().enumerate() {
             let d = report.decided[k];
             assert!(
                 d >= min,
