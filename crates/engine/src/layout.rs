@@ -38,10 +38,7 @@ pub struct Layout<'m> {
 impl<'m> Layout<'m> {
     /// The layout of `module`'s target (i386 or x86-64, by its triple).
     pub fn new(module: &'m llvm_ir::Module) -> Self {
-        let ilp32 = module
-            .target_triple
-            .as_deref()
-            .is_some_and(|t| ["i386", "i486", "i586", "i686"].iter().any(|p| t.starts_with(p)));
+        let ilp32 = module.target_triple.as_deref().is_some_and(fpsym_frontend::is_i386);
         Layout {
             types: &module.types,
             ilp32,

@@ -44,7 +44,7 @@ pub use debuginfo::{CType, Field, FloatKind, ParamInfo, Variable};
 /// The llvm-ir crate the module is loaded with (use it rather than another
 /// version for [`Program::module`]).
 pub use llvm_ir;
-pub use program::{Loc, Program};
+pub use program::{is_i386, Loc, Program};
 pub use special::{instruction_operands, SpecialConst, SpecialFloat};
 pub use user::UserCode;
 pub use validate::UnsupportedSite;

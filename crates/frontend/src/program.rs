@@ -528,7 +528,7 @@ fn load_module(path: &Path, is_text: bool) -> Result<Module, FrontendError> {
 
 /// An i386 target triple (`i386`, `i486`, `i586`, `i686`): the ILP32 data
 /// model.
-pub(crate) fn is_i386(triple: &str) -> bool {
+pub fn is_i386(triple: &str) -> bool {
     ["i386", "i486", "i586", "i686"].iter().any(|p| triple.starts_with(p))
 }
 
