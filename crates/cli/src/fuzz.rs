@@ -83,6 +83,10 @@ pub struct Phase {
     /// (`--range`, `--finite-inputs`, `--array-len`), so that each of its
     /// crashes is an input the run could take.
     pub bounded: bool,
+    /// The time kept for [`follow_crashes`] (zero without crashes).
+    follow: Duration,
+    /// The findings [`follow_crashes`] added.
+    pub followed: u64,
 }
 
 /// Runs the phase when `time` asks for it (and the run can have it: a
@@ -159,15 +163,127 @@ pub fn phase(
     if engine.search == Search::One(Policy::Dfs) && !engine.seeds.is_empty() {
         engine.search = Search::Interleaved(vec![Policy::Seeded, Policy::Dfs]);
     }
+    // The concrete runs of crashes the seeded search does not reproduce
+    // ([`follow_crashes`]) take their time from the run's.
+    let follow = if engine.crash_seeds > 0 && bounded {
+        engine.max_time.map_or(FOLLOW, |m| FOLLOW.min(m / 10))
+    } else {
+        Duration::ZERO
+    };
     if let Some(m) = engine.max_time {
-        let spent = Duration::from_secs_f64(outcome.seconds);
+        let spent = Duration::from_secs_f64(outcome.seconds) + follow;
         engine.max_time = Some(m.saturating_sub(spent).max(Duration::from_millis(100)));
     }
     Ok(Some(Phase {
         outcome,
         seeds,
         bounded,
+        follow,
+        followed: 0,
     }))
+}
+
+/// The most time the concrete runs of the fuzzing phase's crashes get
+/// (a tenth of `--max-time` when that is less).
+pub const FOLLOW: Duration = Duration::from_secs(5);
+
+/// Runs each crash of the fuzzing phase that no test of the run has the
+/// input of (the seeded search did not get to it in its time) on the
+/// engine concretely: the crash's input alone ([`Config::ordered_inputs`]),
+/// one path, no seeds, within the phase's `follow` time. Its test and
+/// findings join the run's (tests numbered after them; a finding at a
+/// kind and place the run has already is not repeated), so a crash the
+/// model reaches becomes a finding with its test (and, under
+/// unreach-call, a witness), and one it does not reach a test that
+/// [`crashes_alone`] finds contradicting the native run. Adds the runs'
+/// counters to `stats`; returns how many findings it added (also kept in
+/// [`Phase::followed`]). Only for a phase that kept to the run's bounds
+/// (each crash an input the run could take).
+pub fn follow_crashes(
+    phase: &mut Phase,
+    program: &fpsym_frontend::Program,
+    engine: &Config,
+    solver: &mut dyn fpsym_solver::Solver,
+    out: &Path,
+    sink: &mut DirSink,
+    stats: &mut fpsym_engine::report::Stats,
+) -> anyhow::Result<u64> {
+    use std::sync::atomic::Ordering;
+    let interrupt = crate::interrupt();
+    let mut added = 0;
+    if !phase.bounded || phase.follow.is_zero() {
+        return Ok(added);
+    }
+    let deadline = std::time::Instant::now() + phase.follow;
+    let mut tests = fpsym_engine::report::read_tests(out)?;
+    for (_, seed) in phase.seeds.iter().filter(|(file, _)| file.is_some()) {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        if left.is_zero() || interrupt.load(Ordering::Relaxed) {
+            break;
+        }
+        if tests.iter().any(|t| same_input(t, seed)) {
+            continue;
+        }
+        let mut config = engine.clone();
+        config.ordered_inputs = Some(seed.clone());
+        config.seeds = Vec::new();
+        config.crash_seeds = 0;
+        config.search = Search::One(Policy::Dfs);
+        config.max_time = Some(left);
+        let mut got = fpsym_engine::report::Collect::default();
+        let mut cx = fpsym_engine::RunContext {
+            interrupt: interrupt.clone(),
+            ..Default::default()
+        };
+        let summary = match fpsym_engine::run(program, solver, &config, &mut got, &mut cx) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("fpsym: note: a crash of the fuzzing phase was not run on the engine ({e})");
+                continue;
+            }
+        };
+        let first = tests.iter().map(|t| t.id).max().unwrap_or(0);
+        for t in &got.tests {
+            let t = fpsym_engine::report::Test {
+                id: first + t.id,
+                ..t.clone()
+            };
+            sink.test(&t)?;
+            tests.push(t);
+        }
+        let mut findings = 0;
+        for f in &got.findings {
+            let known = sink
+                .findings()
+                .iter()
+                .any(|g| g.kind == f.kind && g.file == f.file && g.line == f.line && g.column == f.column);
+            if !known {
+                sink.finding(&Finding {
+                    test: first + f.test,
+                    ..f.clone()
+                })?;
+                findings += 1;
+            }
+        }
+        for e in &got.events {
+            sink.event(e)?;
+        }
+        let s = &summary.stats;
+        stats.paths_completed += s.paths_completed;
+        stats.paths_partial += s.paths_partial;
+        stats.paths_infeasible += s.paths_infeasible;
+        stats.tests += s.tests;
+        stats.findings += findings;
+        stats.instructions += s.instructions;
+        stats.fast_instructions += s.fast_instructions;
+        stats.queries += s.queries;
+        stats.solver_seconds += s.solver_seconds;
+        stats.states += s.states;
+        stats.seconds += s.seconds;
+        added += findings;
+    }
+    phase.followed = added;
+    Ok(added)
 }
 
 /// Whether the run's program takes any input the fuzzer could vary: a
@@ -553,13 +669,17 @@ pub fn crashes_alone(
 pub fn summary_line(phase: &Phase, marked: usize) -> String {
     let o = &phase.outcome;
     format!(
-        "fuzzing: {:.1} s, {} executions, {} inputs kept, {} crashing; {} seeds; {} finding(s) found by fuzzing{}",
+        "fuzzing: {:.1} s, {} executions, {} inputs kept, {} crashing; {} seeds; {} finding(s) found by fuzzing{}{}",
         o.seconds,
         o.executions,
         o.corpus.len(),
         o.crashes.len(),
         phase.seeds.len(),
         marked,
+        match phase.followed {
+            0 => String::new(),
+            n => format!(" ({n} reached by running its input on the engine: the search did not get there)"),
+        },
         if o.interrupted {
             " (interrupted)"
         } else if o.plateaued {
@@ -582,6 +702,7 @@ pub fn write_record(phase: &Phase, marked: usize, alone: &[Crash], out: &Path) -
         "first_crash_seconds": o.first_crash_seconds,
         "seeds": phase.seeds.len(),
         "findings_from_fuzzing": marked,
+        "reached_concretely": phase.followed,
         "crashes_alone": alone,
         "interrupted": o.interrupted,
         "plateaued": o.plateaued,

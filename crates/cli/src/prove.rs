@@ -308,11 +308,11 @@ pub fn witness_invariants(a: &Attempt) -> Vec<LoopInvariant> {
 }
 
 /// Checks the proof's invariants by queries (`induction::check_invariants`):
-/// for each loop head of `main` the analysis gave invariants, whether their
-/// ranges (of every value it knows there) hold at the first entry and are
-/// kept by one iteration from any state where they all hold, under exact
-/// IEEE semantics. One line per head: what the queries showed, within
-/// `time` in all.
+/// for each loop head of `main` the analysis gave invariants, how many of
+/// their ranges (of every value it knows there) and linear constraints
+/// hold at the first entry and are kept together by one iteration from any
+/// state where they all hold, under exact IEEE semantics ([`held_together`]).
+/// One line per head: what the queries showed, within `time` in all.
 pub fn check_invariants(
     program: &Program,
     engine: &Config,
@@ -333,39 +333,86 @@ pub fn check_invariants(
     for inv in a.invariants().iter().filter(|i| i.in_entry && i.function == "main") {
         let one = std::slice::from_ref(inv);
         let facts = induction::head_facts(program, &inv.head, &fpsym_prove::induction_facts(one, &inv.head));
+        let linear = fpsym_prove::linear_facts(one, &inv.head);
         let at = inv
             .loc
             .as_ref()
             .map_or_else(|| "main".to_string(), |l| format!("{}:{}", l.file, l.line));
-        let left = time.saturating_sub(start.elapsed());
-        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            induction::check_invariants(program, s.as_mut(), engine, &inv.head, &facts, left, crate::interrupt())
-        }))
-        .unwrap_or_else(|p| Err(format!("an internal error, a bug in fpsym ({})", panic_text(&p))));
-        let line = match r {
+        let deadline = start + time;
+        let mut check = |facts: &[induction::Fact], linear: &[induction::LinearFact]| {
+            let left = deadline.saturating_duration_since(Instant::now());
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                induction::check_invariants(
+                    program,
+                    s.as_mut(),
+                    engine,
+                    &inv.head,
+                    facts,
+                    linear,
+                    left,
+                    crate::interrupt(),
+                )
+            }))
+            .unwrap_or_else(|p| Err(format!("an internal error, a bug in fpsym ({})", panic_text(&p))))
+        };
+        let line = match held_together(&facts, &linear, &mut check) {
             Err(why) => format!("invariant at {at}: not checked by queries ({why})"),
-            Ok(answers) => {
-                let held = answers.iter().filter(|x| **x == Some(true)).count();
-                let failed = answers.iter().filter(|x| **x == Some(false)).count();
-                let mut l = format!(
-                    "invariant at {at}: {held} of {} ranges checked inductive by queries (base and step case)",
-                    answers.len()
-                );
-                if failed > 0 {
-                    l.push_str(&format!(", {failed} not inductive by their ranges alone"));
+            Ok((ranges, sums)) => {
+                let mut l = format!("invariant at {at}: {ranges} of {} ranges", facts.len());
+                if !linear.is_empty() {
+                    l.push_str(&format!(" and {sums} of {} linear constraints", linear.len()));
                 }
-                if !inv.linear.is_empty() {
-                    l.push_str(&format!(
-                        "; its {} linear constraints are the analysis's, not queried",
-                        inv.linear.len()
-                    ));
-                }
+                l.push_str(" checked inductive together by queries (base and step case)");
                 l
             }
         };
         lines.push(line);
     }
     lines
+}
+
+/// The largest subsets of `facts` and `linear` that `check` shows
+/// inductive together (Houdini's fixpoint): the ranges are checked alone
+/// first, dropping each one not shown inductive until the rest all are
+/// (each is then kept by an iteration from any state where the rest hold);
+/// then the linear constraints, assuming those ranges, the same way.
+/// Returns how many of each are left.
+fn held_together(
+    facts: &[induction::Fact],
+    linear: &[induction::LinearFact],
+    check: &mut dyn FnMut(&[induction::Fact], &[induction::LinearFact]) -> Result<Vec<Option<bool>>, String>,
+) -> Result<(usize, usize), String> {
+    let mut ranges = facts.to_vec();
+    while !ranges.is_empty() {
+        let answers = check(&ranges, &[])?;
+        let before = ranges.len();
+        ranges = ranges
+            .into_iter()
+            .zip(&answers)
+            .filter(|(_, a)| **a == Some(true))
+            .map(|(f, _)| f)
+            .collect();
+        if ranges.len() == before {
+            break;
+        }
+    }
+    let mut sums = linear.to_vec();
+    while !sums.is_empty() {
+        // The ranges left are inductive on their own: assumed, not asked
+        // again (their answers here are not read).
+        let answers = check(&ranges, &sums)?;
+        let before = sums.len();
+        sums = sums
+            .into_iter()
+            .zip(&answers[ranges.len()..])
+            .filter(|(_, a)| **a == Some(true))
+            .map(|(f, _)| f)
+            .collect();
+        if sums.len() == before {
+            break;
+        }
+    }
+    Ok((ranges.len(), sums.len()))
 }
 
 /// The column of the last `while`, `for` or `do` keyword on `line` at or
@@ -404,35 +451,23 @@ fn expression(i: &Invariant) -> Option<(String, &'static str)> {
     if i.linear.is_empty() {
         return ranges.map(|r| (r, "c_expression"));
     }
-    let ident = |n: &str| {
-        n.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-            && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-    };
-    let lit = |q: &num_rational::BigRational, rm| {
-        fpsym_report::hex_float(fpsym_float::Float::from_rational(fpsym_float::Format::BINARY64, q, rm).value)
-    };
     let mut parts: Vec<String> = ranges.into_iter().collect();
-    for l in &i.linear {
-        if !l.terms.iter().all(|(n, _)| ident(n)) {
+    // As the invariant check asks them (`fpsym_prove::linear_facts`).
+    for l in i.linear.iter().map(fpsym_prove::LinearBound::stated) {
+        if !l.terms.iter().all(|(n, _, _)| fpsym_prove::is_c_identifier(n)) {
             continue;
         }
         let sum: Vec<String> = l
             .terms
             .iter()
-            .map(|(n, c)| format!("({})*{n}", lit(c, fpsym_float::RoundingMode::NearestTiesToEven)))
+            .map(|(n, _, c)| format!("({})*{n}", fpsym_report::hex_float(*c)))
             .collect();
         let sum = sum.join(" + ");
-        if let Some(lo) = &l.range.lo {
-            parts.push(format!(
-                "{sum} >= {}",
-                lit(lo, fpsym_float::RoundingMode::TowardNegative)
-            ));
+        if let Some(lo) = l.lo {
+            parts.push(format!("{sum} >= {}", fpsym_report::hex_float(lo)));
         }
-        if let Some(hi) = &l.range.hi {
-            parts.push(format!(
-                "{sum} <= {}",
-                lit(hi, fpsym_float::RoundingMode::TowardPositive)
-            ));
+        if let Some(hi) = l.hi {
+            parts.push(format!("{sum} <= {}", fpsym_report::hex_float(hi)));
         }
     }
     (!parts.is_empty()).then(|| (parts.join(" && "), "acsl_expression"))

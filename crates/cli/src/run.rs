@@ -575,7 +575,7 @@ pub fn execute_with(
             None => crate::prove::CONFIRMATION_UNBOUNDED,
         });
     }
-    let fuzzed = match plugins.oracle {
+    let mut fuzzed = match plugins.oracle {
         None => crate::fuzz::phase(opts.fuzz, opts.mode, &record, program, &out, &mut seeded, &interrupt)?,
         Some(_) => None,
     };
@@ -599,6 +599,21 @@ pub fn execute_with(
         e => anyhow::Error::from(Failure::Internal(e.to_string())),
     })?;
     drop(cx);
+    if let Some(phase) = &mut fuzzed {
+        let added = crate::fuzz::follow_crashes(
+            phase,
+            program,
+            engine,
+            solver.as_mut(),
+            &out,
+            &mut sink,
+            &mut summary.stats,
+        )?;
+        // A failure found on the machine and reached by the model.
+        if added > 0 {
+            summary.set_verdict(Verdict::BugFound);
+        }
+    }
     progress.finish(&summary.stats);
     if let Some(after) = opts.after_run {
         after(program, engine, &out, &mut sink, solver.as_mut())?;

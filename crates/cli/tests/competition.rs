@@ -6,7 +6,9 @@
 //! BenchExec tool-info module (contrib/benchexec/fpsym.py) runs tasks
 //! through BenchExec itself, passing their data model on. The ILP32 data
 //! model (svcomp_ilp32_*.c: tasks true of x86-64 and false of i386) is
-//! decided and its witnesses confirmed by the native i386 build. TestCov and BenchExec come from PyPI into
+//! decided and its witnesses confirmed by the native i386 build. A crash
+//! only the fuzzing phase reaches (svcomp_fuzz_only.c) gets its witness
+//! too. TestCov and BenchExec come from PyPI into
 //! target/competition-venv (scripts/bootstrap); a test needing them fails
 //! naming them when they are missing.
 
@@ -198,6 +200,56 @@ fn a_violation_witness_validates_and_is_confirmed_natively() {
 }
 
 #[test]
+fn a_crash_only_the_fuzzer_reaches_gets_its_finding_test_and_witness() {
+    // The symbolic search does not get through the loop of
+    // svcomp_fuzz_only.c in its time; the fuzzer's crash, run on the
+    // engine concretely, becomes the run's finding with a test, and the
+    // witness is written from that test's nondet values.
+    let dir = scratch("fuzzonly");
+    std::fs::copy(fixture("svcomp_fuzz_only.c"), dir.join("task.c")).unwrap();
+    let args = [
+        "run",
+        "task.c",
+        "--property",
+        "unreach-call",
+        "-o",
+        "out",
+        "--max-time",
+        "14",
+        "--fuzz-time",
+        "3",
+    ];
+    let o = fpsym(&args, &dir);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{t}");
+    assert!(t.contains("sv-comp: false(unreach-call)\n"), "{t}");
+    assert!(
+        t.contains("reached by running its input on the engine: the search did not get there)"),
+        "{t}"
+    );
+    assert!(t.contains("reach-error at ") && t.contains("task.c:20:5 (test "), "{t}");
+    assert!(t.contains("witness: out/witness.yml\n"), "{t}");
+    let yaml = std::fs::read_to_string(dir.join("out/witness.yml")).unwrap();
+    let w: serde_json::Value = serde_yaml_ng::from_str(&yaml).unwrap();
+    let errors: Vec<String> = witness_validator().iter_errors(&w).map(|e| e.to_string()).collect();
+    assert!(errors.is_empty(), "invalid witness: {errors:?}\n{yaml}");
+    let segments = w[0]["content"].as_array().unwrap();
+    let lines: Vec<u64> = segments
+        .iter()
+        .map(|s| s["segment"][0]["waypoint"]["location"]["line"].as_u64().unwrap())
+        .collect();
+    assert_eq!(lines, [12, 13, 20], "{yaml}");
+    let check = fpsym(&["replay", "out", "--witness", "out/witness.yml"], &dir);
+    assert_eq!(check.status.code(), Some(0), "{}", text(&check));
+    assert!(
+        text(&check).contains("witness confirmed: reach_error called at task.c:20 natively (2 nondet value(s)"),
+        "{}",
+        text(&check)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn a_proof_comes_with_a_correctness_witness() {
     let dir = scratch("correct");
     std::fs::copy(fixture("svcomp_unreach_true.i"), dir.join("task.i")).unwrap();
@@ -248,7 +300,9 @@ fn a_loop_proof_states_its_invariants_in_the_correctness_witness() {
     assert!(t.contains("sv-comp: true\n"), "{t}");
     // fpsym's own queries show the invariant inductive (base and step).
     assert!(
-        t.contains("invariant at task.c:15: 1 of 1 ranges checked inductive by queries (base and step case)\n"),
+        t.contains(
+            "invariant at task.c:15: 1 of 1 ranges checked inductive together by queries (base and step case)\n"
+        ),
         "{t}"
     );
     let yaml = std::fs::read_to_string(dir.join("out/witness.yml")).unwrap();
@@ -285,6 +339,12 @@ fn a_loop_proof_states_its_invariants_in_the_correctness_witness() {
     let t = text(&o);
     assert_eq!(o.status.code(), Some(0), "{t}");
     assert!(t.contains("linear constraints)\n"), "{t}");
+    // Its constraints are checked too (the count of those shown depends on
+    // the solvers' time).
+    assert!(
+        t.contains(" of 17 linear constraints checked inductive together by queries"),
+        "{t}"
+    );
     let yaml = std::fs::read_to_string(dir.join("out2/witness.yml")).unwrap();
     let w: serde_json::Value = serde_yaml_ng::from_str(&yaml).unwrap();
     let errors: Vec<String> = witness_validator().iter_errors(&w).map(|e| e.to_string()).collect();

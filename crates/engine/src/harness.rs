@@ -237,7 +237,7 @@ impl Exec<'_, '_> {
             }
             Type::VectorType { .. } | Type::ArrayType { .. } | Type::StructType { .. } => {
                 let uname = st.unique_name(name);
-                let val = self.aggregate_input(&uname, t, 0)?;
+                let val = self.aggregate_input(&uname, st.symbolics.len(), t, 0)?;
                 self.finite_value(st, &val);
                 let cells = self.cells_of(&val, t);
                 let bytes = cells.iter().map(|c| self.byte_of(st, c)).collect();
@@ -261,9 +261,9 @@ impl Exec<'_, '_> {
 
     /// A value of type `t` with one fresh variable per scalar, named
     /// `name@OFFSET` (its byte offset).
-    fn aggregate_input(&self, name: &str, t: &Type, at: u64) -> Result<Val, ExecError> {
+    fn aggregate_input(&self, name: &str, index: usize, t: &Type, at: u64) -> Result<Val, ExecError> {
         let layout = self.prog.layout;
-        let var = |sort| self.input_term(name, &format!("{name}@{at}"), sort, at);
+        let var = |sort| self.input_term(name, index, &format!("{name}@{at}"), sort, at);
         Ok(match layout.resolve(t) {
             Some(Type::IntegerType { bits }) => Val::Bv(var(Sort::BitVec(*bits))),
             Some(Type::PointerType { .. }) => Val::Bv(var(Sort::BitVec(64))),
@@ -279,7 +279,7 @@ impl Exec<'_, '_> {
                 let s = layout.store_size(element_type);
                 Val::Agg(
                     (0..*num_elements as u64)
-                        .map(|k| self.aggregate_input(name, element_type, at + k * s))
+                        .map(|k| self.aggregate_input(name, index, element_type, at + k * s))
                         .collect::<Result<_, _>>()?,
                 )
             }
@@ -290,7 +290,7 @@ impl Exec<'_, '_> {
                 let s = layout.alloc_size(element_type);
                 Val::Agg(
                     (0..*num_elements as u64)
-                        .map(|k| self.aggregate_input(name, element_type, at + k * s))
+                        .map(|k| self.aggregate_input(name, index, element_type, at + k * s))
                         .collect::<Result<_, _>>()?,
                 )
             }
@@ -303,7 +303,7 @@ impl Exec<'_, '_> {
                     element_types
                         .iter()
                         .zip(offs)
-                        .map(|(e, o)| self.aggregate_input(name, e, at + o))
+                        .map(|(e, o)| self.aggregate_input(name, index, e, at + o))
                         .collect::<Result<_, _>>()?,
                 )
             }

@@ -63,6 +63,10 @@ pub struct Induction {
 pub struct InvariantCheck {
     /// The facts.
     pub facts: Vec<Fact>,
+    /// The linear constraints (assumed with the facts in the step case;
+    /// answered after them: index `facts.len() + j` in `failed` and
+    /// `undecided`).
+    pub linear: Vec<LinearFact>,
     /// Indices of the facts some path violates.
     pub failed: std::sync::Arc<std::sync::Mutex<std::collections::BTreeSet<usize>>>,
     /// Indices of the facts a query could not decide (or that say nothing
@@ -77,6 +81,10 @@ pub struct InvariantCheck {
 /// iteration from an arbitrary state: the step case's start). One query per
 /// fact and path. The answer per fact, in order: Some(true) inductive,
 /// Some(false) not, None undecided in `time`.
+/// The linear constraints `linear` are checked the same way (see
+/// [`LinearFact`]), answered after the facts; with any, a path breaking a
+/// fact leaves it undecided (None) rather than failed, for the directed
+/// rounding of their sums.
 #[allow(clippy::too_many_arguments)]
 pub fn check_invariants(
     program: &Program,
@@ -84,6 +92,7 @@ pub fn check_invariants(
     config: &Config,
     head: &Name,
     facts: &[Fact],
+    linear: &[LinearFact],
     time: std::time::Duration,
     interrupt: std::sync::Arc<std::sync::atomic::AtomicBool>,
 ) -> Result<Vec<Option<bool>>, String> {
@@ -91,9 +100,10 @@ pub fn check_invariants(
     let deadline = Instant::now() + time;
     let check = InvariantCheck {
         facts: facts.to_vec(),
+        linear: linear.to_vec(),
         ..Default::default()
     };
-    let count = facts.len();
+    let count = facts.len() + linear.len();
     for (k, step) in [(0, None), (1, Some(facts.to_vec()))] {
         let mut c = config.clone();
         c.induction = Some(Induction {
@@ -146,6 +156,24 @@ pub struct Fact {
     pub var: HeadVar,
     /// Its range.
     pub range: Range,
+}
+
+/// A linear constraint on float values at the loop head: `lo <= c1*v1 +
+/// ... + cn*vn <= hi` over the reals (either bound may be missing), with
+/// binary64 coefficients and bounds, each value a `float` or a `double`
+/// (a relational invariant, e.g. of a filter's state). The exact sum is
+/// not computed: a constraint to check is asked of the sum rounded toward
+/// the bound's side (so a state it passes satisfies the exact one), one
+/// assumed, of the sum rounded away from it (so every state satisfying
+/// the exact one passes). A NaN value satisfies no bound.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinearFact {
+    /// (value, coefficient) pairs.
+    pub terms: Vec<(HeadVar, Float)>,
+    /// The least value of the sum.
+    pub lo: Option<Float>,
+    /// The greatest value of the sum.
+    pub hi: Option<Float>,
 }
 
 /// A value at the loop head.
@@ -402,6 +430,14 @@ impl crate::Engine<'_, '_> {
                 st.constrain(c);
             }
         }
+        // An invariant check's linear constraints hold too (assumed: the
+        // sums rounded away from their bounds).
+        let linear = ex.config.induction.as_ref().and_then(|i| i.check.as_ref());
+        for l in linear.map_or(&[][..], |c| c.linear.as_slice()) {
+            if let Some(c) = linear_term(&mut ex, st, l, true) {
+                st.constrain(c);
+            }
+        }
         Ok(())
     }
 
@@ -425,12 +461,24 @@ impl crate::Engine<'_, '_> {
             return None;
         }
         let mut ex = self.exec();
-        for (i, fact) in check.facts.iter().enumerate() {
-            let holds = head_value(&mut ex, st, &fact.var).and_then(|v| fact_term(&v, &fact.range));
+        let mut holds: Vec<Option<fpsym_expr::Term>> = Vec::new();
+        for fact in &check.facts {
+            holds.push(head_value(&mut ex, st, &fact.var).and_then(|v| fact_term(&v, &fact.range)));
+        }
+        for l in &check.linear {
+            holds.push(linear_term(&mut ex, st, l, false));
+        }
+        // A linear constraint is asked and assumed in directed rounding: a
+        // path breaking what is asked may be one of the looser assumption,
+        // or break only the rounded sum, so it shows no failure then, only
+        // that the check did not show the fact inductive.
+        let exact = check.linear.is_empty();
+        for (i, holds) in holds.into_iter().enumerate() {
             let answer = match holds {
                 Some(c) => {
                     let not = crate::term::mk(fpsym_expr::Op::Not, vec![c]);
                     match ex.feasible(st, &[not]) {
+                        crate::exec::Feasible::Yes(_) if !exact => None,
                         crate::exec::Feasible::Yes(_) => Some(true),
                         crate::exec::Feasible::No => Some(false),
                         crate::exec::Feasible::Unknown(_) => None,
@@ -685,6 +733,65 @@ pub(crate) fn start_modes(program: &Program) -> Vec<RoundingMode> {
         ]
     } else {
         vec![RoundingMode::NearestTiesToEven]
+    }
+}
+
+/// The constraint `l` puts on `st` at the head: assumed (`assume`), a
+/// weaker one (each sum rounded away from its bound), else a stronger one
+/// (rounded toward it); see [`LinearFact`]. None when a value is missing
+/// or not a `float` or `double`.
+fn linear_term(
+    ex: &mut crate::exec::Exec<'_, '_>,
+    st: &mut crate::state::State,
+    l: &LinearFact,
+    assume: bool,
+) -> Option<fpsym_expr::Term> {
+    use crate::term::{fp, mk};
+    use fpsym_expr::Op;
+    use fpsym_float::Format;
+    let mut values = Vec::new();
+    for (var, c) in &l.terms {
+        let crate::value::Val::Fp(x) = head_value(ex, st, var)? else {
+            return None;
+        };
+        let x = match crate::term::format_of(&x) {
+            f if f == Format::BINARY64 => x,
+            // exact: every float is a double
+            f if f == Format::BINARY32 => mk(
+                Op::ToFpFromFp(Format::BINARY64),
+                vec![crate::term::rm(RoundingMode::NearestTiesToEven), x],
+            ),
+            _ => return None,
+        };
+        if c.format() != Format::BINARY64 {
+            return None;
+        }
+        values.push((x, *c));
+    }
+    // The sum rounded up (at least the exact sum) or down (at most it).
+    let sum = |up: bool| {
+        let rm = crate::term::rm(if up {
+            RoundingMode::TowardPositive
+        } else {
+            RoundingMode::TowardNegative
+        });
+        values
+            .iter()
+            .map(|(x, c)| mk(Op::FpMul, vec![rm.clone(), fp(*c), x.clone()]))
+            .reduce(|a, b| mk(Op::FpAdd, vec![rm.clone(), a, b]))
+    };
+    let mut parts = Vec::new();
+    if let Some(lo) = l.lo {
+        // lo <= exact: assumed of the sum rounded up, asked of it rounded down.
+        parts.push(mk(Op::FpLeq, vec![fp(lo), sum(assume)?]));
+    }
+    if let Some(hi) = l.hi {
+        parts.push(mk(Op::FpLeq, vec![sum(!assume)?, fp(hi)]));
+    }
+    match parts.len() {
+        0 => None,
+        1 => parts.pop(),
+        _ => Some(mk(Op::And, parts)),
     }
 }
 

@@ -159,6 +159,14 @@ pub struct Config {
     /// modes re-run a test, e.g. with shadow values in high precision).
     /// Default: none.
     pub inputs: Option<BTreeMap<String, Vec<u8>>>,
+    /// Concrete inputs by order: the k-th input object a path creates
+    /// (from 0) gets the k-th record's bytes as constants, zeros past the
+    /// record's end, as the replay driver gives a test's input file (and a
+    /// fuzzer's input). So the run follows the one path of a seed whose
+    /// objects' names are not known beforehand (a fuzzer's crash).
+    /// [`Config::inputs`] takes precedence for an object it names.
+    /// Default: none.
+    pub ordered_inputs: Option<seeds::Seed>,
     /// Scalars of given inputs that stay variables all the same: (object,
     /// byte offset of the scalar), e.g. the symbolic half of an array
     /// whose other half is concrete. Default: none.
@@ -230,6 +238,7 @@ impl Default for Config {
             property: Property::AllFindings,
             checkers: checkers::default_checkers(),
             inputs: None,
+            ordered_inputs: None,
             keep_symbolic: Default::default(),
             count_inputs: false,
             stop_at_finding: None,

@@ -158,7 +158,7 @@ impl Exec<'_, '_> {
             .mem
             .allocate(n, 1, MemKind::Global, &name, None, Cell::byte(bv(8, 0)));
         let mut bytes: Vec<Term> = (0..len as u64)
-            .map(|i| self.input_term(&name, &format!("{name}[{i}]"), Sort::BitVec(8), i))
+            .map(|i| self.input_term(&name, st.symbolics.len(), &format!("{name}[{i}]"), Sort::BitVec(8), i))
             .collect();
         bytes.push(bv(8, 0));
         let zero = |b: &Term| mk(Op::Eq, vec![b.clone(), bv(8, 0)]);
@@ -193,7 +193,7 @@ impl Exec<'_, '_> {
             .mem
             .allocate(n.max(1), 1, MemKind::Global, &name, None, Cell::byte(bv(8, 0)));
         let bytes: Vec<Term> = (0..n)
-            .map(|i| self.input_term(&name, &format!("{name}[{i}]"), Sort::BitVec(8), i))
+            .map(|i| self.input_term(&name, st.symbolics.len(), &format!("{name}[{i}]"), Sort::BitVec(8), i))
             .collect();
         let cells: Vec<Cell> = bytes.iter().map(|b| Cell::byte(b.clone())).collect();
         st.mem.write(base, 0, &cells);

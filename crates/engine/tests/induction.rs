@@ -164,6 +164,11 @@ fn programs_with_state_the_head_cannot_have_are_declined() {
 /// Checks `facts` (by the register of the head's phi, `x.0`, read from the
 /// IR) at the loop head of `p` with the z3 binary.
 fn check(p: &Program, facts: &[induction::Fact]) -> Vec<Option<bool>> {
+    check_linear(p, facts, &[])
+}
+
+/// [`check`] with linear constraints too (answered after the facts).
+fn check_linear(p: &Program, facts: &[induction::Fact], linear: &[induction::LinearFact]) -> Vec<Option<bool>> {
     let z3 = fpsym_solver::process::ProcessConfig::parse("z3 -in").expect("a command line");
     let mut solver = fpsym_solver::build(&fpsym_solver::SolverConfig::bare(fpsym_solver::Backend::Process(z3)));
     let head = induction::heads(p).into_iter().next().expect("main has a loop");
@@ -173,6 +178,7 @@ fn check(p: &Program, facts: &[induction::Fact]) -> Vec<Option<bool>> {
         &config(),
         &head,
         facts,
+        linear,
         Duration::from_secs(30),
         Default::default(),
     )
@@ -220,4 +226,53 @@ int main(void) {
         check(&p, &[f(0.0, 10.0, false), f(0.0, 5.0, false)]),
         vec![Some(true), Some(false)]
     );
+}
+
+#[test]
+fn an_invariant_check_asks_whether_a_linear_constraint_is_inductive() {
+    // x and y swap and halve: x + y and x - y shrink toward 0, so bounds of
+    // them hold at the entry (x + y = 10, x - y = -4) and are kept; x + 2y
+    // in [-10, 20] holds at the entry (17) but not from x = 100, y = -45.
+    // Sums are asked in directed rounding: an answer shows a constraint
+    // inductive, or leaves it undecided.
+    let p = build(
+        "linear_check",
+        r#"
+int main(void) {
+  double x = 3.0, y = 7.0;
+  while (__VERIFIER_nondet_int()) {
+    double t = x;
+    x = y * 0.5;
+    y = t * 0.5;
+  }
+  if (x + y > 20.0) reach_error();
+  return 0;
+}
+"#,
+    );
+    let reg = |n: &str| induction::HeadVar::Register(fpsym_frontend::llvm_ir::Name::from(n));
+    let d = fpsym_float::Float::from_f64;
+    let range = |n: &str| induction::Fact {
+        var: reg(n),
+        range: induction::Range::Float {
+            bounds: Some((d(-100.0), d(100.0))),
+            nan: false,
+        },
+    };
+    let sum = |cy: f64, lo: f64, hi: f64| induction::LinearFact {
+        terms: vec![(reg("x.0"), d(1.0)), (reg("y.0"), d(cy))],
+        lo: Some(d(lo)),
+        hi: Some(d(hi)),
+    };
+    let facts = [range("x.0"), range("y.0")];
+    assert_eq!(
+        check_linear(&p, &facts, &[sum(1.0, -10.0, 10.0), sum(-1.0, -10.0, 10.0)]),
+        vec![Some(true); 4]
+    );
+    assert_eq!(
+        check_linear(&p, &facts, &[sum(1.0, -10.0, 10.0), sum(2.0, -10.0, 20.0)]),
+        vec![Some(true), Some(true), Some(true), None]
+    );
+    // Not at the entry: undecided too (never inductive).
+    assert_eq!(check_linear(&p, &facts, &[sum(1.0, 11.0, 12.0)])[2], None);
 }

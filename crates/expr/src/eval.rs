@@ -19,14 +19,32 @@ pub enum EvalError {
     /// An operation received values of unexpected sorts (a bug in the caller).
     #[error("operation {0} applied to values of the wrong sort")]
     BadOperands(&'static str),
+    /// [`eval_until`]'s `stop` said to stop before the value was known.
+    #[error("stopped before the end of the evaluation")]
+    Stopped,
 }
 
 /// Evaluates `t` under `model`. Every variable of `t` must have a value.
 pub fn eval(t: &Term, model: &Model) -> Result<Value, EvalError> {
+    eval_until(t, model, &|| false)
+}
+
+/// How many nodes [`eval_until`] evaluates between two calls of `stop`.
+const STOP_EVERY: u32 = 1 << 14;
+
+/// [`eval`], asking `stop` every few thousand nodes and giving up with
+/// [`EvalError::Stopped`] when it says so: a term of millions of nodes
+/// (a long loop's value) takes seconds to evaluate, past a deadline.
+pub fn eval_until(t: &Term, model: &Model, stop: &dyn Fn() -> bool) -> Result<Value, EvalError> {
     let mut memo: HashMap<u64, Value> = HashMap::new();
     // Iterative post-order traversal: deep terms must not overflow the stack.
     let mut stack: Vec<(Term, bool)> = vec![(t.clone(), false)];
+    let mut count = 0u32;
     while let Some((u, ready)) = stack.pop() {
+        count += 1;
+        if count.is_multiple_of(STOP_EVERY) && stop() {
+            return Err(EvalError::Stopped);
+        }
         if memo.contains_key(&u.id()) {
             continue;
         }

@@ -23,7 +23,7 @@ mod specify;
 mod term;
 mod value;
 
-pub use eval::{apply, eval, EvalError};
+pub use eval::{apply, eval, eval_until, EvalError};
 pub use fold::{fold, mk_normalized, normalize};
 pub use libm::LibmFn;
 pub use model::Model;

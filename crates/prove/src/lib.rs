@@ -80,8 +80,78 @@ pub enum HeadVar {
 pub struct LinearBound {
     /// The coefficients, by C name.
     pub terms: Vec<(String, num_rational::BigRational)>,
+    /// The values the names stand for, in the same order.
+    pub vars: Vec<HeadVar>,
     /// The range of the combination.
     pub range: value::RatRange,
+}
+
+/// A [`LinearBound`] as a witness states it, in binary64: each
+/// coefficient rounded to nearest, the lower bound rounded down and the
+/// upper bound up. (A statement of its own: with rounded coefficients it
+/// may not be an invariant where the exact one is; a check by queries
+/// decides.)
+#[derive(Debug, Clone)]
+pub struct StatedBound {
+    /// (C name, value, coefficient).
+    pub terms: Vec<(String, HeadVar, fpsym_float::Float)>,
+    /// The least value of the combination.
+    pub lo: Option<fpsym_float::Float>,
+    /// The greatest value.
+    pub hi: Option<fpsym_float::Float>,
+}
+
+impl LinearBound {
+    /// The bound as stated in binary64 (see [`StatedBound`]).
+    pub fn stated(&self) -> StatedBound {
+        use fpsym_float::{Float, Format, RoundingMode as Rm};
+        let lit = |q: &num_rational::BigRational, rm| Float::from_rational(Format::BINARY64, q, rm).value;
+        StatedBound {
+            terms: self
+                .terms
+                .iter()
+                .zip(&self.vars)
+                .map(|((n, c), v)| (n.clone(), v.clone(), lit(c, Rm::NearestTiesToEven)))
+                .collect(),
+            lo: self.range.lo.as_ref().map(|q| lit(q, Rm::TowardNegative)),
+            hi: self.range.hi.as_ref().map(|q| lit(q, Rm::TowardPositive)),
+        }
+    }
+}
+
+/// The linear constraints of the invariants at `head` of `main`, as
+/// stated (see [`LinearBound::stated`]), for an invariant check by
+/// queries; the constraints over values that are not all C variables
+/// (which no witness states) are left out.
+pub fn linear_facts(invs: &[Invariant], head: &llvm_ir::Name) -> Vec<fpsym_engine::induction::LinearFact> {
+    use fpsym_engine::induction::{HeadVar as V, LinearFact};
+    invs.iter()
+        .filter(|i| i.in_entry && i.function == "main" && i.head == *head)
+        .flat_map(|i| i.linear.iter())
+        .map(LinearBound::stated)
+        .filter(|b| b.terms.iter().all(|(n, _, _)| is_c_identifier(n)))
+        .map(|b| LinearFact {
+            terms: b
+                .terms
+                .into_iter()
+                .map(|(_, v, c)| {
+                    let v = match v {
+                        HeadVar::Local(n) => V::Register(n),
+                        HeadVar::Global(g) => V::Global(g),
+                    };
+                    (v, c)
+                })
+                .collect(),
+            lo: b.lo,
+            hi: b.hi,
+        })
+        .collect()
+}
+
+/// Whether `n` is a C identifier (a name a witness can state).
+pub fn is_c_identifier(n: &str) -> bool {
+    n.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 impl fmt::Display for Invariant {

@@ -1,13 +1,14 @@
 //! Model validation: every `Sat` answer is re-checked by the evaluator.
 
 use crate::{Budget, Query, SolveResult, Solver, SolverError};
-use fpsym_expr::{eval, Value};
+use fpsym_expr::{eval_until, EvalError, Value};
 use std::collections::BTreeMap;
 
 /// Wraps a solver and re-evaluates every model it returns against the query
 /// with `fpsym_expr::eval`. Variables the backend left unassigned (it did not
 /// care about them) get their sort's default value first. A model that makes
-/// an assertion false, or cannot be evaluated, is a [`SolverError::InvalidModel`].
+/// an assertion false, or cannot be evaluated, is a [`SolverError::InvalidModel`];
+/// one the budget runs out on before it is checked, a timeout.
 pub struct Validated<S: ?Sized> {
     inner: Box<S>,
     checked: u64,
@@ -31,8 +32,13 @@ impl<S: Solver + ?Sized> Solver for Validated<S> {
             return Ok(res);
         };
         model.complete(&query.vars());
+        let stop = || budget.expired();
         for (i, a) in query.assertions.iter().enumerate() {
-            let ok = eval(a, &model);
+            let ok = eval_until(a, &model, &stop);
+            // Out of time before the model was checked: no answer.
+            if ok == Err(EvalError::Stopped) {
+                return Ok(SolveResult::Unknown(crate::Reason::Timeout));
+            }
             if ok != Ok(Value::Bool(true)) {
                 let why = match ok {
                     Ok(_) => "it evaluates to false".to_string(),

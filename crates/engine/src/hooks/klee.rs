@@ -123,23 +123,40 @@ impl Exec<'_, '_> {
     }
 
     /// The input variable `var` of sort `sort`, at byte offset `at` of
-    /// the input object `object`: a constant when [`crate::Config::inputs`]
-    /// gives that object's bytes (little-endian, as tests hold them), else
-    /// a fresh variable.
-    pub fn input_term(&self, object: &str, var: &str, sort: Sort, at: u64) -> Term {
-        let given = self
-            .config
-            .inputs
-            .as_ref()
-            .and_then(|m| m.get(object))
-            .filter(|_| !self.config.keep_symbolic.contains(&(object.to_string(), at)));
+    /// the input object `object`, the path's `index`-th (from 0): a
+    /// constant when [`crate::Config::inputs`] gives that object's bytes
+    /// (little-endian, as tests hold them) or [`crate::Config::ordered_inputs`]
+    /// gives the path's `index`-th object's, else a fresh variable.
+    pub fn input_term(&self, object: &str, index: usize, var: &str, sort: Sort, at: u64) -> Term {
         let n = match sort {
             Sort::Float(f) => crate::layout::fp_store_size(f),
             Sort::BitVec(w) => w.div_ceil(8) as u64,
             _ => 0,
         };
-        let bytes = given.and_then(|b| b.get(at as usize..(at + n) as usize));
-        match (bytes, sort) {
+        let by_name = self
+            .config
+            .inputs
+            .as_ref()
+            .and_then(|m| m.get(object))
+            .filter(|_| !self.config.keep_symbolic.contains(&(object.to_string(), at)))
+            .and_then(|b| b.get(at as usize..(at + n) as usize).map(<[u8]>::to_vec));
+        // A record gives the object's first bytes; zeros follow (as the
+        // replay driver reads it).
+        let by_order = || {
+            let record = self
+                .config
+                .ordered_inputs
+                .as_ref()?
+                .get(index)
+                .map_or(&[][..], Vec::as_slice);
+            Some(
+                (at..at + n)
+                    .map(|i| record.get(i as usize).copied().unwrap_or(0))
+                    .collect::<Vec<u8>>(),
+            )
+        };
+        let bytes = by_name.or_else(by_order);
+        match (bytes.as_deref(), sort) {
             (Some(b), Sort::Float(f)) if n <= 16 => {
                 let bits = b.iter().rev().fold(0u128, |a, x| (a << 8) | *x as u128);
                 let mask = if f.packed_width() >= 128 {
@@ -161,7 +178,7 @@ impl Exec<'_, '_> {
     /// A fresh input variable, recorded as a test object.
     pub fn fresh_input(&mut self, st: &mut State, label: &str, sort: Sort, ty: &str) -> Term {
         let name = st.unique_name(label);
-        let v = self.input_term(&name, &name, sort, 0);
+        let v = self.input_term(&name, st.symbolics.len(), &name, sort, 0);
         self.finite_input(st, &v);
         let (bytes, shape) = match sort {
             Sort::Float(f) => {
@@ -270,7 +287,7 @@ impl Exec<'_, '_> {
                 _ => 1,
             };
             let vname = if single { name.clone() } else { format!("{name}@{lo}") };
-            let v = self.input_term(&name, &vname, *sort, *lo);
+            let v = self.input_term(&name, st.symbolics.len(), &vname, *sort, *lo);
             self.finite_input(st, &v);
             for i in 0..n {
                 cells[(lo + i) as usize] = Some(Cell {
@@ -280,12 +297,13 @@ impl Exec<'_, '_> {
                 });
             }
         }
+        let index = st.symbolics.len();
         let cells: Vec<Cell> = cells
             .into_iter()
             .enumerate()
             .map(|(i, c)| {
                 c.unwrap_or_else(|| {
-                    Cell::byte(self.input_term(&name, &format!("{name}[{i}]"), Sort::BitVec(8), i as u64))
+                    Cell::byte(self.input_term(&name, index, &format!("{name}[{i}]"), Sort::BitVec(8), i as u64))
                 })
             })
             .collect();

@@ -696,26 +696,28 @@ impl<'p> Analyzer<'p> {
                 .map(Loc::from_debugloc);
             let mut linear = Vec::new();
             if let Some(t) = self.templates.get(&(ctx, h)) {
-                let names: Vec<String> = t
+                let names: Vec<(String, crate::HeadVar)> = t
                     .vars
                     .iter()
                     .map(|k| match k {
-                        Key::Local(_, n) => c_name(n),
-                        Key::Global(g) => g.clone(),
-                        _ => String::new(),
+                        Key::Local(_, n) => (c_name(n), crate::HeadVar::Local(n.clone())),
+                        Key::Global(g) => (g.clone(), crate::HeadVar::Global(g.clone())),
+                        _ => (String::new(), crate::HeadVar::Global(String::new())),
                     })
                     .collect();
                 for (k, d) in t.dirs.iter().enumerate() {
                     if let Some(Val::R(r)) = st.get(&Key::Dir(ctx, h, k)) {
                         if r.lo.is_some() || r.hi.is_some() {
-                            let terms = names
+                            let (terms, vars) = names
                                 .iter()
                                 .cloned()
                                 .zip(d.iter().cloned())
                                 .filter(|(_, c)| *c != num_rational::BigRational::from_integer(0.into()))
-                                .collect();
+                                .map(|((n, v), c)| ((n, c), v))
+                                .unzip();
                             linear.push(crate::LinearBound {
                                 terms,
+                                vars,
                                 range: r.clone(),
                             });
                         }

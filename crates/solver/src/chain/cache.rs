@@ -4,7 +4,7 @@
 //! earlier model that happens to satisfy it, makes it sat).
 
 use crate::{Budget, Query, SolveResult, Solver, SolverError};
-use fpsym_expr::{eval, Model, Term, Value};
+use fpsym_expr::{Model, Term, Value};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
 /// A query as a set: its assertions sorted by term id, without duplicates
@@ -37,9 +37,13 @@ fn restrict_to(model: &Model, vars: &[Term]) -> Model {
     m
 }
 
-/// True if `model` (completed with defaults) satisfies every assertion.
-pub(crate) fn satisfies(model: &Model, assertions: &[Term]) -> bool {
-    assertions.iter().all(|a| eval(a, model) == Ok(Value::Bool(true)))
+/// True if `model` (completed with defaults) satisfies every assertion;
+/// false once `budget` runs out (evaluating a large query takes long).
+fn satisfies(model: &Model, assertions: &[Term], budget: &Budget) -> bool {
+    let stop = || budget.expired();
+    assertions
+        .iter()
+        .all(|a| fpsym_expr::eval_until(a, model, &stop) == Ok(Value::Bool(true)))
 }
 
 /// Exact query cache: the same query (as a set of assertions) gets the same
@@ -164,7 +168,7 @@ impl CexReuse {
         }
     }
 
-    fn lookup(&mut self, key: &[Term], query: &Query) -> Option<SolveResult> {
+    fn lookup(&mut self, key: &[Term], query: &Query, budget: &Budget) -> Option<SolveResult> {
         // Most recent first: path conditions grow, so recent answers are
         // the closest relatives.
         let mut subset_models = Vec::new();
@@ -192,10 +196,18 @@ impl CexReuse {
         if candidates.is_empty() {
             return None;
         }
+        // Evaluating a model on a large query takes long: not past the
+        // budget (the wrapped solver then answers at once).
+        if budget.expired() {
+            return None;
+        }
         let vars = query.vars();
         for m in candidates {
+            if budget.expired() {
+                return None;
+            }
             let m = restrict_to(m, &vars);
-            if satisfies(&m, &query.assertions) {
+            if satisfies(&m, &query.assertions, budget) {
                 self.model_reused += 1;
                 return Some(SolveResult::Sat(m));
             }
@@ -211,7 +223,7 @@ impl Solver for CexReuse {
 
     fn check(&mut self, query: &Query, budget: &Budget) -> Result<SolveResult, SolverError> {
         let key = query_key(query);
-        if let Some(r) = self.lookup(&key, query) {
+        if let Some(r) = self.lookup(&key, query, budget) {
             return Ok(r);
         }
         self.misses += 1;

@@ -113,6 +113,10 @@ impl Solver for Independent {
     /// group's reason).
     fn check(&mut self, query: &Query, budget: &Budget) -> Result<SolveResult, SolverError> {
         self.queries += 1;
+        // Partitioning a large query takes long: not past the budget.
+        if budget.expired() {
+            return Ok(SolveResult::Unknown(Reason::Timeout));
+        }
         let groups = self.partition(query);
         if groups.len() <= 1 {
             self.groups += groups.len() as u64;
