@@ -1,6 +1,6 @@
 //! Hash-consing, sort checking, evaluation and folding of terms.
 
-use fpsym_expr::{eval, fold, BvValue, Model, Op, Sort, Term, Value};
+use fpsym_expr::{eval, eval_until, fold, BvValue, EvalError, Model, Op, Sort, Term, Value};
 use fpsym_float::{Float, Format, RoundingMode};
 
 fn f32c(x: f32) -> Term {
@@ -342,4 +342,34 @@ fn constants_behave_as_interned() {
     m.insert(b.clone(), 2);
     assert_eq!(m.len(), 1);
     assert_eq!(m[&Term::bv(32, 7)], 2);
+}
+
+/// `s = s * 0.5 + x`, `n` times from 0: a term of about 2n nodes (a long
+/// loop's value).
+fn recurrence(x: &Term, n: usize) -> Term {
+    let rm = Term::rm(RoundingMode::NearestTiesToEven);
+    (0..n).fold(f32c(0.0), |s, _| {
+        let half = Term::mk(Op::FpMul, vec![rm.clone(), s, f32c(0.5)]);
+        Term::mk(Op::FpAdd, vec![rm.clone(), half, x.clone()])
+    })
+}
+
+#[test]
+fn an_evaluation_stops_when_asked() {
+    let x = Term::var("x", Sort::Float(Format::BINARY32));
+    let t = recurrence(&x, 50_000);
+    let mut m = Model::new();
+    m.insert(x, Value::Fp(Float::from_f32(1.0)));
+    // Asked every few thousand nodes: it stops before the end.
+    let asked = std::cell::Cell::new(0);
+    let stop = || {
+        asked.set(asked.get() + 1);
+        asked.get() >= 2
+    };
+    assert_eq!(eval_until(&t, &m, &stop), Err(EvalError::Stopped));
+    assert_eq!(asked.get(), 2);
+    // Never asked to stop: the value eval gives (s tends to 2).
+    let v = eval_until(&t, &m, &|| false).unwrap();
+    assert_eq!(v, eval(&t, &m).unwrap());
+    assert_eq!(v, Value::Fp(Float::from_f32(2.0)));
 }

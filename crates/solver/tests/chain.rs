@@ -589,3 +589,73 @@ fn a_solver_process_starts_while_z3_works_in_another_thread() {
     assert!(start.elapsed() < Duration::from_secs(4), "{:?}", start.elapsed());
     busy.join().unwrap();
 }
+
+/// A backend that answers `sat` with the model `x = 1` after the budget
+/// ran out (one that overstays its deadline).
+struct LateSat;
+
+impl Solver for LateSat {
+    fn name(&self) -> String {
+        "late".into()
+    }
+    fn check(&mut self, _query: &Query, budget: &Budget) -> Result<SolveResult, SolverError> {
+        while !budget.expired() {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        let mut m = Model::new();
+        m.insert(f32v("x"), Value::Fp(Float::from_f32(1.0)));
+        Ok(SolveResult::Sat(m))
+    }
+    fn stats(&self) -> BTreeMap<String, f64> {
+        BTreeMap::new()
+    }
+}
+
+/// `s = s * 0.5 + x` 100,000 times from 0, below 3: an assertion of
+/// 200,000 nodes (a long loop's value), true for x in [-1, 1].
+fn deep_assertion() -> Term {
+    let rm = Term::rm(fpsym_expr::RoundingMode::NearestTiesToEven);
+    let x = f32v("x");
+    let s = (0..100_000).fold(c(0.0), |s, _| {
+        let half = Term::mk(Op::FpMul, vec![rm.clone(), s, c(0.5)]);
+        Term::mk(Op::FpAdd, vec![rm.clone(), half, x.clone()])
+    });
+    lt(&s, &c(3.0))
+}
+
+#[test]
+fn a_model_of_a_huge_query_past_the_budget_is_not_checked() {
+    // Validation evaluates the query under the model (here x = 1, which
+    // satisfies it): past the budget it gives up after a few thousand
+    // nodes, answering a timeout, rather than evaluating the whole query
+    // after the deadline.
+    let q = Query::new(vec![deep_assertion()]);
+    let mut s = fpsym_solver::Validated::new(Box::new(LateSat));
+    let r = s.check(&q, &Budget::timeout(Duration::from_millis(20))).unwrap();
+    assert_eq!(r, SolveResult::Unknown(Reason::Timeout));
+    // The model does satisfy it: only the budget made the answer unknown.
+    let mut m = Model::new();
+    m.insert(f32v("x"), Value::Fp(Float::from_f32(1.0)));
+    assert_eq!(fpsym_expr::eval(&q.assertions[0], &m), Ok(Value::Bool(true)));
+}
+
+#[test]
+fn counterexample_reuse_does_not_evaluate_past_the_budget() {
+    // A model remembered from a small query (x = -2, which satisfies the
+    // huge one too) would be tried on the huge one: past the budget it is
+    // not, and the backend is asked (and answers a timeout at once).
+    let log = Arc::new(Mutex::new(Log::default()));
+    let mut s = CexReuse::new(Box::new(Scripted::new(&log)), 16, 4);
+    let x = f32v("x");
+    assert!(matches!(
+        s.check(&Query::new(vec![lt(&x, &c(1.0))]), &unlimited()).unwrap(),
+        SolveResult::Sat(_)
+    ));
+    let deep = Query::new(vec![deep_assertion()]);
+    let r = s.check(&deep, &Budget::timeout(Duration::ZERO)).unwrap();
+    assert_eq!(r, SolveResult::Unknown(Reason::Timeout));
+    assert_eq!(calls(&log), 2, "the backend is asked, no model is tried");
+    // Within a budget the remembered model answers it.
+    assert!(matches!(s.check(&deep, &unlimited()).unwrap(), SolveResult::Sat(_)));
+    assert_eq!(calls(&log), 2);
+}
