@@ -87,6 +87,9 @@ pub struct Phase {
     follow: Duration,
     /// The findings [`follow_crashes`] added.
     pub followed: u64,
+    /// The tests [`follow_crashes`] made, with the crash file each ran
+    /// (a NaN's payload may differ in the test's bytes).
+    followed_tests: Vec<(u64, String)>,
 }
 
 /// Runs the phase when `time` asks for it (and the run can have it: a
@@ -180,6 +183,7 @@ pub fn phase(
         bounded,
         follow,
         followed: 0,
+        followed_tests: Vec::new(),
     }))
 }
 
@@ -216,7 +220,9 @@ pub fn follow_crashes(
     }
     let deadline = std::time::Instant::now() + phase.follow;
     let mut tests = fpsym_engine::report::read_tests(out)?;
-    for (_, seed) in phase.seeds.iter().filter(|(file, _)| file.is_some()) {
+    let mut followed = Vec::new();
+    for (file, seed) in phase.seeds.iter() {
+        let Some(file) = file else { continue };
         let left = deadline.saturating_duration_since(std::time::Instant::now());
         if left.is_zero() || interrupt.load(Ordering::Relaxed) {
             break;
@@ -249,6 +255,7 @@ pub fn follow_crashes(
                 ..t.clone()
             };
             sink.test(&t)?;
+            followed.push((t.id, file.clone()));
             tests.push(t);
         }
         let mut findings = 0;
@@ -283,6 +290,7 @@ pub fn follow_crashes(
         added += findings;
     }
     phase.followed = added;
+    phase.followed_tests = followed;
     Ok(added)
 }
 
@@ -443,9 +451,15 @@ pub fn mark_findings(phase: &Phase, out: &Path, sink: &mut DirSink) -> anyhow::R
             continue;
         };
         let crash = phase
-            .seeds
+            .followed_tests
             .iter()
-            .find_map(|(file, s)| file.as_ref().filter(|_| same_input(t, s)));
+            .find_map(|(id, file)| (*id == t.id).then_some(file))
+            .or_else(|| {
+                phase
+                    .seeds
+                    .iter()
+                    .find_map(|(file, s)| file.as_ref().filter(|_| same_input(t, s)))
+            });
         if let Some(input) = crash {
             sink.event(&Event::FuzzFinding {
                 loc: Some(Loc {

@@ -330,7 +330,7 @@ fn a_loop_proof_states_its_invariants_in_the_correctness_witness() {
             "--property",
             "unreach-call",
             "--max-time",
-            "4",
+            "20",
             "-o",
             "out2",
         ],

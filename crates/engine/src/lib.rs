@@ -327,7 +327,13 @@ pub fn run(
         return run_unseeded(program, solver, config, sink, cx);
     }
     let shared = Arc::new(std::sync::Mutex::new(seeds::SeedShared::default()));
-    let oracle = seeds::SeedOracle::new(config.seeds.clone(), shared.clone()).with_crashes(config.crash_seeds);
+    let stop = seeds::Stop {
+        deadline: config.max_time.and_then(|d| std::time::Instant::now().checked_add(d)),
+        interrupt: Some(cx.interrupt.clone()),
+    };
+    let oracle = seeds::SeedOracle::new(config.seeds.clone(), shared.clone())
+        .with_crashes(config.crash_seeds)
+        .with_stop(stop);
     let observers = cx.plugins.observers.len();
     cx.plugins.observers.push(Box::new(oracle.tracker()));
     cx.plugins.oracle = Some(Box::new(oracle));

@@ -35,7 +35,7 @@
 
 use crate::plugin::{Branch, BranchOracle, Follow, Observer};
 use crate::state::State;
-use fpsym_expr::{eval, BvValue, Model, Op, Sort, Term, Value};
+use fpsym_expr::{eval_until, BvValue, Model, Op, Sort, Term, Value};
 use fpsym_float::Float;
 use fpsym_solver::{Budget, Query, SolveResult, Solver, SolverError};
 use std::collections::{BTreeMap, HashSet};
@@ -157,7 +157,7 @@ fn add_object(m: &mut Arc<Model>, bytes: &[Term], record: &[u8]) {
 /// input float from its bytes) or `b` from `x` (the bit pattern of a
 /// computed float stored to memory; a NaN gets x86's default NaN, which
 /// every constraint `bits_of` adds allows).
-fn tie(m: &Model, a: &Term) -> Option<(Term, Value)> {
+fn tie(m: &Model, a: &Term, stop: &dyn Fn() -> bool) -> Option<(Term, Value)> {
     let (Op::Eq, [l, r]) = (a.op(), a.args()) else {
         return None;
     };
@@ -176,7 +176,7 @@ fn tie(m: &Model, a: &Term) -> Option<(Term, Value)> {
     match (m.get(b), matches!(x.op(), Op::Var(_)) && m.get(x).is_none()) {
         (Some(Value::Bv(bv)), true) => Some((x.clone(), Value::Fp(Float::from_bits(*fmt, bv.bits())))),
         (None, _) => {
-            let Ok(Value::Fp(f)) = eval(x, m) else {
+            let Ok(Value::Fp(f)) = eval_until(x, m, stop) else {
                 return None;
             };
             let value = if f.is_nan() {
@@ -192,10 +192,10 @@ fn tie(m: &Model, a: &Term) -> Option<(Term, Value)> {
 
 /// Completes `m` through the float/bit-pattern constraints among
 /// `assertions` (see [`tie`]).
-fn tie_floats(m: &mut Arc<Model>, assertions: &[Term]) {
+fn tie_floats(m: &mut Arc<Model>, assertions: &[Term], stop: &dyn Fn() -> bool) {
     for _ in 0..2 {
         for a in assertions {
-            if let Some((v, value)) = tie(m, a) {
+            if let Some((v, value)) = tie(m, a, stop) {
                 set(m, &v, value);
             }
         }
@@ -215,13 +215,37 @@ fn vars_of(assertions: &[Term]) -> Vec<Term> {
 /// Extends `m`, which assigns every variable of some constraints already
 /// checked, over `new` ones: their ties, then the default of its sort for
 /// each variable still without a value (as a `sat` answer must assign
-/// them). Whether `m` then satisfies all of `new`.
-fn extend(m: &mut Arc<Model>, new: &[Term], vars: &[Term]) -> bool {
-    tie_floats(m, new);
+/// them). Whether `m` then satisfies all of `new`: false too when `stop`
+/// says to stop before that is known (evaluating a long loop's terms
+/// takes seconds, past the run's deadline).
+fn extend(m: &mut Arc<Model>, new: &[Term], vars: &[Term], stop: &dyn Fn() -> bool) -> bool {
+    tie_floats(m, new, stop);
     if vars.iter().any(|v| m.get(v).is_none()) {
         Arc::make_mut(m).complete(vars);
     }
-    new.iter().all(|a| matches!(eval(a, m), Ok(Value::Bool(true))))
+    new.iter()
+        .all(|a| matches!(eval_until(a, m, stop), Ok(Value::Bool(true))))
+}
+
+/// When seeded search stops evaluating seeds' models: at the run's
+/// deadline, or once interrupted (a seed no longer followed then).
+#[derive(Clone, Debug, Default)]
+pub struct Stop {
+    /// The run's deadline.
+    pub deadline: Option<Instant>,
+    /// The run's cancellation flag.
+    pub interrupt: Option<Arc<std::sync::atomic::AtomicBool>>,
+}
+
+impl Stop {
+    /// Whether to stop now.
+    pub fn now(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self
+                .interrupt
+                .as_ref()
+                .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
+    }
 }
 
 /// `t` brought up to date with `st` (its seeds' models built from the
@@ -232,8 +256,9 @@ fn extend(m: &mut Arc<Model>, new: &[Term], vars: &[Term]) -> bool {
 /// model falsifies one of them are no longer followed. So a seed's model
 /// on a path is built in the order of the path, and no value in it changes
 /// once a constraint was evaluated with it: the state follows the seed iff
-/// the model satisfies its whole path condition.
-pub fn advance(seeds: &[Seed], t: SeedTrack, st: &State) -> SeedTrack {
+/// the model satisfies its whole path condition. Past `stop`, the seeds
+/// still to be checked are no longer followed.
+pub fn advance(seeds: &[Seed], t: SeedTrack, st: &State, stop: &Stop) -> SeedTrack {
     let extended = t.started
         && t.checked <= st.path.len()
         && t.objects <= st.symbolics.len()
@@ -249,6 +274,10 @@ pub fn advance(seeds: &[Seed], t: SeedTrack, st: &State) -> SeedTrack {
     };
     let objects = &st.symbolics[t.objects..];
     let new = &st.path[t.checked..];
+    // Past the stop, not even the variables of long terms are gathered.
+    if stop.now() {
+        t.following.clear();
+    }
     if !t.following.is_empty() && (!objects.is_empty() || !new.is_empty()) {
         let vars = vars_of(new);
         let first = t.objects;
@@ -257,7 +286,7 @@ pub fn advance(seeds: &[Seed], t: SeedTrack, st: &State) -> SeedTrack {
                 let record = seeds[*k].get(first + j).map(Vec::as_slice).unwrap_or(&[]);
                 add_object(m, &obj.bytes, record);
             }
-            extend(m, new, &vars)
+            extend(m, new, &vars, &|| stop.now())
         });
     }
     t.checked = st.path.len();
@@ -274,7 +303,7 @@ pub fn seed_model(st: &State, seed: &Seed) -> Model {
     for (k, obj) in st.symbolics.iter().enumerate() {
         add_object(&mut m, &obj.bytes, seed.get(k).map(Vec::as_slice).unwrap_or(&[]));
     }
-    extend(&mut m, &st.path, &vars_of(&st.path));
+    extend(&mut m, &st.path, &vars_of(&st.path), &|| false);
     Arc::unwrap_or_clone(m)
 }
 
@@ -288,6 +317,8 @@ pub struct SeedOracle {
     shared: Arc<Mutex<SeedShared>>,
     /// The first this many seeds are crashes ([`SeedOracle::with_crashes`]).
     crashes: usize,
+    /// When to stop evaluating the seeds' models ([`SeedOracle::with_stop`]).
+    stop: Stop,
 }
 
 impl SeedOracle {
@@ -297,7 +328,15 @@ impl SeedOracle {
             seeds: Arc::new(seeds),
             shared,
             crashes: 0,
+            stop: Stop::default(),
         }
+    }
+
+    /// Past `stop` (the run's deadline, Ctrl-C) the seeds' models are no
+    /// longer evaluated: their states no longer follow them.
+    pub fn with_stop(mut self, stop: Stop) -> SeedOracle {
+        self.stop = stop;
+        self
     }
 
     /// The first `n` seeds made the program fail natively: states
@@ -312,13 +351,19 @@ impl SeedOracle {
     pub fn tracker(&self) -> SeedTracker {
         SeedTracker {
             seeds: self.seeds.clone(),
+            stop: self.stop.clone(),
         }
     }
 
     /// `st`'s track brought up to date (not stored: the oracle sees the
     /// state read-only).
     pub fn track(&self, st: &State) -> SeedTrack {
-        advance(&self.seeds, st.ext::<SeedTrack>().cloned().unwrap_or_default(), st)
+        advance(
+            &self.seeds,
+            st.ext::<SeedTrack>().cloned().unwrap_or_default(),
+            st,
+            &self.stop,
+        )
     }
 }
 
@@ -350,12 +395,13 @@ impl BranchOracle for SeedOracle {
 /// that the next branch starts from there.
 pub struct SeedTracker {
     seeds: Arc<Vec<Seed>>,
+    stop: Stop,
 }
 
 impl Observer for SeedTracker {
     fn at_branch(&mut self, st: &mut State, _branch: &Branch<'_>, _taken: bool) {
         let t = std::mem::take(st.ext_mut::<SeedTrack>());
-        let t = advance(&self.seeds, t, st);
+        let t = advance(&self.seeds, t, st, &self.stop);
         *st.ext_mut::<SeedTrack>() = t;
     }
     /// The track follows the path condition, which concrete steps leave
@@ -390,15 +436,16 @@ impl Solver for SeedSolver<'_> {
     fn check(&mut self, query: &Query, budget: &Budget) -> Result<SolveResult, SolverError> {
         let mut side_budget = None;
         if let Ok(mut s) = self.shared.lock() {
-            if !s.candidates.is_empty() {
+            if !s.candidates.is_empty() && !budget.expired() {
                 // Each candidate satisfies the shared path: only the
                 // assertions past the common prefix need evaluating.
                 let same = query.assertions.iter().zip(&s.path).take_while(|(a, b)| a == b).count();
                 let rest = &query.assertions[same..];
                 let vars = vars_of(rest);
+                let stop = || budget.expired();
                 let found = s.candidates.iter().find_map(|m| {
                     let mut m = m.clone();
-                    extend(&mut m, rest, &vars).then_some(m)
+                    extend(&mut m, rest, &vars, &stop).then_some(m)
                 });
                 if let Some(m) = found {
                     s.answered += 1;
@@ -439,7 +486,9 @@ mod tests {
 
     /// Whether `m` satisfies every assertion.
     fn satisfies(m: &Model, assertions: &[Term]) -> bool {
-        assertions.iter().all(|a| matches!(eval(a, m), Ok(Value::Bool(true))))
+        assertions
+            .iter()
+            .all(|a| matches!(fpsym_expr::eval(a, m), Ok(Value::Bool(true))))
     }
 
     #[test]
@@ -472,7 +521,7 @@ mod tests {
             vec![x.clone(), crate::term::fp(Float::from_bits(f, 1f64.to_bits() as u128))],
         );
         let mut m = Arc::new(m);
-        assert!(!extend(&mut m, std::slice::from_ref(&big), &big.vars()));
+        assert!(!extend(&mut m, std::slice::from_ref(&big), &big.vars(), &|| false));
     }
 
     /// A solver that answers unknown and counts the queries it got.
