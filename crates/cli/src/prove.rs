@@ -382,37 +382,35 @@ fn held_together(
     linear: &[induction::LinearFact],
     check: &mut dyn FnMut(&[induction::Fact], &[induction::LinearFact]) -> Result<Vec<Option<bool>>, String>,
 ) -> Result<(usize, usize), String> {
-    let mut ranges = facts.to_vec();
-    while !ranges.is_empty() {
-        let answers = check(&ranges, &[])?;
-        let before = ranges.len();
-        ranges = ranges
+    let ranges = fixpoint(facts, |r| check(r, &[]))?;
+    // The ranges left are inductive on their own: assumed, not asked
+    // again (their answers, first, are not read).
+    let sums = fixpoint(linear, |l| Ok(check(&ranges, l)?.split_off(ranges.len())))?;
+    Ok((ranges.len(), sums.len()))
+}
+
+/// The largest subset of `items` whose answers from `ask` (one per item
+/// asked) are all `Some(true)`: those answered otherwise are dropped and
+/// the rest asked again.
+fn fixpoint<T: Clone>(
+    items: &[T],
+    mut ask: impl FnMut(&[T]) -> Result<Vec<Option<bool>>, String>,
+) -> Result<Vec<T>, String> {
+    let mut left = items.to_vec();
+    while !left.is_empty() {
+        let answers = ask(&left)?;
+        let before = left.len();
+        left = left
             .into_iter()
             .zip(&answers)
             .filter(|(_, a)| **a == Some(true))
-            .map(|(f, _)| f)
+            .map(|(x, _)| x)
             .collect();
-        if ranges.len() == before {
+        if left.len() == before {
             break;
         }
     }
-    let mut sums = linear.to_vec();
-    while !sums.is_empty() {
-        // The ranges left are inductive on their own: assumed, not asked
-        // again (their answers here are not read).
-        let answers = check(&ranges, &sums)?;
-        let before = sums.len();
-        sums = sums
-            .into_iter()
-            .zip(&answers[ranges.len()..])
-            .filter(|(_, a)| **a == Some(true))
-            .map(|(f, _)| f)
-            .collect();
-        if sums.len() == before {
-            break;
-        }
-    }
-    Ok((ranges.len(), sums.len()))
+    Ok(left)
 }
 
 /// The column of the last `while`, `for` or `do` keyword on `line` at or
