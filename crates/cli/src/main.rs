@@ -6,103 +6,43 @@
 //! 3 internal error, 4 incomplete (nothing found, nothing proved: a limit,
 //! an undecided query, an unmodelled call).
 
-/// A line on stdout (`say!()` an empty one); a closed stdout (`| head`)
-/// is ignored: the run goes on and writes its tests and reports.
-macro_rules! say {
-    () => {{
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stdout());
-    }};
-    ($($t:tt)*) => {{
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stdout(), $($t)*);
-    }};
-}
-
-/// Text on stdout without a newline, likewise.
-macro_rules! say_part {
-    ($($t:tt)*) => {{
-        use std::io::Write as _;
-        let _ = write!(std::io::stdout(), $($t)*);
-    }};
-}
-
-/// `r`, with a closed stdout (the reader stopped reading: `| head`) as
-/// success: output is lost, the work goes on.
-pub(crate) fn closed_stdout_ok(r: std::io::Result<()>) -> std::io::Result<()> {
-    match r {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        r => r,
-    }
-}
-
 mod args;
-mod batch;
-mod competition;
-mod critical;
-mod error;
-mod exceptions;
-mod export;
-mod fuzz;
-mod path;
-mod prove;
-mod replay;
-mod run;
-mod session;
-mod show;
-mod solve;
-mod solver_opts;
+mod options;
 
+use fpsym_modes::{batch, competition, critical, error, exceptions, export, path, raw_code, replay, run, show, solve};
+use fpsym_modes::{Failure, Session};
 use std::process::ExitCode;
 
-/// An error with the exit code it maps to.
-#[derive(Debug)]
-pub enum Failure {
-    /// Bad usage or bad input (exit 2): the message names the place.
-    Input(String),
-    /// A bug in fpsym or a backend (exit 3).
-    Internal(String),
-}
-
-impl std::fmt::Display for Failure {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Failure::Input(m) | Failure::Internal(m) => f.write_str(m),
-        }
-    }
-}
-
-impl std::error::Error for Failure {}
-
-/// The process's Ctrl-C flag: raised by the handler installed on first
-/// use, shared by every run of the process (`exceptions --all-functions`
-/// runs many).
-pub(crate) fn interrupt() -> std::sync::Arc<std::sync::atomic::AtomicBool> {
+/// A session whose stop flag the process's Ctrl-C raises, when the
+/// command watches it (the analyses, `solve`, `batch`): other commands
+/// keep Ctrl-C's default, which ends them at once.
+fn session_for(command: &args::Command) -> Session {
     use std::sync::atomic::{AtomicBool, Ordering};
-    use std::sync::{Arc, OnceLock};
-    static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
-    FLAG.get_or_init(|| {
-        let flag = Arc::new(AtomicBool::new(false));
+    let flag = std::sync::Arc::new(AtomicBool::new(false));
+    let watches = !matches!(
+        command,
+        args::Command::Replay(_) | args::Command::Merge(_) | args::Command::Show(_) | args::Command::Export(_)
+    );
+    if watches {
         let raised = flag.clone();
         let _ = ctrlc::set_handler(move || raised.store(true, Ordering::Relaxed));
-        flag
-    })
-    .clone()
-}
-
-/// Exit 4: nothing found and nothing proved.
-pub(crate) const INCOMPLETE: u8 = 4;
-
-/// The codes `main` exits with, in order.
-const CODES: [u8; 5] = [0, 1, 2, 3, INCOMPLETE];
-
-/// The number of an exit code `main` uses.
-pub(crate) fn raw_code(code: ExitCode) -> u8 {
-    CODES.into_iter().find(|c| ExitCode::from(*c) == code).unwrap_or(3)
+    }
+    Session::new(flag)
 }
 
 fn main() -> ExitCode {
-    let (code, error) = match run() {
+    let cli = match args::parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // clap renders help/version to stdout (exit 0) and usage errors to stderr (exit 2).
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let session = session_for(&cli.command);
+    let mut json = None;
+    let (code, error) = match run(cli, &session, &mut json) {
         Ok(code) => (raw_code(code), None),
         Err(e) => {
             let code = match e.downcast_ref::<Failure>() {
@@ -122,27 +62,43 @@ fn main() -> ExitCode {
             (code, Some(format!("{e:#}")))
         }
     };
-    leave(ExitCode::from(session::finish(code, error.as_deref())))
+    let (code, summary) = session.finish(code, error.as_deref(), json.is_some());
+    if let (Some(mut out), Some(v)) = (json, summary) {
+        use std::io::Write;
+        let _ = std::io::stdout().flush();
+        let text = serde_json::to_string(&v).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
+        let _ = writeln!(out, "{text}");
+    }
+    leave(&session, ExitCode::from(code))
 }
 
-/// The solver threads of every chain this process builds: `run` and `solve`
-/// build theirs with [`fpsym_solver::build_with_workers`] counting into it,
-/// and [`leave`] waits for them. Process-wide on purpose, and only here: the
-/// binary may hold global state, the library crates do not.
-pub(crate) static WORKERS: std::sync::LazyLock<fpsym_solver::Workers> =
-    std::sync::LazyLock::new(fpsym_solver::Workers::new);
+/// `--json`: from now on what fpsym prints for people goes to stderr; the
+/// returned file is the original stdout, which gets only the summary
+/// object at the end.
+fn json_to_stdout() -> std::io::Result<std::fs::File> {
+    use std::io::Write;
+    use std::os::fd::FromRawFd;
+    std::io::stdout().flush()?;
+    // SAFETY: plain descriptor calls; the duplicate is owned by the File.
+    let saved = unsafe { libc::dup(1) };
+    if saved < 0 || unsafe { libc::dup2(2, 1) } < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(unsafe { std::fs::File::from_raw_fd(saved) })
+}
 
 /// Exits with `code`. A solver thread that ignored its cancellation may
 /// still be inside libz3; running C++ static destructors under it can crash
 /// the process after the answers were printed (seen as SIGFPE). So: give
-/// such threads (counted in [`WORKERS`]) a moment, and if any is still
-/// running, flush and `_exit`.
-fn leave(code: ExitCode) -> ExitCode {
+/// such threads (counted in the session's workers) a moment, and if any
+/// is still running, flush and `_exit`.
+fn leave(session: &Session, code: ExitCode) -> ExitCode {
+    let workers = session.workers();
     let until = std::time::Instant::now() + std::time::Duration::from_millis(300);
-    while WORKERS.busy() > 0 && std::time::Instant::now() < until {
+    while workers.busy() > 0 && std::time::Instant::now() < until {
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
-    if WORKERS.busy() == 0 {
+    if workers.busy() == 0 {
         return code;
     }
     use std::io::Write;
@@ -154,17 +110,9 @@ fn leave(code: ExitCode) -> ExitCode {
     unsafe { libc::_exit(raw as i32) }
 }
 
-fn run() -> anyhow::Result<ExitCode> {
-    let cli = match args::parse() {
-        Ok(cli) => cli,
-        Err(e) => {
-            // clap renders help/version to stdout (exit 0) and usage errors to stderr (exit 2).
-            let code = if e.use_stderr() { 2 } else { 0 };
-            let _ = e.print();
-            return Ok(ExitCode::from(code));
-        }
-    };
-    let json = match &cli.command {
+/// Flags -> options -> the mode.
+fn run(cli: args::Cli, session: &Session, json: &mut Option<std::fs::File>) -> anyhow::Result<ExitCode> {
+    let wants_json = match &cli.command {
         args::Command::Run(a) => a.json,
         args::Command::Exceptions(a) => a.run.json,
         args::Command::Error(a) => a.run.json,
@@ -172,26 +120,19 @@ fn run() -> anyhow::Result<ExitCode> {
         args::Command::Critical(a) => a.run.json,
         _ => false,
     };
-    if json {
-        session::json_to_stdout()?;
+    if wants_json {
+        *json = Some(json_to_stdout()?);
     }
-    if let args::Command::Replay(raw) = &cli.command {
-        session::output(&raw.dir);
-    }
+    let s = session;
     match cli.command {
-        args::Command::Solve(raw) => {
-            let opts = solve::SolveOptions::from_args(raw)?;
-            solve::run(&opts)
-        }
-        args::Command::Run(raw) => {
-            let opts = run::RunOptions::from_args(raw)?;
-            run::run(&opts)
-        }
-        args::Command::Exceptions(raw) => exceptions::run(raw),
-        args::Command::Error(raw) => error::run(raw),
-        args::Command::Path(raw) => path::run(raw),
-        args::Command::Critical(raw) => critical::run(raw),
+        args::Command::Solve(raw) => solve::run(&options::solve(raw, s)?),
+        args::Command::Run(raw) => run::run(&options::run(raw, s)?),
+        args::Command::Exceptions(raw) => exceptions::run(options::exceptions(raw, s)?),
+        args::Command::Error(raw) => error::run(options::error(raw, s)?),
+        args::Command::Path(raw) => path::run(options::path(raw, s)?),
+        args::Command::Critical(raw) => critical::run(options::critical(raw, s)?),
         args::Command::Replay(raw) => {
+            session.output(&raw.dir);
             let opts = replay::ReplayOptions {
                 coverage: raw.coverage,
                 coverage_html: raw.coverage_html,
@@ -203,9 +144,14 @@ fn run() -> anyhow::Result<ExitCode> {
                 (None, None) => replay::replay(&raw.dir, &opts),
             }
         }
-        args::Command::Batch(raw) => batch::run(raw),
-        args::Command::Merge(raw) => batch::merge(raw),
-        args::Command::Show(raw) => show::run(&raw),
-        args::Command::Export(raw) => export::run(&raw),
+        args::Command::Batch(raw) => batch::run(options::batch(raw, s)?),
+        args::Command::Merge(raw) => batch::merge(&raw.dirs, &raw.output, raw.force, s),
+        args::Command::Show(raw) => show::run(&raw.path, raw.test, raw.json),
+        args::Command::Export(raw) => export::run(&export::Options {
+            dir: raw.dir,
+            c: raw.c.then_some(raw.out),
+            libfuzzer: raw.libfuzzer,
+            testcomp: raw.testcomp,
+        }),
     }
 }

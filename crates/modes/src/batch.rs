@@ -10,7 +10,6 @@
 //! records every run writes) and appended to `DIR/results.jsonl` as it
 //! ends, so an interrupted batch keeps what it finished.
 
-use crate::args::{BatchArgs, Cli, Command as Cmd, MergeArgs};
 use crate::run::RunOptions;
 use crate::Failure;
 use fpsym_engine::report::{self as r, BatchRecord, JobFinding, JobResult, JobStatus};
@@ -56,78 +55,8 @@ struct Plan {
     max_time: f64,
     max_memory: Option<u64>,
     grace: f64,
-}
-
-/// What the mode's options may not say: batch sets them per function.
-const OWNED: [(&str, &str); 6] = [
-    (
-        "--function",
-        "batch runs each function (--all-functions, --functions, --manifest)",
-    ),
-    ("-o/--out", "each function's directory is DIR/functions/FILE/FUNCTION"),
-    ("--max-time", "use --max-time-per-function"),
-    ("--max-memory", "use --max-memory-per-function"),
-    ("--json", "read DIR/results.jsonl"),
-    ("--all-functions", "use batch's --all-functions"),
-];
-
-/// Parses `fpsym MODE FILES... --function F ARGS` as the mode would: the
-/// clap error (usage, a bad option) is an input error naming `context`;
-/// an option batch owns is refused. Returns the mode's `run` options.
-fn mode_options(
-    mode: &str,
-    files: &[PathBuf],
-    function: &str,
-    args: &[String],
-    context: &str,
-) -> anyhow::Result<RunOptions> {
-    use clap::Parser;
-    if let Some(a) = args.iter().find(|a| *a == "--function" || a.starts_with("--function=")) {
-        return Err(Failure::Input(format!(
-            "{context}: {a} is not an option of the mode here: {}",
-            OWNED[0].1
-        ))
-        .into());
-    }
-    let mut argv: Vec<String> = vec!["fpsym".into(), mode.into()];
-    argv.extend(files.iter().map(|f| f.display().to_string()));
-    argv.extend(["--function".into(), function.into()]);
-    argv.extend(args.iter().cloned());
-    let cli = Cli::try_parse_from(&argv).map_err(|e| {
-        let text = e.render().to_string();
-        let first = text
-            .lines()
-            .take_while(|l| !l.is_empty() && !l.starts_with("Usage:"))
-            .map(str::trim)
-            .collect::<Vec<_>>()
-            .join(" ")
-            .trim_start_matches("error: ")
-            .to_string();
-        Failure::Input(format!("{context}: the options of `fpsym {mode}`: {first}"))
-    })?;
-    let (run, all) = match cli.command {
-        Cmd::Run(a) => (a, false),
-        Cmd::Exceptions(a) => (a.run, a.all_functions),
-        Cmd::Error(a) => (a.run, false),
-        Cmd::Path(a) => (a.run, false),
-        Cmd::Critical(a) => (a.run, false),
-        _ => unreachable!("batch modes are run-based"),
-    };
-    let owned = [
-        run.function.as_deref() != Some(function),
-        run.output.is_some(),
-        run.max_time.is_some(),
-        run.max_memory.is_some(),
-        run.json,
-        all,
-    ];
-    if let Some(((flag, why), _)) = OWNED.iter().zip(owned).find(|(_, set)| *set) {
-        return Err(Failure::Input(format!("{context}: {flag} is not an option of the mode here: {why}")).into());
-    }
-    if run.prebuilt.is_some() || run.force {
-        return Err(Failure::Input(format!("{context}: --force and --prebuilt are set by batch")).into());
-    }
-    Ok(RunOptions::from_args(run)?)
+    /// The session's stop flag (Ctrl-C).
+    interrupt: std::sync::Arc<std::sync::atomic::AtomicBool>,
 }
 
 /// `--shard I/N`.
@@ -267,7 +196,7 @@ fn split_array_len(args: &[String], named: bool, context: &str) -> Result<(Vec<S
 /// The jobs of the whole batch (before sharding), in order, and for
 /// `--all-functions` the functions of the C files left out, with why.
 fn select(
-    raw: &BatchArgs,
+    raw: &Options,
     program: &fpsym_frontend::Program,
     lens: &ArrayLens,
 ) -> anyhow::Result<(Vec<Job>, Vec<String>)> {
@@ -373,7 +302,7 @@ fn select(
                 ))
             })?;
             if let Some(t) = line.max_time {
-                crate::solver_opts::seconds(&format!("{what}: max_time"), Some(t))?;
+                crate::validate::seconds(&format!("{what}: max_time"), Some(t))?;
             }
             let mut args = line.args;
             if let Some(n) = line.array_len {
@@ -481,8 +410,57 @@ fn prepare_dir(out: &Path, force: bool, resume: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Parses a mode's command line for one function, `fpsym MODE FILES...
+/// --function F ARGS` (mode, files, function, args, and the context an
+/// error names), into the mode's `run` options as the mode would: the
+/// caller's flag parser (the CLI's). An option batch owns is refused.
+pub type ModeOptions = fn(&str, &[PathBuf], &str, &[String], &str) -> anyhow::Result<RunOptions>;
+
+/// The options of `fpsym batch`: which functions, the mode and its
+/// options, the limits of each function's process.
+#[derive(Debug)]
+pub struct Options {
+    /// What the process lends the batch (Ctrl-C, the output registry).
+    pub session: crate::Session,
+    /// The library's files.
+    pub files: Vec<PathBuf>,
+    /// Every analysable function of the files.
+    pub all_functions: bool,
+    /// These functions.
+    pub functions: Vec<String>,
+    /// The functions (and their options) of a JSON-lines manifest.
+    pub manifest: Option<PathBuf>,
+    /// The mode run on each: `run`, `exceptions`, `error`, `path` or `critical`.
+    pub mode: &'static str,
+    /// Functions analysed at once.
+    pub jobs: usize,
+    /// `I/N`: this machine's share of the functions.
+    pub shard: Option<String>,
+    /// Each function's time in seconds.
+    pub max_time_per_function: f64,
+    /// Each function's memory in MiB.
+    pub max_memory_per_function: Option<u64>,
+    /// Seconds a function's process gets past its time before it is killed.
+    pub grace: f64,
+    /// Go on with an interrupted batch in `output`.
+    pub resume: bool,
+    /// Empty `output` of an earlier batch first.
+    pub force: bool,
+    /// The batch's directory.
+    pub output: PathBuf,
+    /// A command each function's process runs under (`taskset -c 0`, ...).
+    pub wrapper: Option<String>,
+    /// The mode's options, as on its command line.
+    pub mode_args: Vec<String>,
+    /// The `fpsym` binary each function's process runs.
+    pub exe: PathBuf,
+    /// How a mode's command line is read (the CLI's flag parser).
+    pub mode_options: ModeOptions,
+}
+
 /// `fpsym batch`.
-pub fn run(raw: BatchArgs) -> anyhow::Result<ExitCode> {
+pub fn run(raw: Options) -> anyhow::Result<ExitCode> {
+    let mode_options = raw.mode_options;
     for f in &raw.files {
         if !f.exists() {
             return Err(Failure::Input(format!("{}: no such file", f.display())).into());
@@ -491,7 +469,7 @@ pub fn run(raw: BatchArgs) -> anyhow::Result<ExitCode> {
     if raw.jobs == 0 {
         return Err(Failure::Input("--jobs: expected at least 1".into()).into());
     }
-    let max_time = crate::solver_opts::seconds("--max-time-per-function", Some(raw.max_time_per_function))?
+    let max_time = crate::validate::seconds("--max-time-per-function", Some(raw.max_time_per_function))?
         .map_or(60.0, |d| d.as_secs_f64());
     if !(raw.grace.is_finite() && (0.0..1e9).contains(&raw.grace)) {
         return Err(Failure::Input(format!("--grace: expected a number of seconds >= 0, got {}", raw.grace)).into());
@@ -500,7 +478,7 @@ pub fn run(raw: BatchArgs) -> anyhow::Result<ExitCode> {
         return Err(Failure::Input("--max-memory-per-function: expected a positive number of MiB".into()).into());
     }
     let shard = raw.shard.as_deref().map(parse_shard).transpose()?;
-    let mode = raw.mode.name();
+    let mode = raw.mode;
     let wrapper: Vec<String> = raw
         .wrapper
         .as_deref()
@@ -510,7 +488,7 @@ pub fn run(raw: BatchArgs) -> anyhow::Result<ExitCode> {
         let Some(program) = wrapper.first() else {
             return Err(Failure::Input("--wrapper: empty command".into()).into());
         };
-        if !crate::solver_opts::runnable(program) {
+        if !crate::validate::runnable(program) {
             return Err(Failure::Input(format!(
                 "--wrapper {w}: `{program}` is not an executable file nor on PATH"
             ))
@@ -522,7 +500,7 @@ pub fn run(raw: BatchArgs) -> anyhow::Result<ExitCode> {
     // `--array-len` is batch's to give per function.
     let (mode_args, lens) = split_array_len(&raw.mode_args, true, "batch")?;
     let opts = mode_options(mode, &raw.files, "f", &mode_args, "batch")?;
-    crate::solver_opts::check_backends(opts.solver_config())?;
+    crate::validate::check_backends(opts.solver_config())?;
     let out = raw.output.clone();
     prepare_dir(&out, raw.force, raw.resume)?;
     let selection = if raw.all_functions {
@@ -617,7 +595,7 @@ pub fn run(raw: BatchArgs) -> anyhow::Result<ExitCode> {
         None => Vec::new(),
     };
     r::write_json(&out.join(r::BATCH_RECORD), &record)?;
-    crate::session::output(&out);
+    raw.session.output(&out);
     let done: BTreeSet<(String, String)> = earlier.iter().map(JobResult::key).collect();
     let mine: Vec<Job> = all_jobs
         .into_iter()
@@ -643,7 +621,7 @@ pub fn run(raw: BatchArgs) -> anyhow::Result<ExitCode> {
     std::fs::create_dir_all(out.join("logs"))?;
     let plan = Plan {
         out: out.clone(),
-        exe: std::env::current_exe()?,
+        exe: raw.exe.clone(),
         wrapper,
         mode,
         files: raw.files.clone(),
@@ -651,6 +629,7 @@ pub fn run(raw: BatchArgs) -> anyhow::Result<ExitCode> {
         max_time,
         max_memory: raw.max_memory_per_function,
         grace: raw.grace,
+        interrupt: raw.session.interrupt(),
     };
     let total = todo.len();
     let queue = Mutex::new(todo);
@@ -660,14 +639,14 @@ pub fn run(raw: BatchArgs) -> anyhow::Result<ExitCode> {
     std::thread::scope(|s| {
         for _ in 0..raw.jobs.min(total.max(1)) {
             s.spawn(|| loop {
-                if crate::interrupt().load(Ordering::Relaxed) {
+                if raw.session.interrupted() {
                     break;
                 }
                 let Some(job) = queue.lock().unwrap_or_else(|e| e.into_inner()).pop_front() else {
                     break;
                 };
                 let res = analyse(&plan, &job);
-                if crate::interrupt().load(Ordering::Relaxed) && res.why.as_deref() == Some(INTERRUPTED) {
+                if raw.session.interrupted() && res.why.as_deref() == Some(INTERRUPTED) {
                     // Not recorded: --resume analyses it again.
                     say!("{}: {}: interrupted", res.file, res.function);
                     continue;
@@ -898,7 +877,7 @@ fn analyse(plan: &Plan, job: &Job) -> JobResult {
             Ok(None) => {}
             Err(_) => break None,
         }
-        if crate::interrupt().load(Ordering::Relaxed) && !interrupted {
+        if plan.interrupt.load(Ordering::Relaxed) && !interrupted {
             interrupted = true;
             // SAFETY: signalling the child's own process group.
             unsafe { libc::kill(group, libc::SIGINT) };
@@ -1105,10 +1084,11 @@ fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
-/// `fpsym merge`.
-pub fn merge(raw: MergeArgs) -> anyhow::Result<ExitCode> {
+/// `fpsym merge`: the batch directories `dirs` (a batch's shards) made one
+/// in `output` (emptied of an earlier merge first with `force`).
+pub fn merge(dirs: &[PathBuf], output: &Path, force: bool, session: &crate::Session) -> anyhow::Result<ExitCode> {
     let mut records: Vec<(PathBuf, BatchRecord, Vec<JobResult>)> = Vec::new();
-    for d in &raw.dirs {
+    for d in dirs {
         let rec: BatchRecord = r::read_json(&d.join(r::BATCH_RECORD))
             .map_err(|e| Failure::Input(format!("{}: not a batch's output directory ({e})", d.display())))?;
         let results = r::read_results(d).map_err(|e| Failure::Input(e.to_string()))?;
@@ -1140,8 +1120,8 @@ pub fn merge(raw: MergeArgs) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    let out = &raw.output;
-    prepare_dir(out, raw.force, false)?;
+    let out = output;
+    prepare_dir(out, force, false)?;
     let mut merged = first.clone();
     merged.shard = None;
     merged.missing = first.jobs.iter().filter(|k| !owner.contains_key(*k)).cloned().collect();
@@ -1162,7 +1142,7 @@ pub fn merge(raw: MergeArgs) -> anyhow::Result<ExitCode> {
         }
     }
     r::write_results(out, &all)?;
-    crate::session::output(out);
+    session.output(out);
     let missing: Vec<String> = first
         .jobs
         .iter()

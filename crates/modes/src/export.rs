@@ -6,7 +6,6 @@
 //! (what the replay driver reads; with symbolic arguments or standard
 //! input, those come first). Both at once is allowed.
 
-use crate::args::ExportArgs;
 use crate::Failure;
 use fpsym_report::{RunRecord, Test};
 use std::path::{Path, PathBuf};
@@ -28,14 +27,28 @@ fn write(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     std::fs::write(path, bytes).map_err(|e| input(format!("{}: {e}", path.display())))
 }
 
+/// What `fpsym export` writes of a run's directory.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// The run's output directory.
+    pub dir: PathBuf,
+    /// C reproducers, one per finding, into this directory (`None` inside:
+    /// DIR/export); `None`: none.
+    pub c: Option<Option<PathBuf>>,
+    /// Every test as a libFuzzer corpus file, into this directory.
+    pub libfuzzer: Option<PathBuf>,
+    /// The tests as a Test-Comp test suite, into this directory.
+    pub testcomp: Option<PathBuf>,
+}
+
 /// `fpsym export`.
-pub fn run(args: &ExportArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &Options) -> anyhow::Result<ExitCode> {
     let dir = &args.dir;
     let record: RunRecord = fpsym_report::read_json(&dir.join(fpsym_report::RUN_RECORD))
         .map_err(|e| input(format!("{}: not a fpsym output directory: {e}", dir.display())))?;
     let tests = fpsym_report::read_tests(dir).map_err(|e| input(e.to_string()))?;
-    if args.c {
-        let out = args.out.clone().unwrap_or_else(|| dir.join("export"));
+    if let Some(out) = &args.c {
+        let out = out.clone().unwrap_or_else(|| dir.join("export"));
         reproducers(dir, &record, &tests, &out)?;
     }
     if let Some(corpus) = &args.libfuzzer {

@@ -1,7 +1,5 @@
 //! `fpsym solve`: run an SMT-LIB script against a solver chain.
 
-use crate::args::{SolveArgs, StatsFormat};
-use crate::solver_opts::{seconds, solver_config};
 use crate::Failure;
 use fpsym_smtlib::parse_script;
 use fpsym_solver::script::{run_script, ScriptError, ScriptOptions};
@@ -23,22 +21,10 @@ pub struct SolveOptions {
     pub max_time: Option<Duration>,
     /// Print the model after each sat.
     pub model: bool,
-    /// Print statistics at the end.
-    pub stats: Option<StatsFormat>,
-}
-
-impl SolveOptions {
-    /// Validates raw flags (no filesystem access).
-    pub fn from_args(a: SolveArgs) -> Result<SolveOptions, Failure> {
-        Ok(SolveOptions {
-            solver: solver_config(&a.solver)?,
-            timeout: seconds("--timeout", a.timeout)?,
-            max_time: seconds("--max-time", a.max_time)?,
-            file: a.file,
-            model: a.model,
-            stats: a.stats,
-        })
-    }
+    /// Print the solver's statistics at the end, as one JSON object.
+    pub stats_json: bool,
+    /// What the process lends the run (Ctrl-C, solver threads).
+    pub session: crate::Session,
 }
 
 fn read_input(file: &str) -> Result<(String, String), Failure> {
@@ -58,8 +44,8 @@ fn read_input(file: &str) -> Result<(String, String), Failure> {
 pub fn run(opts: &SolveOptions) -> anyhow::Result<ExitCode> {
     let (src, name) = read_input(&opts.file)?;
     let script = parse_script(&src, &name).map_err(|e| Failure::Input(e.to_string()))?;
-    crate::solver_opts::check_backends(&opts.solver)?;
-    let mut solver = fpsym_solver::build_with_workers(&opts.solver, &crate::WORKERS);
+    crate::validate::check_backends(&opts.solver)?;
+    let mut solver = fpsym_solver::build_with_workers(&opts.solver, opts.session.workers());
     let out = std::io::stdout();
     let mut out = out.lock();
     let started = Instant::now();
@@ -70,11 +56,11 @@ pub fn run(opts: &SolveOptions) -> anyhow::Result<ExitCode> {
     )
     // Ctrl-C or SIGTERM (`timeout 10 fpsym solve ...`) ends the running
     // check and kills a process solver's child, never left behind.
-    .cancelled_by(crate::interrupt());
+    .cancelled_by(opts.session.interrupt());
     let mut checks = 0u64;
     let res = run_script(&script, &name, solver.as_mut(), &script_opts, &mut out, &mut checks);
     out.flush().ok();
-    if let Some(StatsFormat::Json) = opts.stats {
+    if opts.stats_json {
         let mut m = serde_json::Map::new();
         m.insert("solver".into(), solver.name().into());
         m.insert("check_sat".into(), checks.into());

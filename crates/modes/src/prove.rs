@@ -34,10 +34,11 @@ fn budget(max_time: Option<Duration>) -> Duration {
 }
 
 /// How `--prove` tries a proof.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum How {
     /// The abstract interpretation, then k-induction strengthened by its
     /// invariants when it proves nothing (the default).
+    #[default]
     Auto,
     /// The abstract interpretation alone.
     Abstract,
@@ -95,7 +96,13 @@ impl Attempt {
 /// Tries to prove the run's property before the run, when there is one the
 /// analysis proves (unreach-call): by abstract interpretation, then by
 /// k-induction (per `how`), within one share of the run's time.
-pub fn attempt(program: &Program, engine: &Config, how: How, solver: &fpsym_solver::SolverConfig) -> Option<Attempt> {
+pub fn attempt(
+    session: &crate::Session,
+    program: &Program,
+    engine: &Config,
+    how: How,
+    solver: &fpsym_solver::SolverConfig,
+) -> Option<Attempt> {
     let plain = engine.property == Property::AllFindings;
     if how == How::None
         || !(plain || engine.property == Property::UnreachCall)
@@ -120,7 +127,7 @@ pub fn attempt(program: &Program, engine: &Config, how: How, solver: &fpsym_solv
     // The abstract interpretation has the share; k-induction what is left
     // of it, but at least half of it (so both together take at most one
     // and a half shares).
-    let outcome = (how != How::KInduction).then(|| abstract_interpretation(program, start + share, plain));
+    let outcome = (how != How::KInduction).then(|| abstract_interpretation(session, program, start + share, plain));
     let deadline = (start + share).max(Instant::now() + share / 2);
     let mut a = Attempt {
         plain,
@@ -137,7 +144,7 @@ pub fn attempt(program: &Program, engine: &Config, how: How, solver: &fpsym_solv
             facts: if strengthened { &facts } else { &no_facts },
             max_k: MAX_K,
             deadline,
-            interrupt: crate::interrupt(),
+            interrupt: session.interrupt(),
         };
         // The portfolio's members all at once: k-induction's proofs are
         // unsat answers, which z3 and cvc5 give and cp and ls (first in the
@@ -148,7 +155,7 @@ pub fn attempt(program: &Program, engine: &Config, how: How, solver: &fpsym_solv
         if config.backend == fpsym_solver::Backend::Portfolio {
             config.portfolio = fpsym_solver::PortfolioMode::Parallel;
         }
-        let mut s = fpsym_solver::build_with_workers(&config, &crate::WORKERS);
+        let mut s = fpsym_solver::build_with_workers(&config, session.workers());
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             induction::prove(program, s.as_mut(), engine, &opts)
         }))
@@ -170,14 +177,14 @@ fn panic_text(p: &Box<dyn std::any::Any + Send>) -> String {
 }
 
 /// fpsym-prove's analysis, its panic reported as no proof.
-fn abstract_interpretation(program: &Program, deadline: Instant, plain: bool) -> Outcome {
+fn abstract_interpretation(session: &crate::Session, program: &Program, deadline: Instant, plain: bool) -> Outcome {
     let targets = if plain { FAILURES } else { TARGETS };
     let opts = ProveOptions {
         entry: "main".into(),
         targets: targets.iter().map(|t| t.to_string()).collect(),
         checks: plain,
         deadline: Some(deadline),
-        cancel: Some(crate::interrupt()),
+        cancel: Some(session.interrupt()),
     };
     // A bug of the analysis must not end the run: it is no proof, said as such.
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| fpsym_prove::prove(program, &opts))).unwrap_or_else(|p| {
@@ -314,6 +321,7 @@ pub fn witness_invariants(a: &Attempt) -> Vec<LoopInvariant> {
 /// state where they all hold, under exact IEEE semantics ([`held_together`]).
 /// One line per head: what the queries showed, within `time` in all.
 pub fn check_invariants(
+    session: &crate::Session,
     program: &Program,
     engine: &Config,
     solver: &fpsym_solver::SolverConfig,
@@ -329,7 +337,7 @@ pub fn check_invariants(
     if config.backend == fpsym_solver::Backend::Portfolio {
         config.portfolio = fpsym_solver::PortfolioMode::Parallel;
     }
-    let mut s = fpsym_solver::build_with_workers(&config, &crate::WORKERS);
+    let mut s = fpsym_solver::build_with_workers(&config, session.workers());
     for inv in a.invariants().iter().filter(|i| i.in_entry && i.function == "main") {
         let one = std::slice::from_ref(inv);
         let facts = induction::head_facts(program, &inv.head, &fpsym_prove::induction_facts(one, &inv.head));
@@ -350,7 +358,7 @@ pub fn check_invariants(
                     facts,
                     linear,
                     left,
-                    crate::interrupt(),
+                    session.interrupt(),
                 )
             }))
             .unwrap_or_else(|p| Err(format!("an internal error, a bug in fpsym ({})", panic_text(&p))))

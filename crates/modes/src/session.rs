@@ -1,72 +1,79 @@
-//! What every command leaves behind beyond its own printing: the reports
-//! (SARIF, JUnit, HTML) of each output directory it wrote, and, with
-//! `--json`, one summary object on stdout. Process-wide on purpose (the
-//! binary may hold global state): the modes register their directories as
-//! they make them, and `main` finishes once the command returned.
+//! What a process lends its modes, and what every command leaves behind
+//! beyond its own printing: the reports (SARIF, JUnit, HTML) of each
+//! output directory it wrote, and, with `--json`, one summary object. The
+//! modes register their directories as they make them; the caller
+//! finishes the session once the command returned.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
-struct Session {
-    outputs: Vec<PathBuf>,
-    json: Option<std::fs::File>,
+/// A process's handles for the modes it runs: its Ctrl-C flag, the count
+/// of solver threads its chains start (a process that exits waits for
+/// them, [`fpsym_solver::Workers`]), and the output directories written.
+/// Cheap to clone; the clones share everything.
+#[derive(Clone, Debug, Default)]
+pub struct Session {
+    interrupt: Arc<AtomicBool>,
+    workers: fpsym_solver::Workers,
+    outputs: Arc<Mutex<Vec<PathBuf>>>,
 }
 
-static SESSION: Mutex<Session> = Mutex::new(Session {
-    outputs: Vec::new(),
-    json: None,
-});
-
-fn session() -> std::sync::MutexGuard<'static, Session> {
-    SESSION.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// Registers an output directory the command writes (once each).
-pub(crate) fn output(dir: &Path) {
-    let mut s = session();
-    if !s.outputs.iter().any(|d| d == dir) {
-        s.outputs.push(dir.to_path_buf());
-    }
-}
-
-/// `--json`: from now on what fpsym prints for people goes to stderr, and
-/// stdout only gets the summary object at the end.
-pub(crate) fn json_to_stdout() -> std::io::Result<()> {
-    use std::os::fd::FromRawFd;
-    std::io::stdout().flush()?;
-    // SAFETY: plain descriptor calls; the duplicate is owned by the File.
-    let saved = unsafe { libc::dup(1) };
-    if saved < 0 || unsafe { libc::dup2(2, 1) } < 0 {
-        return Err(std::io::Error::last_os_error());
-    }
-    session().json = Some(unsafe { std::fs::File::from_raw_fd(saved) });
-    Ok(())
-}
-
-/// The command is over with exit code `code` (and `error`, its message,
-/// when it failed): writes the reports of every registered directory and,
-/// with `--json`, the summary. A report that cannot be written is an
-/// internal error (exit 3).
-pub(crate) fn finish(code: u8, error: Option<&str>) -> u8 {
-    let (outputs, json) = {
-        let mut s = session();
-        (std::mem::take(&mut s.outputs), s.json.take())
-    };
-    let failed_on_input = code == 2;
-    let mut code = code;
-    let mut error = error.map(str::to_string);
-    for dir in outputs.iter().filter(|d| reportable(d, failed_on_input)) {
-        if let Err(e) = fpsym_engine::report::write_reports(dir) {
-            eprintln!("fpsym: internal error: reports of {}: {e}", dir.display());
-            if code != 2 {
-                code = 3;
-                error.get_or_insert_with(|| format!("reports of {}: {e}", dir.display()));
-            }
+impl Session {
+    /// A session whose work stops when `interrupt` is raised (the CLI's
+    /// Ctrl-C handler raises it).
+    pub fn new(interrupt: Arc<AtomicBool>) -> Session {
+        Session {
+            interrupt,
+            ..Session::default()
         }
     }
-    if let Some(mut out) = json {
-        let _ = std::io::stdout().flush();
+
+    /// The stop flag, for a run's context.
+    pub fn interrupt(&self) -> Arc<AtomicBool> {
+        self.interrupt.clone()
+    }
+
+    /// Whether the stop flag is raised.
+    pub fn interrupted(&self) -> bool {
+        self.interrupt.load(Ordering::Relaxed)
+    }
+
+    /// The count of the solver threads the session's chains started.
+    pub fn workers(&self) -> &fpsym_solver::Workers {
+        &self.workers
+    }
+
+    /// Registers an output directory the command writes (once each).
+    pub fn output(&self, dir: &Path) {
+        let mut s = self.outputs.lock().unwrap_or_else(|e| e.into_inner());
+        if !s.iter().any(|d| d == dir) {
+            s.push(dir.to_path_buf());
+        }
+    }
+
+    /// The command is over with exit code `code` (and `error`, its
+    /// message, when it failed): writes the reports of every registered
+    /// directory, and returns the exit code (3 when a report cannot be
+    /// written: an internal error) with the error, and, when `json`, the
+    /// summary object of the runs written.
+    pub fn finish(&self, code: u8, error: Option<&str>, json: bool) -> (u8, Option<serde_json::Value>) {
+        let outputs = std::mem::take(&mut *self.outputs.lock().unwrap_or_else(|e| e.into_inner()));
+        let failed_on_input = code == 2;
+        let mut code = code;
+        let mut error = error.map(str::to_string);
+        for dir in outputs.iter().filter(|d| reportable(d, failed_on_input)) {
+            if let Err(e) = fpsym_engine::report::write_reports(dir) {
+                eprintln!("fpsym: internal error: reports of {}: {e}", dir.display());
+                if code != 2 {
+                    code = 3;
+                    error.get_or_insert_with(|| format!("reports of {}: {e}", dir.display()));
+                }
+            }
+        }
+        if !json {
+            return (code, None);
+        }
         let runs: Vec<serde_json::Value> = outputs
             .iter()
             .filter(|d| d.join("stats.json").exists())
@@ -78,10 +85,8 @@ pub(crate) fn finish(code: u8, error: Option<&str>) -> u8 {
         };
         v["exit_code"] = code.into();
         v["error"] = error.map_or(serde_json::Value::Null, serde_json::Value::from);
-        let text = serde_json::to_string(&v).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
-        let _ = writeln!(out, "{text}");
+        (code, Some(v))
     }
-    code
 }
 
 /// Whether the reports of `dir` are written when the command ended (with

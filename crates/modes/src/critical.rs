@@ -10,8 +10,7 @@
 //! and the real range are answered (proved empty by propagation, or the
 //! side's answer).
 
-use crate::args::CriticalArgs;
-use crate::run::{execute, prepare, RunOptions};
+use crate::run::{execute, prepare, PropertySpec, RunOptions};
 use crate::Failure;
 use fpsym_engine::checkers::range::{
     kinds, parse_decimal, Element, Expectation, FloatRange, FloatRanges, OutOfRange, Target,
@@ -21,7 +20,7 @@ use fpsym_engine::report::values::decimal;
 use fpsym_engine::report::Event;
 use fpsym_engine::report::Finding;
 use fpsym_engine::shape::Shape;
-use fpsym_engine::{Entry, Summary};
+use fpsym_engine::{Entry, Property, Summary};
 use fpsym_float::Float;
 use num_rational::BigRational;
 use std::process::ExitCode;
@@ -430,26 +429,39 @@ fn target_json(t: &Target, params: &[String]) -> serde_json::Value {
     }
 }
 
-pub fn run(raw: CriticalArgs) -> anyhow::Result<ExitCode> {
+/// The options of `fpsym critical`.
+#[derive(Debug, Default)]
+pub struct Options {
+    /// The options of `run` it takes (`--function` is needed).
+    pub run: RunOptions,
+    /// The expected ranges, `WHAT=[LO,HI]` each (`ret`, a parameter's
+    /// floats, a global).
+    pub expect: Vec<String>,
+    /// The time of the interval enclosure of the result's range.
+    pub enclose_timeout: Duration,
+    /// Loops unrolled at most this many times (the answers then say so).
+    pub unroll: Option<u32>,
+}
+
+/// Checks each expected range: an input whose result leaves it, or a
+/// proof that none does.
+pub fn run(raw: Options) -> anyhow::Result<ExitCode> {
     let expects: Vec<Expect> = raw.expect.iter().map(|e| parse_expect(e)).collect::<Result<_, _>>()?;
-    let Some(function) = raw.run.function.clone() else {
+    let Entry::Function { name: function, .. } = &raw.run.engine.entry else {
         return Err(
             Failure::Input("fpsym critical needs --function F: the function whose result is checked".into()).into(),
         );
     };
-    if raw.run.property.is_some() {
+    let function = function.clone();
+    if !matches!(raw.run.property, PropertySpec::Named(Property::AllFindings)) {
         // (A property would leave the range checks unasked.)
         return Err(
             Failure::Input("fpsym critical checks the result's range; --property does not apply".into()).into(),
         );
     }
     let unroll = raw.unroll;
-    let t = raw.enclose_timeout;
-    if !(t.is_finite() && t > 0.0 && t < 1e9) {
-        return Err(Failure::Input(format!("--enclose-timeout {t}: expected a positive number of seconds")).into());
-    }
-    let budget = Duration::from_secs_f64(t);
-    let mut opts = RunOptions::from_args(raw.run)?;
+    let budget = raw.enclose_timeout;
+    let mut opts = raw.run;
     opts.set_mode("critical")?;
     let (mut engine, out, program) = prepare(&opts)?;
     if unroll.is_some() {

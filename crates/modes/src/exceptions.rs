@@ -1,7 +1,6 @@
 //! `fpsym exceptions`: `run` with the floating-point exception checker
 //! (crates/engine's `checkers::fp`), and a summary by kind.
 
-use crate::args::{ExceptionKind, ExceptionsArgs};
 use crate::run::{execute, prepare, run_then, RunOptions};
 use crate::Failure;
 use fpsym_engine::checkers::fp::{FpExceptions, FpKinds};
@@ -11,25 +10,6 @@ use fpsym_engine::{Config, Entry};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::ExitCode;
-
-/// The kinds asked for (the default set when none is named).
-fn kinds(asked: &[ExceptionKind]) -> FpKinds {
-    if asked.is_empty() {
-        return FpKinds::default();
-    }
-    let mut k = FpKinds::none();
-    for a in asked {
-        match a {
-            ExceptionKind::Overflow => k.overflow = true,
-            ExceptionKind::Underflow => k.underflow = true,
-            ExceptionKind::DivideByZero => k.divide_by_zero = true,
-            ExceptionKind::Invalid => k.invalid = true,
-            ExceptionKind::FloatCastOverflow => k.float_cast_overflow = true,
-            ExceptionKind::Inexact => k.inexact = true,
-        }
-    }
-    k
-}
 
 /// The exception kinds of findings, in the order the summary lists them.
 const KINDS: [FindingKind; 6] = [
@@ -129,6 +109,7 @@ const RERUN_BUDGET: std::time::Duration = std::time::Duration::from_secs(10);
 /// All of them together take at most the run's `--max-time` (60 s
 /// without one); those left are not judged.
 fn classify_xflows(
+    session: &crate::Session,
     program: &fpsym_frontend::Program,
     engine: &Config,
     out: &Path,
@@ -151,7 +132,7 @@ fn classify_xflows(
             continue;
         }
         let left = deadline.saturating_duration_since(std::time::Instant::now());
-        if crate::interrupt().load(std::sync::atomic::Ordering::Relaxed) || left.is_zero() {
+        if session.interrupted() || left.is_zero() {
             say!(
                 "avoidable or not: {} of {xflows} over/underflows judged before the time ran out",
                 judged
@@ -189,13 +170,26 @@ fn classify_xflows(
     Ok(())
 }
 
+/// The options of `fpsym exceptions`.
+#[derive(Debug, Default)]
+pub struct Options {
+    /// The options of `run` it takes.
+    pub run: RunOptions,
+    /// The exceptions looked for.
+    pub kinds: FpKinds,
+    /// Every function of the user's files, each into OUT/functions/F.
+    pub all_functions: bool,
+    /// With `all_functions`: each function's time (default `--max-time`, or 60 s).
+    pub max_time_per_function: Option<std::time::Duration>,
+}
+
 /// Runs the program with the exception checker; exit 1 when something is
 /// found.
-pub fn run(raw: ExceptionsArgs) -> anyhow::Result<ExitCode> {
-    let kinds = kinds(&raw.kinds);
-    let all = raw.all_functions;
-    let per_function = crate::solver_opts::seconds("--max-time-per-function", raw.max_time_per_function)?;
-    let mut opts = RunOptions::from_args(raw.run)?;
+pub fn run(o: Options) -> anyhow::Result<ExitCode> {
+    let kinds = o.kinds;
+    let all = o.all_functions;
+    let per_function = o.max_time_per_function;
+    let mut opts = o.run;
     opts.set_mode("exceptions")?;
     opts.engine_mut()
         .checkers
@@ -235,7 +229,7 @@ fn all_functions(
     let mut failed = None;
     let mut rows: Vec<(String, Vec<String>, String)> = Vec::new();
     for f in &functions {
-        if crate::interrupt().load(std::sync::atomic::Ordering::Relaxed) {
+        if opts.session.interrupted() {
             say!("interrupted: the functions after {f} are not analysed");
             break;
         }

@@ -8,7 +8,6 @@
 //! was edited by hand and is refused (exit 2), as are files that are not
 //! test records.
 
-use crate::args::ShowArgs;
 use crate::Failure;
 use fpsym_report::{decimal, hex_float, Finding, RunRecord, Test, TestObject};
 use serde::Serialize;
@@ -110,10 +109,12 @@ struct ShownFinding {
     stack: Vec<String>,
 }
 
-/// `fpsym show`.
-pub fn run(args: &ShowArgs) -> anyhow::Result<ExitCode> {
-    let shown = collect(&args.path, args.test)?;
-    let written = if args.json {
+/// `fpsym show`: the tests and findings of `path` (a run's directory or
+/// one test file; only test `test` when given), for people or, with
+/// `json`, as one JSON object.
+pub fn run(path: &Path, test: Option<u64>, json: bool) -> anyhow::Result<ExitCode> {
+    let shown = collect(path, test)?;
+    let written = if json {
         let text = serde_json::to_string_pretty(&shown).map_err(|e| Failure::Internal(e.to_string()))?;
         writeln!(std::io::stdout().lock(), "{text}")
     } else {

@@ -26,9 +26,10 @@ pub const DEFAULT_FROM: Duration = Duration::from_secs(10);
 pub const PLATEAU: Duration = Duration::from_secs(2);
 
 /// How long the fuzzing phase runs.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub enum FuzzTime {
     /// No phase (`--fuzz-time 0`, or no `--max-time` and no `--fuzz-time`).
+    #[default]
     Off,
     /// A tenth of `--max-time` (when it is at least [`DEFAULT_FROM`]), for
     /// `fpsym run` only; a phase that cannot
@@ -39,36 +40,11 @@ pub enum FuzzTime {
 }
 
 impl FuzzTime {
-    /// Validates `--fuzz-time` against `--max-time` (no filesystem).
     /// The phase's share of the run's time (zero when off).
     pub fn share(self) -> Duration {
         match self {
             FuzzTime::Off => Duration::ZERO,
             FuzzTime::Default(d) | FuzzTime::Explicit(d) => d,
-        }
-    }
-
-    pub fn from_flags(fuzz: Option<f64>, max_time: Option<Duration>) -> Result<FuzzTime, Failure> {
-        match fuzz {
-            Some(0.0) => Ok(FuzzTime::Off),
-            Some(t) => {
-                let d = crate::solver_opts::seconds("--fuzz-time", Some(t))?.unwrap_or_default();
-                if let Some(m) = max_time {
-                    if d >= m {
-                        return Err(Failure::Input(format!(
-                            "--fuzz-time {t} is not less than --max-time {}: the fuzzing phase is a share of the run's time",
-                            m.as_secs_f64()
-                        )));
-                    }
-                }
-                Ok(FuzzTime::Explicit(d))
-            }
-            // A share under a second would mostly go to the harness's
-            // build (1-2 s): the default phase needs --max-time >= 10.
-            None => Ok(match max_time {
-                Some(m) if m >= DEFAULT_FROM => FuzzTime::Default(m / 10),
-                _ => FuzzTime::Off,
-            }),
         }
     }
 }
@@ -77,6 +53,8 @@ impl FuzzTime {
 pub struct Phase {
     /// libFuzzer's results.
     pub outcome: FuzzOutcome,
+    /// The run's stop flag (Ctrl-C), for the follow-up of its crashes.
+    pub interrupt: Arc<AtomicBool>,
     /// The seeds handed to the engine: (crash file or None, records).
     seeds: Vec<(Option<String>, Vec<Vec<u8>>)>,
     /// Whether the fuzzer kept to every bound of the run's inputs
@@ -178,6 +156,7 @@ pub fn phase(
         engine.max_time = Some(m.saturating_sub(spent).max(Duration::from_millis(100)));
     }
     Ok(Some(Phase {
+        interrupt: interrupt.clone(),
         outcome,
         seeds,
         bounded,
@@ -213,7 +192,7 @@ pub fn follow_crashes(
     stats: &mut fpsym_engine::report::Stats,
 ) -> anyhow::Result<u64> {
     use std::sync::atomic::Ordering;
-    let interrupt = crate::interrupt();
+    let interrupt = phase.interrupt.clone();
     let mut added = 0;
     if !phase.bounded || phase.follow.is_zero() {
         return Ok(added);

@@ -5,8 +5,7 @@
 //! checker ending the path with a finding at the goal, and the run
 //! stopped at the first such finding.
 
-use crate::args::PathArgs;
-use crate::run::{execute_with, prepare, RunOptions};
+use crate::run::{execute_with, prepare, PropertySpec, RunOptions};
 use crate::Failure;
 use fpsym_engine::checkers::{CheckerFactory, Kind};
 use fpsym_engine::directed::{
@@ -180,7 +179,24 @@ fn folded_lines(out: &std::path::Path, file: Option<&str>) -> fpsym_engine::dire
         .unwrap_or_default()
 }
 
-pub fn run(raw: PathArgs) -> anyhow::Result<ExitCode> {
+/// The options of `fpsym path`: one of `reach`, `path`, `all_paths`.
+#[derive(Debug, Default)]
+pub struct Options {
+    /// The options of `run` it takes (not `--search`, not `--property`).
+    pub run: RunOptions,
+    /// `[FILE:]LINE`: an input that reaches the line, or a proof none does.
+    pub reach: Option<String>,
+    /// A sequence of branch decisions: an input that takes it, or a proof
+    /// none does.
+    pub path: Option<String>,
+    /// Every path with its verdict.
+    pub all_paths: bool,
+    /// The source file the lines are in (needed with several).
+    pub file: Option<String>,
+}
+
+/// Answers the question the options ask.
+pub fn run(raw: Options) -> anyhow::Result<ExitCode> {
     let files: Vec<String> = raw.run.files.iter().map(|f| f.display().to_string()).collect();
     let sources: Vec<&String> = files
         .iter()
@@ -193,13 +209,16 @@ pub fn run(raw: PathArgs) -> anyhow::Result<ExitCode> {
             sources.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
         ))
     };
-    if raw.run.property.is_some() {
+    if !matches!(
+        raw.run.property,
+        PropertySpec::Named(fpsym_engine::Property::AllFindings)
+    ) {
         return Err(Failure::Input(
             "fpsym path answers whether a line or path is reached; --property does not apply".into(),
         )
         .into());
     }
-    let mut opts = RunOptions::from_args(raw.run)?;
+    let mut opts = raw.run;
     opts.set_mode("path")?;
     if raw.all_paths {
         let file = raw.file.clone().or(only_c.clone());
@@ -465,12 +484,17 @@ struct AllPaths {
 }
 
 /// Decides `q` with cp alone, checking a model against the constraint.
-fn solve_alone(cfg: fpsym_solver::cp::CpConfig, q: &fpsym_solver::Query, timeout: std::time::Duration) -> Solve {
+fn solve_alone(
+    cfg: fpsym_solver::cp::CpConfig,
+    q: &fpsym_solver::Query,
+    timeout: std::time::Duration,
+    interrupt: &Arc<std::sync::atomic::AtomicBool>,
+) -> Solve {
     use fpsym_solver::{Budget, SolveResult, Solver};
     let mut cp = fpsym_solver::cp::CpSolver::new(cfg);
     let budget = Budget {
         deadline: Some(std::time::Instant::now() + timeout),
-        cancel: Some(crate::interrupt()),
+        cancel: Some(interrupt.clone()),
     };
     let start = std::time::Instant::now();
     let r = cp.check(q, &budget);
@@ -566,7 +590,7 @@ fn all_paths(opts: RunOptions, file: Option<String>) -> anyhow::Result<ExitCode>
     let timeout = engine.solver_timeout.unwrap_or(std::time::Duration::from_secs(10));
     let cp = opts.solver_config().cp.clone();
     let mut chain: Option<Box<dyn fpsym_solver::Solver>> = None;
-    let interrupt = crate::interrupt();
+    let interrupt = opts.session.interrupt();
     let mut entries = Vec::new();
     let mut cut = std::collections::BTreeMap::<String, usize>::new();
     let mut skipped = 0;
@@ -611,8 +635,8 @@ fn all_paths(opts: RunOptions, file: Option<String>) -> anyhow::Result<ExitCode>
         let left = |t: std::time::Duration| {
             deadline.map_or(t, |d| t.min(d.saturating_duration_since(std::time::Instant::now())))
         };
-        let with = solve_alone(cp.clone().with_ulp_max(true), &q, left(timeout));
-        let without = solve_alone(cp.clone().with_ulp_max(false), &q, left(timeout));
+        let with = solve_alone(cp.clone().with_ulp_max(true), &q, left(timeout), &interrupt);
+        let without = solve_alone(cp.clone().with_ulp_max(false), &q, left(timeout), &interrupt);
         let results = [with.result, without.result];
         if results.contains(&"sat") && results.contains(&"unsat") {
             return Err(Failure::Internal(format!(
@@ -639,8 +663,8 @@ fn all_paths(opts: RunOptions, file: Option<String>) -> anyhow::Result<ExitCode>
             ("unknown", String::new())
         } else {
             // cp alone could not tell: the run's own solver, once more.
-            let s =
-                chain.get_or_insert_with(|| fpsym_solver::build_with_workers(opts.solver_config(), &crate::WORKERS));
+            let s = chain
+                .get_or_insert_with(|| fpsym_solver::build_with_workers(opts.solver_config(), opts.session.workers()));
             let budget = fpsym_solver::Budget {
                 deadline: Some(std::time::Instant::now() + left(timeout)),
                 cancel: Some(interrupt.clone()),

@@ -24,7 +24,6 @@ mod report;
 use inputs::*;
 use report::*;
 
-use crate::args::{ErrorArgs, MetricArg, SamplingArg, Strategy};
 use crate::run::{execute, prepare, RunOptions};
 use crate::Failure;
 use fpsym_engine::checkers::accuracy::{Inaccuracy, Sampling, Sites};
@@ -128,6 +127,8 @@ impl Output1 {
 /// The search's state: the best input, counters.
 struct Search<'a> {
     program: &'a fpsym_frontend::Program,
+    /// The session's stop flag (Ctrl-C).
+    interrupt: std::sync::Arc<std::sync::atomic::AtomicBool>,
     base: Config,
     solver: Box<dyn fpsym_solver::Solver>,
     precision: u32,
@@ -240,7 +241,7 @@ impl Samples {
 
 impl Search<'_> {
     fn out_of_time(&self) -> bool {
-        Instant::now() >= self.deadline || crate::interrupt().load(std::sync::atomic::Ordering::Relaxed)
+        Instant::now() >= self.deadline || self.interrupt.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// The results `--output` names, from a re-run of `inputs`.
@@ -765,7 +766,7 @@ impl Search<'_> {
             }
             let mut sink = Collect::default();
             let mut cx = fpsym_engine::RunContext {
-                interrupt: crate::interrupt(),
+                interrupt: self.interrupt.clone(),
                 ..Default::default()
             };
             let summary = fpsym_engine::run(self.program, self.solver.as_mut(), &c, &mut sink, &mut cx)
@@ -817,8 +818,83 @@ fn largest(errors: impl Iterator<Item = f64>) -> f64 {
     )
 }
 
-pub fn run(raw: ErrorArgs) -> anyhow::Result<ExitCode> {
-    if raw.run.function.is_none() {
+/// How the search looks for the worst input.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Strategy {
+    /// A random phase, then symbolic rounds with a local refinement of the
+    /// worst input between them.
+    #[default]
+    Fpsym,
+    /// The random phase, then symbolic rounds, without refinement (FPGen).
+    Fpgen,
+    /// Random inputs only (the baseline).
+    Random,
+}
+
+/// The options of `fpsym error`.
+#[derive(Debug)]
+pub struct Options {
+    /// The options of `run` it takes (`--function` is needed; the search's
+    /// time is `--max-time`, 60 s without one).
+    pub run: RunOptions,
+    /// The result measured: `ret`, `PARAM`, `PARAM[i]` or `GLOBAL` (default:
+    /// the return value, else the floats behind the pointer parameters).
+    pub output: Option<String>,
+    /// The shadow values' precision in bits (at least 24).
+    pub precision: u32,
+    /// FPGen's σ: bits lost that make a precision-loss branch.
+    pub sigma: u32,
+    /// FPGen's θ: bits cancelled that make a cancellation branch.
+    pub theta: u32,
+    /// Where the inaccuracy branches are.
+    pub sites: Sites,
+    /// Which executions of a site get them.
+    pub sampling: Sampling,
+    /// The random phase's time (default a fifth of the search's).
+    pub tau0: Option<Duration>,
+    /// A symbolic round's time (default a twentieth, at least 2 s).
+    pub tau1: Option<Duration>,
+    /// How the search looks.
+    pub strategy: Strategy,
+    /// The random generator's seed (with `rounds`, a reproducible run).
+    pub seed: Option<u64>,
+    /// A reproducible run's number of symbolic rounds.
+    pub rounds: Option<u32>,
+    /// How an error is measured.
+    pub metric: Metric,
+    /// The random phase's native inputs.
+    pub random_inputs: u64,
+    /// One given input (`NAME=V,...` each) measured alone instead of a search.
+    pub input: Vec<String>,
+}
+
+impl Default for Options {
+    /// `fpsym error`'s defaults.
+    fn default() -> Options {
+        Options {
+            run: RunOptions::default(),
+            output: None,
+            precision: 128,
+            sigma: 32,
+            theta: 40,
+            sites: Sites::Loops,
+            sampling: Sampling::Uniform { start: 0, step: 1 },
+            tau0: None,
+            tau1: None,
+            strategy: Strategy::Fpsym,
+            seed: None,
+            rounds: None,
+            metric: Metric::Relative,
+            random_inputs: 250_000,
+            input: Vec::new(),
+        }
+    }
+}
+
+/// Searches for the input with the largest error; writes error.json and
+/// the worst input as a test.
+pub fn run(raw: Options) -> anyhow::Result<ExitCode> {
+    if !matches!(raw.run.engine.entry, Entry::Function { .. }) {
         return Err(
             Failure::Input("fpsym error needs --function F: the function whose result is measured".into()).into(),
         );
@@ -827,39 +903,13 @@ pub fn run(raw: ErrorArgs) -> anyhow::Result<ExitCode> {
         Some(s) => parse_output(s)?,
         None => Output::Default,
     };
-    let sites = match raw.sites.as_str() {
-        "all" => Sites::All,
-        "loops" => Sites::Loops,
-        lines => Sites::Lines(
-            lines
-                .split(',')
-                .map(|l| l.trim().parse::<u32>())
-                .collect::<Result<_, _>>()
-                .map_err(|_| Failure::Input(format!("--sites {lines}: expected all, loops or LINE,LINE,...")))?,
-        ),
-    };
-    let sampling = match raw.sampling {
-        SamplingArg::Uniform => Sampling::Uniform {
-            start: raw.start,
-            step: raw.step.max(1),
-        },
-        SamplingArg::Log => {
-            if raw.step < 2 || raw.start < 1 {
-                return Err(
-                    Failure::Input("--sampling log needs --start 1 or more and --step 2 or more".into()).into(),
-                );
-            }
-            Sampling::Log {
-                start: raw.start,
-                step: raw.step,
-            }
-        }
-    };
+    let sites = raw.sites.clone();
+    let sampling = raw.sampling;
     if raw.precision < 24 {
         return Err(Failure::Input(format!("--precision {}: at least 24 bits", raw.precision)).into());
     }
-    let max_time = raw.run.max_time.unwrap_or(60.0);
-    let mut opts = RunOptions::from_args(raw.run)?;
+    let max_time = raw.run.engine.max_time.unwrap_or(Duration::from_secs(60));
+    let mut opts = raw.run;
     opts.set_mode("error")?;
     let (mut base, out, program) = prepare(&opts)?;
     let ranges = match &base.entry {
@@ -884,20 +934,15 @@ pub fn run(raw: ErrorArgs) -> anyhow::Result<ExitCode> {
         rounds: raw.rounds.unwrap_or(DEFAULT_ROUNDS),
         counted_solver,
     });
-    let mut solver = fpsym_solver::build_with_workers(&solver_config, &crate::WORKERS);
+    let mut solver = fpsym_solver::build_with_workers(&solver_config, opts.session.workers());
     let (scalars, sizes, order) = layout(&program, &base, solver.as_mut(), &ranges)?;
-    let metric = match raw.metric {
-        MetricArg::Relative => Metric::Relative,
-        MetricArg::Fpgen => Metric::Fpgen,
-        MetricArg::Bits => Metric::Bits,
-        MetricArg::Absolute => Metric::Absolute,
-    };
+    let metric = raw.metric;
     // The native builds: for the random phase (a search), and for the
     // `fpgen` metric's reference (always).
     let wants_native = (raw.input.is_empty() && raw.random_inputs > 0) || metric == Metric::Fpgen;
     let native = if wants_native {
         let record = crate::run::run_record(&opts, &base, &program);
-        let deadline = Instant::now() + Duration::from_secs_f64(max_time);
+        let deadline = Instant::now() + max_time;
         match native::Native::new(&record, &scalars, &order, &out.join("build").join("eval"), deadline) {
             Ok(n) => Some(n),
             Err(e) => {
@@ -916,11 +961,9 @@ pub fn run(raw: ErrorArgs) -> anyhow::Result<ExitCode> {
         None
     };
     let start = Instant::now();
-    let total = Duration::from_secs_f64(max_time);
-    let tau0 = raw.tau0.map_or(total.mul_f64(0.2), Duration::from_secs_f64);
-    let tau1 = raw
-        .tau1
-        .map_or(total.mul_f64(0.05).max(Duration::from_secs(2)), Duration::from_secs_f64);
+    let total = max_time;
+    let tau0 = raw.tau0.unwrap_or(total.mul_f64(0.2));
+    let tau1 = raw.tau1.unwrap_or(total.mul_f64(0.05).max(Duration::from_secs(2)));
     let (sigma, theta) = (raw.sigma, raw.theta);
     let inaccuracy = CheckerFactory::new(move || Box::new(Inaccuracy::new(sigma, theta, sites.clone(), sampling)));
     let mut s = Search {
@@ -955,6 +998,7 @@ pub fn run(raw: ErrorArgs) -> anyhow::Result<ExitCode> {
         elite: Vec::new(),
         local: (BTreeMap::new(), f64::NEG_INFINITY, None),
         samples: Samples::default(),
+        interrupt: opts.session.interrupt(),
     };
     if !raw.input.is_empty() {
         let given = given_input(&raw.input, &s.scalars, &s.sizes)?;

@@ -1,12 +1,8 @@
 //! `fpsym run`: symbolic execution of a C program.
 
-use crate::args::RunArgs;
-use crate::solver_opts::{seconds, solver_config};
 use crate::Failure;
-use fpsym_engine::harness::InputRange;
 use fpsym_engine::plugin::Plugins;
 use fpsym_engine::report::{DirSink, EntryRecord, Finding, ReportSink, RunRecord};
-use fpsym_engine::searcher::{Policy, Search};
 use fpsym_engine::{Config, EngineError, Entry, Property, RunContext, Summary, Verdict};
 use fpsym_frontend::{CompileOptions, FrontendError};
 use fpsym_solver::SolverConfig;
@@ -17,36 +13,50 @@ use std::process::ExitCode;
 /// Validated options of `fpsym run`.
 #[derive(Debug)]
 pub struct RunOptions {
-    files: Vec<PathBuf>,
-    compile: CompileOptions,
-    engine: Config,
-    solver: SolverConfig,
-    output: Option<PathBuf>,
-    force: bool,
-    property: PropertySpec,
-    replay: Replay,
+    /// What the process lends the run (Ctrl-C, solver threads, output registry).
+    pub session: crate::Session,
+    /// The C sources (or bitcode) to analyse.
+    pub files: Vec<PathBuf>,
+    /// How they are compiled.
+    pub compile: CompileOptions,
+    /// The engine's options.
+    pub engine: Config,
+    /// The solver chain's options.
+    pub solver: SolverConfig,
+    /// The output directory (`-o`; a fresh temporary one when `None`).
+    pub output: Option<PathBuf>,
+    /// Empty an earlier run's output directory first.
+    pub force: bool,
+    /// What counts as a finding (`--property`).
+    pub property: PropertySpec,
+    /// When the tests are replayed natively.
+    pub replay: Replay,
     /// What a claim of the run says no native run shows (the mode's).
-    claim: crate::replay::Claim,
-    coverage: bool,
+    pub claim: crate::replay::Claim,
+    /// Measure line coverage when replaying.
+    pub coverage: bool,
     /// `fpsym batch`'s shared build directory, loaded instead of compiling.
-    prebuilt: Option<PathBuf>,
-    after_run: Option<AfterRun>,
-    mode: &'static str,
+    pub prebuilt: Option<PathBuf>,
+    /// The mode's step after the engine's run.
+    pub after_run: Option<AfterRun>,
+    /// The command that runs, as run.json records it (`run`, `exceptions`, ...).
+    pub mode: &'static str,
     /// The native fuzzing phase's time.
-    fuzz: crate::fuzz::FuzzTime,
+    pub fuzz: crate::fuzz::FuzzTime,
     /// `--witness`: where a violation witness goes (default OUT/witness.yml).
-    witness: Option<PathBuf>,
+    pub witness: Option<PathBuf>,
     /// `--prove`: how to try a proof.
-    prove: crate::prove::How,
+    pub prove: crate::prove::How,
 }
 
 /// When the tests are replayed natively once the run is over.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Replay {
     /// Always (`--replay`).
     Always,
     /// When the run ends with a claim (verified, infeasible), to check it:
     /// the default.
+    #[default]
     Claims,
     /// Never (`--no-replay`): a claim rests on the model alone.
     Never,
@@ -55,19 +65,31 @@ pub enum Replay {
 /// What a mode does once the engine has run and before the summary is
 /// printed: amend its findings from what it learns about them (the
 /// exceptions mode re-runs each over/underflow in high precision). Gets
-/// the program, the engine's options, the output directory, the sink
-/// (findings so far) and the solver.
-pub type AfterRun =
-    fn(&fpsym_frontend::Program, &Config, &Path, &mut DirSink, &mut dyn fpsym_solver::Solver) -> anyhow::Result<()>;
+/// the session, the program, the engine's options, the output directory,
+/// the sink (findings so far) and the solver.
+pub type AfterRun = fn(
+    &crate::Session,
+    &fpsym_frontend::Program,
+    &Config,
+    &Path,
+    &mut DirSink,
+    &mut dyn fpsym_solver::Solver,
+) -> anyhow::Result<()>;
 
 /// `--property` as given: a property by name, or an SV-COMP `.prp` file
 /// read when the run starts.
 #[derive(Debug)]
-enum PropertySpec {
+pub enum PropertySpec {
     /// A property by name (or none: every bug is a finding).
     Named(Property),
     /// The path of a `.prp` file.
     File(PathBuf),
+}
+
+impl Default for PropertySpec {
+    fn default() -> PropertySpec {
+        PropertySpec::Named(Property::AllFindings)
+    }
 }
 
 /// Reads a `.prp` file; a property other than unreach-call is an input error naming it.
@@ -84,66 +106,29 @@ fn read_prp(path: &Path) -> Result<Property, Failure> {
     })
 }
 
-/// The symbolic arguments and standard input of `--sym-arg`, `--sym-args`
-/// (in command-line order) and `--sym-stdin`: for `main` only.
-fn sym_io(a: &RunArgs) -> Result<fpsym_engine::posix::SymIo, Failure> {
-    use fpsym_engine::posix::{SymArgs, SymIo};
-    let mut single = a.sym_arg.iter().map(|&len| SymArgs { min: 1, max: 1, len });
-    let mut groups = a.sym_args.chunks(3).map(|c| SymArgs {
-        min: c[0],
-        max: c[1],
-        len: c[2],
-    });
-    // Command-line order when parsing recorded it, else singles first.
-    let order = if a.sym_order.len() == a.sym_arg.len() + a.sym_args.len() / 3 {
-        a.sym_order.clone()
-    } else {
-        std::iter::repeat_n(false, a.sym_arg.len())
-            .chain(std::iter::repeat_n(true, a.sym_args.len() / 3))
-            .collect()
-    };
-    let args = order
-        .iter()
-        .filter_map(|g| if *g { groups.next() } else { single.next() })
-        .collect();
-    let io = SymIo {
-        args,
-        stdin: a.sym_stdin,
-    };
-    if !io.is_empty() {
-        if let Some(f) = &a.function {
-            let flag = if !a.sym_arg.is_empty() {
-                "--sym-arg"
-            } else if !a.sym_args.is_empty() {
-                "--sym-args"
-            } else {
-                "--sym-stdin"
-            };
-            return Err(Failure::Input(format!(
-                "{flag} applies to main (its argv and stdin), not to --function {f}"
-            )));
+impl Default for RunOptions {
+    /// `fpsym run` with no flag but its files (none here).
+    fn default() -> RunOptions {
+        RunOptions {
+            session: Default::default(),
+            files: Vec::new(),
+            compile: Default::default(),
+            engine: Default::default(),
+            solver: Default::default(),
+            output: None,
+            force: false,
+            property: Default::default(),
+            replay: Default::default(),
+            claim: Default::default(),
+            coverage: false,
+            prebuilt: None,
+            after_run: None,
+            mode: "run",
+            fuzz: Default::default(),
+            witness: None,
+            prove: Default::default(),
         }
     }
-    io.validate().map_err(Failure::Input)?;
-    Ok(io)
-}
-
-/// Parses `x=[a,b]`, its bounds exact decimals (or infinities).
-fn parse_range(s: &str) -> Result<InputRange, Failure> {
-    InputRange::parse(s).map_err(Failure::Input)
-}
-
-/// Parses `--search`: a policy, or policies joined by `+` to take turns.
-fn parse_search(s: &str) -> Result<Search, Failure> {
-    let policies = s
-        .split('+')
-        .map(|p| p.parse::<Policy>())
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| Failure::Input(format!("--search {s}: {e}, or A+B to interleave")))?;
-    Ok(match policies.as_slice() {
-        [one] => Search::One(*one),
-        _ => Search::Interleaved(policies),
-    })
 }
 
 impl RunOptions {
@@ -190,126 +175,6 @@ impl RunOptions {
     /// Sets the mode's step after the engine's run.
     pub fn after_run(&mut self, f: AfterRun) {
         self.after_run = Some(f);
-    }
-
-    /// Validates raw flags (no filesystem access).
-    pub fn from_args(a: RunArgs) -> Result<RunOptions, Failure> {
-        let mut engine = Config::default();
-        if let Some(f) = &a.function {
-            engine.entry = Entry::Function {
-                name: f.clone(),
-                ranges: {
-                    let ranges: Vec<InputRange> = a.ranges.iter().map(|r| parse_range(r)).collect::<Result<_, _>>()?;
-                    for (i, r) in ranges.iter().enumerate() {
-                        if ranges[..i].iter().any(|o| o.name == r.name) {
-                            return Err(Failure::Input(format!(
-                                "--range {}: given twice (one range per input)",
-                                r.name
-                            )));
-                        }
-                    }
-                    ranges
-                },
-                array_len: a.array_len,
-            };
-        } else if !a.ranges.is_empty() || a.array_len.is_some() {
-            return Err(Failure::Input("--range and --array-len apply with --function".into()));
-        }
-        engine.search = parse_search(&a.search)?;
-        engine.max_time = seconds("--max-time", a.max_time)?;
-        if let Some(m) = a.max_memory {
-            if m == 0 {
-                return Err(Failure::Input(
-                    "--max-memory: expected a positive number of MiB, got 0".into(),
-                ));
-            }
-            engine.max_memory = m.saturating_mul(1 << 20);
-        }
-        if let Some(n) = a.max_states {
-            engine.max_states = n;
-        }
-        engine.max_instructions = a.max_instructions;
-        engine.fast_path = !a.no_fast_path;
-        engine.loop_bound = a.loop_bound;
-        if let Some(t) = seconds("--solver-timeout", a.solver_timeout)? {
-            engine.solver_timeout = Some(t);
-        }
-        engine.print = a.print;
-        engine.libm = match a.libm {
-            crate::args::LibmArg::Symbolic => fpsym_engine::LibmModel::Symbolic,
-            crate::args::LibmArg::Concretize => fpsym_engine::LibmModel::Concretize,
-        };
-        engine.sym_io = sym_io(&a)?;
-        engine.finite_inputs = a.finite_inputs;
-        for e in &a.env {
-            let (name, value) = e
-                .split_once('=')
-                .filter(|(n, _)| !n.is_empty())
-                .ok_or_else(|| Failure::Input(format!("--env {e}: expected NAME=VALUE")))?;
-            engine.env.push((name.to_string(), value.to_string()));
-        }
-        let mut compile = CompileOptions::default();
-        compile.include_dirs = a.include.clone();
-        compile.defines = a.define.clone();
-        compile.cflags = match a.data_model {
-            crate::args::DataModel::Lp64 => Vec::new(),
-            crate::args::DataModel::Ilp32 => fpsym_frontend::ILP32_FLAGS.iter().map(|f| f.to_string()).collect(),
-        };
-        compile.cflags.extend(a.cflags.iter().cloned());
-        compile.runtime = !a.no_runtime;
-        for f in &a.files {
-            let ext = f.extension().and_then(|e| e.to_str()).unwrap_or("");
-            if matches!(ext, "cpp" | "cc" | "cxx" | "c++" | "C" | "hpp" | "ii") {
-                return Err(Failure::Input(format!(
-                    "{}: C++ is not supported: fpsym analyses C (.c, .i) and LLVM bitcode (.bc, .ll)",
-                    f.display()
-                )));
-            }
-            if !matches!(ext, "c" | "i" | "bc" | "ll") {
-                return Err(Failure::Input(format!(
-                    "{}: expected a C source (.c), preprocessed C (.i) or LLVM bitcode (.bc, .ll)",
-                    f.display()
-                )));
-            }
-        }
-        let property = match a.property.as_deref() {
-            None => PropertySpec::Named(Property::AllFindings),
-            Some(p) if p.ends_with(".prp") => PropertySpec::File(PathBuf::from(p)),
-            Some(p) => match Property::from_name(p) {
-                Some(p) => PropertySpec::Named(p),
-                None => {
-                    return Err(Failure::Input(format!(
-                        "--property {p}: expected `unreach-call`, `coverage-error`, `coverage-branches` \
-                         or an SV-COMP/Test-Comp .prp file stating one"
-                    )))
-                }
-            },
-        };
-        let fuzz = crate::fuzz::FuzzTime::from_flags(a.fuzz_time, engine.max_time)?;
-        Ok(RunOptions {
-            fuzz,
-            files: a.files,
-            compile,
-            engine,
-            solver: solver_config(&a.solver)?,
-            output: a.output,
-            force: a.force,
-            property,
-            replay: if a.replay {
-                Replay::Always
-            } else if a.no_replay {
-                Replay::Never
-            } else {
-                Replay::Claims
-            },
-            claim: Default::default(),
-            coverage: a.coverage,
-            prebuilt: a.prebuilt,
-            after_run: None,
-            mode: "run",
-            witness: a.witness,
-            prove: crate::prove::How::parse(&a.prove),
-        })
     }
 }
 
@@ -369,7 +234,7 @@ pub fn prepare(opts: &RunOptions) -> anyhow::Result<(Config, PathBuf, fpsym_fron
             return Err(Failure::Input(format!("{}: no such file", f.display())).into());
         }
     }
-    crate::solver_opts::check_backends(&opts.solver)?;
+    crate::validate::check_backends(&opts.solver)?;
     let mut engine = opts.engine.clone();
     engine.property = match &opts.property {
         PropertySpec::Named(p) => *p,
@@ -402,7 +267,7 @@ pub fn prepare(opts: &RunOptions) -> anyhow::Result<(Config, PathBuf, fpsym_fron
 /// the program (else the error lists the functions there are) and every
 /// `--range` names one of its parameters.
 fn build_and_check(opts: &RunOptions, engine: &Config, out: &Path) -> anyhow::Result<fpsym_frontend::Program> {
-    crate::session::output(out);
+    opts.session.output(out);
     let work = out.join("build");
     let built = match &opts.prebuilt {
         Some(shared) => {
@@ -550,14 +415,14 @@ pub fn execute_with(
     report: impl FnOnce(&Summary, &[Finding]),
 ) -> anyhow::Result<ExitCode> {
     let out = out.to_path_buf();
-    crate::session::output(&out);
+    opts.session.output(&out);
     let record = write_run_record(opts, engine, &out, program)?;
-    let interrupt = crate::interrupt();
+    let interrupt = opts.session.interrupt();
     let mut seeded = engine.clone();
     // The proof by invariants first: its time comes out of the run's.
     // (run only: the directed modes ask other questions than reach_error)
     let proof = if opts.mode == "run" {
-        crate::prove::attempt(program, engine, opts.prove, &opts.solver)
+        crate::prove::attempt(&opts.session, program, engine, opts.prove, &opts.solver)
     } else {
         None
     };
@@ -580,7 +445,7 @@ pub fn execute_with(
         Some(_) => None,
     };
     let engine = &seeded;
-    let mut solver = fpsym_solver::build_with_workers(&opts.solver, &crate::WORKERS);
+    let mut solver = fpsym_solver::build_with_workers(&opts.solver, opts.session.workers());
     let mut sink = DirSink::create(&out)?;
     let mut progress = Progress::new(&out)?;
     let mut on_progress = |s: &fpsym_engine::Stats, live: usize| progress.sample(s, live);
@@ -616,7 +481,7 @@ pub fn execute_with(
     }
     progress.finish(&summary.stats);
     if let Some(after) = opts.after_run {
-        after(program, engine, &out, &mut sink, solver.as_mut())?;
+        after(&opts.session, program, engine, &out, &mut sink, solver.as_mut())?;
     }
     if let Some(v) = verdict(&summary, sink.findings()) {
         summary.set_verdict(v);
@@ -730,7 +595,7 @@ pub fn execute_with(
                 "checking the claim ({claimed}) natively; --no-replay skips the check"
             ))
         })? {
-            if crate::interrupt().load(std::sync::atomic::Ordering::Relaxed) {
+            if opts.session.interrupted() {
                 // Ctrl-C or SIGTERM reached the native runs too: no
                 // contradiction, but no checked claim either.
                 let why = "interrupted while checking the claim natively (--no-replay skips the check)";
@@ -760,7 +625,7 @@ pub fn execute_with(
             let time = engine
                 .max_time
                 .map_or(INVARIANT_CHECK_TIME, |t| (t / 10).min(INVARIANT_CHECK_TIME));
-            for l in crate::prove::check_invariants(program, engine, &opts.solver, p, time) {
+            for l in crate::prove::check_invariants(&opts.session, program, engine, &opts.solver, p, time) {
                 say!("{l}");
             }
         }
