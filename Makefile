@@ -49,12 +49,14 @@ test: check-tools bootstrap-book lint
 	$(CARGO) test --profile ci --workspace --no-fail-fast
 	$(CARGO) test --profile ci --workspace --test conformance -- --ignored --skip full_suite
 
-# The fast tier, for a developer's loop: every crate's unit tests and the
+# The fast tier, for a developer's loop: every crate's unit tests, the
 # end-to-end tests of the libraries below the CLI (no CLI test spawns
-# fpsym here; `make test` runs everything).
+# fpsym here) and the engine's core from IR text (fpsym_engine::testkit,
+# no clang); `make test` runs everything.
 test-fast: check-tools
 	$(CARGO) test --workspace --lib --bins
-	$(CARGO) test -p fpsym-float -p fpsym-expr -p fpsym-smtlib -p fpsym-report -p fpsym-frontend --tests
+	$(CARGO) test -p fpsym-float -p fpsym-expr -p fpsym-smtlib -p fpsym-report -p fpsym-render -p fpsym-frontend --tests
+	$(CARGO) test -p fpsym-engine --test core
 	$(CARGO) test -p fpsym-prove --test prove --test native
 
 # Man pages (target/man/fpsym.1, fpsym-run.1, ...; `man -l target/man/fpsym-run.1`)

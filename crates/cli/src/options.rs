@@ -236,7 +236,7 @@ pub fn run(a: RunArgs, session: &Session) -> Result<RunOptions, Failure> {
         coverage: a.coverage,
         prebuilt: a.prebuilt,
         after_run: None,
-        mode: "run",
+        mode: fpsym_engine::report::Mode::Run,
         witness: a.witness,
         prove: fpsym_modes::prove::How::parse(&a.prove),
     })

@@ -38,10 +38,10 @@ fn json(dir: &Path, name: &str) -> serde_json::Value {
     serde_json::from_str(&read(dir, name)).unwrap()
 }
 
-/// The SARIF 2.1.0 schema vendored in the report crate (OASIS's, from the
+/// The SARIF 2.1.0 schema vendored in the render crate (OASIS's, from the
 /// crates.io package serde-sarif 0.8.0; see its tests/data/README.md).
 fn assert_valid_sarif(v: &serde_json::Value) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../report/tests/data/sarif-schema-2.1.0.json");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../render/tests/data/sarif-schema-2.1.0.json");
     let mut schema: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     // The published `language` patterns have a stray `]` the draft-07
     // meta-schema refuses: replaced, in memory, by what they mean (fpsym

@@ -402,7 +402,7 @@ impl Checker for ReachLine {
         };
         if loc_line(d, self.file.as_deref()) == Some(self.line) || self.block_starts.contains(&addr) {
             vec![Check::ending(
-                Kind::Custom(REACHED.into()),
+                Kind::Goal(fpsym_report::Goal::Reached),
                 Term::bool(true),
                 format!("line {} reached", self.line),
             )
@@ -746,7 +746,7 @@ impl Checker for PathDone {
             return vec![];
         }
         vec![Check::ending(
-            Kind::Custom(PATH_FOLLOWED.into()),
+            Kind::Goal(fpsym_report::Goal::PathFollowed),
             Term::bool(true),
             format!("the path's {n} decisions taken"),
         )]

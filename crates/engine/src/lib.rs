@@ -33,6 +33,7 @@ pub mod seeds;
 pub mod shape;
 pub mod state;
 pub mod term;
+pub mod testkit;
 pub mod value;
 
 use exec::{End, Exec, ExecError, Feasible, Outcome};
@@ -741,6 +742,7 @@ fn run_unseeded(
         property: None,
         sv_comp: None,
         printed,
+        phases: Vec::new(),
     };
     if config.property != Property::AllFindings {
         summary.property = Some(config.property);
@@ -1359,13 +1361,7 @@ impl<'e, 'p> Engine<'e, 'p> {
         let stack = v
             .stack
             .iter()
-            .map(|(f, site)| {
-                let name = &self.prog.funcs[*f].name;
-                match site {
-                    Some(l) => format!("{name} (called at {l})"),
-                    None => name.clone(),
-                }
-            })
+            .map(|(f, site)| report::Frame::new(self.prog.funcs[*f].name.clone(), site.clone()))
             .collect();
         let f = Finding {
             kind: v.kind,

@@ -1023,9 +1023,7 @@ fn read_back(dir: &Path, result: &mut JobResult) -> Option<r::StopReason> {
     }
     // The mode's own answer (error.json's maximum error and its input,
     // critical.json's answers, path.json's), its small fields.
-    let record = r::MODE_RECORDS
-        .iter()
-        .find_map(|name| r::read_json::<serde_json::Value>(&dir.join(name)).ok());
+    let record = r::ModeRecord::read(dir).and_then(Result::ok).map(|r| r.to_value());
     if let Some(serde_json::Value::Object(m)) = record {
         let small: serde_json::Map<String, serde_json::Value> = m
             .into_iter()

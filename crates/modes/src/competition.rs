@@ -44,7 +44,7 @@ fn witness_of(
         let function = f
             .stack
             .first()
-            .map(|s| s.split(" (").next().unwrap_or(s).to_string())
+            .map(|s| s.function.clone())
             .unwrap_or_else(|| "main".into());
         let src = ViolationSource {
             task: task(files, cflags),

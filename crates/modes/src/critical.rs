@@ -16,6 +16,10 @@ use fpsym_engine::checkers::range::{
     kinds, parse_decimal, Element, Expectation, FloatRange, FloatRanges, OutOfRange, Target,
 };
 use fpsym_engine::checkers::CheckerFactory;
+use fpsym_engine::report::critical_record::{
+    Answer, CriticalRecord, ElementRecord, ExpectRecord, FloatRangeRecord, SideKinds, Suspicious, TargetRecord,
+    CRITICAL_RECORD,
+};
 use fpsym_engine::report::values::decimal;
 use fpsym_engine::report::Event;
 use fpsym_engine::report::Finding;
@@ -257,21 +261,21 @@ fn side(
     findings: &[Finding],
     lost: &Option<String>,
     undecided: &[(String, String)],
-) -> serde_json::Value {
+) -> Answer {
     match findings.iter().find(|f| f.kind.to_string() == kind) {
-        Some(f) => serde_json::json!({
-            "answer": "sat",
-            "test": f.test,
-            "result": f.operands.first(),
-            "what": f.operation,
-            "at": format!("{}:{}", f.file, f.line),
-        }),
+        Some(f) => Answer::Sat {
+            test: f.test,
+            result: f.operands.first().cloned(),
+            what: f.operation.clone(),
+            at: format!("{}:{}", f.file, f.line),
+            side: None,
+        },
         None => match &s.incomplete {
-            None => serde_json::json!({"answer": "unsat"}),
+            None => Answer::Unsat { why: None },
             // Only checks left undecided, none of this kind: every path
             // was explored and this check refuted on each.
             Some(_) if lost.is_none() && !undecided.is_empty() && !undecided.iter().any(|(k, _)| k == kind) => {
-                serde_json::json!({"answer": "unsat"})
+                Answer::Unsat { why: None }
             }
             Some(_) if lost.is_none() && undecided.iter().any(|(k, _)| k == kind) => {
                 let why = undecided
@@ -279,34 +283,21 @@ fn side(
                     .find(|(k, _)| k == kind)
                     .map(|(_, w)| w.clone())
                     .unwrap_or_default();
-                serde_json::json!({"answer": "unknown", "why": format!("{} {kind} check was undecided: {why}", fpsym_engine::report::article(kind))})
+                Answer::Unknown {
+                    why: format!(
+                        "{} {kind} check was undecided: {why}",
+                        fpsym_engine::report::article(kind)
+                    ),
+                }
             }
             Some(why) => {
                 // The reason paths were lost, if known, else the run's first.
                 let why = lost.as_deref().unwrap_or(why);
-                serde_json::json!({"answer": "unknown", "why": format!("not every path was explored exactly: {why}")})
+                Answer::Unknown {
+                    why: format!("not every path was explored exactly: {why}"),
+                }
             }
         },
-    }
-}
-
-/// An answer in words.
-fn words(a: &serde_json::Value) -> String {
-    match a["answer"].as_str() {
-        Some("sat") => format!(
-            "yes: test {:06} gives {}{}",
-            a["test"].as_u64().unwrap_or(0),
-            a["result"].as_str().unwrap_or("?"),
-            match a["what"].as_str() {
-                Some(w) if w != "return" => format!(" ({w})"),
-                _ => String::new(),
-            }
-        ),
-        Some("unsat") => match a["why"].as_str() {
-            Some(why) => format!("no ({why})"),
-            None => "no (every path explored exactly)".into(),
-        },
-        _ => format!("unknown ({})", a["why"].as_str().unwrap_or("?")),
     }
 }
 
@@ -342,7 +333,7 @@ fn paths_lost(s: &Summary, events: Option<&[Event]>) -> Option<String> {
 /// The float range of one expectation as found: its JSON, and whether it
 /// encloses every value of every path (so an interval outside it is
 /// proved empty). `lost`: why not every path was seen.
-fn float_range(r: &FloatRange, lost: &Option<String>) -> (serde_json::Value, bool) {
+fn float_range(r: &FloatRange, lost: &Option<String>) -> (FloatRangeRecord, bool) {
     let why = if let Some(l) = lost {
         Some(format!("not every path was explored: {l}"))
     } else if r.paths == 0 {
@@ -351,18 +342,16 @@ fn float_range(r: &FloatRange, lost: &Option<String>) -> (serde_json::Value, boo
         r.unknown.clone()
     };
     let every = why.is_none();
-    let mut j = serde_json::json!({
-        "lo": r.bounds.map(|b| decimal(b.0)),
-        "hi": r.bounds.map(|b| decimal(b.1)),
-        "nan": r.nan,
-        "every_path": every,
-        "paths": r.paths,
-        "refuted": r.refuted,
-        "not_fixpoint": r.not_fixpoint,
-    });
-    if let Some(w) = why {
-        j["why"] = serde_json::json!(w);
-    }
+    let j = FloatRangeRecord {
+        lo: r.bounds.map(|b| decimal(b.0)),
+        hi: r.bounds.map(|b| decimal(b.1)),
+        nan: r.nan,
+        every_path: every,
+        paths: r.paths,
+        refuted: r.refuted,
+        not_fixpoint: r.not_fixpoint,
+        why,
+    };
     (j, every)
 }
 
@@ -390,9 +379,11 @@ fn reaches(r: &FloatRange, bound: &BigRational, below: bool) -> bool {
 
 /// The float of format `f` a finding shows (its shortest round-trip
 /// decimal, or an infinity).
-fn shown_value(a: &serde_json::Value, f: fpsym_float::Format) -> Option<Float> {
-    let text = a["result"].as_str()?;
-    match text {
+fn shown_value(a: &Answer, f: fpsym_float::Format) -> Option<Float> {
+    let Answer::Sat { result: Some(text), .. } = a else {
+        return None;
+    };
+    match text.as_str() {
         "inf" => Some(Float::infinity(f, false)),
         "-inf" => Some(Float::infinity(f, true)),
         _ => {
@@ -402,30 +393,31 @@ fn shown_value(a: &serde_json::Value, f: fpsym_float::Format) -> Option<Float> {
 }
 
 /// The target's description for critical.json (what replay reads).
-fn target_json(t: &Target, params: &[String]) -> serde_json::Value {
-    let els = |es: &[Element]| -> Vec<serde_json::Value> {
+fn target_record(t: &Target, params: &[String]) -> TargetRecord {
+    let els = |es: &[Element]| -> Vec<ElementRecord> {
         es.iter()
-            .map(|e| {
-                serde_json::json!({
-                    "name": e.name,
-                    "offset": e.offset,
-                    "type": fpsym_engine::report::values::c_type_name(e.format),
-                })
+            .map(|e| ElementRecord {
+                name: e.name.clone(),
+                offset: e.offset,
+                c_type: fpsym_engine::report::values::c_type_name(e.format).to_string(),
             })
             .collect()
     };
     match t {
-        Target::Ret => serde_json::json!({"ret": true}),
-        Target::Param { param, elements } => serde_json::json!({
-            "param": param,
-            "index": params.iter().position(|n| n == param),
-            "elements": els(elements),
-        }),
-        Target::Global { name, elements } => serde_json::json!({
-            "global": name,
-            "size": elements.iter().map(|e| e.offset + fpsym_engine::layout::fp_store_size(e.format)).max(),
-            "elements": els(elements),
-        }),
+        Target::Ret => TargetRecord::Ret { ret: true },
+        Target::Param { param, elements } => TargetRecord::Param {
+            param: param.clone(),
+            index: params.iter().position(|n| n == param),
+            elements: els(elements),
+        },
+        Target::Global { name, elements } => TargetRecord::Global {
+            global: name.clone(),
+            size: elements
+                .iter()
+                .map(|e| e.offset + fpsym_engine::layout::fp_store_size(e.format))
+                .max(),
+            elements: els(elements),
+        },
     }
 }
 
@@ -462,7 +454,7 @@ pub fn run(raw: Options) -> anyhow::Result<ExitCode> {
     let unroll = raw.unroll;
     let budget = raw.enclose_timeout;
     let mut opts = raw.run;
-    opts.set_mode("critical")?;
+    opts.set_mode(fpsym_engine::report::Mode::Critical)?;
     let (mut engine, out, program) = prepare(&opts)?;
     if unroll.is_some() {
         engine.loop_bound = unroll;
@@ -514,32 +506,35 @@ pub fn run(raw: Options) -> anyhow::Result<ExitCode> {
                 What::Named(n, Some(i)) => format!("{n}[{i}]"),
             };
             if every && !hull.nan {
-                if nan["answer"] == "sat" {
+                if let Answer::Sat { test, .. } = &nan {
                     written = Err(Failure::Internal(format!(
-                        "{what}: test {} gives NaN, which propagation excluded: a bug in fpsym",
-                        nan["test"]
+                        "{what}: test {test} gives NaN, which propagation excluded: a bug in fpsym"
                     ))
                     .into());
                 } else {
-                    nan = serde_json::json!({"answer": "unsat", "why": "proved by interval propagation"});
+                    nan = Answer::Unsat {
+                        why: Some("proved by interval propagation".into()),
+                    };
                 }
             }
             // The suspicious intervals: between the float range and the
             // real one, each with the side's answer (or proved empty).
             let mut suspicious = Vec::new();
-            let (flo, fhi) = (fr["lo"].clone(), fr["hi"].clone());
+            let (flo, fhi) = (fr.lo.clone(), fr.hi.clone());
             for (is_below, bound, text, answer) in
                 [(true, &e.lo, &e.lo_text, &below), (false, &e.hi, &e.hi_text, &above)]
             {
                 let Some(b) = bound else { continue };
                 let (lo, lo_closed, hi, hi_closed) = if is_below {
-                    (flo.clone(), true, serde_json::json!(text), false)
+                    (flo.clone(), true, Some(text.clone()), false)
                 } else {
-                    (serde_json::json!(text), false, fhi.clone(), true)
+                    (Some(text.clone()), false, fhi.clone(), true)
                 };
                 let empty = every && !reaches(&hull, b, is_below);
                 let mut a = if empty {
-                    serde_json::json!({"answer": "unsat", "why": "empty: proved by interval propagation"})
+                    Answer::Unsat {
+                        why: Some("empty: proved by interval propagation".into()),
+                    }
                 } else {
                     answer.clone()
                 };
@@ -547,7 +542,7 @@ pub fn run(raw: Options) -> anyhow::Result<ExitCode> {
                 // enclosure is wrong (a bug in fpsym). (Values of several
                 // formats: their decimal text is not read back exactly in
                 // the hull's format, so not checked.)
-                if every && !hull.mixed && answer["answer"] == "sat" {
+                if let (true, false, Answer::Sat { test, result, .. }) = (every, hull.mixed, answer) {
                     if let Some((l, h)) = hull.bounds {
                         let inside = shown_value(answer, l.format()).is_none_or(|v| {
                             v.ieee_cmp(l) != Some(std::cmp::Ordering::Less)
@@ -555,84 +550,79 @@ pub fn run(raw: Options) -> anyhow::Result<ExitCode> {
                         });
                         if !inside || empty {
                             written = Err(Failure::Internal(format!(
-                                "{what}: test {} gives {}, outside the float range found by propagation [{}, {}]: a bug in fpsym",
-                                answer["test"], answer["result"], decimal(l), decimal(h)
+                                "{what}: test {test} gives {}, outside the float range found by propagation [{}, {}]: a bug in fpsym",
+                                result.as_deref().unwrap_or("?"), decimal(l), decimal(h)
                             ))
                             .into());
                         }
                     }
                 }
-                if a["answer"] == "sat" {
-                    a["in"] = serde_json::json!(if is_below { "below" } else { "above" });
+                let name = if is_below { "below" } else { "above" };
+                if let Answer::Sat { side, .. } = &mut a {
+                    *side = Some(name.into());
                 }
-                suspicious.push(serde_json::json!({
-                    "side": if is_below { "below" } else { "above" },
-                    "lo": lo, "lo_closed": lo_closed, "hi": hi, "hi_closed": hi_closed,
-                    "empty": empty,
-                    "answer": a,
-                }));
+                suspicious.push(Suspicious {
+                    side: name.into(),
+                    lo,
+                    lo_closed,
+                    hi,
+                    hi_closed,
+                    empty,
+                    answer: a,
+                });
             }
             say!();
             say!("{what} outside [{}, {}]:", e.lo_text, e.hi_text);
-            let range_line = match (&fr["lo"], &fr["hi"]) {
-                (serde_json::Value::String(l), serde_json::Value::String(h)) => format!("[{l}, {h}]"),
+            let range_line = match (&fr.lo, &fr.hi) {
+                (Some(l), Some(h)) => format!("[{l}, {h}]"),
                 _ => "no float value".to_string(),
             };
             let nan_too = if hull.nan { " and NaN" } else { "" };
-            match fr["why"].as_str() {
+            match fr.why.as_deref() {
                 None => say!("  float range (interval propagation, every path): {range_line}{nan_too}"),
                 Some(w) => say!(
                     "  float range (interval propagation): {range_line}{nan_too} (not an enclosure of every value: {w})"
                 ),
             }
             for sus in &suspicious {
-                let below = sus["side"] == "below";
+                let below = sus.side == "below";
                 let interval = format!(
                     "{}{}, {}{}",
                     if below { "[" } else { "(" },
-                    sus["lo"].as_str().unwrap_or("-inf"),
-                    sus["hi"].as_str().unwrap_or("inf"),
+                    sus.lo.as_deref().unwrap_or("-inf"),
+                    sus.hi.as_deref().unwrap_or("inf"),
                     if below { ")" } else { "]" },
                 );
                 let name = if below { "below" } else { "above" };
-                if sus["empty"] == true {
+                if sus.empty {
                     let bound = if below { &e.lo_text } else { &e.hi_text };
                     say!("  {name}: no (the float range has no value {name} {bound}: proved by interval propagation)");
                 } else {
-                    say!("  {name}, in {interval}: {}", words(&sus["answer"]));
+                    say!("  {name}, in {interval}: {}", sus.answer.words());
                 }
             }
-            say!("  NaN: {}", words(&nan));
-            all.push(serde_json::json!({
-                "what": what,
-                "lo": e.lo_text,
-                "hi": e.hi_text,
-                "kinds": {"below": bk, "above": ak, "nan": nk},
-                "target": target_json(&x.target, &params),
-                "below": below,
-                "above": above,
-                "nan": nan,
-                "float_range": fr,
-                "suspicious": suspicious,
-            }));
+            say!("  NaN: {}", nan.words());
+            all.push(ExpectRecord {
+                what,
+                lo: e.lo_text.clone(),
+                hi: e.hi_text.clone(),
+                kinds: SideKinds {
+                    below: bk.clone(),
+                    above: ak.clone(),
+                    nan: nk.clone(),
+                },
+                target: target_record(&x.target, &params),
+                below,
+                above,
+                nan,
+                float_range: fr,
+                suspicious,
+            });
         }
-        outcome = answers_code(&all);
-        // Written before a replay, which reads the bounds from it. The
-        // first expectation's answers also at the top (as before several
-        // were allowed).
-        let first = all.first().cloned().unwrap_or_default();
-        let a = serde_json::json!({
-            "expect": {"what": first["what"], "lo": first["lo"], "hi": first["hi"]},
-            "below": first["below"],
-            "above": first["above"],
-            "nan": first["nan"],
-            "float_range": first["float_range"],
-            "suspicious": first["suspicious"],
-            "expects": all,
-        });
-        let w = serde_json::to_string_pretty(&a)
-            .map_err(anyhow::Error::from)
-            .and_then(|t| Ok(std::fs::write(out.join("critical.json"), t + "\n")?));
+        // Written before a replay, which reads the bounds from it.
+        let Some(record) = CriticalRecord::of(all) else { return };
+        outcome = record.exit_code();
+        let w = fpsym_engine::report::write_json(&out.join(CRITICAL_RECORD), &record).map_err(anyhow::Error::from);
         if written.is_ok() {
             written = w;
         }
@@ -644,30 +634,6 @@ pub fn run(raw: Options) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::from(outcome)
     })
-}
-
-/// The exit code of the answers (critical.json's `expects`): 1 when a
-/// side has a value outside, else 4 when one is unknown, else 0 (every
-/// side proved). A side proved empty by propagation counts as proved.
-fn answers_code(expects: &[serde_json::Value]) -> u8 {
-    let mut answers = Vec::new();
-    for x in expects {
-        for side in ["below", "above"] {
-            let own = x["suspicious"]
-                .as_array()
-                .and_then(|s| s.iter().find(|s| s["side"] == side))
-                .map_or(&x[side], |s| &s["answer"]);
-            answers.push(own["answer"].as_str().unwrap_or("unknown").to_string());
-        }
-        answers.push(x["nan"]["answer"].as_str().unwrap_or("unknown").to_string());
-    }
-    if answers.iter().any(|a| a == "sat") {
-        1
-    } else if answers.iter().any(|a| a != "unsat") {
-        crate::INCOMPLETE
-    } else {
-        0
-    }
 }
 
 #[cfg(test)]

@@ -910,7 +910,7 @@ pub fn run(raw: Options) -> anyhow::Result<ExitCode> {
     }
     let max_time = raw.run.engine.max_time.unwrap_or(Duration::from_secs(60));
     let mut opts = raw.run;
-    opts.set_mode("error")?;
+    opts.set_mode(fpsym_engine::report::Mode::Error)?;
     let (mut base, out, program) = prepare(&opts)?;
     let ranges = match &base.entry {
         Entry::Function { ranges, .. } => ranges.clone(),
@@ -1109,7 +1109,7 @@ pub fn run(raw: Options) -> anyhow::Result<ExitCode> {
     } else {
         "the exact value along the program's path"
     };
-    let metrics: serde_json::Map<String, serde_json::Value> = Metric::ALL
+    let metrics: BTreeMap<String, fpsym_engine::report::mode_records::ErrorValue> = Metric::ALL
         .iter()
         .map(|m| {
             let e = largest(best.outputs.iter().map(|o| {
@@ -1117,7 +1117,7 @@ pub fn run(raw: Options) -> anyhow::Result<ExitCode> {
                 o.wide = wide.as_ref().and_then(|w| w.get(&o.key).copied());
                 o.by(*m)
             }));
-            (m.name().to_string(), error_json(e))
+            (m.name().to_string(), fpsym_engine::report::mode_records::ErrorValue(e))
         })
         .collect();
     report(&s, &best, &out, strategy, check, digits, (metrics, fpgen_reference))?;

@@ -190,7 +190,7 @@ pub fn run(o: Options) -> anyhow::Result<ExitCode> {
     let all = o.all_functions;
     let per_function = o.max_time_per_function;
     let mut opts = o.run;
-    opts.set_mode("exceptions")?;
+    opts.set_mode(fpsym_engine::report::Mode::Exceptions)?;
     opts.engine_mut()
         .checkers
         .push(CheckerFactory::new(move || Box::new(FpExceptions::new(kinds))));
@@ -255,7 +255,7 @@ fn all_functions(
         let code = execute(opts, &engine, &program, &dir, |summary, findings| {
             print_by_kind(kinds, findings);
             for fi in findings {
-                if KINDS.contains(&fi.kind) {
+                if fi.kind.is_fp_exception() {
                     kinds_found.push(format!("{}:{}", fi.kind, fi.line));
                 }
             }

@@ -62,7 +62,7 @@ pub struct Phase {
     /// crashes is an input the run could take.
     pub bounded: bool,
     /// The time kept for [`follow_crashes`] (zero without crashes).
-    follow: Duration,
+    pub follow: Duration,
     /// The findings [`follow_crashes`] added.
     pub followed: u64,
     /// The tests [`follow_crashes`] made, with the crash file each ran
@@ -76,7 +76,7 @@ pub struct Phase {
 /// None when no phase ran.
 pub fn phase(
     time: FuzzTime,
-    mode: &str,
+    mode: fpsym_engine::report::Mode,
     record: &RunRecord,
     program: &fpsym_frontend::Program,
     out: &Path,
@@ -85,7 +85,7 @@ pub fn phase(
 ) -> anyhow::Result<Option<Phase>> {
     let (d, explicit) = match time {
         FuzzTime::Off => return Ok(None),
-        FuzzTime::Default(d) if mode == "run" => (d, false),
+        FuzzTime::Default(d) if mode == fpsym_engine::report::Mode::Run => (d, false),
         FuzzTime::Default(_) => return Ok(None),
         FuzzTime::Explicit(d) => (d, true),
     };
@@ -457,47 +457,25 @@ pub fn mark_findings(phase: &Phase, out: &Path, sink: &mut DirSink) -> anyhow::R
     Ok((n, reproduced))
 }
 
-/// What the symbolic run says of a crash the fuzzing phase found.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "kebab-case", tag = "symbolic", content = "why")]
-pub enum Said {
-    /// A finding of the run at the same kind and place (another input).
-    Reproduced,
-    /// The run did not get there in its time (it claims nothing of it).
-    NotReached,
-    /// The run says the input does not crash, or claims no input does: a
-    /// bug in fpsym's model.
-    Contradicted(String),
-}
+pub use fpsym_engine::report::mode_records::{FuzzCrash as Crash, Said};
 
-/// A crash of the fuzzing phase the symbolic run did not reproduce with
-/// its input, as the native replay build observes it.
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct Crash {
-    /// The fuzzer's input file (`DIR/fuzz/crashes/...`).
-    pub input: String,
-    /// The kind natively (`assertion-failure`, `out-of-bounds`, ...).
-    pub kind: String,
-    /// Where natively (the user's file basename), if located.
-    pub file: Option<String>,
-    /// The line natively, if located.
-    pub line: Option<u32>,
-    /// What the symbolic run says of it.
-    #[serde(flatten)]
-    pub said: Said,
-}
-
-impl Crash {
+/// What the summary says of a crash.
+pub trait CrashText {
     /// `FILE:LINE`, or `an unlocated place`.
-    pub fn place(&self) -> String {
+    fn place(&self) -> String;
+    /// The crash in one line for the summary.
+    fn line(&self) -> String;
+}
+
+impl CrashText for Crash {
+    fn place(&self) -> String {
         match (&self.file, self.line) {
             (Some(f), Some(l)) => format!("{f}:{l}"),
             _ => "an unlocated place".to_string(),
         }
     }
 
-    /// The crash in one line for the summary.
-    pub fn line(&self) -> String {
+    fn line(&self) -> String {
         let said = match &self.said {
             Said::Reproduced => "reproduced by the symbolic run (another input)".to_string(),
             Said::NotReached => "not reached in time by the symbolic run".to_string(),
@@ -687,19 +665,19 @@ pub fn summary_line(phase: &Phase, marked: usize) -> String {
 /// symbolic run did not reproduce with their input.
 pub fn write_record(phase: &Phase, marked: usize, alone: &[Crash], out: &Path) -> anyhow::Result<()> {
     let o = &phase.outcome;
-    let v = serde_json::json!({
-        "seconds": o.seconds,
-        "executions": o.executions,
-        "corpus": o.corpus.len(),
-        "crashes": o.crashes.len(),
-        "first_crash_seconds": o.first_crash_seconds,
-        "seeds": phase.seeds.len(),
-        "findings_from_fuzzing": marked,
-        "reached_concretely": phase.followed,
-        "crashes_alone": alone,
-        "interrupted": o.interrupted,
-        "plateaued": o.plateaued,
-    });
-    fpsym_engine::report::write_json(&out.join("fuzz").join("fuzz.json"), &v)?;
+    let record = fpsym_engine::report::mode_records::FuzzRecord {
+        seconds: o.seconds,
+        executions: o.executions,
+        corpus: o.corpus.len(),
+        crashes: o.crashes.len(),
+        first_crash_seconds: o.first_crash_seconds,
+        seeds: phase.seeds.len(),
+        findings_from_fuzzing: marked,
+        reached_concretely: phase.followed,
+        crashes_alone: alone.to_vec(),
+        interrupted: o.interrupted,
+        plateaued: o.plateaued,
+    };
+    fpsym_engine::report::write_json(&out.join(fpsym_engine::report::mode_records::FUZZ_RECORD), &record)?;
     Ok(())
 }

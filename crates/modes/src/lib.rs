@@ -36,6 +36,7 @@ macro_rules! say_part {
 }
 
 pub mod batch;
+pub mod budget;
 pub mod competition;
 pub mod critical;
 pub mod error;

@@ -219,7 +219,7 @@ pub fn run(raw: Options) -> anyhow::Result<ExitCode> {
         .into());
     }
     let mut opts = raw.run;
-    opts.set_mode("path")?;
+    opts.set_mode(fpsym_engine::report::Mode::Path)?;
     if raw.all_paths {
         let file = raw.file.clone().or(only_c.clone());
         if file.is_none() && sources.len() > 1 {
@@ -387,7 +387,7 @@ pub fn run(raw: Options) -> anyhow::Result<ExitCode> {
         let kind = if spec.prefix { "path prefix" } else { "path" };
         (PATH_FOLLOWED, format!("takes the {kind} {text}"))
     };
-    engine.stop_at_finding = Some(Kind::Custom(goal.to_string()));
+    engine.stop_at_finding = Some(Kind::from_name(goal));
     // The oracle ranks the states (closest, or furthest along, first).
     engine.search = Search::One(Policy::CoverageNew);
     execute_with(
@@ -419,69 +419,7 @@ pub fn run(raw: Options) -> anyhow::Result<ExitCode> {
     // unknown (4).
 }
 
-/// One path of `--all-paths` as written to OUT/paths.json.
-#[derive(serde::Serialize)]
-struct PathEntry {
-    /// From 1, in the order the run ended them.
-    index: usize,
-    /// The decisions (`LINE:T`, `LINE:COL:T` where a line has several
-    /// conditions, `LINE:caseK:T` for a switch's K-th case, `FILE:...` on
-    /// another file).
-    path: String,
-    /// How many decisions.
-    decisions: usize,
-    /// `exit`, `failure: KIND`; `branch side not taken` for a side no state
-    /// went on to (the run's solver found it infeasible, or could not tell),
-    /// `branch side the run gave up on (WHY)` for one it could not decide
-    /// in time.
-    ending: String,
-    /// feasible, infeasible or unknown.
-    verdict: &'static str,
-    /// What decided it: `run` (the run followed it to its end, with a test),
-    /// `cp`, or the run's solver asked again.
-    decided_by: String,
-    /// Assertions in its constraint.
-    constraints: usize,
-    /// Free variables.
-    variables: usize,
-    /// cp alone on the path's constraint, with ULP-Max (null: not asked
-    /// before the time limit).
-    with_ulp_max: Option<Solve>,
-    /// cp alone, without ULP-Max.
-    without_ulp_max: Option<Solve>,
-}
-
-/// One cp query of `--all-paths`.
-#[derive(serde::Serialize)]
-struct Solve {
-    /// sat, unsat or unknown.
-    result: &'static str,
-    seconds: f64,
-    /// Floats ULP-Max removed from domains, and how many times it did.
-    ulp_max_pruned: f64,
-    ulp_max_firings: u64,
-}
-
-/// OUT/paths.json.
-#[derive(serde::Serialize)]
-struct AllPaths {
-    loop_bound: Option<u32>,
-    /// Whether the run explored every path up to the bound (else it
-    /// stopped early and the list is what it saw).
-    complete: bool,
-    stop: String,
-    /// Paths not decided again (time limit, interrupt).
-    not_redecided: usize,
-    paths: Vec<PathEntry>,
-    feasible: usize,
-    infeasible: usize,
-    unknown: usize,
-    /// Paths cut at the loop bound or by an unsupported construct, by why
-    /// (not listed).
-    cut: std::collections::BTreeMap<String, usize>,
-    /// Feasible paths on which ULP-Max removed floats.
-    ulp_max_effective: usize,
-}
+use fpsym_engine::report::mode_records::{AllPathsRecord as AllPaths, CpSolve as Solve, PathEntry};
 
 /// Decides `q` with cp alone, checking a model against the constraint.
 fn solve_alone(
@@ -516,7 +454,7 @@ fn solve_alone(
     };
     let s = cp.statistics();
     Solve {
-        result,
+        result: result.into(),
         seconds,
         ulp_max_pruned: s.ulp_max_pruned,
         ulp_max_firings: s.ulp_max_firings,
@@ -622,7 +560,7 @@ fn all_paths(opts: RunOptions, file: Option<String>) -> anyhow::Result<ExitCode>
                 path: text,
                 decisions: p.decisions.len(),
                 ending,
-                verdict: if by_run { "feasible" } else { "unknown" },
+                verdict: if by_run { "feasible" } else { "unknown" }.into(),
                 decided_by: if by_run { "run".into() } else { String::new() },
                 constraints: q.assertions.len(),
                 variables: q.vars().len(),
@@ -637,7 +575,7 @@ fn all_paths(opts: RunOptions, file: Option<String>) -> anyhow::Result<ExitCode>
         };
         let with = solve_alone(cp.clone().with_ulp_max(true), &q, left(timeout), &interrupt);
         let without = solve_alone(cp.clone().with_ulp_max(false), &q, left(timeout), &interrupt);
-        let results = [with.result, without.result];
+        let results = [with.result.as_str(), without.result.as_str()];
         if results.contains(&"sat") && results.contains(&"unsat") {
             return Err(Failure::Internal(format!(
                 "cp with and without ULP-Max disagree on path {} ({text}): a solver bug",
@@ -679,7 +617,7 @@ fn all_paths(opts: RunOptions, file: Option<String>) -> anyhow::Result<ExitCode>
             path: text,
             decisions: p.decisions.len(),
             ending,
-            verdict,
+            verdict: verdict.into(),
             decided_by,
             constraints: q.assertions.len(),
             variables: q.vars().len(),

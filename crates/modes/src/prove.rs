@@ -75,6 +75,9 @@ pub struct Attempt {
     pub strengthened: bool,
     /// Its time.
     pub seconds: f64,
+    /// The time it was given (one share of the run's; k-induction may
+    /// take half a share more).
+    pub given: Duration,
 }
 
 impl Attempt {
@@ -135,6 +138,7 @@ pub fn attempt(
         induction: None,
         strengthened: false,
         seconds: 0.0,
+        given: share + share / 2,
     };
     if !a.proved() && how != How::Abstract && Instant::now() < deadline {
         let facts = |h: &fpsym_frontend::llvm_ir::Name| fpsym_prove::induction_facts(a.invariants(), h);

@@ -5,6 +5,7 @@
 //! exit code; with `--test N`, one test and what it did natively.
 
 use crate::Failure;
+use fpsym_engine::report::critical_record::{CriticalRecord, CRITICAL_RECORD};
 use fpsym_engine::report::FindingKind;
 use fpsym_replay::{Confirmations, Observation, ReplayError, ReplayReport};
 use std::io::Write;
@@ -62,17 +63,16 @@ pub struct Claim {
 /// contradicts it, why starting with "the model disagrees with native
 /// execution at FILE:LINE". Replay errors (a missing tool) are errors.
 pub fn check_claim(dir: &Path, claim: &Claim, opts: &ReplayOptions) -> anyhow::Result<Option<String>> {
-    use fpsym_engine::report::{PATH_FOLLOWED, REACHED};
     let mut c = confirmations(dir);
     let mut opts = opts.clone();
     opts.watch = claim.absent.clone();
     if let Some(place) = &claim.unreached {
         c = c.with(Box::new(fpsym_replay::Reached::new([place.clone()])));
-        opts.watch.push(FindingKind::Custom(REACHED.into()));
+        opts.watch.push(FindingKind::Goal(fpsym_report::Goal::Reached));
     }
     if let Some((path, place)) = &claim.untaken {
         c = c.with(Box::new(fpsym_replay::PathFollowed::new(path, [place.clone()])));
-        opts.watch.push(FindingKind::Custom(PATH_FOLLOWED.into()));
+        opts.watch.push(FindingKind::Goal(fpsym_report::Goal::PathFollowed));
     }
     let report = fpsym_replay::replay(dir, &opts, &c).map_err(failure)?;
     crate::closed_stdout_ok(print(&report, &opts))?;
@@ -157,9 +157,9 @@ fn confirmations(dir: &Path) -> Confirmations {
         c = c.with(Box::new(fpsym_replay::Reached::new(reached)));
     }
     // A critical run's ranges (their exact decimal bounds).
-    if let Ok(text) = std::fs::read_to_string(dir.join("critical.json")) {
-        if let Ok(j) = serde_json::from_str::<serde_json::Value>(&text) {
-            for r in critical_ranges(&j) {
+    if let Ok(record) = fpsym_engine::report::read_json::<CriticalRecord>(&dir.join(CRITICAL_RECORD)) {
+        {
+            for r in critical_ranges(&record) {
                 c = c.with(Box::new(r));
             }
         }
@@ -175,13 +175,14 @@ fn confirmations(dir: &Path) -> Confirmations {
 
 /// The confirmations of a critical run's expectations (`critical.json`):
 /// each one's kinds, bounds and where its values are natively.
-fn critical_ranges(j: &serde_json::Value) -> Vec<fpsym_replay::ResultRange> {
+fn critical_ranges(j: &CriticalRecord) -> Vec<fpsym_replay::ResultRange> {
+    use fpsym_engine::report::critical_record::TargetRecord;
     use fpsym_replay::{ResultRange, Watched};
-    let bound = |e: &serde_json::Value, k: &str| e[k].as_str().and_then(fpsym_float::parse_decimal);
-    let Some(expects) = j["expects"].as_array() else {
+    let bound = |b: &str| fpsym_float::parse_decimal(b);
+    if j.expects.is_empty() {
         // Written before several expectations were allowed.
-        return ResultRange::all(bound(&j["expect"], "lo"), bound(&j["expect"], "hi"));
-    };
+        return ResultRange::all(bound(&j.expect.lo), bound(&j.expect.hi));
+    }
     let format = |t: &str| match t {
         "float" => Some(fpsym_float::Format::BINARY32),
         "double" => Some(fpsym_float::Format::BINARY64),
@@ -191,37 +192,37 @@ fn critical_ranges(j: &serde_json::Value) -> Vec<fpsym_replay::ResultRange> {
         _ => None,
     };
     let mut out = Vec::new();
-    for (k, e) in expects.iter().enumerate() {
-        let t = &e["target"];
-        let elements: Option<Vec<(u64, fpsym_float::Format)>> = t["elements"].as_array().map(|es| {
-            es.iter()
-                .filter_map(|x| Some((x["offset"].as_u64()?, format(x["type"].as_str()?)?)))
-                .collect()
-        });
-        let watched = if t["ret"] == true {
-            Watched::Ret
-        } else if let (Some(index), Some(elements)) = (t["index"].as_u64(), elements.clone()) {
-            Watched::Arg {
-                index: index as usize,
-                elements,
-            }
-        } else if let (Some(name), Some(size), Some(elements)) = (t["global"].as_str(), t["size"].as_u64(), elements) {
-            Watched::Global {
-                name: name.to_string(),
-                size,
-                elements,
-            }
-        } else {
-            continue;
+    for (k, e) in j.expects.iter().enumerate() {
+        let elements =
+            |es: &[fpsym_engine::report::critical_record::ElementRecord]| -> Vec<(u64, fpsym_float::Format)> {
+                es.iter().filter_map(|x| Some((x.offset, format(&x.c_type)?))).collect()
+            };
+        let watched = match &e.target {
+            TargetRecord::Ret { .. } => Watched::Ret,
+            TargetRecord::Param {
+                index: Some(index),
+                elements: es,
+                ..
+            } => Watched::Arg {
+                index: *index,
+                elements: elements(es),
+            },
+            TargetRecord::Global {
+                global,
+                size: Some(size),
+                elements: es,
+            } => Watched::Global {
+                name: global.clone(),
+                size: *size,
+                elements: elements(es),
+            },
+            _ => continue,
         };
-        let kind = |s: &str| e["kinds"][s].as_str().map(String::from);
-        let (Some(b), Some(a), Some(n)) = (kind("below"), kind("above"), kind("nan")) else {
-            continue;
-        };
+        let k_ = &e.kinds;
         out.extend(ResultRange::sides(
-            [b, a, n],
-            bound(e, "lo"),
-            bound(e, "hi"),
+            [k_.below.clone(), k_.above.clone(), k_.nan.clone()],
+            bound(&e.lo),
+            bound(&e.hi),
             watched,
             k,
         ));

@@ -1,8 +1,9 @@
 //! `fpsym run`: symbolic execution of a C program.
 
+use crate::fuzz::CrashText;
 use crate::Failure;
 use fpsym_engine::plugin::Plugins;
-use fpsym_engine::report::{DirSink, EntryRecord, Finding, ReportSink, RunRecord};
+use fpsym_engine::report::{DirSink, EntryRecord, Finding, Mode, ReportSink, RunRecord};
 use fpsym_engine::{Config, EngineError, Entry, Property, RunContext, Summary, Verdict};
 use fpsym_frontend::{CompileOptions, FrontendError};
 use fpsym_solver::SolverConfig;
@@ -40,7 +41,7 @@ pub struct RunOptions {
     /// The mode's step after the engine's run.
     pub after_run: Option<AfterRun>,
     /// The command that runs, as run.json records it (`run`, `exceptions`, ...).
-    pub mode: &'static str,
+    pub mode: Mode,
     /// The native fuzzing phase's time.
     pub fuzz: crate::fuzz::FuzzTime,
     /// `--witness`: where a violation witness goes (default OUT/witness.yml).
@@ -123,7 +124,7 @@ impl Default for RunOptions {
             coverage: false,
             prebuilt: None,
             after_run: None,
-            mode: "run",
+            mode: Mode::Run,
             fuzz: Default::default(),
             witness: None,
             prove: Default::default(),
@@ -156,7 +157,7 @@ impl RunOptions {
     /// run.json records it. Only `run` takes `--data-model ILP32`: the
     /// other modes' claims (exception flags, error, critical inputs, path
     /// sets) are checked against x86-64 only.
-    pub fn set_mode(&mut self, mode: &'static str) -> Result<(), Failure> {
+    pub fn set_mode(&mut self, mode: Mode) -> Result<(), Failure> {
         if fpsym_replay::witness::data_model(&self.compile.cflags) == "ILP32" {
             return Err(Failure::Input(format!(
                 "--data-model ILP32 (or -m32): `fpsym {mode}` models x86-64 (LP64) only; `fpsym run` takes ILP32"
@@ -419,13 +420,18 @@ pub fn execute_with(
     let record = write_run_record(opts, engine, &out, program)?;
     let interrupt = opts.session.interrupt();
     let mut seeded = engine.clone();
+    let mut budget = crate::budget::Budget::new();
+    let secs = std::time::Duration::from_secs_f64;
     // The proof by invariants first: its time comes out of the run's.
     // (run only: the directed modes ask other questions than reach_error)
-    let proof = if opts.mode == "run" {
+    let proof = if opts.mode == Mode::Run {
         crate::prove::attempt(&opts.session, program, engine, opts.prove, &opts.solver)
     } else {
         None
     };
+    if let Some(p) = &proof {
+        budget.record("proof", Some(p.given), secs(p.seconds));
+    }
     if let (Some(p), Some(t)) = (&proof, seeded.max_time) {
         seeded.max_time = Some(t.saturating_sub(std::time::Duration::from_secs_f64(p.seconds)));
     }
@@ -444,6 +450,9 @@ pub fn execute_with(
         None => crate::fuzz::phase(opts.fuzz, opts.mode, &record, program, &out, &mut seeded, &interrupt)?,
         Some(_) => None,
     };
+    if let Some(ph) = &fuzzed {
+        budget.record("fuzz", Some(opts.fuzz.share()), secs(ph.outcome.seconds));
+    }
     let engine = &seeded;
     let mut solver = fpsym_solver::build_with_workers(&opts.solver, opts.session.workers());
     let mut sink = DirSink::create(&out)?;
@@ -455,6 +464,7 @@ pub fn execute_with(
         progress: Some(&mut on_progress),
         plugins,
     };
+    let search_start = std::time::Instant::now();
     let mut summary = fpsym_engine::run(program, solver.as_mut(), engine, &mut sink, &mut cx).map_err(|e| match e {
         EngineError::Entry(m) => anyhow::Error::from(Failure::Input(m)),
         EngineError::NoParameter { function, param } => {
@@ -464,7 +474,9 @@ pub fn execute_with(
         e => anyhow::Error::from(Failure::Internal(e.to_string())),
     })?;
     drop(cx);
+    budget.record("search", engine.max_time, search_start.elapsed());
     if let Some(phase) = &mut fuzzed {
+        let follow_start = std::time::Instant::now();
         let added = crate::fuzz::follow_crashes(
             phase,
             program,
@@ -474,6 +486,9 @@ pub fn execute_with(
             &mut sink,
             &mut summary.stats,
         )?;
+        if !phase.follow.is_zero() {
+            budget.record("follow-up", Some(phase.follow), follow_start.elapsed());
+        }
         // A failure found on the machine and reached by the model.
         if added > 0 {
             summary.set_verdict(Verdict::BugFound);
@@ -481,7 +496,9 @@ pub fn execute_with(
     }
     progress.finish(&summary.stats);
     if let Some(after) = opts.after_run {
-        after(&opts.session, program, engine, &out, &mut sink, solver.as_mut())?;
+        budget.time("after-run", None, || {
+            after(&opts.session, program, engine, &out, &mut sink, solver.as_mut())
+        })?;
     }
     if let Some(v) = verdict(&summary, sink.findings()) {
         summary.set_verdict(v);
@@ -550,6 +567,7 @@ pub fn execute_with(
         },
         _ => None,
     };
+    summary.phases = budget.phases().to_vec();
     sink.finish(&summary)?;
     for p in &summary.printed {
         say_part!("{p}");
@@ -578,7 +596,9 @@ pub fn execute_with(
         return Err(Failure::Internal(format!("{why}: a bug in fpsym's model")).into());
     }
     let claim = verdict_code(&summary.verdict) == 0;
-    if opts.replay == Replay::Always || (claim && opts.replay == Replay::Claims) {
+    let replay_start = std::time::Instant::now();
+    let replays = opts.replay == Replay::Always || (claim && opts.replay == Replay::Claims);
+    if replays {
         say!();
         let r = crate::replay::ReplayOptions {
             coverage: opts.coverage,
@@ -613,6 +633,13 @@ pub fn execute_with(
             return Err(Failure::Internal(format!("{why}: a bug in fpsym's model")).into());
         }
     }
+    if replays {
+        budget.record(
+            if claim { "claim-check" } else { "replay" },
+            None,
+            replay_start.elapsed(),
+        );
+    }
     // A proof that native execution did not contradict: its correctness
     // witness.
     if engine.property == Property::UnreachCall && summary.sv_comp.as_deref() == Some("true") {
@@ -625,7 +652,10 @@ pub fn execute_with(
             let time = engine
                 .max_time
                 .map_or(INVARIANT_CHECK_TIME, |t| (t / 10).min(INVARIANT_CHECK_TIME));
-            for l in crate::prove::check_invariants(&opts.session, program, engine, &opts.solver, p, time) {
+            let lines = budget.time("invariant-check", Some(time), || {
+                crate::prove::check_invariants(&opts.session, program, engine, &opts.solver, p, time)
+            });
+            for l in lines {
                 say!("{l}");
             }
         }
@@ -636,6 +666,12 @@ pub fn execute_with(
             &out,
             &invariants,
         );
+    }
+    // stats.json again with the phases after the summary (replay, the
+    // invariants' check).
+    if budget.phases().len() > summary.phases.len() {
+        summary.phases = budget.phases().to_vec();
+        sink.finish(&summary)?;
     }
     // A solver fault stopped the run: what was found is written, and the
     // fault is an internal error (exit 3).
@@ -879,6 +915,6 @@ pub fn run_record(opts: &RunOptions, engine: &Config, program: &fpsym_frontend::
         property: (property != Property::AllFindings).then_some(property),
         sym_args: engine.sym_io.args.clone(),
         sym_stdin: engine.sym_io.stdin,
-        mode: Some(opts.mode.to_string()),
+        mode: Some(opts.mode),
     }
 }

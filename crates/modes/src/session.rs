@@ -63,7 +63,7 @@ impl Session {
         let mut code = code;
         let mut error = error.map(str::to_string);
         for dir in outputs.iter().filter(|d| reportable(d, failed_on_input)) {
-            if let Err(e) = fpsym_engine::report::write_reports(dir) {
+            if let Err(e) = fpsym_render::write_reports(dir) {
                 eprintln!("fpsym: internal error: reports of {}: {e}", dir.display());
                 if code != 2 {
                     code = 3;
@@ -127,16 +127,10 @@ struct FindingWithInput<'a> {
 /// replayed) and `result` (the mode's own record, when it writes one).
 fn run_json(dir: &Path) -> serde_json::Value {
     use fpsym_engine::report as r;
-    let read = |name: &str| -> serde_json::Value {
-        std::fs::read_to_string(dir.join(name))
-            .ok()
-            .and_then(|t| serde_json::from_str(&t).ok())
-            .unwrap_or(serde_json::Value::Null)
-    };
-    let mut v = read(r::STATS);
-    if !v.is_object() {
-        v = serde_json::json!({});
-    }
+    let mut v = r::read_json::<r::Summary>(&dir.join(r::STATS))
+        .ok()
+        .and_then(|s| serde_json::to_value(s).ok())
+        .unwrap_or_else(|| serde_json::json!({}));
     // `"verdict": {"verdict": V, "why": W}` in stats.json: lifted to
     // `"verdict": V, "why": W`.
     if let Some(inner) = v.get("verdict").filter(|x| x.is_object()).cloned() {
@@ -170,8 +164,8 @@ fn run_json(dir: &Path) -> serde_json::Value {
             "coverage": rep.coverage,
         });
     }
-    if let Some(name) = fpsym_engine::report::MODE_RECORDS.iter().find(|n| dir.join(n).exists()) {
-        v["result"] = read(name);
+    if let Some(record) = r::ModeRecord::read(dir) {
+        v["result"] = record.map_or(serde_json::Value::Null, |r| r.to_value());
     }
     v
 }

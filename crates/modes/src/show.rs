@@ -106,7 +106,7 @@ struct ShownFinding {
     #[serde(skip_serializing_if = "String::is_empty")]
     message: String,
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    stack: Vec<String>,
+    stack: Vec<fpsym_report::Frame>,
 }
 
 /// `fpsym show`: the tests and findings of `path` (a run's directory or

@@ -10,7 +10,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 fn example(name: &str) -> PathBuf {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/examples").join(name);
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../docs/examples")
+        .join(name);
     assert!(p.is_file(), "{}: the example is missing", p.display());
     p
 }
@@ -48,14 +50,19 @@ fn a_run_in_process_finds_the_bug_and_its_session_writes_the_reports() {
     assert_eq!(raw_code(code), 1, "midpoint's assertion fails for some input");
     let findings = fpsym_report::read_findings(&out).expect("findings are records");
     assert!(
-        findings.iter().any(|f| f.kind == fpsym_report::FindingKind::AssertionFailure),
+        findings
+            .iter()
+            .any(|f| f.kind == fpsym_report::FindingKind::AssertionFailure),
         "{findings:?}"
     );
     // The reports are the session's to write when the command ends.
     assert!(!out.join(fpsym_report::SARIF).exists());
     let (code, summary) = session.finish(1, None, true);
     assert_eq!(code, 1);
-    assert!(out.join(fpsym_report::SARIF).is_file(), "finish writes the SARIF report");
+    assert!(
+        out.join(fpsym_report::SARIF).is_file(),
+        "finish writes the SARIF report"
+    );
     let summary = summary.expect("a summary was asked for");
     assert_eq!(summary["exit_code"], 1);
     assert_eq!(summary["output"], out.display().to_string());
@@ -68,7 +75,11 @@ fn an_interrupted_session_stops_its_own_run_and_no_other() {
     stopped.interrupt().store(true, Ordering::Relaxed);
     let out = out_dir("interrupted");
     let code = fpsym_modes::run::run(&midpoint(&stopped, &out)).expect("the run starts");
-    assert_eq!(raw_code(code), fpsym_modes::INCOMPLETE, "a run stopped before it starts proves nothing");
+    assert_eq!(
+        raw_code(code),
+        fpsym_modes::INCOMPLETE,
+        "a run stopped before it starts proves nothing"
+    );
     // Another session of the same process is not stopped.
     let other = Session::new(Arc::new(AtomicBool::new(false)));
     let out2 = out_dir("not-interrupted");

@@ -565,14 +565,7 @@ fn kind_flags(kind: &FindingKind) -> &'static [&'static str] {
 
 /// The `FE_*` flag of a floating-point exception kind.
 fn fe_flag(kind: &FindingKind) -> Option<(&'static str, &'static str)> {
-    Some(match kind {
-        FindingKind::FpOverflow => ("FE_OVERFLOW", "overflow"),
-        FindingKind::FpUnderflow => ("FE_UNDERFLOW", "underflow"),
-        FindingKind::FpDivideByZero => ("FE_DIVBYZERO", "divide-by-zero"),
-        FindingKind::FpInvalid => ("FE_INVALID", "invalid"),
-        FindingKind::FpInexact => ("FE_INEXACT", "inexact"),
-        _ => return None,
-    })
+    kind.fe_flag()
 }
 
 /// The command that builds a reproducer at `source` with the program of
@@ -703,7 +696,17 @@ pub fn reproducer(
         finding.column
     ));
     if !finding.stack.is_empty() {
-        s.push_str(&format!(" *   in {}\n", comment_safe(&finding.stack.join(", from "))));
+        s.push_str(&format!(
+            " *   in {}\n",
+            comment_safe(
+                &finding
+                    .stack
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", from ")
+            )
+        ));
     }
     if !finding.message.is_empty() {
         s.push_str(&format!(" *   {}\n", comment_safe(&finding.message)));

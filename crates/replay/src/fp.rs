@@ -118,14 +118,7 @@ pub struct FpTrap {
 impl FpTrap {
     /// The rule for `kind`, if it is an IEEE exception kind.
     pub fn new(kind: FindingKind) -> Option<FpTrap> {
-        let fe = match kind {
-            FindingKind::FpOverflow => "FE_OVERFLOW",
-            FindingKind::FpUnderflow => "FE_UNDERFLOW",
-            FindingKind::FpDivideByZero => "FE_DIVBYZERO",
-            FindingKind::FpInvalid => "FE_INVALID",
-            FindingKind::FpInexact => "FE_INEXACT",
-            _ => return None,
-        };
+        let (fe, _) = kind.fe_flag()?;
         Some(FpTrap { kind, fe })
     }
 }

@@ -7,7 +7,7 @@
 use crate::classify::{basename, NativeRun};
 use crate::confirm::Confirmation;
 use crate::native::tool_output;
-use fpsym_report::{Finding, FindingKind, Observed, PathRecord, Raised, PATH_FOLLOWED, REACHED};
+use fpsym_report::{Finding, FindingKind, Observed, PathRecord, Raised};
 use std::collections::{BTreeMap, BTreeSet};
 use std::process::Command;
 
@@ -106,7 +106,7 @@ impl Reached {
 
 impl Confirmation for Reached {
     fn kind(&self) -> FindingKind {
-        FindingKind::Custom(REACHED.into())
+        FindingKind::Goal(fpsym_report::Goal::Reached)
     }
     fn needs_profile(&self) -> bool {
         true
@@ -185,7 +185,7 @@ impl PathFollowed {
 
 impl Confirmation for PathFollowed {
     fn kind(&self) -> FindingKind {
-        FindingKind::Custom(PATH_FOLLOWED.into())
+        FindingKind::Goal(fpsym_report::Goal::PathFollowed)
     }
     fn needs_profile(&self) -> bool {
         true

@@ -7,20 +7,18 @@
 //!
 //! [`ReportSink`] is where results go; [`DirSink`] writes today's output
 //! directory layout, [`Collect`] keeps them in memory. A sink's
-//! [`ReportSink::finish`] receives the run's [`Summary`]: SARIF, JUnit and
-//! HTML writers plug in there.
+//! [`ReportSink::finish`] receives the run's [`Summary`]. The renderers of
+//! these records (SARIF, JUnit, HTML) are the `fpsym-render` crate: the
+//! engine depends on the records only.
 #![deny(missing_docs)]
 
 mod batch;
-mod charts;
-mod html;
-mod junit;
+pub mod critical_record;
+pub mod mode_records;
 mod progress;
 mod records;
 mod replay_record;
-mod reports;
 mod run_record;
-mod sarif;
 mod summary;
 pub mod values;
 
@@ -28,16 +26,17 @@ pub use batch::{
     append_result, read_results, shard_of, write_results, BatchRecord, JobFinding, JobResult, JobStatus, KindTotal,
     Totals, BATCH_RECORD, MISSING, RESULTS,
 };
+pub use mode_records::{Mode, ModeRecord};
 pub use progress::{read_progress, ProgressSample, PROGRESS};
 pub use records::{
-    article, Event, Finding, FindingKind, InputSite, Loc, PathEnd, Termination, Test, TestElement, TestObject,
+    article, Event, Finding, FindingKind, Frame, Goal, InputSite, KindClass, KindInfo, Level, Loc, PathEnd,
+    Termination, Test, TestElement, TestObject, KINDS,
 };
 pub use replay_record::{
     Coverage, CoverageCount, FileLines, FindingResult, Observation, Observed, Raised, ReplayReport, TestResult,
 };
-pub use reports::{write_reports, write_reports_relative_to, HTML, JUNIT, SARIF};
 pub use run_record::{EntryRecord, PathDecision, PathRecord, RunRecord, SymArgs, PATH_FOLLOWED, REACHED};
-pub use summary::{seconds, Property, Stats, StopReason, Summary, Verdict};
+pub use summary::{seconds, PhaseTime, Property, Stats, StopReason, Summary, Verdict};
 pub use values::{c_type_name, decimal, hex_float};
 
 use serde::de::DeserializeOwned;
@@ -66,6 +65,12 @@ pub enum ReportError {
     },
 }
 
+/// `DIR/report.sarif` (written by `fpsym-render`).
+pub const SARIF: &str = "report.sarif";
+/// `DIR/junit.xml` (written by `fpsym-render`).
+pub const JUNIT: &str = "junit.xml";
+/// `DIR/report.html` (written by `fpsym-render`).
+pub const HTML: &str = "report.html";
 /// `DIR/run.json`.
 pub const RUN_RECORD: &str = "run.json";
 /// `DIR/stats.json`.
@@ -81,7 +86,12 @@ pub const ALL_PATHS: &str = "paths.json";
 /// The records a mode writes beside a run's own, by file name: at most
 /// one is in a directory (`error`, `critical`, `path --all-paths`,
 /// `path`).
-pub const MODE_RECORDS: [&str; 4] = ["error.json", "critical.json", ALL_PATHS, PATH_RECORD];
+pub const MODE_RECORDS: [&str; 4] = [
+    mode_records::ERROR_RECORD,
+    critical_record::CRITICAL_RECORD,
+    ALL_PATHS,
+    PATH_RECORD,
+];
 
 /// Reads a JSON record.
 pub fn read_json<T: DeserializeOwned>(path: &Path) -> Result<T, ReportError> {
@@ -125,7 +135,7 @@ fn read_all<T: DeserializeOwned>(dir: &Path) -> Result<Vec<T>, ReportError> {
 
 /// The `.json` files of `dir` in file-name order (none if `dir` does not
 /// exist).
-pub(crate) fn json_files(dir: &Path) -> Result<Vec<PathBuf>, ReportError> {
+pub fn json_files(dir: &Path) -> Result<Vec<PathBuf>, ReportError> {
     let rd = match std::fs::read_dir(dir) {
         Ok(rd) => rd,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
@@ -292,7 +302,7 @@ pub const RUN_ENTRIES: [&str; 21] = [
     "error-timing.json",
     PATH_RECORD,
     ALL_PATHS,
-    "critical.json",
+    critical_record::CRITICAL_RECORD,
     PROGRESS,
     SARIF,
     JUNIT,

@@ -20,6 +20,76 @@ impl std::fmt::Display for Loc {
     }
 }
 
+/// One frame of a finding's call stack: the function, and where it was
+/// called from (None for the outermost, or where unknown). Written in
+/// records as `function (called at file:line:column)`, or `function`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Frame {
+    /// The function.
+    pub function: String,
+    /// Its call site.
+    pub call_site: Option<Loc>,
+}
+
+impl Frame {
+    /// A frame of `function` called at `call_site`.
+    pub fn new(function: impl Into<String>, call_site: Option<Loc>) -> Frame {
+        Frame {
+            function: function.into(),
+            call_site,
+        }
+    }
+
+    /// Reads a frame as records write it; a call site that does not parse
+    /// is left out.
+    pub fn parse(text: &str) -> Frame {
+        let Some((function, rest)) = text.split_once(" (called at ") else {
+            return Frame::new(text, None);
+        };
+        let at = rest.strip_suffix(')').unwrap_or(rest);
+        let mut parts = at.rsplitn(3, ':');
+        let site = match (parts.next(), parts.next(), parts.next()) {
+            (Some(col), Some(line), Some(file)) => match (line.parse(), col.parse()) {
+                (Ok(line), Ok(column)) => Some(Loc {
+                    file: file.to_string(),
+                    line,
+                    column,
+                }),
+                _ => None,
+            },
+            _ => None,
+        };
+        Frame::new(function, site)
+    }
+}
+
+impl std::fmt::Display for Frame {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.call_site {
+            Some(l) => write!(f, "{} (called at {l})", self.function),
+            None => f.write_str(&self.function),
+        }
+    }
+}
+
+impl From<&str> for Frame {
+    fn from(text: &str) -> Frame {
+        Frame::parse(text)
+    }
+}
+
+impl Serialize for Frame {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Frame {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Frame, D::Error> {
+        Ok(Frame::parse(&String::deserialize(d)?))
+    }
+}
+
 /// What went wrong: the kind of a finding, one table for the engine that
 /// raises it, the records that store it and replay that confirms it.
 /// Written in records by its kebab-case [`FindingKind::name`].
@@ -56,14 +126,25 @@ pub enum FindingKind {
     /// A float converted to an integer type that cannot hold its value
     /// (C's undefined behaviour).
     FloatCastOverflow,
+    /// A directed mode's question answered (`fpsym path`): not a bug.
+    Goal(Goal),
     /// A kind raised by a checker from outside this table: its name,
     /// kebab-case and not a built-in one ([`FindingKind::custom`] checks).
     Custom(String),
 }
 
+/// What a directed mode asked for and a path reached.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Goal {
+    /// The line asked for (`fpsym path --reach`): `reached`.
+    Reached,
+    /// The path asked for (`fpsym path --path`): `path-followed`.
+    PathFollowed,
+}
+
 impl FindingKind {
     /// Every built-in kind (not [`FindingKind::Custom`]).
-    pub const BUILT_IN: [FindingKind; 14] = [
+    pub const BUILT_IN: [FindingKind; 16] = [
         FindingKind::AssertionFailure,
         FindingKind::ReachError,
         FindingKind::Abort,
@@ -78,27 +159,38 @@ impl FindingKind {
         FindingKind::FpInvalid,
         FindingKind::FpInexact,
         FindingKind::FloatCastOverflow,
+        FindingKind::Goal(Goal::Reached),
+        FindingKind::Goal(Goal::PathFollowed),
     ];
 
     /// The name used in findings and file names (`assertion-failure`, ...).
     pub fn name(&self) -> &str {
         match self {
-            FindingKind::AssertionFailure => "assertion-failure",
-            FindingKind::ReachError => "reach-error",
-            FindingKind::Abort => "abort",
-            FindingKind::DivisionByZero => "division-by-zero",
-            FindingKind::OutOfBounds => "out-of-bounds",
-            FindingKind::UseAfterFree => "use-after-free",
-            FindingKind::InvalidFree => "invalid-free",
-            FindingKind::Unreachable => "unreachable",
-            FindingKind::FpOverflow => "fp-overflow",
-            FindingKind::FpUnderflow => "fp-underflow",
-            FindingKind::FpDivideByZero => "fp-divide-by-zero",
-            FindingKind::FpInvalid => "fp-invalid",
-            FindingKind::FpInexact => "fp-inexact",
-            FindingKind::FloatCastOverflow => "float-cast-overflow",
             FindingKind::Custom(s) => s,
+            k => k.info().map_or("", |i| i.name),
         }
+    }
+
+    /// The kind's line of [`KINDS`] (None for a custom kind).
+    pub fn info(&self) -> Option<&'static KindInfo> {
+        KINDS.iter().find(|i| &i.kind == self)
+    }
+
+    /// Its family (a custom kind: [`KindClass::Custom`]).
+    pub fn class(&self) -> KindClass {
+        self.info().map_or(KindClass::Custom, |i| i.class)
+    }
+
+    /// Whether `fpsym exceptions` reports it: an IEEE exception or a
+    /// float-to-integer conversion out of range.
+    pub fn is_fp_exception(&self) -> bool {
+        self.class() == KindClass::FpException
+    }
+
+    /// The `FE_*` flag of an IEEE exception kind and its name in words
+    /// (`FE_OVERFLOW`, `overflow`).
+    pub fn fe_flag(&self) -> Option<(&'static str, &'static str)> {
+        self.info().and_then(|i| i.fe_flag)
     }
 
     /// The kind as a file-name part (`NNN-KIND.json`, `NNN-KIND.c`): its
@@ -136,6 +228,198 @@ impl FindingKind {
             .unwrap_or_else(|| FindingKind::Custom(s.to_string()))
     }
 }
+
+/// The family of a finding kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KindClass {
+    /// The program says it failed: `assert`, `reach_error`, `abort`,
+    /// `unreachable`.
+    Failure,
+    /// Integer arithmetic (division by zero).
+    Arithmetic,
+    /// Memory safety (out of bounds, use after free, invalid free).
+    Memory,
+    /// An IEEE exception, or a float-to-integer conversion out of range
+    /// (what `fpsym exceptions` reports).
+    FpException,
+    /// A directed mode's question answered ([`FindingKind::Goal`]).
+    Goal,
+    /// A custom checker's kind.
+    Custom,
+}
+
+/// How serious a finding is (SARIF's `level`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    /// A bug.
+    Error,
+    /// Likely a bug.
+    Warning,
+    /// Worth knowing.
+    Note,
+}
+
+impl Level {
+    /// SARIF's name of the level.
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Error => "error",
+            Level::Warning => "warning",
+            Level::Note => "note",
+        }
+    }
+}
+
+/// One line of the finding-kind table: everything fpsym says of a kind
+/// (in the manner of KLEE's TerminationTypes.h).
+#[derive(Clone, Debug)]
+pub struct KindInfo {
+    /// The kind.
+    pub kind: FindingKind,
+    /// Its name in records and file names.
+    pub name: &'static str,
+    /// Its family.
+    pub class: KindClass,
+    /// Its SARIF level.
+    pub level: Level,
+    /// What it means, for people (SARIF's rule text, the reports).
+    pub description: &'static str,
+    /// For an IEEE exception: its `FE_*` flag and the flag's name in
+    /// words, by which replay and the C reproducers trap it natively.
+    pub fe_flag: Option<(&'static str, &'static str)>,
+}
+
+/// Every built-in finding kind, in [`FindingKind::BUILT_IN`]'s order.
+pub static KINDS: [KindInfo; 16] = [
+    KindInfo {
+        kind: FindingKind::AssertionFailure,
+        name: "assertion-failure",
+        class: KindClass::Failure,
+        level: Level::Error,
+        description: "An assertion failed (`assert`).",
+        fe_flag: None,
+    },
+    KindInfo {
+        kind: FindingKind::ReachError,
+        name: "reach-error",
+        class: KindClass::Failure,
+        level: Level::Error,
+        description: "`reach_error()` or `__VERIFIER_error()` was called.",
+        fe_flag: None,
+    },
+    KindInfo {
+        kind: FindingKind::Abort,
+        name: "abort",
+        class: KindClass::Failure,
+        level: Level::Error,
+        description: "`abort()` was called (or `llvm.trap`).",
+        fe_flag: None,
+    },
+    KindInfo {
+        kind: FindingKind::DivisionByZero,
+        name: "division-by-zero",
+        class: KindClass::Arithmetic,
+        level: Level::Error,
+        description: "Integer division or remainder by zero, or INT_MIN / -1.",
+        fe_flag: None,
+    },
+    KindInfo {
+        kind: FindingKind::OutOfBounds,
+        name: "out-of-bounds",
+        class: KindClass::Memory,
+        level: Level::Error,
+        description: "An access outside every live object, or past the end of one.",
+        fe_flag: None,
+    },
+    KindInfo {
+        kind: FindingKind::UseAfterFree,
+        name: "use-after-free",
+        class: KindClass::Memory,
+        level: Level::Error,
+        description: "An access to a freed heap object or a popped stack object.",
+        fe_flag: None,
+    },
+    KindInfo {
+        kind: FindingKind::InvalidFree,
+        name: "invalid-free",
+        class: KindClass::Memory,
+        level: Level::Error,
+        description: "`free` of something that is not the start of a live heap object (a double free).",
+        fe_flag: None,
+    },
+    KindInfo {
+        kind: FindingKind::Unreachable,
+        name: "unreachable",
+        class: KindClass::Failure,
+        level: Level::Error,
+        description: "`unreachable` was executed.",
+        fe_flag: None,
+    },
+    KindInfo {
+        kind: FindingKind::FpOverflow,
+        name: "fp-overflow",
+        class: KindClass::FpException,
+        level: Level::Warning,
+        description: "IEEE overflow: a result too large for its format.",
+        fe_flag: Some(("FE_OVERFLOW", "overflow")),
+    },
+    KindInfo {
+        kind: FindingKind::FpUnderflow,
+        name: "fp-underflow",
+        class: KindClass::FpException,
+        level: Level::Note,
+        description: "IEEE underflow: a tiny, inexact result.",
+        fe_flag: Some(("FE_UNDERFLOW", "underflow")),
+    },
+    KindInfo {
+        kind: FindingKind::FpDivideByZero,
+        name: "fp-divide-by-zero",
+        class: KindClass::FpException,
+        level: Level::Warning,
+        description: "IEEE divide-by-zero: a finite non-zero value divided by zero, or a pole of a libm function.",
+        fe_flag: Some(("FE_DIVBYZERO", "divide-by-zero")),
+    },
+    KindInfo {
+        kind: FindingKind::FpInvalid,
+        name: "fp-invalid",
+        class: KindClass::FpException,
+        level: Level::Warning,
+        description: "IEEE invalid operation: no meaningful result (0/0, inf-inf, sqrt(-1), a signalling NaN operand).",
+        fe_flag: Some(("FE_INVALID", "invalid")),
+    },
+    KindInfo {
+        kind: FindingKind::FpInexact,
+        name: "fp-inexact",
+        class: KindClass::FpException,
+        level: Level::Note,
+        description: "IEEE inexact: the result was rounded.",
+        fe_flag: Some(("FE_INEXACT", "inexact")),
+    },
+    KindInfo {
+        kind: FindingKind::FloatCastOverflow,
+        name: "float-cast-overflow",
+        class: KindClass::FpException,
+        level: Level::Error,
+        description: "A float converted to an integer type that cannot hold its value (undefined behaviour in C).",
+        fe_flag: None,
+    },
+    KindInfo {
+        kind: FindingKind::Goal(Goal::Reached),
+        name: crate::REACHED,
+        class: KindClass::Goal,
+        level: Level::Note,
+        description: "The line asked for is reached.",
+        fe_flag: None,
+    },
+    KindInfo {
+        kind: FindingKind::Goal(Goal::PathFollowed),
+        name: crate::PATH_FOLLOWED,
+        class: KindClass::Goal,
+        level: Level::Note,
+        description: "The path asked for is taken.",
+        fe_flag: None,
+    },
+];
 
 impl std::fmt::Display for FindingKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -400,8 +684,9 @@ pub struct Finding {
     pub line: u32,
     /// Column.
     pub column: u32,
-    /// Call stack, innermost first (`function (called at file:line:column)`).
-    pub stack: Vec<String>,
+    /// Call stack, innermost first (written `function (called at
+    /// file:line:column)`).
+    pub stack: Vec<Frame>,
     /// The test's id.
     pub test: u64,
     /// Details.

@@ -40,7 +40,7 @@ pub struct RunRecord {
     /// The command that ran (`run`, `exceptions`, `error`, `path`,
     /// `critical`; None in records of older runs).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub mode: Option<String>,
+    pub mode: Option<crate::Mode>,
 }
 
 /// A group of symbolic command-line arguments: between `min` and `max`

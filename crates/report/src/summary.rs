@@ -337,6 +337,22 @@ pub struct Summary {
     /// order over all paths.
     #[serde(skip)]
     pub printed: Vec<String>,
+    /// How the command's time went: each phase (proof, fuzzing, search,
+    /// ...), what it was given and what it used, in the order they ran.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub phases: Vec<PhaseTime>,
+}
+
+/// One phase of a command: what it was given and what it used, in seconds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PhaseTime {
+    /// `proof`, `fuzz`, `search`, `follow-up`, `classification`,
+    /// `claim-check`, `replay`, `invariant-check`.
+    pub phase: String,
+    /// Its share of `--max-time` (None: not bounded by it).
+    pub given: Option<f64>,
+    /// What it used.
+    pub used: f64,
 }
 
 /// Reads a map whose `null` values stand for numbers JSON cannot hold (NaN).
@@ -436,6 +452,7 @@ mod tests {
                 property: Some(Property::UnreachCall),
                 sv_comp: Some("unknown".into()),
                 printed: vec![],
+                phases: vec![],
             };
             let text = serde_json::to_string(&s).unwrap();
             let back: Summary = serde_json::from_str(&text).unwrap();
@@ -461,6 +478,7 @@ mod tests {
             property: Some(Property::UnreachCall),
             sv_comp: Some("true".into()),
             printed: vec![],
+            phases: vec![],
         };
         // A claim withdrawn is no proof; a failure seen natively is a bug.
         s.set_verdict(Verdict::Unknown("native execution contradicts the model".into()));

@@ -2,6 +2,10 @@
 //! precision, the digits it confirms, and `OUT/error.json`.
 
 use super::*;
+use fpsym_engine::report::mode_records::{
+    Diagnosis, DivergenceRecord, ErrorBudget, ErrorInput, ErrorRecord, ErrorTiming, ErrorValue, OutputError,
+    ReferenceCheck, SamplePoint, Samples, SiteLossRecord, ERROR_RECORD, ERROR_TIMING,
+};
 
 /// The most bits the reference check raises the precision to.
 pub(super) const MAX_CHECK_BITS: u32 = 1 << 16;
@@ -117,39 +121,38 @@ pub(super) fn scalar_decimal(kind: ScalarKind, bits: u128) -> String {
 /// error.json's `samples`: the names of the scalars, and the first and
 /// last inputs measured with their relative errors (for the report's plot
 /// of the error against the input).
-pub(super) fn samples_json(s: &Search<'_>) -> serde_json::Value {
-    let points: Vec<serde_json::Value> = s
+pub(super) fn samples_record(s: &Search<'_>) -> Samples {
+    let points: Vec<SamplePoint> = s
         .samples
         .first
         .iter()
         .chain(&s.samples.last)
-        .map(|(bits, e)| {
-            let values: Vec<String> = s
+        .map(|(bits, e)| SamplePoint {
+            values: s
                 .scalars
                 .iter()
                 .zip(bits)
                 .map(|(sc, b)| scalar_decimal(sc.kind, *b))
-                .collect();
-            serde_json::json!({"values": values, "error": error_json(*e)})
+                .collect(),
+            error: ErrorValue(*e),
         })
         .collect();
-    serde_json::json!({
-        "inputs": s.scalars.iter().map(|sc| sc.name.clone()).collect::<Vec<_>>(),
-        "measured": s.samples.seen,
-        "kept": points.len(),
-        "points": points,
-    })
+    Samples {
+        inputs: s.scalars.iter().map(|sc| sc.name.clone()).collect(),
+        measured: s.samples.seen,
+        kept: points.len(),
+        points,
+    }
 }
 
 /// error.json's `budget`: how the search's phases were cut, and whether
 /// the same command gives the same error.json.
-fn budget_json(s: &Search<'_>) -> serde_json::Value {
+fn budget_record(s: &Search<'_>) -> ErrorBudget {
     match s.fixed {
-        None => serde_json::json!({
-            "by": "time",
-            "reproducible": false,
-            "why_not": "the phases are cut by time (--seed or --rounds cuts them by counts)",
-        }),
+        None => ErrorBudget::Time {
+            reproducible: false,
+            why_not: "the phases are cut by time (--seed or --rounds cuts them by counts)".into(),
+        },
         Some(f) => {
             let cut = s.cut_by_time;
             let why_not = if cut {
@@ -159,27 +162,18 @@ fn budget_json(s: &Search<'_>) -> serde_json::Value {
             } else {
                 None
             };
-            serde_json::json!({
-                "by": "counts",
-                "rounds": f.rounds,
-                "random_inputs": s.native_budget,
-                "refined_per_round": super::ROUND_REFINED,
-                "instructions_per_round": super::ROUND_INSTRUCTIONS,
-                "queries_per_round": super::ROUND_QUERIES,
-                "z3_rlimit": f.counted_solver.then_some(super::Z3_RLIMIT),
-                "cut_by_max_time": cut,
-                "reproducible": why_not.is_none(),
-                "why_not": why_not,
-            })
+            ErrorBudget::Counts {
+                rounds: f.rounds,
+                random_inputs: s.native_budget,
+                refined_per_round: super::ROUND_REFINED,
+                instructions_per_round: super::ROUND_INSTRUCTIONS,
+                queries_per_round: super::ROUND_QUERIES,
+                z3_rlimit: f.counted_solver.then_some(super::Z3_RLIMIT),
+                cut_by_max_time: cut,
+                reproducible: why_not.is_none(),
+                why_not: why_not.map(String::from),
+            }
         }
-    }
-}
-
-pub(super) fn error_json(e: f64) -> serde_json::Value {
-    if e.is_finite() {
-        serde_json::json!(e)
-    } else {
-        serde_json::json!("inf")
     }
 }
 
@@ -191,19 +185,16 @@ pub(super) fn report(
     strategy: &str,
     check: Option<Check>,
     digits: usize,
-    (metrics, fpgen_reference): (serde_json::Map<String, serde_json::Value>, &str),
+    (metrics, fpgen_reference): (BTreeMap<String, ErrorValue>, &str),
 ) -> anyhow::Result<()> {
-    let reference_check = match &check {
-        Some(c) => serde_json::json!({
-            "precision": c.bits,
-            "max_error": error_json(c.error),
-            "agrees": c.agrees,
-            "reported_at": c.confirmed.map(|c| c.0),
-            "confirmed_at": c.confirmed.map(|c| c.1),
-        }),
-        None => serde_json::Value::Null,
-    };
-    let input_values: Vec<serde_json::Value> = s
+    let reference_check = check.as_ref().map(|c| ReferenceCheck {
+        precision: c.bits,
+        max_error: ErrorValue(c.error),
+        agrees: c.agrees,
+        reported_at: c.confirmed.map(|c| c.0),
+        confirmed_at: c.confirmed.map(|c| c.1),
+    });
+    let input_values: Vec<ErrorInput> = s
         .scalars
         .iter()
         .map(|sc| {
@@ -211,7 +202,11 @@ pub(super) fn report(
             match sc.kind {
                 ScalarKind::Float(f) => {
                     let x = Float::from_bits(f, bits);
-                    serde_json::json!({"name": sc.name, "hex": values::hex_float(x), "decimal": values::decimal(x)})
+                    ErrorInput {
+                        name: sc.name.clone(),
+                        hex: Some(values::hex_float(x)),
+                        decimal: values::decimal(x),
+                    }
                 }
                 ScalarKind::Int { bytes, signed } => {
                     let w = 8 * bytes as u32;
@@ -220,7 +215,11 @@ pub(super) fn report(
                     } else {
                         bits.to_string()
                     };
-                    serde_json::json!({"name": sc.name, "decimal": v})
+                    ErrorInput {
+                        name: sc.name.clone(),
+                        hex: None,
+                        decimal: v,
+                    }
                 }
             }
         })
@@ -232,71 +231,77 @@ pub(super) fn report(
         .expect("a measured input has outputs");
     let mut sites: Vec<(&String, &fpsym_precision::SiteLoss)> = best.hp.sites.iter().collect();
     sites.sort_by_key(|(_, l)| std::cmp::Reverse((l.cancelled.max(l.lost), l.runs)));
-    let diagnosis_sites: Vec<serde_json::Value> = sites
+    let diagnosis_sites: Vec<SiteLossRecord> = sites
         .iter()
         .filter(|(_, l)| l.cancelled > 0 || l.lost > 0)
         .take(10)
-        .map(
-            |(at, l)| serde_json::json!({"at": at, "bits_cancelled": l.cancelled, "bits_lost": l.lost, "runs": l.runs}),
-        )
+        .map(|(at, l)| SiteLossRecord {
+            at: at.to_string(),
+            bits_cancelled: l.cancelled,
+            bits_lost: l.lost,
+            runs: l.runs,
+        })
         .collect();
-    let divergences: Vec<serde_json::Value> = best
+    let divergences: Vec<DivergenceRecord> = best
         .hp
         .divergences
         .iter()
-        .map(|d| serde_json::json!({"function": d.function, "at": d.loc, "taken": d.taken, "high_precision_takes": !d.taken}))
-        .collect();
-    let per_output: Vec<serde_json::Value> = best
-        .outputs
-        .iter()
-        .map(|o| {
-            serde_json::json!({
-                "output": o.what,
-                "computed": values::decimal(o.computed),
-                "exact": mp_decimal(&o.exact),
-                "error": error_json(o.error),
-                "relative_error": error_json(o.by(Metric::Relative)),
-            })
+        .map(|d| DivergenceRecord {
+            function: d.function.clone(),
+            at: d.loc.clone(),
+            taken: d.taken,
+            high_precision_takes: !d.taken,
         })
         .collect();
-    let j = serde_json::json!({
-        "strategy": strategy,
-        "precision": s.precision,
-        "metric": s.metric.name(),
-        "max_error": error_json(best.error),
-        "max_relative_error": metrics["relative"],
-        "metrics": metrics,
-        "fpgen_reference": fpgen_reference,
-        "output": worst.what,
-        "computed": values::decimal(worst.computed),
-        "exact": mp_decimal(&worst.exact),
-        "exact_digits": digits,
-        "inputs": input_values,
-        "outputs": per_output,
-        "budget": budget_json(s),
-        "measured_to_best": s.measured_to_best,
-        "measured": s.measured,
-        "random_inputs": s.random_inputs,
-        "native_random_inputs": s.native_inputs,
-        "native_bisection_steps": s.native_steps,
-        "symbolic_inputs": s.symbolic_inputs,
-        "refined_inputs": s.refined_inputs,
-        "symbolic_rounds": s.rounds,
-        "unread_objects": s.unread.iter().collect::<Vec<_>>(),
-        "diagnosis": {"sites": diagnosis_sites, "divergences": divergences},
-        "reference_check": reference_check,
-        "samples": samples_json(s),
-    });
-    std::fs::write(out.join("error.json"), serde_json::to_string_pretty(&j)? + "\n")?;
+    let per_output: Vec<OutputError> = best
+        .outputs
+        .iter()
+        .map(|o| OutputError {
+            output: o.what.clone(),
+            computed: values::decimal(o.computed),
+            exact: mp_decimal(&o.exact),
+            error: ErrorValue(o.error),
+            relative_error: ErrorValue(o.by(Metric::Relative)),
+        })
+        .collect();
+    let record = ErrorRecord {
+        strategy: strategy.to_string(),
+        precision: s.precision,
+        metric: s.metric.name().to_string(),
+        max_error: ErrorValue(best.error),
+        max_relative_error: metrics.get("relative").copied().unwrap_or(ErrorValue(f64::INFINITY)),
+        metrics,
+        fpgen_reference: fpgen_reference.to_string(),
+        output: worst.what.clone(),
+        computed: values::decimal(worst.computed),
+        exact: mp_decimal(&worst.exact),
+        exact_digits: digits,
+        inputs: input_values,
+        outputs: per_output,
+        budget: budget_record(s),
+        measured_to_best: s.measured_to_best,
+        measured: s.measured,
+        random_inputs: s.random_inputs,
+        native_random_inputs: s.native_inputs,
+        native_bisection_steps: s.native_steps,
+        symbolic_inputs: s.symbolic_inputs,
+        refined_inputs: s.refined_inputs,
+        symbolic_rounds: s.rounds,
+        unread_objects: s.unread.iter().cloned().collect(),
+        diagnosis: Diagnosis {
+            sites: diagnosis_sites,
+            divergences,
+        },
+        reference_check,
+        samples: samples_record(s),
+    };
+    fpsym_engine::report::write_json(&out.join(ERROR_RECORD), &record)?;
     // Times apart: error.json is the same for the same reproducible run.
-    let timing = serde_json::json!({
-        "time_to_best": s.time_to_best,
-        "seconds": s.start.elapsed().as_secs_f64(),
-    });
-    std::fs::write(
-        out.join("error-timing.json"),
-        serde_json::to_string_pretty(&timing)? + "\n",
-    )?;
+    let timing = ErrorTiming {
+        time_to_best: s.time_to_best,
+        seconds: s.start.elapsed().as_secs_f64(),
+    };
+    fpsym_engine::report::write_json(&out.join(ERROR_TIMING), &timing)?;
     say!(
         "max {} error: {} ({}: computed {}, exact {})",
         s.metric.name(),
@@ -328,26 +333,21 @@ pub(super) fn report(
             s.start.elapsed().as_secs_f64()
         );
     }
-    let shown: Vec<String> = input_values
+    let shown: Vec<String> = record
+        .inputs
         .iter()
-        .map(|v| {
-            format!(
-                "{} = {}",
-                v["name"].as_str().unwrap_or("?"),
-                v["decimal"].as_str().unwrap_or("?")
-            )
-        })
+        .map(|v| format!("{} = {}", v.name, v.decimal))
         .collect();
     say!("input: {}", shown.join(", "));
-    if !diagnosis_sites.is_empty() {
+    if !record.diagnosis.sites.is_empty() {
         say!("diagnosis (bits cancelled / lost at + and -, worst first):");
-        for d in &diagnosis_sites {
+        for d in &record.diagnosis.sites {
             say!(
                 "  {}: {} cancelled, {} lost ({} runs)",
-                d["at"].as_str().unwrap_or("?"),
-                d["bits_cancelled"],
-                d["bits_lost"],
-                d["runs"]
+                d.at,
+                d.bits_cancelled,
+                d.bits_lost,
+                d.runs
             );
         }
     }

@@ -7,18 +7,11 @@
 //! `replay.json` without replay) is said, never guessed.
 
 use crate::{
-    read_json, read_progress, Event, Finding, FindingKind, PathEnd, ProgressSample, ReplayReport, ReportError,
-    RunRecord, Summary, Test, EVENTS, REPLAY, RUN_RECORD, STATS,
+    read_json, read_progress, Event, Finding, FindingKind, Mode, ModeRecord, PathEnd, ProgressSample, ReplayReport,
+    ReportError, RunRecord, Summary, Test, EVENTS, HTML, JUNIT, REPLAY, RUN_RECORD, SARIF, STATS,
 };
 use serde::de::DeserializeOwned;
 use std::path::{Component, Path, PathBuf};
-
-/// `DIR/report.sarif`.
-pub const SARIF: &str = "report.sarif";
-/// `DIR/junit.xml`.
-pub const JUNIT: &str = "junit.xml";
-/// `DIR/report.html`.
-pub const HTML: &str = "report.html";
 
 /// Writes `DIR/report.sarif`, `DIR/junit.xml` and `DIR/report.html` from
 /// the records in `dir` (run, summary, tests, findings, events, replay and
@@ -87,7 +80,7 @@ fn batch_parts(dir: &Path, base: Option<&Path>) -> Result<Vec<Part>, ReportError
             status: crate::JobStatus::Skipped,
             why: Some(format!(
                 "{}: none of the directories merged had it (a shard not given to `fpsym merge`?)",
-                crate::batch::MISSING
+                crate::MISSING
             )),
             verdict: None,
             findings: Vec::new(),
@@ -146,51 +139,9 @@ pub(crate) struct Part {
     pub job: Option<crate::JobResult>,
 }
 
-/// Which command made a directory (for the reports' titles and pictures).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Mode {
-    /// `fpsym run`.
-    Run,
-    /// `fpsym exceptions`.
-    Exceptions,
-    /// `fpsym error` (`error.json`).
-    Error,
-    /// `fpsym path` (`path.json`, `paths.json`).
-    Path,
-    /// `fpsym critical` (`critical.json`).
-    Critical,
-}
-
-impl Mode {
-    /// The subcommand's name.
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            Mode::Run => "run",
-            Mode::Exceptions => "exceptions",
-            Mode::Error => "error",
-            Mode::Path => "path",
-            Mode::Critical => "critical",
-        }
-    }
-
-    fn from_name(s: &str) -> Option<Mode> {
-        [Mode::Run, Mode::Exceptions, Mode::Error, Mode::Path, Mode::Critical]
-            .into_iter()
-            .find(|m| m.name() == s)
-    }
-}
-
 /// Whether a finding kind is one `fpsym exceptions` reports.
 pub(crate) fn is_exception_kind(k: &FindingKind) -> bool {
-    matches!(
-        k,
-        FindingKind::FpOverflow
-            | FindingKind::FpUnderflow
-            | FindingKind::FpDivideByZero
-            | FindingKind::FpInvalid
-            | FindingKind::FpInexact
-            | FindingKind::FloatCastOverflow
-    )
+    k.is_fp_exception()
 }
 
 /// Everything an output directory holds that the reports show.
@@ -218,7 +169,7 @@ pub(crate) struct RunDir {
     pub mode: Mode,
     /// The mode's own record (`error.json`, `critical.json`, `paths.json`,
     /// `path.json`), if there.
-    pub record: Option<(String, serde_json::Value)>,
+    pub record: Option<ModeRecord>,
     /// Records that could not be read (file: why): shown, not fatal.
     pub problems: Vec<String>,
 }
@@ -261,15 +212,17 @@ impl RunDir {
         let findings: Vec<Finding> = all_records(&dir.join("findings"), &mut problems)?;
         let events = read_events(&dir.join(EVENTS), &mut problems);
         let progress = read_progress(dir);
-        let record = crate::MODE_RECORDS.iter().find_map(|name| {
-            let v: serde_json::Value = optional(&dir.join(name), &mut problems)?;
-            Some((name.to_string(), v))
-        });
+        let record = match ModeRecord::read(dir) {
+            Some(Ok(r)) => Some(r),
+            Some(Err(e)) => {
+                problems.push(e.to_string());
+                None
+            }
+            None => None,
+        };
         // The mode: as run.json says, when it says; else from the mode's
         // own record; else exceptions when its kinds show.
-        let said = read_json::<serde_json::Value>(&dir.join(RUN_RECORD))
-            .ok()
-            .and_then(|v| v.get("mode").and_then(|m| m.as_str()).and_then(Mode::from_name));
+        let said = run.as_ref().and_then(|r| r.mode);
         let exception_kinds = findings.iter().any(|f| is_exception_kind(&f.kind))
             || tests
                 .iter()
@@ -277,12 +230,10 @@ impl RunDir {
             || events
                 .iter()
                 .any(|e| matches!(e, Event::CheckUndecided { kind, .. } if is_exception_kind(kind)));
-        let mode = said.unwrap_or(match record.as_ref().map(|r| r.0.as_str()) {
-            Some("error.json") => Mode::Error,
-            Some("critical.json") => Mode::Critical,
-            Some("paths.json" | "path.json") => Mode::Path,
-            _ if exception_kinds => Mode::Exceptions,
-            _ => Mode::Run,
+        let mode = said.unwrap_or(match &record {
+            Some(r) => r.mode(),
+            None if exception_kinds => Mode::Exceptions,
+            None => Mode::Run,
         });
         Ok(RunDir {
             dir: dir.to_path_buf(),
@@ -475,19 +426,11 @@ pub(crate) type Place = (String, u32, u32);
 
 /// A finding's call stack frame (`f (called at FILE:LINE:COL)`): the
 /// function and the place of the call, when given.
-pub(crate) fn parse_frame(frame: &str) -> (String, Option<Place>) {
-    let Some((function, rest)) = frame.split_once(" (called at ") else {
-        return (frame.to_string(), None);
-    };
-    let at = rest.strip_suffix(')').unwrap_or(rest);
-    let mut parts = at.rsplitn(3, ':');
-    let (Some(col), Some(line), Some(file)) = (parts.next(), parts.next(), parts.next()) else {
-        return (function.to_string(), None);
-    };
-    match (line.parse(), col.parse()) {
-        (Ok(l), Ok(c)) => (function.to_string(), Some((file.to_string(), l, c))),
-        _ => (function.to_string(), None),
-    }
+pub(crate) fn parse_frame(frame: &crate::Frame) -> (String, Option<Place>) {
+    (
+        frame.function.clone(),
+        frame.call_site.as_ref().map(|l| (l.file.clone(), l.line, l.column)),
+    )
 }
 
 /// A finding's call stack for people, innermost first: each frame's call
@@ -562,12 +505,12 @@ mod tests {
 
     #[test]
     fn frames_parse() {
-        assert_eq!(parse_frame("main"), ("main".to_string(), None));
+        assert_eq!(parse_frame(&"main".into()), ("main".to_string(), None));
         assert_eq!(
-            parse_frame("f (called at /a/b:c.c:12:5)"),
+            parse_frame(&"f (called at /a/b:c.c:12:5)".into()),
             ("f".to_string(), Some(("/a/b:c.c".to_string(), 12, 5)))
         );
-        assert_eq!(parse_frame("g (called at ?)"), ("g".to_string(), None));
+        assert_eq!(parse_frame(&"g (called at ?)".into()), ("g".to_string(), None));
     }
 
     #[test]

@@ -24,40 +24,12 @@ const MAX_NOTIFICATIONS: usize = 200;
 /// What a finding kind is, in a sentence (the rule's description), and its
 /// SARIF level.
 pub(crate) fn describe_kind(k: &FindingKind) -> (String, &'static str) {
-    let (text, level) = match k {
-        FindingKind::AssertionFailure => ("An assertion failed (`assert`).", "error"),
-        FindingKind::ReachError => ("`reach_error()` or `__VERIFIER_error()` was called.", "error"),
-        FindingKind::Abort => ("`abort()` was called (or `llvm.trap`).", "error"),
-        FindingKind::DivisionByZero => ("Integer division or remainder by zero, or INT_MIN / -1.", "error"),
-        FindingKind::OutOfBounds => ("An access outside every live object, or past the end of one.", "error"),
-        FindingKind::UseAfterFree => ("An access to a freed heap object or a popped stack object.", "error"),
-        FindingKind::InvalidFree => (
-            "`free` of something that is not the start of a live heap object (a double free).",
-            "error",
-        ),
-        FindingKind::Unreachable => ("`unreachable` was executed.", "error"),
-        FindingKind::FpOverflow => ("IEEE overflow: a result too large for its format.", "warning"),
-        FindingKind::FpUnderflow => ("IEEE underflow: a tiny, inexact result.", "note"),
-        FindingKind::FpDivideByZero => (
-            "IEEE divide-by-zero: a finite non-zero value divided by zero, or a pole of a libm function.",
-            "warning",
-        ),
-        FindingKind::FpInvalid => (
-            "IEEE invalid operation: no meaningful result (0/0, inf-inf, sqrt(-1), a signalling NaN operand).",
-            "warning",
-        ),
-        FindingKind::FpInexact => ("IEEE inexact: the result was rounded.", "note"),
-        FindingKind::FloatCastOverflow => (
-            "A float converted to an integer type that cannot hold its value (undefined behaviour in C).",
-            "error",
-        ),
-        FindingKind::Custom(name) => match name.as_str() {
-            crate::REACHED => return ("The line asked for is reached.".into(), "note"),
-            crate::PATH_FOLLOWED => return ("The path asked for is taken.".into(), "note"),
-            _ => return (format!("A finding of the custom check `{name}`."), "warning"),
-        },
-    };
-    (text.to_string(), level)
+    match k {
+        FindingKind::Custom(name) => (format!("A finding of the custom check `{name}`."), "warning"),
+        k => k.info().map_or((String::new(), "warning"), |i| {
+            (i.description.to_string(), i.level.name())
+        }),
+    }
 }
 
 /// `assertion-failure` as `AssertionFailure` (SARIF's rule `name`).
@@ -136,7 +108,7 @@ fn location(
 /// The frames of a finding's stack, innermost first: (function, where in
 /// it: the finding's place for the innermost, the call for the others).
 fn frames(f: &Finding) -> Vec<(String, Option<Place>)> {
-    let parsed: Vec<(String, Option<Place>)> = f.stack.iter().map(|s| parse_frame(s)).collect();
+    let parsed: Vec<(String, Option<Place>)> = f.stack.iter().map(parse_frame).collect();
     let mut out = Vec::new();
     for (i, (function, _)) in parsed.iter().enumerate() {
         let at = if i == 0 {
@@ -457,7 +429,7 @@ pub(crate) fn render(dir: &std::path::Path, parts: &[Part]) -> Result<String, Re
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::reports::Mode;
+    use crate::Mode;
     use crate::{PathEnd, Test, TestObject};
     use std::path::PathBuf;
 

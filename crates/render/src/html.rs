@@ -6,10 +6,11 @@
 //! tests and the events. Every text from a record is escaped.
 
 use crate::charts::{bar_chart, error_scatter, line_chart, Bar, Series, PALETTE};
-use crate::reports::{escape_markup as esc, inputs_text, is_exception_kind, stack_text, Mode, Part, RunDir};
+use crate::reports::{escape_markup as esc, inputs_text, is_exception_kind, stack_text, Part, RunDir};
 use crate::sarif::{describe_kind, verdict_words};
 use crate::{Event, Finding, TestObject};
-use serde_json::Value;
+use fpsym_report::critical_record::Answer;
+use fpsym_report::{Mode, ModeRecord};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -356,10 +357,10 @@ fn summary(h: &mut String, run: &RunDir) {
                 };
                 let class = if v == "bug found" { "v-bug" } else { "v-none" };
                 cell = format!("<span class=\"verdict {class}\" id=\"verdict\">{}</span>", esc(did));
-                if let Some((_, e)) = &run.record {
-                    let max = match number(&e["max_relative_error"]) {
-                        Some(x) if x.is_finite() => format!("{x:.6e}"),
-                        _ => e["max_relative_error"].to_string(),
+                if let Some(ModeRecord::Error(e)) = &run.record {
+                    let max = match e.max_relative_error.get() {
+                        x if x.is_finite() => format!("{x:.6e}"),
+                        _ => "\"inf\"".to_string(),
                     };
                     row(h, "max relative error", &format!("<b>{}</b>", esc(&max)));
                 }
@@ -614,59 +615,38 @@ fn exception_pictures(h: &mut String, run: &RunDir) {
     h.push_str(&bar_chart(&title, &by_loc));
 }
 
-/// A JSON number, or a string naming one (`"inf"`), as f64.
-fn number(v: &Value) -> Option<f64> {
-    match v {
-        Value::Number(n) => n.as_f64(),
-        Value::String(s) => s.trim().parse().ok(),
-        _ => None,
-    }
-}
-
 fn error_pictures(h: &mut String, run: &RunDir) {
-    let Some((_, e)) = &run.record else {
+    let Some(ModeRecord::Error(e)) = &run.record else {
         h.push_str("<p class=\"note\">No error.json in this directory.</p>\n");
         return;
     };
     h.push_str("<table>\n");
-    let text = |v: &Value| match v {
-        Value::String(s) => s.clone(),
-        Value::Null => "?".into(),
-        v => v.to_string(),
-    };
-    // The search's metric (error.json before --metric: relative).
-    let metric = e["metric"].as_str().unwrap_or("relative");
-    let max = if e["max_error"].is_null() {
-        &e["max_relative_error"]
+    let metric = e.metric.as_str();
+    let max = e.max_error.get();
+    let max_error = if max.is_finite() {
+        format!("{max:.6e}")
     } else {
-        &e["max_error"]
-    };
-    let max_error = match number(max) {
-        Some(x) if x.is_finite() => format!("{x:.6e}"),
-        _ => text(max),
+        "inf".to_string()
     };
     row(
         h,
         &format!("max {metric} error"),
         &format!("<b id=\"max-error\">{}</b>", esc(&max_error)),
     );
-    row(h, "result", &format!("<code>{}</code>", esc(&text(&e["output"]))));
-    row(h, "computed", &format!("<code>{}</code>", esc(&text(&e["computed"]))));
-    row(h, "exact", &format!("<code>{}</code>", esc(&text(&e["exact"]))));
-    let worst: Vec<(String, String)> = e["inputs"]
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .map(|i| {
-                    let mut v = text(&i["decimal"]);
-                    if let Some(hx) = i["hex"].as_str() {
-                        v.push_str(&format!(" ({hx})"));
-                    }
-                    (text(&i["name"]), v)
-                })
-                .collect()
+    row(h, "result", &format!("<code>{}</code>", esc(&e.output)));
+    row(h, "computed", &format!("<code>{}</code>", esc(&e.computed)));
+    row(h, "exact", &format!("<code>{}</code>", esc(&e.exact)));
+    let worst: Vec<(String, String)> = e
+        .inputs
+        .iter()
+        .map(|i| {
+            let mut v = i.decimal.clone();
+            if let Some(hx) = &i.hex {
+                v.push_str(&format!(" ({hx})"));
+            }
+            (i.name.clone(), v)
         })
-        .unwrap_or_default();
+        .collect();
     row(
         h,
         "worst input",
@@ -676,64 +656,47 @@ fn error_pictures(h: &mut String, run: &RunDir) {
             .collect::<Vec<_>>()
             .join("<br>"),
     );
-    for (k, label) in [
-        ("measured", "inputs measured"),
-        ("strategy", "strategy"),
-        ("precision", "reference precision (bits)"),
-    ] {
-        if !e[k].is_null() {
-            row(h, label, &esc(&text(&e[k])));
-        }
-    }
+    row(h, "inputs measured", &esc(&e.measured.to_string()));
+    row(h, "strategy", &esc(&e.strategy));
+    row(h, "reference precision (bits)", &esc(&e.precision.to_string()));
     h.push_str("</table>\n");
-    if let Some(sites) = e["diagnosis"]["sites"].as_array().filter(|s| !s.is_empty()) {
+    if !e.diagnosis.sites.is_empty() {
         h.push_str("<h3>Where bits were lost (worst input)</h3>\n<table>\n<tr><th>at</th><th>bits cancelled</th><th>bits lost</th><th>runs</th></tr>\n");
-        for s in sites {
+        for s in &e.diagnosis.sites {
             let _ = writeln!(
                 h,
                 "<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                esc(&text(&s["at"])),
-                esc(&text(&s["bits_cancelled"])),
-                esc(&text(&s["bits_lost"])),
-                esc(&text(&s["runs"]))
+                esc(&s.at),
+                s.bits_cancelled,
+                s.bits_lost,
+                s.runs
             );
         }
         h.push_str("</table>\n");
     }
-    let samples = &e["samples"];
-    let names: Vec<String> = samples["inputs"]
-        .as_array()
-        .map(|a| a.iter().map(text).collect())
-        .unwrap_or_default();
-    let points: Vec<(Vec<f64>, f64)> = samples["points"]
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(|p| {
-                    let err = number(&p["error"])?;
-                    let vals = p["values"]
-                        .as_array()?
-                        .iter()
-                        .map(|v| number(v).unwrap_or(f64::NAN))
-                        .collect();
-                    Some((vals, err))
-                })
-                .collect()
+    let samples = &e.samples;
+    let names = &samples.inputs;
+    let points: Vec<(Vec<f64>, f64)> = samples
+        .points
+        .iter()
+        .map(|p| {
+            let vals = p.values.iter().map(|v| v.trim().parse().unwrap_or(f64::NAN)).collect();
+            (vals, p.error.get())
         })
-        .unwrap_or_default();
+        .collect();
     if points.is_empty() || names.is_empty() {
         h.push_str(
             "<p class=\"note\">error.json keeps no samples of the inputs measured (written by an older fpsym).</p>\n",
         );
         return;
     }
-    let measured = samples["measured"].as_u64().unwrap_or(points.len() as u64);
+    let measured = samples.measured;
     let _ = writeln!(
         h,
         "<p class=\"note\">{} of the {measured} inputs measured (the first and the last ones) against the {metric} error of the result; the worst input is circled.</p>",
         points.len()
     );
-    let worst_error = number(max);
+    let worst_error = Some(max);
     for (k, name) in names.iter().enumerate().take(MAX_SCATTERS) {
         let pts: Vec<(f64, f64)> = points
             .iter()
@@ -769,79 +732,80 @@ fn capitalised(s: &str) -> String {
 }
 
 fn critical_table(h: &mut String, run: &RunDir) {
-    let Some((_, c)) = &run.record else { return };
-    let Some(expects) = c["expects"].as_array() else { return };
+    let Some(ModeRecord::Critical(c)) = &run.record else {
+        return;
+    };
     h.push_str("<table>\n<tr><th>result</th><th>real range</th><th>float range</th><th>below</th><th>above</th><th>NaN</th></tr>\n");
-    let answer = |a: &Value| {
-        let mut s = a["answer"].as_str().unwrap_or("?").to_string();
-        if let Some(t) = a["test"].as_u64() {
-            s.push_str(&format!(" (test {t:06})"));
-        }
-        if let Some(w) = a["why"].as_str() {
-            s.push_str(&format!(": {w}"));
+    let answer = |a: &Answer| {
+        let mut s = a.name().to_string();
+        match a {
+            Answer::Sat { test, .. } => s.push_str(&format!(" (test {test:06})")),
+            Answer::Unsat { why: Some(w) } | Answer::Unknown { why: w } if !w.is_empty() => {
+                s.push_str(&format!(": {w}"))
+            }
+            _ => {}
         }
         s
     };
-    for x in expects {
-        let fr = &x["float_range"];
+    for x in &c.expects {
+        let fr = &x.float_range;
         let _ = writeln!(
             h,
             "<tr><td><code>{}</code></td><td>[{}, {}]</td><td>[{}, {}]</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-            esc(x["what"].as_str().unwrap_or("?")),
-            esc(x["lo"].as_str().unwrap_or("?")),
-            esc(x["hi"].as_str().unwrap_or("?")),
-            esc(fr["lo"].as_str().unwrap_or("?")),
-            esc(fr["hi"].as_str().unwrap_or("?")),
-            esc(&answer(&x["below"])),
-            esc(&answer(&x["above"])),
-            esc(&answer(&x["nan"]))
+            esc(&x.what),
+            esc(&x.lo),
+            esc(&x.hi),
+            esc(fr.lo.as_deref().unwrap_or("?")),
+            esc(fr.hi.as_deref().unwrap_or("?")),
+            esc(&answer(&x.below)),
+            esc(&answer(&x.above)),
+            esc(&answer(&x.nan))
         );
     }
     h.push_str("</table>\n");
 }
 
 fn path_table(h: &mut String, run: &RunDir) {
-    let Some((name, p)) = &run.record else { return };
-    if name == "path.json" {
-        let _ = writeln!(
-            h,
-            "<p>Path asked for: <code>{}</code></p>",
-            esc(p["spec"].as_str().unwrap_or("?"))
-        );
-        return;
-    }
-    let count = |k: &str| p[k].as_u64().unwrap_or(0) as f64;
+    let p = match &run.record {
+        Some(ModeRecord::Path(p)) => {
+            let _ = writeln!(h, "<p>Path asked for: <code>{}</code></p>", esc(&p.spec));
+            return;
+        }
+        Some(ModeRecord::AllPaths(p)) => p,
+        _ => return,
+    };
+    let count = |n: usize| n as f64;
     let bars = vec![
         Bar {
             label: "feasible".into(),
-            value: count("feasible"),
+            value: count(p.feasible),
             colour: PALETTE[2],
             note: "paths".into(),
         },
         Bar {
             label: "infeasible".into(),
-            value: count("infeasible"),
+            value: count(p.infeasible),
             colour: PALETTE[1],
             note: "paths".into(),
         },
         Bar {
             label: "unknown".into(),
-            value: count("unknown"),
+            value: count(p.unknown),
             colour: PALETTE[4],
             note: "paths".into(),
         },
     ];
     h.push_str(&bar_chart("Paths by verdict", &bars));
-    if let Some(paths) = p["paths"].as_array() {
+    {
         h.push_str("<table>\n<tr><th>#</th><th>verdict</th><th>ending</th><th>path</th></tr>\n");
-        for x in paths.iter().take(200) {
+        for x in p.paths.iter().take(200) {
             let _ = writeln!(
                 h,
                 "<tr><td>{}</td><td>{}</td><td>{}</td><td><code>{}</code></td></tr>",
-                esc(&x["index"].to_string()),
-                esc(x["verdict"].as_str().unwrap_or("?")),
-                esc(x["ending"].as_str().unwrap_or("?")),
-                esc(x["path"].as_str().unwrap_or("?"))
+                x.index,
+                esc(&x.verdict),
+                esc(&x.ending),
+                esc(&x.path)
             );
         }
         h.push_str("</table>\n");

@@ -4,6 +4,7 @@
 //! with the right counts, report.html has every part; a run killed before
 //! stats.json still gets its reports.
 
+use fpsym_render::{write_reports_relative_to, HTML, JUNIT, SARIF};
 use fpsym_report::*;
 use std::path::{Path, PathBuf};
 
@@ -95,7 +96,7 @@ fn make_run_in(root: &Path, out: &str, with_stats: bool) -> PathBuf {
         file: file.clone(),
         line: 3,
         column: 3,
-        stack: vec![format!("g (called at {file}:7:3)"), "main".into()],
+        stack: vec![format!("g (called at {file}:7:3)").as_str().into(), "main".into()],
         test: 1,
         message: "assertion `x < 1.0 && \"<&\\\"'>\"` failed".into(),
         inputs: None,
@@ -139,6 +140,7 @@ fn make_run_in(root: &Path, out: &str, with_stats: bool) -> PathBuf {
             property: None,
             sv_comp: None,
             printed: vec![],
+            phases: vec![],
         })
         .unwrap();
     }

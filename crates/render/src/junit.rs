@@ -31,7 +31,7 @@ struct Case {
 fn status_case(class: &str, job: &crate::JobResult) -> Case {
     use crate::JobStatus as S;
     let why = job.why.clone().unwrap_or_default();
-    if why.starts_with(crate::batch::MISSING) {
+    if why.starts_with(crate::MISSING) {
         return Case {
             classname: class.to_string(),
             name: "status: missing".to_string(),
@@ -289,7 +289,7 @@ fn suite(run: &RunDir, sub: &str, job: Option<&crate::JobResult>) -> (String, us
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::reports::Mode;
+    use crate::Mode;
     use crate::{FindingKind, PathEnd, Test, TestObject};
     use std::path::PathBuf;
 

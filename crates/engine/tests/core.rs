@@ -1,0 +1,159 @@
+//! The engine's core from LLVM IR text (`fpsym_engine::testkit`), without
+//! clang: how paths fork and end, the findings the run loop reports, and
+//! the limits that cut a path or the run. Each test reads the typed
+//! records the run pushed.
+
+use fpsym_engine::report::{FindingKind, PathEnd, StopReason, Verdict};
+use fpsym_engine::testkit::{program, run_function};
+
+#[test]
+fn a_branch_on_an_input_forks_a_test_per_side() {
+    let p = program(
+        r#"
+define i32 @sign(i32 %x) {
+entry:
+  %neg = icmp slt i32 %x, 0
+  br i1 %neg, label %minus, label %plus
+minus:
+  ret i32 -1
+plus:
+  ret i32 1
+}
+"#,
+    );
+    let run = run_function(&p, "sign", |_| {});
+    let mut ends: Vec<String> = run.tests.iter().map(|t| t.end.to_string()).collect();
+    ends.sort();
+    assert_eq!(ends, ["exit -1", "exit 1"], "{:?}", run.tests);
+    assert_eq!(run.summary.stop, StopReason::Exhausted);
+    assert_eq!(run.summary.verdict, Verdict::Verified);
+    assert_eq!(run.summary.stats.paths_completed, 2);
+}
+
+#[test]
+fn an_integer_division_by_an_input_is_a_finding_with_its_test() {
+    let p = program(
+        r#"
+define i32 @share(i32 %total, i32 %n) {
+entry:
+  %q = sdiv i32 %total, %n
+  ret i32 %q
+}
+"#,
+    );
+    let run = run_function(&p, "share", |_| {});
+    let f = run
+        .findings
+        .iter()
+        .find(|f| f.kind == FindingKind::DivisionByZero)
+        .unwrap_or_else(|| panic!("no division-by-zero finding: {:?}", run.findings));
+    let t = run.tests.iter().find(|t| t.id == f.test).expect("the finding's test");
+    assert_eq!(t.end, PathEnd::Error(FindingKind::DivisionByZero));
+    assert_eq!(run.summary.verdict, Verdict::BugFound);
+}
+
+#[test]
+fn a_loop_past_its_bound_ends_the_path_partial_and_the_run_incomplete() {
+    let p = program(
+        r#"
+define i32 @count(i32 %n) {
+entry:
+  br label %head
+head:
+  %i = phi i32 [ 0, %entry ], [ %next, %body ]
+  %more = icmp slt i32 %i, %n
+  br i1 %more, label %body, label %done
+body:
+  %next = add nsw i32 %i, 1
+  br label %head
+done:
+  ret i32 %i
+}
+"#,
+    );
+    let run = run_function(&p, "count", |c| c.loop_bound = Some(2));
+    assert!(
+        run.tests
+            .iter()
+            .any(|t| matches!(&t.end, PathEnd::Partial(why) if why.contains("loop bound 2"))),
+        "{:?}",
+        run.tests
+    );
+    assert!(run.tests.iter().any(|t| matches!(t.end, PathEnd::Exit(_))));
+    assert!(
+        matches!(run.summary.verdict, Verdict::Incomplete(_)),
+        "a bounded loop proves nothing: {:?}",
+        run.summary.verdict
+    );
+}
+
+#[test]
+fn a_call_to_a_function_without_a_body_ends_the_path_and_says_so() {
+    let p = program(
+        r#"
+declare i32 @mystery(i32)
+
+define i32 @wrap(i32 %x) {
+entry:
+  %r = call i32 @mystery(i32 %x)
+  ret i32 %r
+}
+"#,
+    );
+    let run = run_function(&p, "wrap", |_| {});
+    assert!(
+        run.tests
+            .iter()
+            .any(|t| matches!(&t.end, PathEnd::Partial(why) if why.contains("external function `mystery`"))),
+        "{:?}",
+        run.tests
+    );
+    assert!(matches!(run.summary.verdict, Verdict::Incomplete(_)));
+}
+
+#[test]
+fn recursion_past_the_call_depth_ends_the_path() {
+    let p = program(
+        r#"
+define i32 @down(i32 %x) {
+entry:
+  %r = call i32 @down(i32 %x)
+  ret i32 %r
+}
+"#,
+    );
+    let run = run_function(&p, "down", |c| c.max_call_depth = 50);
+    assert!(
+        run.tests
+            .iter()
+            .any(|t| matches!(&t.end, PathEnd::Partial(why) if why.contains("call depth above 50"))),
+        "{:?}",
+        run.tests
+    );
+}
+
+#[test]
+fn the_instruction_limit_stops_the_run_and_keeps_what_it_found() {
+    let p = program(
+        r#"
+define i32 @spin(i32 %x) {
+entry:
+  br label %head
+head:
+  %i = phi i32 [ 0, %entry ], [ %next, %head ]
+  %next = add i32 %i, 1
+  %more = icmp ne i32 %next, 0
+  br i1 %more, label %head, label %done
+done:
+  ret i32 %x
+}
+"#,
+    );
+    let run = run_function(&p, "spin", |c| c.max_instructions = Some(10_000));
+    assert!(
+        matches!(run.summary.stop, StopReason::MaxInstructions(_)),
+        "{:?}",
+        run.summary.stop
+    );
+    assert!(!matches!(run.summary.verdict, Verdict::Verified));
+}
