@@ -42,6 +42,7 @@ fn s(p: &Path) -> &str {
 }
 
 fn json(p: &Path) -> serde_json::Value {
+    common::typed(p);
     serde_json::from_str(&std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))).unwrap()
 }
 

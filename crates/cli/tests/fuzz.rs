@@ -10,6 +10,8 @@
 //! Needs clang-14 and libclang-rt-14-dev (libFuzzer, AddressSanitizer):
 //! without them the runs fail with a message naming the package.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -37,6 +39,7 @@ fn text(o: &Output) -> String {
 
 fn json(path: &Path) -> serde_json::Value {
     let s = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    common::typed(path);
     serde_json::from_str(&s).unwrap()
 }
 

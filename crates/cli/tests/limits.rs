@@ -175,7 +175,10 @@ fn timed_out_branch_is_retried_with_doubled_timeouts() {
         assert_eq!(o.status.code(), Some(1), "{tag}: {}", text(&o));
         assert_eq!(findings(&out), [("reach-error".to_string(), 17)], "{tag}: {}", text(&o));
         let s = stats(&out);
-        assert!(s["stats"]["retries"].as_u64().unwrap() >= 2, "{tag}: {s}");
+        // (cp alone needs the doubled timeouts; the portfolio's members
+        // may decide it on the first retry when the machine is idle)
+        let least = if tag == "cp" { 2 } else { 1 };
+        assert!(s["stats"]["retries"].as_u64().unwrap() >= least, "{tag}: {s}");
         assert_eq!(s["stats"]["recovered"], 1, "{tag}: {s}");
         assert_eq!(s["stats"]["dropped"], 0, "{tag}: {s}");
         assert_eq!(s["stop"], "exhausted", "{tag}: {s}");

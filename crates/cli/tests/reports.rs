@@ -8,6 +8,8 @@
 //! against the input, one point per sample kept) and `exceptions` (bar
 //! charts by kind and location).
 
+mod common;
+
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -35,6 +37,7 @@ fn read(dir: &Path, name: &str) -> String {
 }
 
 fn json(dir: &Path, name: &str) -> serde_json::Value {
+    common::typed(&dir.join(name));
     serde_json::from_str(&read(dir, name)).unwrap()
 }
 

@@ -35,14 +35,6 @@ pub struct Decision {
     pub taken: bool,
 }
 
-/// How the message of a path the run gave up on at an undecided branch
-/// side begins (`End::Partial`).
-pub const DROPPED: &str = "dropped: ";
-
-/// How the message of a branch side found infeasible on a retry begins
-/// (`End::Partial`, told to observers only: the side has no test).
-pub const REFUTED: &str = "refuted: ";
-
 /// How a logged path ends.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Ending {
@@ -203,11 +195,9 @@ impl Observer for EnumerateObserver {
         let ending = match end {
             End::Exit(_) => Ending::Exit,
             End::Error(v) => Ending::Failure(v.kind.to_string()),
-            End::Partial(why) if why.starts_with(REFUTED) => Ending::NotTaken,
-            End::Partial(why) => match why.strip_prefix(DROPPED) {
-                Some(w) => Ending::Undecided(w.to_string()),
-                None => Ending::Cut(why.clone()),
-            },
+            End::Partial(crate::report::Partial::Refuted { .. }) => Ending::NotTaken,
+            End::Partial(crate::report::Partial::Dropped(w)) => Ending::Undecided(w.clone()),
+            End::Partial(why) => Ending::Cut(why.to_string()),
             // Excluded by an assumption: not a path of the program; or
             // cut where it could no longer reach a target.
             End::Infeasible | End::Pruned => return,

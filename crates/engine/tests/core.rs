@@ -3,7 +3,7 @@
 //! the limits that cut a path or the run. Each test reads the typed
 //! records the run pushed.
 
-use fpsym_engine::report::{FindingKind, PathEnd, StopReason, Verdict};
+use fpsym_engine::report::{FindingKind, Partial, PathEnd, StopReason, Verdict};
 use fpsym_engine::testkit::{program, run_function};
 
 #[test]
@@ -75,7 +75,7 @@ done:
     assert!(
         run.tests
             .iter()
-            .any(|t| matches!(&t.end, PathEnd::Partial(why) if why.contains("loop bound 2"))),
+            .any(|t| t.end == PathEnd::Partial(Partial::LoopBound(2))),
         "{:?}",
         run.tests
     );
@@ -104,7 +104,7 @@ entry:
     assert!(
         run.tests
             .iter()
-            .any(|t| matches!(&t.end, PathEnd::Partial(why) if why.contains("external function `mystery`"))),
+            .any(|t| t.end == PathEnd::Partial(Partial::External("mystery".into()))),
         "{:?}",
         run.tests
     );
@@ -126,7 +126,7 @@ entry:
     assert!(
         run.tests
             .iter()
-            .any(|t| matches!(&t.end, PathEnd::Partial(why) if why.contains("call depth above 50"))),
+            .any(|t| t.end == PathEnd::Partial(Partial::CallDepth(50))),
         "{:?}",
         run.tests
     );

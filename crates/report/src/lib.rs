@@ -29,7 +29,7 @@ pub use batch::{
 pub use mode_records::{Mode, ModeRecord};
 pub use progress::{read_progress, ProgressSample, PROGRESS};
 pub use records::{
-    article, Event, Finding, FindingKind, Frame, Goal, InputSite, KindClass, KindInfo, Level, Loc, PathEnd,
+    article, Event, Finding, FindingKind, Frame, Goal, InputSite, KindClass, KindInfo, Level, Loc, Partial, PathEnd,
     Termination, Test, TestElement, TestObject, KINDS,
 };
 pub use replay_record::{

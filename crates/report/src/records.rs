@@ -480,7 +480,113 @@ pub enum PathEnd {
     Error(FindingKind),
     /// The path stopped early (loop bound, budget, unsupported construct):
     /// why.
-    Partial(String),
+    Partial(Partial),
+}
+
+/// Why a path stopped before its end (a test is written; the verdict is
+/// incomplete, except for [`Partial::Pruned`]). Written in records as
+/// text (`detail`), read back by [`Partial::parse`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Partial {
+    /// A call to a function without a body that fpsym does not model.
+    External(String),
+    /// A construct the executor does not support: what.
+    Unsupported(String),
+    /// A library function or operation fpsym does not model on this path
+    /// (a format, a side effect, a symbolic offset): why, as said.
+    NotModelled(String),
+    /// Calls nested deeper than the limit.
+    CallDepth(usize),
+    /// A loop ran `--loop-bound` times.
+    LoopBound(u32),
+    /// The run stopped (its time, states, an interrupt) with the path
+    /// unfinished: why.
+    Stopped(String),
+    /// A branch side found infeasible only after retries.
+    Refuted {
+        /// The retries.
+        retries: u32,
+    },
+    /// A branch side given up on: its query was not decided (why).
+    Dropped(String),
+    /// A check whose query was not decided (why).
+    CheckUndecided(String),
+    /// An assumption (`klee_assume`) whose query was not decided (why).
+    AssumptionUndecided(String),
+    /// Undefined behaviour past which the property cannot be judged:
+    /// the kind and place.
+    UndefinedBehaviour(String),
+    /// Cut where it can no longer reach a directed run's target.
+    Pruned,
+}
+
+impl Partial {
+    /// The prefix of [`Partial::Dropped`]'s text.
+    pub const DROPPED: &'static str = "dropped: ";
+    /// The prefix of [`Partial::Refuted`]'s text.
+    pub const REFUTED: &'static str = "refuted: ";
+
+    /// Reads the text [`Partial`]'s `Display` writes (a text of no known
+    /// form is [`Partial::NotModelled`]).
+    pub fn parse(text: &str) -> Partial {
+        let between = |pre: &str, post: &str| text.strip_prefix(pre).and_then(|r| r.strip_suffix(post));
+        if let Some(n) = between("call depth above ", "").and_then(|n| n.parse().ok()) {
+            return Partial::CallDepth(n);
+        }
+        if let Some(n) = between("loop bound ", " reached").and_then(|n| n.parse().ok()) {
+            return Partial::LoopBound(n);
+        }
+        if let Some(n) = between("refuted: after ", " retries").and_then(|n| n.parse().ok()) {
+            return Partial::Refuted { retries: n };
+        }
+        if let Some(f) = between("call to external function `", "`, which fpsym does not model") {
+            return Partial::External(f.to_string());
+        }
+        if text == "pruned: cannot reach the target" {
+            return Partial::Pruned;
+        }
+        if let Some(w) = between("undefined behaviour (", ")") {
+            return Partial::UndefinedBehaviour(w.to_string());
+        }
+        let prefixed: [(&str, fn(String) -> Partial); 5] = [
+            ("unsupported: ", Partial::Unsupported),
+            ("stopped: ", Partial::Stopped),
+            (Partial::DROPPED, Partial::Dropped),
+            ("a check left undecided: ", Partial::CheckUndecided),
+            ("assumption undecided: ", Partial::AssumptionUndecided),
+        ];
+        for (pre, make) in prefixed {
+            if let Some(rest) = text.strip_prefix(pre) {
+                return make(rest.to_string());
+            }
+        }
+        Partial::NotModelled(text.to_string())
+    }
+}
+
+impl From<&str> for Partial {
+    fn from(text: &str) -> Partial {
+        Partial::parse(text)
+    }
+}
+
+impl std::fmt::Display for Partial {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Partial::External(name) => write!(f, "call to external function `{name}`, which fpsym does not model"),
+            Partial::Unsupported(what) => write!(f, "unsupported: {what}"),
+            Partial::NotModelled(why) => f.write_str(why),
+            Partial::CallDepth(n) => write!(f, "call depth above {n}"),
+            Partial::LoopBound(b) => write!(f, "loop bound {b} reached"),
+            Partial::Stopped(why) => write!(f, "stopped: {why}"),
+            Partial::Refuted { retries } => write!(f, "{}after {retries} retries", Partial::REFUTED),
+            Partial::Dropped(why) => write!(f, "{}{why}", Partial::DROPPED),
+            Partial::CheckUndecided(why) => write!(f, "a check left undecided: {why}"),
+            Partial::AssumptionUndecided(why) => write!(f, "assumption undecided: {why}"),
+            Partial::UndefinedBehaviour(what) => write!(f, "undefined behaviour ({what})"),
+            Partial::Pruned => f.write_str("pruned: cannot reach the target"),
+        }
+    }
 }
 
 impl PathEnd {
@@ -502,7 +608,7 @@ impl std::fmt::Display for PathEnd {
             PathEnd::Exit(n) => write!(f, "exit {n}"),
             PathEnd::Terminated(t) => f.write_str(t.name()),
             PathEnd::Error(k) => f.write_str(k.name()),
-            PathEnd::Partial(why) => f.write_str(why),
+            PathEnd::Partial(why) => write!(f, "{why}"),
         }
     }
 }
@@ -649,7 +755,7 @@ impl TryFrom<TestRepr> for Test {
             ("exit", Some(n), None, None) => PathEnd::Exit(n),
             ("exit", None, Some(h), None) => PathEnd::Terminated(h),
             ("error", None, None, Some(k)) => PathEnd::Error(k),
-            ("partial", None, None, None) => PathEnd::Partial(r.detail.clone()),
+            ("partial", None, None, None) => PathEnd::Partial(Partial::parse(&r.detail)),
             (e, ..) => {
                 return Err(format!(
                     "test {id}: end `{e}` needs exactly one of `status` or `how` (exit), `kind` (error), \
@@ -861,7 +967,7 @@ mod tests {
             PathEnd::Error(FindingKind::ReachError),
             PathEnd::Error(FindingKind::Custom("fdiv-by-zero".into())),
             PathEnd::Error(FindingKind::FpOverflow),
-            PathEnd::Partial("loop bound 3 reached".into()),
+            PathEnd::Partial(Partial::LoopBound(3)),
         ] {
             let t = test(end);
             let text = serde_json::to_string(&t).unwrap();
@@ -912,5 +1018,26 @@ mod tests {
             FindingKind::from_name("my-check"),
             FindingKind::Custom("my-check".into())
         );
+    }
+
+    #[test]
+    fn every_partial_reason_reads_back_from_its_text() {
+        let all = [
+            Partial::External("mystery".into()),
+            Partial::Unsupported("inline assembly".into()),
+            Partial::NotModelled("sinf128 (binary128) is not modelled".into()),
+            Partial::CallDepth(1000),
+            Partial::LoopBound(3),
+            Partial::Stopped("time limit".into()),
+            Partial::Refuted { retries: 2 },
+            Partial::Dropped("timeout; still undecided".into()),
+            Partial::CheckUndecided("unknown".into()),
+            Partial::AssumptionUndecided("timeout".into()),
+            Partial::UndefinedBehaviour("float-cast-overflow at a.c:3:4".into()),
+            Partial::Pruned,
+        ];
+        for p in all {
+            assert_eq!(Partial::parse(&p.to_string()), p, "{p}");
+        }
     }
 }

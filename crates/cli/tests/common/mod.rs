@@ -52,10 +52,41 @@ pub fn run_mode(
     (o.status.code(), text, out)
 }
 
-/// The JSON file `name` of `dir` (Null when missing or unreadable).
+/// The JSON file `name` of `dir` (Null when missing or unreadable). A
+/// record fpsym reads back (a mode's record, stats.json, run.json,
+/// replay.json, fuzz.json) must also read as its type: the test fails
+/// otherwise.
 pub fn json_in(dir: &Path, name: &str) -> serde_json::Value {
-    std::fs::read_to_string(dir.join(name))
+    let v = std::fs::read_to_string(dir.join(name))
         .ok()
         .and_then(|s| serde_json::from_str(&s).ok())
-        .unwrap_or(serde_json::Value::Null)
+        .unwrap_or(serde_json::Value::Null);
+    if !v.is_null() {
+        typed(&dir.join(name));
+    }
+    v
+}
+
+/// Reads the record at `path` through its type, when it is one (by file
+/// name), and fails the test naming the file and why when it does not read.
+pub fn typed(path: &Path) {
+    use fpsym_report::critical_record::CriticalRecord;
+    use fpsym_report::mode_records::{AllPathsRecord, ErrorRecord, ErrorTiming, FuzzRecord};
+    use fpsym_report::{read_json, PathRecord, ReplayReport, RunRecord, Summary};
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let read = match name {
+        "error.json" => read_json::<ErrorRecord>(path).map(drop),
+        "error-timing.json" => read_json::<ErrorTiming>(path).map(drop),
+        "critical.json" => read_json::<CriticalRecord>(path).map(drop),
+        "paths.json" => read_json::<AllPathsRecord>(path).map(drop),
+        "path.json" => read_json::<PathRecord>(path).map(drop),
+        "fuzz.json" => read_json::<FuzzRecord>(path).map(drop),
+        "stats.json" => read_json::<Summary>(path).map(drop),
+        "run.json" => read_json::<RunRecord>(path).map(drop),
+        "replay.json" => read_json::<ReplayReport>(path).map(drop),
+        _ => Ok(()),
+    };
+    if let Err(e) = read {
+        panic!("{} does not read as its record type: {e}", path.display());
+    }
 }

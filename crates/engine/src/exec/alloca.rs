@@ -95,7 +95,7 @@ impl Exec<'_, '_> {
                     s.frame_mut().regs.insert(x.dest.clone(), Val::Bv(bv(64, base as u128)));
                     out.push(s);
                 }
-                None => self.side_ends.push((s, too_big(elem, n))),
+                None => self.effects.side_ends.push((s, too_big(elem, n))),
             }
         }
         self.resume(st, out)
@@ -123,7 +123,7 @@ impl Exec<'_, '_> {
 /// How a path ends whose `alloca` of `n` elements of `elem` bytes does not
 /// fit on the stack (a stack overflow natively).
 fn too_big(elem: u64, n: u64) -> super::End {
-    super::End::Partial(format!(
+    super::End::Partial(crate::report::Partial::NotModelled(format!(
         "alloca of {n} elements of {elem} bytes: more than the 8 MiB stack (a stack overflow natively)"
-    ))
+    )))
 }

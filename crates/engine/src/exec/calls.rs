@@ -180,7 +180,7 @@ impl Exec<'_, '_> {
         let taken = std::mem::replace(st, super::placeholder());
         match self.fork(taken, past, loc.clone()) {
             (Some(bad), Some(good)) => {
-                self.side_findings.push((bad, v));
+                self.effects.side_findings.push((bad, v));
                 *st = good;
             }
             (Some(bad), None) => {
@@ -272,7 +272,7 @@ impl Exec<'_, '_> {
         let c = bv(64, v);
         st.constrain(mk(Op::Eq, vec![off.clone(), c.clone()]));
         st.concretized = true;
-        self.events.push(crate::report::Event::Concretized {
+        self.effects.events.push(crate::report::Event::Concretized {
             loc: loc.clone(),
             reason: format!("symbolic offset into an object of {size} bytes"),
         });
@@ -449,12 +449,12 @@ impl Exec<'_, '_> {
             Resolution::BuiltIn(family) => family.call(self, st, &call),
             Resolution::Body(i) => self.enter_body(st, c, i, args, loc),
             Resolution::External => {
-                self.events.push(crate::report::Event::ExternalCall {
+                self.effects.events.push(crate::report::Event::ExternalCall {
                     loc: loc.clone(),
                     function: name.clone(),
                 });
-                Ok(Outcome::End(End::Partial(format!(
-                    "call to external function `{name}`, which fpsym does not model"
+                Ok(Outcome::End(End::Partial(crate::report::Partial::External(
+                    name.clone(),
                 ))))
             }
         }
@@ -509,9 +509,8 @@ impl Exec<'_, '_> {
             ..Frame::new(i, regs)
         });
         if st.frames.len() > self.config.max_call_depth {
-            return Ok(Outcome::End(End::Partial(format!(
-                "call depth above {}",
-                self.config.max_call_depth
+            return Ok(Outcome::End(End::Partial(crate::report::Partial::CallDepth(
+                self.config.max_call_depth,
             ))));
         }
         Ok(Outcome::Continue)

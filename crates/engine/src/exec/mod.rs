@@ -48,7 +48,7 @@ pub enum End {
     Infeasible,
     /// Stopped early (loop bound, unsupported construct, solver unknown):
     /// a test is written, the verdict is incomplete.
-    Partial(String),
+    Partial(crate::report::Partial),
     /// A feasible branch side the oracle excluded (it cannot reach a
     /// directed run's target): a test is written, so that replay checks
     /// natively that its input does not reach the target either; the
@@ -118,6 +118,34 @@ pub fn undecided_in<'u>(undecided: &'u [Undecided], st: &State) -> Option<&'u Un
         .max_by_key(|u| u.timeout)
 }
 
+/// What one step produced besides its [`Outcome`]: findings and ends of
+/// states other than the one executing, states split off, events, what
+/// the program printed. The run loop applies them in this order: events,
+/// ends (side findings first), continued findings, input pairs, forks.
+#[derive(Default)]
+pub struct Effects {
+    /// Findings raised on states that go on (checkers fork them off).
+    pub side_findings: Vec<(State, Violation)>,
+    /// Findings after which the path goes on ([`OnViolation::Continue`]):
+    /// a copy of the state constrained to the violation, for its test.
+    /// They end no path.
+    pub continued: Vec<(State, Violation)>,
+    /// With [`crate::Config::count_inputs`]: inputs found reaching a
+    /// finding already reported (its kind and location, the input bytes).
+    pub pairs: Vec<((crate::checkers::Kind, Option<Loc>), Vec<u8>)>,
+    /// States split off by checkers' injected branches
+    /// ([`OnViolation::Split`]): they execute the instruction next.
+    pub forked: Vec<State>,
+    /// Events to report (concretizations, dropped branches, ...).
+    pub events: Vec<crate::report::Event>,
+    /// What the program printed (with `--print`).
+    pub printed: Vec<String>,
+    /// States that ended while the executing state went on in another.
+    pub side_ends: Vec<(State, End)>,
+    /// Branch sides forked as if feasible although their query timed out.
+    pub undecided: Vec<Undecided>,
+}
+
 /// The executor's view of the run: program, solver, options, counters.
 pub struct Exec<'e, 'p> {
     /// The program.
@@ -132,42 +160,25 @@ pub struct Exec<'e, 'p> {
     pub globals: &'e HashMap<String, u64>,
     /// End of the whole run.
     pub deadline: Option<Instant>,
-    /// Findings raised on states that go on (checkers fork them off).
-    pub side_findings: Vec<(State, Violation)>,
-    /// Findings after which the path goes on ([`OnViolation::Continue`]):
-    /// a copy of the state constrained to the violation, for its test.
-    /// They end no path.
-    pub continued: Vec<(State, Violation)>,
-    /// With [`crate::Config::count_inputs`]: inputs found reaching a
-    /// finding already reported (its kind and location, the input bytes).
-    pub pairs: Vec<((crate::checkers::Kind, Option<Loc>), Vec<u8>)>,
-    /// States split off by checkers' injected branches
-    /// ([`OnViolation::Split`]): they execute the instruction next.
-    pub forked: Vec<State>,
+    /// What the step being run produced besides its outcome; [`Exec::step`]
+    /// returns it.
+    pub(crate) effects: Effects,
     /// Findings already reported (kind, location): a continuing check
     /// of one of them asks no query.
     pub found: &'e std::collections::HashSet<(crate::checkers::Kind, Option<Loc>)>,
     /// Checks already reported as undecided (kind, location): reported
     /// once.
     pub unchecked: &'e mut std::collections::HashSet<(crate::checkers::Kind, Option<Loc>)>,
-    /// Events to report (concretizations, dropped branches, ...).
-    pub events: Vec<crate::report::Event>,
-    /// What the program printed (with `--print`).
-    pub printed: Vec<String>,
     /// Checks run on every instruction.
     pub checkers: &'e mut Vec<Box<dyn crate::checkers::Checker>>,
     /// The mode's observers and branch oracle.
     pub plugins: &'e mut crate::plugin::Plugins,
-    /// States that ended while the executing state went on in another.
-    pub side_ends: Vec<(State, End)>,
     /// Raised to stop the run (Ctrl-C): passed into every query's budget,
     /// so a running solver stops within its polling interval.
     pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     /// The first solver fault of the run (an error that is not an answer);
     /// once set, no more queries are asked and the run stops.
     pub fault: &'e mut Option<fpsym_solver::SolverError>,
-    /// Branch sides forked as if feasible although their query timed out.
-    pub undecided: Vec<Undecided>,
     /// Set while a branch of the program forks (see [`Undecided::branch`]).
     pub branching: bool,
     /// Whether an argument of the call being run is a constant in the IR
@@ -297,9 +308,11 @@ impl<'e, 'p> Exec<'e, 'p> {
         if let Some(n) = no {
             if yes.is_none() {
                 *st = n;
-                return Some(Outcome::End(End::Partial(why)));
+                return Some(Outcome::End(End::Partial(crate::report::Partial::NotModelled(why))));
             }
-            self.side_ends.push((n, End::Partial(why)));
+            self.effects
+                .side_ends
+                .push((n, End::Partial(crate::report::Partial::NotModelled(why))));
         }
         match yes {
             Some(y) => {
@@ -361,7 +374,7 @@ impl<'e, 'p> Exec<'e, 'p> {
                 _ => None,
             };
             if let Some(reason) = kept {
-                this.undecided.push(Undecided {
+                this.effects.undecided.push(Undecided {
                     cond: c.clone(),
                     timeout: timeout.unwrap_or_default(),
                     loc: loc.clone(),
@@ -380,7 +393,7 @@ impl<'e, 'p> Exec<'e, 'p> {
                 }
                 Decision::No => None,
                 Decision::Timeout => {
-                    this.events.push(crate::report::Event::BranchDropped {
+                    this.effects.events.push(crate::report::Event::BranchDropped {
                         loc: loc.clone(),
                         reason: "timeout".into(),
                     });
@@ -388,7 +401,7 @@ impl<'e, 'p> Exec<'e, 'p> {
                     None
                 }
                 Decision::Unknown(why) => {
-                    this.events.push(crate::report::Event::BranchDropped {
+                    this.effects.events.push(crate::report::Event::BranchDropped {
                         loc: loc.clone(),
                         reason: why,
                     });
@@ -415,7 +428,7 @@ impl<'e, 'p> Exec<'e, 'p> {
         let loc = v.loc.clone();
         let (b, good) = self.fork(st, bad, loc);
         if let Some(b) = b {
-            self.side_findings.push((b, v));
+            self.effects.side_findings.push((b, v));
         }
         good
     }
@@ -437,20 +450,20 @@ impl<'e, 'p> Exec<'e, 'p> {
         }
         match self.decide(st, std::slice::from_ref(&bad), self.config.solver_timeout) {
             // Found before: one more input reaching it, counted.
-            Decision::Yes(m) if known => self.pairs.push((key, crate::input_bytes(st, &m))),
+            Decision::Yes(m) if known => self.effects.pairs.push((key, crate::input_bytes(st, &m))),
             Decision::Yes(_) => {
                 let mut b = st.clone();
                 b.constrain(bad);
-                self.continued.push((b, v));
+                self.effects.continued.push((b, v));
             }
             Decision::No => {}
             Decision::Timeout | Decision::Unknown(_) if known => {}
-            Decision::Timeout => self.events.push(crate::report::Event::CheckUndecided {
+            Decision::Timeout => self.effects.events.push(crate::report::Event::CheckUndecided {
                 loc: v.loc.clone(),
                 kind: v.kind.clone(),
                 reason: "timeout".into(),
             }),
-            Decision::Unknown(reason) => self.events.push(crate::report::Event::CheckUndecided {
+            Decision::Unknown(reason) => self.effects.events.push(crate::report::Event::CheckUndecided {
                 loc: v.loc.clone(),
                 kind: v.kind.clone(),
                 reason,
@@ -475,7 +488,7 @@ impl<'e, 'p> Exec<'e, 'p> {
             );
         if possible {
             self.unchecked.insert(key);
-            self.events.push(crate::report::Event::CheckUndecided {
+            self.effects.events.push(crate::report::Event::CheckUndecided {
                 loc: v.loc.clone(),
                 kind: v.kind.clone(),
                 reason: v.message,
@@ -613,7 +626,7 @@ impl<'e, 'p> Exec<'e, 'p> {
                     match self.fork(taken, c.cond, loc.clone()) {
                         (Some(mut yes), Some(no)) => {
                             yes.split_at = Some(site);
-                            self.forked.push(yes);
+                            self.effects.forked.push(yes);
                             *st = no;
                         }
                         (Some(one), None) | (None, Some(one)) => *st = one,
@@ -631,7 +644,13 @@ impl<'e, 'p> Exec<'e, 'p> {
     }
 
     /// Executes the next instruction of `st`.
-    pub fn step(&mut self, st: &mut State) -> Result<Outcome, ExecError> {
+    pub fn step(&mut self, st: &mut State) -> (Result<Outcome, ExecError>, Effects) {
+        let outcome = self.step_one(st);
+        (outcome, std::mem::take(&mut self.effects))
+    }
+
+    /// [`Exec::step`] without the effects (left in `self.effects`).
+    fn step_one(&mut self, st: &mut State) -> Result<Outcome, ExecError> {
         let (fidx, bb, ip) = {
             let f = st.frame();
             (f.func, f.bb, f.ip)
@@ -1260,7 +1279,7 @@ impl<'e, 'p> Exec<'e, 'p> {
                 if feasible {
                     let mut s = copy.clone();
                     s.constrain(c);
-                    self.side_ends.push((s, End::Pruned));
+                    self.effects.side_ends.push((s, End::Pruned));
                 }
             }
         }

@@ -125,7 +125,9 @@ impl Exec<'_, '_> {
                         Err(end) => return Ok(self.end_keeping(st, end, forks)),
                     };
                     let Some(k) = as_bv(&off) else {
-                        let end = End::Partial(format!("{family} from a symbolic offset"));
+                        let end = End::Partial(crate::report::Partial::NotModelled(format!(
+                            "{family} from a symbolic offset"
+                        )));
                         return Ok(self.end_keeping(st, end, forks));
                     };
                     st.mem.read(b, k as u64, n)

@@ -80,7 +80,9 @@ impl Exec<'_, '_> {
                     Feasible::Yes(_) => st.constrain(holds),
                     Feasible::No => return Ok(Outcome::End(End::Infeasible)),
                     Feasible::Unknown(why) => {
-                        return Ok(Outcome::End(End::Partial(format!("assumption undecided: {why}"))))
+                        return Ok(Outcome::End(End::Partial(crate::report::Partial::AssumptionUndecided(
+                            why.to_string(),
+                        ))))
                     }
                 }
                 Outcome::Continue

@@ -424,7 +424,7 @@ impl Exec<'_, '_> {
         };
         st.constrain(mk(Op::Eq, vec![t.clone(), bv(width(t), v)]));
         st.concretized = true;
-        self.events.push(crate::report::Event::Concretized {
+        self.effects.events.push(crate::report::Event::Concretized {
             loc: loc.clone(),
             reason: why.to_string(),
         });
@@ -437,7 +437,7 @@ impl Exec<'_, '_> {
             return Outcome::End(end);
         }
         let next = forks.remove(0);
-        self.side_ends.push((std::mem::replace(st, next), end));
+        self.effects.side_ends.push((std::mem::replace(st, next), end));
         if forks.is_empty() {
             Outcome::Continue
         } else {

@@ -29,7 +29,7 @@ impl Exec<'_, '_> {
             // fprintf's format follows the stream; the others print their first argument.
             let k = usize::from(name == "fprintf");
             let shown = args.get(k).and_then(|a| self.c_string(st, a.bv())).unwrap_or_default();
-            self.printed.push(shown);
+            self.effects.printed.push(shown);
         }
         let any_count = |st: &mut State| {
             let n = Term::var(&st.unique_name("fpsym.printed"), Sort::BitVec(32));

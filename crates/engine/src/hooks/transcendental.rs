@@ -149,8 +149,8 @@ impl Exec<'_, '_> {
         {
             // glibc's lgamma sets the program's `signgam`; computed here it
             // would set fpsym's own.
-            return Ok(Outcome::End(End::Partial(format!(
-                "{name} sets signgam, which the program reads: not modelled"
+            return Ok(Outcome::End(End::Partial(crate::report::Partial::NotModelled(
+                format!("{name} sets signgam, which the program reads: not modelled"),
             ))));
         }
         let fp80 = args
@@ -165,9 +165,8 @@ impl Exec<'_, '_> {
         }) {
             // `_Float128` (`sinf128`): glibc's function is not called from
             // here, and a double stand-in would give wrong findings.
-            return Ok(Outcome::End(End::Partial(format!(
-                "{name} ({}) is not modelled",
-                format_of(t).name()
+            return Ok(Outcome::End(End::Partial(crate::report::Partial::NotModelled(
+                format!("{name} ({}) is not modelled", format_of(t).name()),
             ))));
         }
         let mut xs = Vec::new();
@@ -192,7 +191,7 @@ impl Exec<'_, '_> {
             );
         }
         st.concretized = true;
-        self.events.push(crate::report::Event::Concretized {
+        self.effects.events.push(crate::report::Event::Concretized {
             loc: loc.clone(),
             reason: format!("call to {name} computed natively"),
         });
@@ -207,7 +206,9 @@ impl Exec<'_, '_> {
             call_f64(base, &xs, st.rm)
         };
         let Some((v, errno)) = v else {
-            return Ok(Outcome::End(End::Partial(format!("{name} is not modelled"))));
+            return Ok(Outcome::End(End::Partial(crate::report::Partial::NotModelled(
+                format!("{name} is not modelled"),
+            ))));
         };
         if errno != 0 {
             self.set_errno(st, None, errno as u32);
@@ -228,8 +229,8 @@ impl Exec<'_, '_> {
             args.iter()
                 .all(|a| matches!(a, Val::Fp(t) if format_of(t) == Format::X86_FP80)),
         ) else {
-            return Ok(Outcome::End(End::Partial(format!(
-                "{name} (long double) is not modelled"
+            return Ok(Outcome::End(End::Partial(crate::report::Partial::NotModelled(
+                format!("{name} (long double) is not modelled"),
             ))));
         };
         let mut xs = Vec::new();
@@ -243,13 +244,13 @@ impl Exec<'_, '_> {
             xs.push(Float::from_bits(Format::X86_FP80, v));
         }
         st.concretized = true;
-        self.events.push(crate::report::Event::Concretized {
+        self.effects.events.push(crate::report::Event::Concretized {
             loc: loc.clone(),
             reason: format!("call to {name} computed natively"),
         });
         let Some((v, errno)) = call_fp80(f.c_name(), &xs, st.rm) else {
-            return Ok(Outcome::End(End::Partial(format!(
-                "{name} (long double) is not modelled"
+            return Ok(Outcome::End(End::Partial(crate::report::Partial::NotModelled(
+                format!("{name} (long double) is not modelled"),
             ))));
         };
         if errno != 0 {
