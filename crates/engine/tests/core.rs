@@ -4,6 +4,7 @@
 //! records the run pushed.
 
 use fpsym_engine::report::{FindingKind, Partial, PathEnd, StopReason, Verdict};
+use fpsym_engine::searcher::{Policy, Search};
 use fpsym_engine::testkit::{program, run_function};
 
 #[test]
@@ -156,4 +157,88 @@ done:
         run.summary.stop
     );
     assert!(!matches!(run.summary.verdict, Verdict::Verified));
+}
+
+#[test]
+fn a_store_past_a_local_array_is_an_out_of_bounds_finding() {
+    let p = program(
+        r#"
+define i32 @get(i32 %i) {
+entry:
+  %a = alloca [4 x i32], align 16
+  %idx = sext i32 %i to i64
+  %p = getelementptr inbounds [4 x i32], [4 x i32]* %a, i64 0, i64 %idx
+  store i32 7, i32* %p, align 4
+  %v = load i32, i32* %p, align 4
+  ret i32 %v
+}
+"#,
+    );
+    let run = run_function(&p, "get", |_| {});
+    assert!(
+        run.findings.iter().any(|f| f.kind == FindingKind::OutOfBounds),
+        "{:?}",
+        run.findings
+    );
+    // The in-bounds indices end normally, with the value stored.
+    assert!(run.tests.iter().any(|t| t.end == PathEnd::Exit(7)), "{:?}", run.tests);
+}
+
+#[test]
+fn a_concrete_loop_runs_on_the_fast_path() {
+    let p = program(
+        r#"
+define i32 @count(i32 %x) {
+entry:
+  br label %head
+head:
+  %i = phi i32 [ 0, %entry ], [ %n, %head ]
+  %n = add nsw i32 %i, 1
+  %more = icmp slt i32 %n, 1000
+  br i1 %more, label %head, label %done
+done:
+  ret i32 %n
+}
+"#,
+    );
+    let run = run_function(&p, "count", |_| {});
+    assert_eq!(run.tests.len(), 1, "{:?}", run.tests);
+    assert_eq!(run.tests[0].end, PathEnd::Exit(1000));
+    assert!(
+        run.summary.stats.fast_instructions >= 2000,
+        "the loop's {} instructions, {} on the fast path",
+        run.summary.stats.instructions,
+        run.summary.stats.fast_instructions
+    );
+}
+
+#[test]
+fn breadth_first_search_ends_the_same_paths_as_depth_first() {
+    let p = program(
+        r#"
+define i32 @classify(double %x) {
+entry:
+  %neg = fcmp olt double %x, 0.000000e+00
+  br i1 %neg, label %minus, label %rest
+minus:
+  ret i32 -1
+rest:
+  %big = fcmp ogt double %x, 1.000000e+06
+  br i1 %big, label %large, label %small
+large:
+  ret i32 2
+small:
+  ret i32 1
+}
+"#,
+    );
+    let ends = |search: Policy| -> Vec<String> {
+        let run = run_function(&p, "classify", |c| c.search = Search::One(search));
+        let mut e: Vec<String> = run.tests.iter().map(|t| t.end.to_string()).collect();
+        e.sort();
+        e
+    };
+    // NaN takes the `small` side (both comparisons are false): three ends.
+    assert_eq!(ends(Policy::Dfs), ["exit -1", "exit 1", "exit 2"]);
+    assert_eq!(ends(Policy::Bfs), ends(Policy::Dfs));
 }

@@ -106,10 +106,11 @@ const RERUN_BUDGET: std::time::Duration = std::time::Duration::from_secs(10);
 /// After the run: each overflow and underflow of a `--function` entry
 /// re-run in high precision (crates/precision) on its test's input, and
 /// marked avoidable when the function's results are then zero or normal.
-/// All of them together take at most the run's `--max-time` (60 s
-/// without one); those left are not judged.
+/// All of them together take at most `time` (what is left of the run's
+/// `--max-time`); those left are not judged.
 fn classify_xflows(
     session: &crate::Session,
+    time: std::time::Duration,
     program: &fpsym_frontend::Program,
     engine: &Config,
     out: &Path,
@@ -120,7 +121,7 @@ fn classify_xflows(
         return Ok(());
     }
     let findings = sink.findings().to_vec();
-    let deadline = std::time::Instant::now() + engine.max_time.unwrap_or(std::time::Duration::from_secs(60));
+    let deadline = std::time::Instant::now() + time;
     let xflows = findings
         .iter()
         .filter(|f| matches!(f.kind, FindingKind::FpOverflow | FindingKind::FpUnderflow))

@@ -67,9 +67,11 @@ pub enum Replay {
 /// printed: amend its findings from what it learns about them (the
 /// exceptions mode re-runs each over/underflow in high precision). Gets
 /// the session, the program, the engine's options, the output directory,
-/// the sink (findings so far) and the solver.
+/// the sink (findings so far), the solver, and its time: what is left of
+/// `--max-time` (at least a tenth of it; 60 s without one).
 pub type AfterRun = fn(
     &crate::Session,
+    std::time::Duration,
     &fpsym_frontend::Program,
     &Config,
     &Path,
@@ -213,6 +215,9 @@ fn output_error(e: fpsym_engine::report::OutputError) -> Failure {
 /// take (a tenth of --max-time when that is less: they run after the run,
 /// and take milliseconds on bench/prove's programs).
 const INVARIANT_CHECK_TIME: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// A mode's step after the run without `--max-time` ([`AfterRun`]).
+const AFTER_RUN_UNBOUNDED: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// Runs the program; exit 1 when there are findings.
 pub fn run(opts: &RunOptions) -> anyhow::Result<ExitCode> {
@@ -421,6 +426,9 @@ pub fn execute_with(
     let interrupt = opts.session.interrupt();
     let mut seeded = engine.clone();
     let mut budget = crate::budget::Budget::new();
+    let started = std::time::Instant::now();
+    // The run's --max-time (a batch or --all-functions: the function's).
+    let run_time = engine.max_time;
     let secs = std::time::Duration::from_secs_f64;
     // The proof by invariants first: its time comes out of the run's.
     // (run only: the directed modes ask other questions than reach_error)
@@ -496,8 +504,10 @@ pub fn execute_with(
     }
     progress.finish(&summary.stats);
     if let Some(after) = opts.after_run {
-        budget.time("after-run", None, || {
-            after(&opts.session, program, engine, &out, &mut sink, solver.as_mut())
+        // What is left of --max-time, but at least a tenth of it.
+        let time = run_time.map_or(AFTER_RUN_UNBOUNDED, |m| m.saturating_sub(started.elapsed()).max(m / 10));
+        budget.time("after-run", Some(time), || {
+            after(&opts.session, time, program, engine, &out, &mut sink, solver.as_mut())
         })?;
     }
     if let Some(v) = verdict(&summary, sink.findings()) {

@@ -1040,4 +1040,24 @@ mod tests {
             assert_eq!(Partial::parse(&p.to_string()), p, "{p}");
         }
     }
+
+    #[test]
+    fn a_frame_reads_back_from_its_text_and_keeps_colons_in_file_names() {
+        let f = Frame::new(
+            "g",
+            Some(Loc {
+                file: "/a/b:c.c".into(),
+                line: 12,
+                column: 5,
+            }),
+        );
+        assert_eq!(f.to_string(), "g (called at /a/b:c.c:12:5)");
+        assert_eq!(Frame::parse(&f.to_string()), f);
+        assert_eq!(Frame::parse("main"), Frame::new("main", None));
+        // A call site that does not parse is left out, the function kept.
+        assert_eq!(Frame::parse("h (called at ?)"), Frame::new("h", None));
+        let json = serde_json::to_string(&vec![f.clone()]).unwrap();
+        assert_eq!(json, r#"["g (called at /a/b:c.c:12:5)"]"#);
+        assert_eq!(serde_json::from_str::<Vec<Frame>>(&json).unwrap(), vec![f]);
+    }
 }

@@ -1,6 +1,8 @@
 //! The executor: one instruction at a time on one state. Instruction
 //! families live in their own files (arith, casts via arith, memory, calls).
 
+mod effects;
+pub use effects::Effects;
 mod alloca;
 pub mod arith;
 mod calls;
@@ -116,34 +118,6 @@ pub fn undecided_in<'u>(undecided: &'u [Undecided], st: &State) -> Option<&'u Un
         .iter()
         .filter(|u| st.path.contains(&u.cond))
         .max_by_key(|u| u.timeout)
-}
-
-/// What one step produced besides its [`Outcome`]: findings and ends of
-/// states other than the one executing, states split off, events, what
-/// the program printed. The run loop applies them in this order: events,
-/// ends (side findings first), continued findings, input pairs, forks.
-#[derive(Default)]
-pub struct Effects {
-    /// Findings raised on states that go on (checkers fork them off).
-    pub side_findings: Vec<(State, Violation)>,
-    /// Findings after which the path goes on ([`OnViolation::Continue`]):
-    /// a copy of the state constrained to the violation, for its test.
-    /// They end no path.
-    pub continued: Vec<(State, Violation)>,
-    /// With [`crate::Config::count_inputs`]: inputs found reaching a
-    /// finding already reported (its kind and location, the input bytes).
-    pub pairs: Vec<((crate::checkers::Kind, Option<Loc>), Vec<u8>)>,
-    /// States split off by checkers' injected branches
-    /// ([`OnViolation::Split`]): they execute the instruction next.
-    pub forked: Vec<State>,
-    /// Events to report (concretizations, dropped branches, ...).
-    pub events: Vec<crate::report::Event>,
-    /// What the program printed (with `--print`).
-    pub printed: Vec<String>,
-    /// States that ended while the executing state went on in another.
-    pub side_ends: Vec<(State, End)>,
-    /// Branch sides forked as if feasible although their query timed out.
-    pub undecided: Vec<Undecided>,
 }
 
 /// The executor's view of the run: program, solver, options, counters.
