@@ -13,21 +13,17 @@ use fpsym_modes::{batch, competition, critical, error, exceptions, export, path,
 use fpsym_modes::{Failure, Session};
 use std::process::ExitCode;
 
-/// A session whose stop flag the process's Ctrl-C raises, when the
-/// command watches it (the analyses, `solve`, `batch`): other commands
-/// keep Ctrl-C's default, which ends them at once.
-fn session_for(command: &args::Command) -> Session {
+/// A session whose stop flag the process's Ctrl-C raises, once a mode
+/// watches it (the analyses, `solve`, `batch`, when their work starts):
+/// until then, and in the other commands, Ctrl-C ends the process at once.
+fn session() -> Session {
     use std::sync::atomic::{AtomicBool, Ordering};
     let flag = std::sync::Arc::new(AtomicBool::new(false));
-    let watches = !matches!(
-        command,
-        args::Command::Replay(_) | args::Command::Merge(_) | args::Command::Show(_) | args::Command::Export(_)
-    );
-    if watches {
-        let raised = flag.clone();
+    let raised = flag.clone();
+    Session::armed_by(flag, move || {
+        let raised = raised.clone();
         let _ = ctrlc::set_handler(move || raised.store(true, Ordering::Relaxed));
-    }
-    Session::new(flag)
+    })
 }
 
 fn main() -> ExitCode {
@@ -40,7 +36,7 @@ fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
-    let session = session_for(&cli.command);
+    let session = session();
     let mut json = None;
     let (code, error) = match run(cli, &session, &mut json) {
         Ok(code) => (raw_code(code), None),

@@ -12,16 +12,29 @@ use std::sync::{Arc, Mutex};
 /// of solver threads its chains start (a process that exits waits for
 /// them, [`fpsym_solver::Workers`]), and the output directories written.
 /// Cheap to clone; the clones share everything.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Default)]
 pub struct Session {
     interrupt: Arc<AtomicBool>,
+    /// Called once, when a mode first watches the flag (the CLI installs
+    /// its Ctrl-C handler there: until then Ctrl-C ends the process, e.g.
+    /// while `solve -` reads its script or clang compiles).
+    watch: Option<Arc<std::sync::OnceLock<()>>>,
+    arm: Option<Arc<dyn Fn() + Send + Sync>>,
     workers: fpsym_solver::Workers,
     outputs: Arc<Mutex<Vec<PathBuf>>>,
 }
 
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session")
+            .field("interrupted", &self.interrupt.load(Ordering::Relaxed))
+            .field("outputs", &self.outputs)
+            .finish_non_exhaustive()
+    }
+}
+
 impl Session {
-    /// A session whose work stops when `interrupt` is raised (the CLI's
-    /// Ctrl-C handler raises it).
+    /// A session whose work stops when `interrupt` is raised.
     pub fn new(interrupt: Arc<AtomicBool>) -> Session {
         Session {
             interrupt,
@@ -29,13 +42,33 @@ impl Session {
         }
     }
 
+    /// A session whose work stops when `interrupt` is raised, calling
+    /// `arm` once, when a mode first asks for the flag (the CLI installs
+    /// the Ctrl-C handler that raises it there).
+    pub fn armed_by(interrupt: Arc<AtomicBool>, arm: impl Fn() + Send + Sync + 'static) -> Session {
+        Session {
+            interrupt,
+            watch: Some(Arc::new(std::sync::OnceLock::new())),
+            arm: Some(Arc::new(arm)),
+            ..Session::default()
+        }
+    }
+
+    fn watched(&self) {
+        if let (Some(once), Some(arm)) = (&self.watch, &self.arm) {
+            once.get_or_init(|| arm());
+        }
+    }
+
     /// The stop flag, for a run's context.
     pub fn interrupt(&self) -> Arc<AtomicBool> {
+        self.watched();
         self.interrupt.clone()
     }
 
     /// Whether the stop flag is raised.
     pub fn interrupted(&self) -> bool {
+        self.watched();
         self.interrupt.load(Ordering::Relaxed)
     }
 
