@@ -781,6 +781,13 @@ pub struct SolverArgs {
     /// Leave cvc5 out of the portfolio even when it is installed.
     #[arg(long)]
     pub no_cvc5: bool,
+    /// Staged portfolio: do not learn per query shape which member decides
+    /// (by default, once a member has decided such a query, members start
+    /// in order of wins, and one that decided them only quickly, or none
+    /// of them, runs within twice its slowest win, at least 250 ms, again
+    /// with all the time left when no one decided; to measure its effect).
+    #[arg(long)]
+    pub no_learning: bool,
     /// Ask every query also of BACKEND (same syntax as --solver); a sat/unsat
     /// disagreement prints "disagreement", writes the query, and exits 3.
     #[arg(long, value_name = "BACKEND")]

@@ -75,7 +75,14 @@ pub fn solver_config(a: &SolverArgs) -> Result<SolverConfig, Failure> {
             share: 0.2,
             cap: Duration::from_secs(2),
         },
-        PortfolioArg::Staged => fpsym_solver::STAGED,
+        PortfolioArg::Staged => match fpsym_solver::STAGED {
+            PortfolioMode::Staged { share, cap, .. } => PortfolioMode::Staged {
+                share,
+                cap,
+                learn: !a.no_learning,
+            },
+            other => other,
+        },
     };
     // cvc5 joins the portfolio when installed (a PATH lookup, the one
     // look outside the flags: the portfolio should use what the machine has).

@@ -32,6 +32,8 @@ fn exceptions_in(
         .arg("exceptions")
         .arg(fixture(file))
         .args(["--function", function, "-o", out.to_str().unwrap(), "--max-time", "120"])
+        // The exceptions must come from the symbolic search: no fuzzing.
+        .args(["--fuzz-time", "0"])
         .args(extra)
         .output()
         .unwrap();
@@ -283,7 +285,14 @@ fn all_functions_get_a_harness_and_a_directory_each() {
     let o = Command::new(env!("CARGO_BIN_EXE_fpsym"))
         .arg("exceptions")
         .arg(fixture("exceptions.c"))
-        .args(["--all-functions", "--max-time-per-function", "60", "-o"])
+        .args([
+            "--all-functions",
+            "--max-time-per-function",
+            "60",
+            "--fuzz-time",
+            "0",
+            "-o",
+        ])
         .arg(&out)
         .output()
         .unwrap();
@@ -396,7 +405,7 @@ fn exceptions_inside_fpsyms_c_runtime_are_left_to_the_c_library() {
     let o = Command::new(env!("CARGO_BIN_EXE_fpsym"))
         .arg("exceptions")
         .arg(fixture("exceptions_runtime.c"))
-        .args(["--kinds", "inexact", "--max-time", "60", "-o"])
+        .args(["--kinds", "inexact", "--max-time", "60", "--fuzz-time", "0", "-o"])
         .arg(&out)
         .output()
         .unwrap();

@@ -396,6 +396,7 @@ const LS_SLICE: Slice = Slice {
 pub const STAGED: PortfolioMode = PortfolioMode::Staged {
     share: 0.05,
     cap: Duration::from_millis(250),
+    learn: true,
 };
 
 /// z3's first-round slice when solver processes follow it: half of what

@@ -358,6 +358,7 @@ fn staged_portfolio_lets_the_first_member_run_on_beside_the_others() {
     let mode = PortfolioMode::Staged {
         share: 0.05,
         cap: Duration::from_millis(100),
+        learn: true,
     };
     let q = Query::new(vec![lt(&f32v("x"), &c(1.0))]);
     // Easy: the first member answers within its try; the others never run.
@@ -437,6 +438,7 @@ fn a_member_declining_the_query_gives_its_time_to_the_others() {
     let staged = PortfolioMode::Staged {
         share: 0.05,
         cap: Duration::from_millis(100),
+        learn: true,
     };
     for mode in [sequential, staged, PortfolioMode::Parallel] {
         // Declining first, in the middle, or last: the member that can
@@ -658,4 +660,108 @@ fn counterexample_reuse_does_not_evaluate_past_the_budget() {
     // Within a budget the remembered model answers it.
     assert!(matches!(s.check(&deep, &unlimited()).unwrap(), SolveResult::Sat(_)));
     assert_eq!(calls(&log), 2);
+}
+
+/// A backend whose time and whether it decides depend on the query:
+/// `script(query, answer)` gives the delay and whether it then answers
+/// (`brute`'s answer) or gives up; each call's running time is logged.
+struct ByQuery {
+    name: &'static str,
+    script: fn(&Query, &SolveResult) -> (Duration, bool),
+    ran: Arc<Mutex<Vec<Duration>>>,
+}
+
+impl Solver for ByQuery {
+    fn name(&self) -> String {
+        self.name.into()
+    }
+    fn check(&mut self, query: &Query, budget: &Budget) -> Result<SolveResult, SolverError> {
+        let start = Instant::now();
+        let answer = brute(query);
+        let (delay, decides) = (self.script)(query, &answer);
+        let r = loop {
+            if start.elapsed() >= delay {
+                break if decides {
+                    answer
+                } else {
+                    SolveResult::Unknown(Reason::Incomplete("gives up".into()))
+                };
+            }
+            if budget.expired() {
+                break SolveResult::Unknown(Reason::Timeout);
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        };
+        self.ran.lock().unwrap().push(start.elapsed());
+        Ok(r)
+    }
+}
+
+/// Staged mode learns per query shape (all queries here share one: a
+/// float variable under comparisons). A member that decided such queries
+/// only quickly (here: the satisfiable ones, in 5 ms, as cp and ls do) no
+/// longer holds a core for long once another member has needed a second
+/// for one (as z3 on an overflow-freedom proof); and when the member that
+/// needs long gives up, the capped one runs again with the time left, so
+/// the cap never costs an answer.
+#[test]
+fn staged_portfolio_caps_a_member_that_only_decides_quickly_on_a_shape() {
+    let mode = PortfolioMode::Staged {
+        share: 0.05,
+        cap: Duration::from_millis(100),
+        learn: true,
+    };
+    let x = f32v("x");
+    let sat = Query::new(vec![lt(&x, &c(1.0))]);
+    let unsat = Query::new(vec![lt(&x, &c(1.0)), lt(&c(2.0), &x)]);
+    // Satisfiable, three assertions: the quick member needs 600 ms, the
+    // deep one gives up.
+    let late = Query::new(vec![lt(&x, &c(1.0)), lt(&c(-5.0), &x), lt(&c(-6.0), &x)]);
+    let quick_ran = Arc::new(Mutex::new(Vec::new()));
+    let quick = ByQuery {
+        name: "quick",
+        script: |q, a| match a {
+            SolveResult::Sat(_) if q.assertions.len() == 3 => (Duration::from_millis(600), true),
+            SolveResult::Sat(_) => (Duration::from_millis(5), true),
+            _ => (Duration::from_secs(60), false),
+        },
+        ran: quick_ran.clone(),
+    };
+    let deep = ByQuery {
+        name: "deep",
+        script: |q, _| match q.assertions.len() {
+            3 => (Duration::ZERO, false),
+            _ => (Duration::from_millis(1000), true),
+        },
+        ran: Arc::new(Mutex::new(Vec::new())),
+    };
+    let mut p = Portfolio::new(vec![Box::new(quick), Box::new(deep)], mode);
+    let budget = || Budget::timeout(Duration::from_secs(20));
+    // Learning: quick decides the sat queries, deep the unsat one; quick
+    // runs until deep decides.
+    assert!(matches!(p.check(&sat, &budget()).unwrap(), SolveResult::Sat(_)));
+    assert_eq!(p.check(&unsat, &budget()).unwrap(), SolveResult::Unsat);
+    assert!(matches!(p.check(&sat, &budget()).unwrap(), SolveResult::Sat(_)));
+    // A cancelled member logs after the portfolio has answered.
+    let ran = |k: usize| {
+        let end = Instant::now() + Duration::from_secs(5);
+        while quick_ran.lock().unwrap().len() <= k && Instant::now() < end {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        quick_ran.lock().unwrap()[k]
+    };
+    let before = ran(1);
+    assert!(
+        before >= Duration::from_millis(800),
+        "quick ran {before:?} on the first unsat query"
+    );
+    // Learned: on the next unsat query quick stops at the floor (250 ms).
+    assert_eq!(p.check(&unsat, &budget()).unwrap(), SolveResult::Unsat);
+    let capped = ran(3);
+    assert!(capped < Duration::from_millis(700), "quick ran {capped:?}: not capped");
+    assert!(p.stats()["portfolio.learned_caps"] >= 1.0, "{:?}", p.stats());
+    // Deep gives up and quick needs more than its cap: quick again, with
+    // the time left.
+    assert!(matches!(p.check(&late, &budget()).unwrap(), SolveResult::Sat(_)));
+    assert_eq!(p.stats()["portfolio.second_rounds"], 1.0, "{:?}", p.stats());
 }

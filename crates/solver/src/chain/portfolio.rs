@@ -107,7 +107,7 @@ impl Member {
 /// an answer, `(None, unknown)`.
 fn race(all: &[Member], members: &[usize], query: &Query, budget: &Budget) -> (Option<usize>, Answer) {
     match race_detail(all, members, query, budget, &[], None) {
-        Raced::Won(i, a) => (Some(i), a),
+        Raced::Won(i, a, _) => (Some(i), a),
         Raced::Unknown(reasons) => {
             let reasons: Vec<(&str, Reason)> = reasons.into_iter().map(|(i, r)| (all[i].name.as_str(), r)).collect();
             (None, Ok(SolveResult::Unknown(combined(&reasons, false))))
@@ -118,8 +118,9 @@ fn race(all: &[Member], members: &[usize], query: &Query, budget: &Budget) -> (O
 
 /// How a [`race_detail`] ended.
 enum Raced {
-    /// Member `i` gave a definite answer or an error.
-    Won(usize, Answer),
+    /// Member `i` gave a definite answer or an error, after running this
+    /// long.
+    Won(usize, Answer, Duration),
     /// Every member answered unknown: (member, reason) in the order given.
     Unknown(Vec<(usize, Reason)>),
     /// The budget expired and [`OVERSTAY`] passed without every answer.
@@ -145,6 +146,7 @@ fn race_detail(
     let flags: Vec<Arc<AtomicBool>> = members.iter().map(|_| Arc::new(AtomicBool::new(false))).collect();
     let started_at = Instant::now();
     let mut started = 0;
+    let mut started_times: Vec<Instant> = Vec::with_capacity(members.len());
     let mut unknowns: Vec<Option<Reason>> = vec![None; members.len()];
     let mut answered = 0;
     let mut expired_at: Option<Instant> = None;
@@ -163,6 +165,7 @@ fn race_detail(
             if let Some(tx) = &tx {
                 all[i].spawn(k, query, b.with_cancel(flags[k].clone()), tx.clone());
             }
+            started_times.push(Instant::now());
             started += 1;
         }
         if started == members.len() {
@@ -190,7 +193,7 @@ fn race_detail(
                     Ok(SolveResult::Unknown(reason)) => unknowns[k] = Some(reason),
                     r => {
                         cancel_all();
-                        return Raced::Won(members[k], r);
+                        return Raced::Won(members[k], r, started_times[k].elapsed());
                     }
                 }
             }
@@ -262,12 +265,15 @@ pub enum PortfolioMode {
     /// or one decides: the first decides the easy queries alone, and the
     /// one that would decide a hard query is never starved by the order
     /// nor restarted (one given a cap with [`Portfolio::with_race_cap`]
-    /// runs within it).
+    /// runs within it). With `learn`, the order and some members' time
+    /// follow what the run learned about the query's [`Shape`].
     Staged {
         /// Fraction of the remaining time between two starts.
         share: f64,
         /// Upper bound on the time between two starts.
         cap: Duration,
+        /// Whether to learn per query shape (see [`Learned`]).
+        learn: bool,
     },
 }
 
@@ -297,6 +303,128 @@ pub struct Portfolio {
     mode: PortfolioMode,
     wins: Vec<u64>,
     timeouts: u64,
+    /// What staged mode learned in this run: per query shape, each member's
+    /// wins and slowest win (see [`Learned`]).
+    learned: Learned,
+}
+
+/// A query's shape for the portfolio's learning: which kinds of operation
+/// it holds (a bit each), how many floating-point variables (bucketed) and
+/// its widest floating-point format. Queries a run asks about one program
+/// point share a shape; which member decides them, and how fast, is what
+/// the portfolio learns per shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Shape {
+    ops: u16,
+    vars: u8,
+    widest: u8,
+}
+
+impl Shape {
+    /// The shape of `query` (one walk over its DAG).
+    pub fn of(query: &Query) -> Shape {
+        use fpsym_expr::{Op, Sort};
+        let mut seen = std::collections::HashSet::new();
+        let mut stack: Vec<&fpsym_expr::Term> = query.assertions.iter().collect();
+        let (mut ops, mut vars, mut widest) = (0u16, 0usize, 0u8);
+        while let Some(t) = stack.pop() {
+            if !seen.insert(t.id()) {
+                continue;
+            }
+            let bit = match t.op() {
+                Op::FpAdd | Op::FpSub => 0,
+                Op::FpMul => 1,
+                Op::FpDiv => 2,
+                Op::FpFma => 3,
+                Op::FpSqrt => 4,
+                Op::FpRem => 5,
+                Op::FpRoundToIntegral => 6,
+                Op::FpMin | Op::FpMax => 7,
+                Op::ToFpFromFp(_) => 8,
+                Op::ToFpFromSbv(_) | Op::ToFpFromUbv(_) => 9,
+                Op::FpToSbv(_) | Op::FpToUbv(_) => 10,
+                Op::BvMul | Op::BvUdiv | Op::BvUrem | Op::BvSdiv | Op::BvSrem | Op::BvSmod => 11,
+                Op::Libm(_) => 12,
+                Op::Var(_) => {
+                    if let Sort::Float(f) = t.sort() {
+                        vars += 1;
+                        widest = widest.max(match f.sb() {
+                            0..=11 => 1,
+                            12..=24 => 2,
+                            25..=53 => 3,
+                            _ => 4,
+                        });
+                    }
+                    15
+                }
+                _ => 15,
+            };
+            if bit < 15 {
+                ops |= 1 << bit;
+            }
+            stack.extend(t.args());
+        }
+        let vars = match vars {
+            0..=2 => vars as u8,
+            3..=4 => 3,
+            5..=8 => 4,
+            _ => 5,
+        };
+        Shape { ops, vars, widest }
+    }
+}
+
+/// Staged mode's memory: for each [`Shape`], each member's definite
+/// answers and the longest one took it. From the first decided query of a
+/// shape on, its members start in order of wins, and each member that has
+/// only decided such queries quickly runs within twice its slowest win
+/// (at least [`Learned::FLOOR`]); once [`Learned::AFTER`] are decided, a
+/// member that decided none runs within the floor. The member with the
+/// slowest win is never capped, nor any at more than that win took. When a race ends undecided with time
+/// left, the capped members run again with all of it: a cap costs time,
+/// never an answer the budget allowed.
+#[derive(Default)]
+struct Learned {
+    shapes: std::collections::HashMap<Shape, Vec<(u64, Duration)>>,
+    capped: u64,
+    second_rounds: u64,
+}
+
+impl Learned {
+    /// Decided queries of a shape before a member that decided none is
+    /// capped.
+    const AFTER: u64 = 2;
+    /// The least time a capped member gets.
+    const FLOOR: Duration = Duration::from_millis(250);
+
+    fn record(&mut self, shape: Shape, n: usize, winner: usize, took: Duration) {
+        let s = self.shapes.entry(shape).or_insert_with(|| vec![(0, Duration::ZERO); n]);
+        s[winner].0 += 1;
+        s[winner].1 = s[winner].1.max(took);
+    }
+
+    /// The order to start the members in (most wins on `shape` first, the
+    /// given order between equals) and each one's learned cap.
+    fn plan(&self, shape: Shape, n: usize) -> (Vec<usize>, Vec<Option<Duration>>) {
+        let mut order: Vec<usize> = (0..n).collect();
+        let Some(s) = self.shapes.get(&shape) else {
+            return (order, vec![None; n]);
+        };
+        order.sort_by_key(|&i| std::cmp::Reverse(s[i].0));
+        let decided: u64 = s.iter().map(|w| w.0).sum();
+        let deep = (0..n).max_by_key(|&i| (s[i].1, s[i].0)).unwrap_or(0);
+        let caps = (0..n)
+            .map(|i| match s[i] {
+                _ if i == deep => None,
+                (0, _) => (decided >= Self::AFTER).then_some(Self::FLOOR),
+                (_, slowest) => Some((slowest * 2).max(Self::FLOOR)),
+            })
+            // Only below what the deep member has needed: capping at more
+            // than any win took learns nothing.
+            .map(|c| c.filter(|&c| c < s[deep].1))
+            .collect();
+        (order, caps)
+    }
 }
 
 impl Portfolio {
@@ -318,6 +446,7 @@ impl Portfolio {
             mode,
             wins: vec![0; n],
             timeouts: 0,
+            learned: Learned::default(),
         }
     }
 
@@ -404,21 +533,74 @@ impl Portfolio {
         (None, Ok(SolveResult::Unknown(r)))
     }
 
-    /// Staged mode: the members started a stagger apart, all running on.
-    fn staged(&self, query: &Query, budget: &Budget, share: f64, cap: Duration) -> (Option<usize>, Answer) {
-        let all: Vec<usize> = (0..self.members.len()).collect();
+    /// Staged mode: the members started a stagger apart, all running on,
+    /// in the order and within the caps learned for the query's shape;
+    /// the members a learned cap stopped run again, with all that is
+    /// left, when no one decided.
+    fn staged(
+        &mut self,
+        query: &Query,
+        budget: &Budget,
+        share: f64,
+        cap: Duration,
+        learn: bool,
+    ) -> (Option<usize>, Answer) {
+        let n = self.members.len();
+        let shape = Shape::of(query);
+        let (order, learned) = match learn {
+            true => self.learned.plan(shape, n),
+            false => ((0..n).collect(), vec![None; n]),
+        };
+        let caps: Vec<Option<Slice>> = (0..n)
+            .map(|i| match (self.race_caps[i], learned[i]) {
+                (Some(c), Some(l)) => Some(Slice {
+                    share: c.share,
+                    cap: c.cap.min(l),
+                }),
+                (c, None) => c,
+                (None, Some(l)) => Some(Slice { share: 1.0, cap: l }),
+            })
+            .collect();
+        self.learned.capped += learned.iter().flatten().count() as u64;
         let stagger = budget.remaining().map_or(cap, |r| r.mul_f64(share).min(cap));
-        match race_detail(&self.members, &all, query, budget, &self.race_caps, Some(stagger)) {
-            Raced::Won(i, a) => (Some(i), a),
-            Raced::Unknown(rs) => {
-                let reasons: Vec<(&str, Reason)> = rs
-                    .into_iter()
-                    .map(|(i, r)| (self.members[i].name.as_str(), r))
-                    .collect();
-                (None, Ok(SolveResult::Unknown(combined(&reasons, budget.expired()))))
+        let reasons = match race_detail(&self.members, &order, query, budget, &caps, Some(stagger)) {
+            Raced::Won(i, a, took) => {
+                if a.as_ref().is_ok_and(|r| !matches!(r, SolveResult::Unknown(_))) {
+                    self.learned.record(shape, n, i, took);
+                }
+                return (Some(i), a);
             }
-            Raced::Expired => (None, Ok(SolveResult::Unknown(Reason::Timeout))),
+            Raced::Unknown(rs) => rs,
+            Raced::Expired => return (None, Ok(SolveResult::Unknown(Reason::Timeout))),
+        };
+        // The members a learned cap stopped, again without it.
+        let again: Vec<usize> = reasons
+            .iter()
+            .filter(|(i, r)| learned[*i].is_some() && *r == Reason::Timeout)
+            .map(|(i, _)| *i)
+            .collect();
+        let mut reasons = reasons;
+        if !again.is_empty() && budget.remaining().is_none_or(|r| r >= MIN_RETRY) {
+            self.learned.second_rounds += 1;
+            match race_detail(&self.members, &again, query, budget, &self.race_caps, None) {
+                Raced::Won(i, a, took) => {
+                    if a.as_ref().is_ok_and(|r| !matches!(r, SolveResult::Unknown(_))) {
+                        self.learned.record(shape, n, i, took);
+                    }
+                    return (Some(i), a);
+                }
+                Raced::Unknown(rs) => {
+                    reasons.retain(|(i, _)| !again.contains(i));
+                    reasons.extend(rs);
+                }
+                Raced::Expired => return (None, Ok(SolveResult::Unknown(Reason::Timeout))),
+            }
         }
+        let reasons: Vec<(&str, Reason)> = reasons
+            .into_iter()
+            .map(|(i, r)| (self.members[i].name.as_str(), r))
+            .collect();
+        (None, Ok(SolveResult::Unknown(combined(&reasons, budget.expired()))))
     }
 }
 
@@ -435,7 +617,7 @@ impl Solver for Portfolio {
                 race(&self.members, &all, query, budget)
             }
             PortfolioMode::Sequential { share, cap } => self.sequential(query, budget, share, cap),
-            PortfolioMode::Staged { share, cap } => self.staged(query, budget, share, cap),
+            PortfolioMode::Staged { share, cap, learn } => self.staged(query, budget, share, cap, learn),
         };
         match (&winner, &answer) {
             (Some(i), Ok(_)) => self.wins[*i] += 1,
@@ -454,6 +636,8 @@ impl Solver for Portfolio {
             s.insert(format!("portfolio.wins.{}", m.name), *w as f64);
         }
         s.insert("portfolio.timeouts".into(), self.timeouts as f64);
+        s.insert("portfolio.learned_caps".into(), self.learned.capped as f64);
+        s.insert("portfolio.second_rounds".into(), self.learned.second_rounds as f64);
         s
     }
 }
