@@ -38,7 +38,7 @@ fn check(name: &str) {
             "--replay",
             "--coverage",
             "--max-time",
-            "40",
+            "20",
         ])
         .args(&flags)
         .output()
