@@ -353,10 +353,7 @@ fn function_results_are_replayed_and_a_disagreeing_test_counts() {
         "z3",
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    let details: BTreeSet<String> = tests(&out)
-        .iter()
-        .map(|t| t.end.to_string())
-        .collect();
+    let details: BTreeSet<String> = tests(&out).iter().map(|t| t.end.to_string()).collect();
     // The function's result (and an exit() inside it) as the run records it.
     assert_eq!(
         details,

@@ -276,7 +276,10 @@ fn replaying_one_test_leaves_replay_json_alone() {
     let dir = main_run();
     assert!(dir.join("findings").is_dir());
     let findings = common::findings(dir);
-    let assertion = findings.iter().find(|f| f.kind == FindingKind::AssertionFailure).unwrap();
+    let assertion = findings
+        .iter()
+        .find(|f| f.kind == FindingKind::AssertionFailure)
+        .unwrap();
     let id = assertion.test;
     let _one = REPLAYS.lock().unwrap_or_else(|e| e.into_inner());
     let marker = dir.join("replay.json");
