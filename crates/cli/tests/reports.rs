@@ -270,7 +270,7 @@ fn a_run_with_replay_and_coverage() {
     let files = &replay.coverage.as_ref().unwrap_or_else(|| panic!("{replay:?}")).files;
     assert!(files[0].file.ends_with("report_markup.c"), "{replay:?}");
     let lines = &files[0].lines;
-    assert!(lines.iter().any(|l| *l == (19, 0)), "{replay:?}");
+    assert!(lines.contains(&(19, 0)), "{replay:?}");
     assert!(lines.iter().any(|l| l.0 == 10 && l.1 >= 1), "{replay:?}");
 
     // HTML: escaped, self-contained; in the browser a picture with the
