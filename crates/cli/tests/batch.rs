@@ -4,6 +4,9 @@
 //! out-of-memory), the manifest, sharding and merging as a cluster runs
 //! them (bench/batch/shards.py), --resume, and the reports over all.
 
+mod common;
+
+use fpsym_report::{BatchRecord, EntryRecord, JobResult, JobStatus, BATCH_RECORD, RESULTS};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -30,24 +33,19 @@ fn text(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr)
 }
 
-/// results.jsonl by function.
-fn results(dir: &Path) -> std::collections::BTreeMap<String, serde_json::Value> {
-    let t = std::fs::read_to_string(dir.join("results.jsonl")).unwrap();
+/// results.jsonl by function (every line a [`JobResult`]).
+fn results(dir: &Path) -> std::collections::BTreeMap<String, JobResult> {
+    let t = std::fs::read_to_string(dir.join(RESULTS)).unwrap();
     t.lines()
         .map(|l| {
-            let v: serde_json::Value = serde_json::from_str(l).unwrap();
-            (v["function"].as_str().unwrap().to_string(), v)
+            let v: JobResult = common::parse(l);
+            (v.function.clone(), v)
         })
         .collect()
 }
 
-fn kinds(r: &serde_json::Value) -> Vec<String> {
-    let mut k: Vec<String> = r["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f["kind"].as_str().unwrap().to_string())
-        .collect();
+fn kinds(r: &JobResult) -> Vec<String> {
+    let mut k: Vec<String> = r.findings.iter().map(|f| f.kind.to_string()).collect();
     k.sort();
     k.dedup();
     k
@@ -79,17 +77,17 @@ fn every_function_runs_in_its_own_process_with_its_findings_confirmed() {
     let r = results(&out);
     assert_eq!(r.len(), 5, "{t}");
     for (f, v) in &r {
-        assert_eq!(v["status"], "done", "{f}: {v}");
+        assert_eq!(v.status, JobStatus::Done, "{f}: {v:?}");
         // Each finding was replayed natively and confirmed.
-        for x in v["findings"].as_array().unwrap() {
-            assert_eq!(x["confirmed"], true, "{f}: {x}");
+        for x in &v.findings {
+            assert_eq!(x.confirmed, Some(true), "{f}: {x:?}");
         }
-        assert!(out.join(v["dir"].as_str().unwrap()).join("run.json").is_file(), "{f}");
+        assert!(out.join(&v.dir).join("run.json").is_file(), "{f}");
     }
-    assert_eq!(r["ratio"]["file"], lib.as_str());
-    assert_eq!(r["util_scale"]["file"], util.as_str());
-    assert_eq!(r["mix"]["verdict"], "verified");
-    assert_eq!(r["ratio"]["verdict"], "bug-found");
+    assert_eq!(r["ratio"].file, lib.as_str());
+    assert_eq!(r["util_scale"].file, util.as_str());
+    assert_eq!(r["mix"].verdict.as_deref(), Some("verified"));
+    assert_eq!(r["ratio"].verdict.as_deref(), Some("bug-found"));
     assert_eq!(
         kinds(&r["ratio"]),
         ["fp-divide-by-zero", "fp-invalid", "fp-overflow", "fp-underflow"]
@@ -97,19 +95,19 @@ fn every_function_runs_in_its_own_process_with_its_findings_confirmed() {
     assert_eq!(kinds(&r["half"]), ["fp-underflow"]);
     assert!(
         kinds(&r["util_scale"]).contains(&"fp-overflow".to_string()),
-        "{}",
+        "{:?}",
         r["util_scale"]
     );
     // `scaled` overflows inside util_scale (the other file) or in twice.
     assert!(
         kinds(&r["scaled"]).contains(&"fp-overflow".to_string()),
-        "{}",
+        "{:?}",
         r["scaled"]
     );
     // Compiled once: the children loaded the shared build.
     assert!(out.join("build/program.bc").is_file());
     for v in r.values() {
-        let b = out.join(v["dir"].as_str().unwrap()).join("build");
+        let b = out.join(&v.dir).join("build");
         assert!(
             b.symlink_metadata().unwrap().file_type().is_symlink(),
             "{}",
@@ -131,7 +129,7 @@ fn every_function_runs_in_its_own_process_with_its_findings_confirmed() {
     // The reports over all functions.
     let sarif: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("report.sarif")).unwrap()).unwrap();
-    let total: usize = r.values().map(|v| v["findings"].as_array().unwrap().len()).sum();
+    let total: usize = r.values().map(|v| v.findings.len()).sum();
     assert_eq!(sarif["runs"][0]["results"].as_array().unwrap().len(), total);
     assert_eq!(sarif["runs"][0]["invocations"].as_array().unwrap().len(), 5);
     let junit = std::fs::read_to_string(out.join("junit.xml")).unwrap();
@@ -195,18 +193,18 @@ fn a_crash_a_time_limit_a_hang_and_an_input_error_are_recorded_and_the_batch_goe
     assert_eq!(o.status.code(), Some(1), "{t}");
     let r = results(&out);
     assert_eq!(r.len(), 4, "{t}");
-    assert_eq!(r["mix"]["status"], "crashed", "{}", r["mix"]);
-    assert!(r["mix"]["why"].as_str().unwrap().contains("SIGSEGV"), "{}", r["mix"]);
-    assert_eq!(r["half"]["status"], "skipped", "{}", r["half"]);
+    assert_eq!(r["mix"].status, JobStatus::Crashed, "{:?}", r["mix"]);
+    assert!(r["mix"].why.as_deref().unwrap().contains("SIGSEGV"), "{:?}", r["mix"]);
+    assert_eq!(r["half"].status, JobStatus::Skipped, "{:?}", r["half"]);
     assert!(
-        r["half"]["why"].as_str().unwrap().contains("--range y"),
-        "{}",
+        r["half"].why.as_deref().unwrap().contains("--range y"),
+        "{:?}",
         r["half"]
     );
-    assert_eq!(r["spin"]["status"], "timed-out", "{}", r["spin"]);
+    assert_eq!(r["spin"].status, JobStatus::TimedOut, "{:?}", r["spin"]);
     // a and b in [1, 2]: nothing raised (the manifest's ranges applied).
-    assert_eq!(r["ratio"]["status"], "done", "{}", r["ratio"]);
-    assert_eq!(r["ratio"]["verdict"], "verified", "{}", r["ratio"]);
+    assert_eq!(r["ratio"].status, JobStatus::Done, "{:?}", r["ratio"]);
+    assert_eq!(r["ratio"].verdict.as_deref(), Some("verified"), "{:?}", r["ratio"]);
     // JUnit: the crash fails, the others are marked skipped, with the reason.
     let junit = std::fs::read_to_string(out.join("junit.xml")).unwrap();
     assert!(junit.contains("name=\"status: crashed\""), "{junit}");
@@ -239,8 +237,8 @@ fn a_crash_a_time_limit_a_hang_and_an_input_error_are_recorded_and_the_batch_goe
     );
     let r = results(&out);
     assert_eq!(r.len(), 4);
-    assert_eq!(r["mix"]["status"], "done", "{}", r["mix"]);
-    assert_eq!(r["mix"]["verdict"], "verified", "{}", r["mix"]);
+    assert_eq!(r["mix"].status, JobStatus::Done, "{:?}", r["mix"]);
+    assert_eq!(r["mix"].verdict.as_deref(), Some("verified"), "{:?}", r["mix"]);
     // A process that outgrows its memory is killed and recorded.
     let out2 = dir.join("oom");
     let o = fpsym(&[
@@ -256,7 +254,13 @@ fn a_crash_a_time_limit_a_hang_and_an_input_error_are_recorded_and_the_batch_goe
         out2.to_str().unwrap(),
     ]);
     let r = results(&out2);
-    assert_eq!(r["half"]["status"], "out-of-memory", "{}\n{}", r["half"], text(&o));
+    assert_eq!(
+        r["half"].status,
+        JobStatus::OutOfMemory,
+        "{:?}\n{}",
+        r["half"],
+        text(&o)
+    );
     assert_eq!(o.status.code(), Some(4), "{}", text(&o));
 }
 
@@ -309,9 +313,8 @@ fn shards_merged_equal_the_unsharded_batch_and_resume_finishes_the_rest() {
     assert!(text(&o).contains("missing ("), "{}", text(&o));
     let junit = std::fs::read_to_string(dir.join("partial/junit.xml")).unwrap();
     assert!(junit.contains("name=\"status: missing\""), "{junit}");
-    let merged: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("partial/batch.json")).unwrap()).unwrap();
-    assert!(!merged["missing"].as_array().unwrap().is_empty(), "{merged}");
+    let merged: BatchRecord = common::record(&dir.join("partial"), BATCH_RECORD);
+    assert!(!merged.missing.is_empty(), "{merged:?}");
 
     // --resume: a batch cut after one function finishes the others only.
     let out = dir.join("resume");
@@ -419,8 +422,10 @@ fn the_modes_answer_is_in_the_results_and_a_closed_stdout_is_no_crash() {
         out.to_str().unwrap(),
     ]);
     let r = results(&out);
-    let res = &r["half"]["result"];
-    assert!(res["max_relative_error"].is_number(), "{}\n{}", r["half"], text(&o));
+    // The mode's answer: the small fields of error.json, as JSON (no type
+    // of its own: whichever fields are small).
+    let res = r["half"].result.as_ref().unwrap_or_else(|| panic!("{:?}", r["half"]));
+    assert!(res["max_relative_error"].is_number(), "{:?}\n{}", r["half"], text(&o));
     assert_eq!(res["inputs"][0]["name"], "x", "{res}");
     assert!(text(&o).contains("max relative error"), "{}", text(&o));
     // Output piped into `head`: the batch finishes, records every
@@ -445,12 +450,13 @@ fn the_modes_answer_is_in_the_results_and_a_closed_stdout_is_no_crash() {
     assert_eq!(results(&piped).len(), 3);
 }
 
-/// `entry.array_len` of a function's run.json in a batch directory.
-fn array_len(out: &Path, r: &serde_json::Value) -> serde_json::Value {
-    let run: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join(r["dir"].as_str().unwrap()).join("run.json")).unwrap())
-            .unwrap();
-    run["entry"]["array_len"].clone()
+/// `entry.array_len` of a function's run.json in a batch directory (None:
+/// not a `--function` run).
+fn array_len(out: &Path, r: &JobResult) -> Option<u64> {
+    match common::run_record(&out.join(&r.dir)).entry {
+        EntryRecord::Function { array_len, .. } => Some(array_len),
+        EntryRecord::Main { .. } => None,
+    }
 }
 
 #[test]
@@ -480,8 +486,8 @@ fn array_len_is_given_per_function() {
     let t = text(&o);
     assert_eq!(o.status.code(), Some(0), "{t}");
     let r = results(&out);
-    assert_eq!(array_len(&out, &r["sum3"]), 3, "{t}");
-    assert_eq!(array_len(&out, &r["first"]), 1, "{t}");
+    assert_eq!(array_len(&out, &r["sum3"]), Some(3), "{t}");
+    assert_eq!(array_len(&out, &r["first"]), Some(1), "{t}");
     assert_eq!(kinds(&r["sum3"]), Vec::<String>::new(), "{t}");
     // The same for all: sum3 reads past its one element.
     let out = dir.join("all");
@@ -529,8 +535,8 @@ fn array_len_is_given_per_function() {
     let t = text(&o);
     assert_eq!(o.status.code(), Some(0), "{t}");
     let r = results(&out);
-    assert_eq!(array_len(&out, &r["sum3"]), 3, "{t}");
-    assert_eq!(array_len(&out, &r["first"]), 2, "{t}");
+    assert_eq!(array_len(&out, &r["sum3"]), Some(3), "{t}");
+    assert_eq!(array_len(&out, &r["first"]), Some(2), "{t}");
     // A name the batch does not analyse is an input error.
     let o = fpsym(&[
         "batch",

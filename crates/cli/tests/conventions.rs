@@ -10,6 +10,7 @@
 mod common;
 
 use common::replay_confirms;
+use fpsym_report::{PathEnd, Property, Test};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -41,31 +42,23 @@ fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
-fn json(p: &Path) -> serde_json::Value {
-    common::typed(p);
-    serde_json::from_str(&std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))).unwrap()
-}
-
 /// The findings of an output directory as (kind, line).
 fn findings(out: &Path) -> BTreeSet<(String, u64)> {
-    let Ok(rd) = std::fs::read_dir(out.join("findings")) else {
-        return BTreeSet::new();
-    };
-    rd.map(|f| {
-        let v = json(&f.unwrap().path());
-        (v["kind"].as_str().unwrap().to_string(), v["line"].as_u64().unwrap())
-    })
-    .collect()
+    common::findings(out)
+        .into_iter()
+        .map(|v| (v.kind.to_string(), u64::from(v.line)))
+        .collect()
 }
 
-/// Every test of an output directory.
-fn tests(out: &Path) -> Vec<serde_json::Value> {
-    let mut v: Vec<_> = std::fs::read_dir(out.join("tests"))
-        .unwrap()
-        .map(|t| json(&t.unwrap().path()))
-        .collect();
-    v.sort_by_key(|t| t["id"].as_u64());
-    v
+/// Every test of an output directory (`tests/` must be there), by id.
+fn tests(out: &Path) -> Vec<Test> {
+    assert!(out.join("tests").is_dir(), "no {}", out.join("tests").display());
+    common::tests(out)
+}
+
+/// A test's end class (`exit`, `error`, `partial`) and its `detail`.
+fn end(t: &Test) -> (&'static str, String) {
+    (t.end.class(), t.end.to_string())
 }
 
 fn set(items: &[(&str, u64)]) -> BTreeSet<(String, u64)> {
@@ -96,13 +89,16 @@ fn unreach_call_reachable_error_is_false_and_abort_assert_and_division_end_paths
     // Only reach_error is a finding: not the abort of assume_abort_if_not,
     // not the failed assert, not the division by zero.
     assert_eq!(findings(&out), set(&[("reach-error", 11)]), "{t}");
-    let stats = json(&out.join("stats.json"));
-    assert_eq!(stats["sv_comp"], "false(unreach-call)");
-    assert_eq!(stats["property"], "unreach-call");
+    let stats = common::summary(&out);
+    assert_eq!(stats.sv_comp.as_deref(), Some("false(unreach-call)"), "{stats:?}");
+    assert_eq!(stats.property, Some(Property::UnreachCall), "{stats:?}");
     // Those paths ended normally; their tests say how.
     let ends: BTreeSet<(String, String)> = tests(&out)
         .iter()
-        .map(|t| (t["end"].as_str().unwrap().into(), t["detail"].as_str().unwrap().into()))
+        .map(|t| {
+            let (class, detail) = end(t);
+            (class.into(), detail)
+        })
         .collect();
     for how in ["abort", "assertion-failure", "division-by-zero", "exit 0"] {
         assert!(ends.contains(&("exit".into(), how.into())), "{how}: {ends:?}");
@@ -111,13 +107,8 @@ fn unreach_call_reachable_error_is_false_and_abort_assert_and_division_end_paths
     // reach_error call at line 11.
     let r = replay_confirms(&out);
     assert!(r.contains("finding reach-error at svcomp_unreach_false.c:11"), "{r}");
-    let rj = json(&out.join("replay.json"));
-    let observed: BTreeSet<&str> = rj["tests"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["observed"]["kind"].as_str().unwrap())
-        .collect();
+    let rj = common::replay_report(&out);
+    let observed: BTreeSet<&str> = rj.tests.iter().map(|t| t.observed.kind.name()).collect();
     for k in ["abort", "assertion-failure", "division-by-zero", "reach-error", "exit"] {
         assert!(observed.contains(k), "{k}: {observed:?}");
     }
@@ -171,11 +162,11 @@ fn unreach_call_unreachable_error_in_a_preprocessed_file_is_true() {
     assert!(findings(&out).is_empty(), "{t}");
     // The .i file is the user's code (its line markers name the source):
     // branch coverage counts its branches.
-    let stats = json(&out.join("stats.json"));
-    assert!(stats["stats"]["branches_total"].as_u64().unwrap() > 0, "{stats}");
-    assert_eq!(stats["sv_comp"], "true");
+    let stats = common::summary(&out);
+    assert!(stats.stats.branches_total > 0, "{stats:?}");
+    assert_eq!(stats.sv_comp.as_deref(), Some("true"), "{stats:?}");
     assert!(
-        tests(&out).iter().any(|t| t["end"] == "exit" && t["detail"] == "abort"),
+        tests(&out).iter().any(|t| end(t) == ("exit", "abort".to_string())),
         "{t}"
     );
     // Natively (the .i compiled with its reach_error renamed): every test
@@ -203,9 +194,9 @@ fn preprocessed_file_with_a_finding_is_replayed_with_coverage() {
     assert_eq!(o.status.code(), Some(1), "{t}");
     assert_eq!(findings(&out), set(&[("abort", 10)]), "{t}");
     assert!(t.contains("finding abort at svcomp_unreach_true.c:10 (test"), "{t}");
-    let rj = json(&out.join("replay.json"));
-    assert!(rj["findings"][0]["confirmed"] == true, "{rj}");
-    assert!(rj["coverage"]["lines"]["count"].as_u64().unwrap() > 0, "{rj}");
+    let rj = common::replay_report(&out);
+    assert!(rj.findings.first().is_some_and(|f| f.confirmed), "{rj:?}");
+    assert!(rj.coverage.as_ref().unwrap().lines.count > 0, "{rj:?}");
     let _ = std::fs::remove_dir_all(&out);
 }
 
@@ -242,7 +233,7 @@ fn under_unreach_call_undefined_behaviour_makes_the_verdict_unknown() {
     assert!(
         tests(&out)
             .iter()
-            .any(|t| t["end"] == "partial" && t["detail"].as_str().unwrap().starts_with("undefined behaviour")),
+            .any(|t| t.end.class() == "partial" && t.end.to_string().starts_with("undefined behaviour")),
         "{t}"
     );
     replay_confirms(&out);
@@ -306,10 +297,7 @@ fn an_earlier_run_is_never_mixed_with_a_new_one() {
     let o = fpsym(&["run", s(&one), "-o", s(&out), "--force"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert_eq!(tests(&out).len(), 1);
-    assert!(json(&out.join("run.json"))["files"][0]
-        .as_str()
-        .unwrap()
-        .ends_with("one.c"));
+    assert!(common::run_record(&out).files[0].ends_with("one.c"));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -365,10 +353,7 @@ fn function_results_are_replayed_and_a_disagreeing_test_counts() {
         "z3",
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    let details: BTreeSet<String> = tests(&out)
-        .iter()
-        .map(|t| t["detail"].as_str().unwrap().to_string())
-        .collect();
+    let details: BTreeSet<String> = tests(&out).iter().map(|t| t.end.to_string()).collect();
     // The function's result (and an exit() inside it) as the run records it.
     assert_eq!(
         details,
@@ -383,14 +368,12 @@ fn function_results_are_replayed_and_a_disagreeing_test_counts() {
     assert!(!r.contains(" NO\n"), "{r}");
     // A test that behaves otherwise (it claims exit 5 where the program
     // returns 2) counts in the summary and fails the replay.
-    let tampered = tests(&out).into_iter().find(|t| t["detail"] == "exit 2").unwrap();
-    let path = out
-        .join("tests")
-        .join(format!("{:06}.json", tampered["id"].as_u64().unwrap()));
+    let tampered = tests(&out).into_iter().find(|t| t.end.to_string() == "exit 2").unwrap();
+    let path = out.join("tests").join(format!("{:06}.json", tampered.id));
     let mut t = tampered.clone();
-    t["status"] = 5.into();
-    t["detail"] = "exit 5".into();
-    std::fs::write(&path, t.to_string()).unwrap();
+    // `status` 5 and `detail` "exit 5".
+    t.end = PathEnd::Exit(5);
+    std::fs::write(&path, serde_json::to_string(&t).unwrap()).unwrap();
     let o = fpsym(&["replay", s(&out)]);
     let t = text(&o);
     assert_eq!(o.status.code(), Some(3), "{t}");
@@ -487,13 +470,13 @@ fn a_missing_sanitizer_runtime_names_its_package() {
         .map(|e| e.unwrap().path().join("include"))
         .find(|p| p.is_dir())
         .expect("clang-14's headers");
-    let mut record = json(&out.join("run.json"));
-    record["cflags"] = serde_json::json!([
+    let mut record = common::run_record(&out);
+    record.cflags = vec![
         format!("-resource-dir={}", dir.join("no-resources").display()),
-        "-isystem",
-        headers.display().to_string()
-    ]);
-    std::fs::write(out.join("run.json"), record.to_string()).unwrap();
+        "-isystem".to_string(),
+        headers.display().to_string(),
+    ];
+    std::fs::write(out.join("run.json"), serde_json::to_string(&record).unwrap()).unwrap();
     let o = fpsym(&["replay", s(&out)]);
     let t = text(&o);
     assert_eq!(o.status.code(), Some(2), "{t}");

@@ -4,6 +4,7 @@
 
 mod common;
 
+use fpsym_report::critical_record::{Answer, CriticalRecord, CRITICAL_RECORD};
 use std::path::{Path, PathBuf};
 
 fn fixture(name: &str) -> PathBuf {
@@ -17,29 +18,68 @@ fn bench(name: &str) -> PathBuf {
 }
 
 /// `fpsym critical FILE --function F ARGS -o OUT`: exit code, output,
-/// critical.json, and the directory.
-fn critical(
-    file: &Path,
-    function: &str,
-    args: &[&str],
-    tag: &str,
-) -> (Option<i32>, String, serde_json::Value, PathBuf) {
+/// critical.json (the test fails, with the output, when there is none),
+/// and the directory.
+fn critical(file: &Path, function: &str, args: &[&str], tag: &str) -> (Option<i32>, String, CriticalRecord, PathBuf) {
     let (code, text, out) = common::run_mode("critical", file, function, args, tag);
-    (code, text, common::json_in(&out, "critical.json"), out)
+    let j = common::record_if(&out, CRITICAL_RECORD)
+        .unwrap_or_else(|| panic!("no {CRITICAL_RECORD} in {} (exit {code:?})\n{text}", out.display()));
+    (code, text, j, out)
+}
+
+/// The answer for `side` (`below`, `above`, `nan`) of the first
+/// expectation.
+fn side<'a>(j: &'a CriticalRecord, side: &str) -> &'a Answer {
+    match side {
+        "below" => &j.below,
+        "above" => &j.above,
+        "nan" => &j.nan,
+        _ => panic!("no side {side}"),
+    }
+}
+
+/// The test of a `sat` answer (the test fails on another answer).
+fn test_of(a: &Answer) -> u64 {
+    match a {
+        Answer::Sat { test, .. } => *test,
+        _ => panic!("no test in {a:?}"),
+    }
+}
+
+/// The result of a `sat` answer (None: another answer, or no result).
+fn result_of(a: &Answer) -> Option<&str> {
+    match a {
+        Answer::Sat { result, .. } => result.as_deref(),
+        _ => None,
+    }
+}
+
+/// The operation of a `sat` answer.
+fn what_of(a: &Answer) -> Option<&str> {
+    match a {
+        Answer::Sat { what, .. } => what.as_deref(),
+        _ => None,
+    }
+}
+
+/// Why an `unsat` or `unknown` answer is so.
+fn why_of(a: &Answer) -> Option<&str> {
+    match a {
+        Answer::Unsat { why } => why.as_deref(),
+        Answer::Unknown { why } => Some(why),
+        Answer::Sat { .. } => None,
+    }
 }
 
 /// The float inputs of test `id`, by name.
 fn inputs(out: &Path, id: u64) -> std::collections::BTreeMap<String, f32> {
-    let t: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join(format!("tests/{id:06}.json"))).unwrap()).unwrap();
-    t["objects"]
-        .as_array()
-        .unwrap()
+    let t = common::test(out, id);
+    t.objects
         .iter()
         .map(|o| {
             (
-                o["name"].as_str().unwrap().to_string(),
-                o["value"].as_str().unwrap().parse().unwrap(),
+                o.name.clone(),
+                o.value.as_deref().unwrap_or_else(|| panic!("{t:?}")).parse().unwrap(),
             )
         })
         .collect()
@@ -71,12 +111,12 @@ fn slope_leaves_its_real_value_on_both_sides() {
     );
     assert_eq!(code, Some(1), "{text}");
     for (side, outside) in [("below", -1.0f64), ("above", 1.0)] {
-        assert_eq!(j[side]["answer"], "sat", "{j}");
-        let i = inputs(&out, j[side]["test"].as_u64().unwrap());
+        assert_eq!(self::side(&j, side).name(), "sat", "{j:?}");
+        let i = inputs(&out, test_of(self::side(&j, side)));
         let r = slope(i["x0"], i["h"]);
         assert_eq!(
             r.to_string().parse::<f32>().unwrap(),
-            j[side]["result"].as_str().unwrap().parse::<f32>().unwrap()
+            result_of(self::side(&j, side)).unwrap().parse::<f32>().unwrap()
         );
         let (lo, hi) = (25.99999f64, 26.00001f64);
         if outside < 0.0 {
@@ -86,7 +126,7 @@ fn slope_leaves_its_real_value_on_both_sides() {
         }
         assert!((1e-6..=1e-3).contains(&(i["h"] as f64)), "{i:?}");
     }
-    assert_eq!(j["nan"]["answer"], "unsat", "{j}");
+    assert_eq!(j.nan.name(), "unsat", "{j:?}");
     assert!(text.contains("confirmed"), "{text}");
 }
 
@@ -111,12 +151,12 @@ fn bounds_are_exact_decimals_and_proofs_are_given() {
         "poly",
     );
     assert_eq!(code, Some(1), "{text}");
-    assert_eq!(j["below"]["answer"], "sat", "{j}");
-    assert_eq!(j["below"]["result"], "1e9", "{j}");
-    let i = inputs(&out, j["below"]["test"].as_u64().unwrap());
+    assert_eq!(j.below.name(), "sat", "{j:?}");
+    assert_eq!(result_of(&j.below), Some("1e9"), "{j:?}");
+    let i = inputs(&out, test_of(&j.below));
     assert_eq!((i["a"] * i["a"] + i["b"] + 1e-5f32) * i["c"], 1e9f32, "{i:?}");
-    assert_eq!(j["above"]["answer"], "unsat", "{j}");
-    assert_eq!(j["nan"]["answer"], "unsat", "{j}");
+    assert_eq!(j.above.name(), "unsat", "{j:?}");
+    assert_eq!(j.nan.name(), "unsat", "{j:?}");
 }
 
 /// Seed 001's heron with tolerance 1e-3: no float result below -0.001
@@ -137,11 +177,11 @@ fn heron_stays_within_1e_3_of_its_real_range_by_the_linear_relaxation() {
     let (code, text, j, _) = critical(&bench("heron.c"), "heron", &with, "heron-1e-3");
     assert_eq!(code, Some(0), "{text}");
     for side in ["below", "above", "nan"] {
-        assert_eq!(j[side]["answer"], "unsat", "{side}: {j}");
+        assert_eq!(self::side(&j, side).name(), "unsat", "{side}: {j:?}");
     }
     let (code, text, j, _) = critical(&bench("heron.c"), "heron", &without, "heron-1e-3-no-linear");
     assert_eq!(code, Some(4), "{text}");
-    assert_eq!(j["below"]["answer"], "unknown", "{j}");
+    assert_eq!(j.below.name(), "unknown", "{j:?}");
 }
 
 #[test]
@@ -154,7 +194,7 @@ fn a_result_that_stays_in_range_is_verified() {
     );
     assert_eq!(code, Some(0), "{text}");
     for side in ["below", "above", "nan"] {
-        assert_eq!(j[side]["answer"], "unsat", "{j}");
+        assert_eq!(self::side(&j, side).name(), "unsat", "{j:?}");
     }
     assert!(text.contains("verdict: verified"), "{text}");
 }
@@ -170,8 +210,8 @@ fn an_unrolling_bound_gives_unknown_not_a_proof() {
         "steps5",
     );
     assert_eq!(code, Some(4), "{text}");
-    assert_eq!(j["above"]["answer"], "unknown", "{j}");
-    assert!(j["above"]["why"].as_str().unwrap().contains("loop bound 5"), "{j}");
+    assert_eq!(j.above.name(), "unknown", "{j:?}");
+    assert!(why_of(&j.above).unwrap().contains("loop bound 5"), "{j:?}");
     let (code, text, j, _) = critical(
         &fixture("critical.c"),
         "steps",
@@ -179,8 +219,8 @@ fn an_unrolling_bound_gives_unknown_not_a_proof() {
         "steps",
     );
     assert_eq!(code, Some(1), "{text}");
-    assert_eq!(j["above"]["answer"], "sat", "{j}");
-    assert_eq!(j["above"]["result"], "1.0000001e0", "{j}");
+    assert_eq!(j.above.name(), "sat", "{j:?}");
+    assert_eq!(result_of(&j.above), Some("1.0000001e0"), "{j:?}");
 }
 
 #[test]
@@ -199,12 +239,19 @@ fn bad_expectations_are_input_errors() {
         ("accumulate", "acc[5]=[0,1]", "acc has 2 element(s)"),
         ("accumulate", "acc[x]=[0,1]", "expected NAME[INDEX]"),
     ] {
-        let (code, text, _, _) = critical(&fixture("critical.c"), f, &["--expect", e, "--array-len", "2"], "bad");
+        let (code, text, _) = common::run_mode(
+            "critical",
+            &fixture("critical.c"),
+            f,
+            &["--expect", e, "--array-len", "2"],
+            "bad",
+        );
         assert_eq!(code, Some(2), "{e}: {text}");
         assert!(text.contains(says), "{e}: {text}");
     }
     // A property would leave the range checks unasked (and "no" unproved).
-    let (code, text, _, _) = critical(
+    let (code, text, _) = common::run_mode(
+        "critical",
         &fixture("critical.c"),
         "square",
         &["--expect", "ret=[0,1]", "--property", "unreach-call"],
@@ -216,19 +263,17 @@ fn bad_expectations_are_input_errors() {
 
 /// The floats of a test's objects (their elements for an array), by name.
 fn test_floats(out: &Path, id: u64) -> Vec<(String, f32)> {
-    let t = common::json_in(&out.join("tests"), &format!("{id:06}.json"));
+    let t = common::test(out, id);
     let mut v = Vec::new();
-    for o in t["objects"].as_array().unwrap() {
-        let mut one = |x: &serde_json::Value| {
-            if let (Some(n), Some(val)) = (x["name"].as_str(), x["value"].as_str()) {
-                if let Ok(f) = val.parse::<f32>() {
-                    v.push((n.to_string(), f));
-                }
+    for o in &t.objects {
+        let mut one = |n: &str, val: Option<&str>| {
+            if let Some(f) = val.and_then(|val| val.parse::<f32>().ok()) {
+                v.push((n.to_string(), f));
             }
         };
-        one(o);
-        for e in o["elements"].as_array().into_iter().flatten() {
-            one(e);
+        one(&o.name, o.value.as_deref());
+        for e in &o.elements {
+            one(&e.name, Some(&e.value));
         }
     }
     v
@@ -267,12 +312,12 @@ fn range_bounds_are_exact_decimals_not_doubles() {
         "exact",
     );
     assert_eq!(code, Some(0), "{text}");
-    assert_eq!(j["below"]["answer"], "unsat", "{j}");
+    assert_eq!(j.below.name(), "unsat", "{j:?}");
     let next = f32::from_bits(0.5f32.to_bits() + 1);
     assert_eq!(
-        j["float_range"]["lo"].as_str().unwrap().parse::<f32>().unwrap(),
+        j.float_range.lo.as_deref().unwrap().parse::<f32>().unwrap(),
         next,
-        "{j}"
+        "{j:?}"
     );
     for id in test_ids(&out) {
         for (_, x) in test_floats(&out, id) {
@@ -287,9 +332,9 @@ fn range_bounds_are_exact_decimals_not_doubles() {
         "int",
     );
     assert_eq!(code, Some(1), "{text}");
-    assert_eq!(j["above"]["result"], "1.0000001e0", "{j}");
-    assert_eq!(j["float_range"]["lo"], "1.0000001e0", "{j}");
-    assert_eq!(j["float_range"]["hi"], "1.0000001e0", "{j}");
+    assert_eq!(result_of(&j.above), Some("1.0000001e0"), "{j:?}");
+    assert_eq!(j.float_range.lo.as_deref(), Some("1.0000001e0"), "{j:?}");
+    assert_eq!(j.float_range.hi.as_deref(), Some("1.0000001e0"), "{j:?}");
 }
 
 /// Builds `driver` (C source) with the bench program `program` natively
@@ -316,9 +361,9 @@ fn native(program: &Path, driver: &str, tag: &str) -> String {
 }
 
 /// The float range of critical.json as f32 bounds.
-fn float_range(j: &serde_json::Value) -> (f32, f32) {
-    let b = |k: &str| j["float_range"][k].as_str().unwrap().parse::<f32>().unwrap();
-    (b("lo"), b("hi"))
+fn float_range(j: &CriticalRecord) -> (f32, f32) {
+    let b = |k: &Option<String>| k.as_deref().unwrap().parse::<f32>().unwrap();
+    (b(&j.float_range.lo), b(&j.float_range.hi))
 }
 
 #[test]
@@ -338,7 +383,7 @@ fn the_float_range_encloses_every_native_result() {
         "slope-range",
     );
     assert_eq!(code, Some(1), "{text}");
-    assert_eq!(j["float_range"]["every_path"], true, "{j}");
+    assert!(j.float_range.every_path, "{j:?}");
     let (lo, hi) = float_range(&j);
     let got = native(
         &bench("slope.c"),
@@ -367,9 +412,9 @@ int main(void) {
         v[1]
     );
     // Every value of the suspicious intervals' answers is in it too.
-    for s in j["suspicious"].as_array().unwrap() {
-        assert_eq!(s["answer"]["answer"], "sat", "{j}");
-        let r: f32 = s["answer"]["result"].as_str().unwrap().parse().unwrap();
+    for s in &j.suspicious {
+        assert_eq!(s.answer.name(), "sat", "{j:?}");
+        let r: f32 = result_of(&s.answer).unwrap().parse().unwrap();
         assert!((lo..=hi).contains(&r), "{r}");
     }
     // heron, sampled: random triangles, nearly degenerate ones (c near
@@ -391,7 +436,7 @@ int main(void) {
         ],
         "heron-range",
     );
-    assert_eq!(j["float_range"]["every_path"], true, "{text}");
+    assert!(j.float_range.every_path, "{text}");
     let (lo, hi) = float_range(&j);
     let got = native(
         &bench("heron.c"),
@@ -445,22 +490,22 @@ fn suspicious_intervals_outside_the_float_range_are_proved_empty() {
         "square-range",
     );
     assert_eq!(code, Some(1), "{text}");
-    assert_eq!(j["float_range"]["lo"], "0e0", "{j}");
-    assert_eq!(j["float_range"]["hi"], "9e0", "{j}");
-    assert_eq!(j["float_range"]["nan"], false, "{j}");
-    let s = j["suspicious"].as_array().unwrap();
-    assert_eq!(s[0]["side"], "below", "{j}");
-    assert_eq!(s[0]["empty"], true, "{j}");
-    assert_eq!(s[0]["answer"]["answer"], "unsat", "{j}");
-    assert_eq!(s[1]["side"], "above", "{j}");
-    assert_eq!(s[1]["empty"], false, "{j}");
+    assert_eq!(j.float_range.lo.as_deref(), Some("0e0"), "{j:?}");
+    assert_eq!(j.float_range.hi.as_deref(), Some("9e0"), "{j:?}");
+    assert!(!j.float_range.nan, "{j:?}");
+    let s = &j.suspicious;
+    assert_eq!(s[0].side, "below", "{j:?}");
+    assert!(s[0].empty, "{j:?}");
+    assert_eq!(s[0].answer.name(), "unsat", "{j:?}");
+    assert_eq!(s[1].side, "above", "{j:?}");
+    assert!(!s[1].empty, "{j:?}");
     assert_eq!(
-        (s[1]["lo"].as_str(), s[1]["hi"].as_str()),
+        (s[1].lo.as_deref(), s[1].hi.as_deref()),
         (Some("8"), Some("9e0")),
-        "{j}"
+        "{j:?}"
     );
-    assert_eq!(s[1]["answer"]["answer"], "sat", "{j}");
-    assert_eq!(j["nan"]["answer"], "unsat", "{j}");
+    assert_eq!(s[1].answer.name(), "sat", "{j:?}");
+    assert_eq!(j.nan.name(), "unsat", "{j:?}");
     assert!(
         text.contains("float range (interval propagation, every path): [0e0, 9e0]\n"),
         "{text}"
@@ -478,14 +523,14 @@ fn suspicious_intervals_outside_the_float_range_are_proved_empty() {
     );
     assert_eq!(code, Some(1), "{text}");
     assert_eq!(
-        (j["float_range"]["lo"].as_str(), j["float_range"]["hi"].as_str()),
+        (j.float_range.lo.as_deref(), j.float_range.hi.as_deref()),
         (Some("1e0"), Some("1e0")),
-        "{j}"
+        "{j:?}"
     );
-    assert_eq!(j["float_range"]["nan"], true, "{j}");
-    assert_eq!(j["nan"]["answer"], "sat", "{j}");
-    for s in j["suspicious"].as_array().unwrap() {
-        assert_eq!(s["empty"], true, "{j}");
+    assert!(j.float_range.nan, "{j:?}");
+    assert_eq!(j.nan.name(), "sat", "{j:?}");
+    for s in &j.suspicious {
+        assert!(s.empty, "{j:?}");
     }
     assert!(text.contains("every path): [1e0, 1e0] and NaN"), "{text}");
     // Cut by a loop bound, the range covers only the paths explored: no
@@ -496,14 +541,12 @@ fn suspicious_intervals_outside_the_float_range_are_proved_empty() {
         &["--range", "n=[0,10]", "--expect", "ret=[0,2]", "--unroll", "5"],
         "steps-range",
     );
-    assert_eq!(j["float_range"]["every_path"], false, "{text}");
-    assert!(
-        j["float_range"]["why"].as_str().unwrap().contains("stopped early"),
-        "{j}"
-    );
-    assert_eq!(j["above"]["answer"], "unknown", "{j}");
-    assert_eq!(j["suspicious"][1]["empty"], false, "{j}");
-    assert_eq!(j["suspicious"][1]["answer"]["answer"], "unknown", "{j}");
+    assert!(!j.float_range.every_path, "{text}");
+    assert!(j.float_range.why.as_deref().unwrap().contains("stopped early"), "{j:?}");
+    assert_eq!(j.above.name(), "unknown", "{j:?}");
+    let s = j.suspicious.get(1).unwrap_or_else(|| panic!("{j:?}"));
+    assert!(!s.empty, "{j:?}");
+    assert_eq!(s.answer.name(), "unknown", "{j:?}");
 }
 
 #[test]
@@ -525,27 +568,30 @@ fn out_parameters_and_globals_are_checked_and_confirmed_natively() {
         "acc",
     );
     assert_eq!(code, Some(1), "{text}");
-    let e = &j["expects"];
-    assert_eq!(e[0]["below"]["answer"], "sat", "{j}");
-    assert_eq!(e[0]["below"]["result"], "-1.0000001e0", "{j}");
-    assert_eq!(e[0]["below"]["what"], "acc[1]", "{j}");
-    assert_eq!(e[0]["above"]["answer"], "sat", "{j}");
-    assert_eq!(e[0]["above"]["what"], "acc[0]", "{j}");
-    assert_eq!(e[0]["float_range"]["lo"], "-1.0000001e0", "{j}");
-    assert_eq!(e[0]["float_range"]["hi"], "1.0000001e0", "{j}");
+    let e = &j.expects;
+    assert!(e.len() >= 2, "{j:?}");
+    assert_eq!(e[0].below.name(), "sat", "{j:?}");
+    assert_eq!(result_of(&e[0].below), Some("-1.0000001e0"), "{j:?}");
+    assert_eq!(what_of(&e[0].below), Some("acc[1]"), "{j:?}");
+    assert_eq!(e[0].above.name(), "sat", "{j:?}");
+    assert_eq!(what_of(&e[0].above), Some("acc[0]"), "{j:?}");
+    assert_eq!(e[0].float_range.lo.as_deref(), Some("-1.0000001e0"), "{j:?}");
+    assert_eq!(e[0].float_range.hi.as_deref(), Some("1.0000001e0"), "{j:?}");
     // Only acc[1]: never above 0, proved.
-    assert_eq!(e[1]["what"], "acc[1]", "{j}");
-    assert_eq!(e[1]["below"]["answer"], "sat", "{j}");
-    assert_eq!(e[1]["above"]["answer"], "unsat", "{j}");
-    assert_eq!(e[1]["float_range"]["hi"], "-0e0", "{j}");
+    assert_eq!(e[1].what, "acc[1]", "{j:?}");
+    assert_eq!(e[1].below.name(), "sat", "{j:?}");
+    assert_eq!(e[1].above.name(), "unsat", "{j:?}");
+    assert_eq!(e[1].float_range.hi.as_deref(), Some("-0e0"), "{j:?}");
     // The test's inputs, run natively: n = 10 makes acc[0] 1.0000001f.
     let t = test_ids(&out)
         .into_iter()
-        .find(|id| *id == e[0]["above"]["test"].as_u64().unwrap())
+        .find(|id| *id == test_of(&e[0].above))
         .unwrap();
-    let n: i64 = common::json_in(&out.join("tests"), &format!("{t:06}.json"))["objects"][0]["value"]
-        .as_str()
-        .unwrap()
+    let test = common::test(&out, t);
+    let n: i64 = test.objects[0]
+        .value
+        .as_deref()
+        .unwrap_or_else(|| panic!("{test:?}"))
         .parse()
         .unwrap();
     let mut s = 0.0f32;
@@ -570,17 +616,12 @@ fn out_parameters_and_globals_are_checked_and_confirmed_natively() {
         "globals",
     );
     assert_eq!(code, Some(1), "{text}");
-    for e in j["expects"].as_array().unwrap() {
-        assert_eq!(e["above"]["answer"], "sat", "{j}");
-        assert_eq!(e["above"]["result"], "1.0000001e0", "{j}");
-        assert_eq!(e["below"]["answer"], "unsat", "{j}");
+    for e in &j.expects {
+        assert_eq!(e.above.name(), "sat", "{j:?}");
+        assert_eq!(result_of(&e.above), Some("1.0000001e0"), "{j:?}");
+        assert_eq!(e.below.name(), "unsat", "{j:?}");
     }
-    let kinds: Vec<&str> = j["expects"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["kinds"]["above"].as_str().unwrap())
-        .collect();
+    let kinds: Vec<&str> = j.expects.iter().map(|e| e.kinds.above.as_str()).collect();
     assert_eq!(kinds, ["above-range", "above-range-2"]);
     let replayed = common::replay_confirms(&out);
     assert!(replayed.contains("2 confirmed"), "{replayed}");
@@ -606,15 +647,10 @@ fn a_float_range_over_floats_and_doubles_holds_both() {
         "mixed",
     );
     // Natively, a = 7.0710678f, b = c = 5 gives s->a = 156.25.
-    let hi: f64 = j["float_range"]["hi"].as_str().expect("a float range").parse().unwrap();
+    let hi: f64 = j.float_range.hi.as_deref().expect("a float range").parse().unwrap();
     assert!(hi >= 156.25, "{text}");
-    let above = j["suspicious"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["side"] == "above")
-        .unwrap();
-    assert_ne!(above["answer"]["answer"], "unsat", "{text}");
+    let above = j.suspicious.iter().find(|s| s.side == "above").unwrap();
+    assert_ne!(above.answer.name(), "unsat", "{text}");
 }
 
 #[test]
@@ -626,6 +662,6 @@ fn a_long_double_result_is_confirmed_natively() {
         "long-double",
     );
     assert_eq!(code, Some(1), "{text}");
-    assert_eq!(j["above"]["answer"], "sat", "{j}");
+    assert_eq!(j.above.name(), "sat", "{j:?}");
     assert!(text.contains("1 findings, 1 confirmed, 0 unconfirmed"), "{text}");
 }

@@ -5,6 +5,8 @@
 
 mod common;
 
+use fpsym_report::mode_records::{ErrorBudget, ErrorRecord, ErrorTiming, ERROR_RECORD, ERROR_TIMING};
+use fpsym_report::Observation;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -12,17 +14,38 @@ fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c").join(name)
 }
 
-/// `fpsym error FILE --function F ARGS -o OUT`: exit code, output, error.json.
-fn error(file: &str, function: &str, args: &[&str], tag: &str) -> (Option<i32>, String, serde_json::Value, PathBuf) {
+/// `fpsym error FILE --function F --solver cp ARGS -o OUT`: exit code,
+/// output and the directory.
+fn error_run(file: &str, function: &str, args: &[&str], tag: &str) -> (Option<i32>, String, PathBuf) {
     let args: Vec<&str> = ["--solver", "cp"].iter().chain(args).copied().collect();
-    let (code, text, out) = common::run_mode("error", &fixture(file), function, &args, tag);
-    (code, text, common::json_in(&out, "error.json"), out)
+    common::run_mode("error", &fixture(file), function, &args, tag)
 }
 
-fn err(j: &serde_json::Value) -> f64 {
-    match &j["max_relative_error"] {
-        serde_json::Value::String(s) if s == "inf" => f64::INFINITY,
-        v => v.as_f64().expect("max_relative_error is a number"),
+/// As [`error_run`], with error.json (the test fails, with the output,
+/// when there is none).
+fn error(file: &str, function: &str, args: &[&str], tag: &str) -> (Option<i32>, String, ErrorRecord, PathBuf) {
+    let (code, text, out) = error_run(file, function, args, tag);
+    let j = common::record_if(&out, ERROR_RECORD)
+        .unwrap_or_else(|| panic!("no {ERROR_RECORD} in {} (exit {code:?})\n{text}", out.display()));
+    (code, text, j, out)
+}
+
+/// The maximum relative error (infinite for `"inf"`).
+fn err(j: &ErrorRecord) -> f64 {
+    j.max_relative_error.get()
+}
+
+/// The error by `metric` (None: not reported).
+fn metric(j: &ErrorRecord, metric: &str) -> Option<f64> {
+    j.metrics.get(metric).map(|e| e.get())
+}
+
+/// How the budget was cut (`time`, `counts`) and whether the run is
+/// reproducible.
+fn budget(j: &ErrorRecord) -> (&'static str, bool) {
+    match &j.budget {
+        ErrorBudget::Time { reproducible, .. } => ("time", *reproducible),
+        ErrorBudget::Counts { reproducible, .. } => ("counts", *reproducible),
     }
 }
 
@@ -52,30 +75,30 @@ fn inaccuracy_branches_find_an_absorption_random_search_misses() {
     assert_eq!(code, Some(0), "{text2}");
     assert!(err(&fpgen) > 1e-9, "{text}");
     assert!(err(&random) < 1e-9, "{text2}");
-    assert!(fpgen["symbolic_inputs"].as_u64().unwrap() > 0, "{fpgen}");
-    assert_eq!(random["symbolic_inputs"], 0, "{random}");
+    assert!(fpgen.symbolic_inputs > 0, "{fpgen:?}");
+    assert_eq!(random.symbolic_inputs, 0, "{random:?}");
     // What error.json tells: the inputs (hex floats that parse back to the
     // decimals), computed and exact results, when the best was found, and
     // the cancellation at the subtraction.
-    let inputs = fpgen["inputs"].as_array().unwrap();
-    assert_eq!(inputs.len(), 2, "{fpgen}");
+    let inputs = &fpgen.inputs;
+    assert_eq!(inputs.len(), 2, "{fpgen:?}");
     for i in inputs {
-        assert!(i["hex"].as_str().unwrap().contains("0x") || i["hex"] == "0x0p+0", "{i}");
-        let d: f64 = i["decimal"].as_str().unwrap().parse().unwrap();
-        assert!((-100.0..=100.0).contains(&d), "{i}");
+        let hex = i.hex.as_deref().unwrap_or_else(|| panic!("{i:?}"));
+        assert!(hex.contains("0x") || hex == "0x0p+0", "{i:?}");
+        let d: f64 = i.decimal.parse().unwrap();
+        assert!((-100.0..=100.0).contains(&d), "{i:?}");
     }
-    assert!(fpgen["exact"].as_str().unwrap().len() > 20, "{fpgen}");
-    assert!(fpgen["measured_to_best"].as_u64().unwrap() <= fpgen["measured"].as_u64().unwrap());
-    let timing = common::json_in(&out, "error-timing.json");
-    assert!(timing["time_to_best"].as_f64().unwrap() <= timing["seconds"].as_f64().unwrap());
-    assert_eq!(fpgen["budget"]["by"], "time", "{fpgen}");
-    assert_eq!(fpgen["budget"]["reproducible"], false, "{fpgen}");
-    let sites = fpgen["diagnosis"]["sites"].as_array().unwrap();
+    assert!(fpgen.exact.len() > 20, "{fpgen:?}");
+    assert!(fpgen.measured_to_best <= fpgen.measured, "{fpgen:?}");
+    let timing: ErrorTiming = common::record(&out, ERROR_TIMING);
+    assert!(timing.time_to_best <= timing.seconds, "{timing:?}");
+    assert_eq!(budget(&fpgen), ("time", false), "{fpgen:?}");
+    let sites = &fpgen.diagnosis.sites;
     assert!(
         sites
             .iter()
-            .any(|s| s["at"].as_str().unwrap().contains("error_absorb.c:4:") && s["bits_lost"].as_u64().unwrap() >= 32),
-        "{fpgen}"
+            .any(|s| s.at.contains("error_absorb.c:4:") && s.bits_lost >= 32),
+        "{fpgen:?}"
     );
     // The worst input is a test of the run directory.
     assert!(out.join("tests/000001.json").exists(), "{text}");
@@ -137,24 +160,19 @@ fn refinement_reaches_the_seeds_error_on_recursive_summation() {
     let args = ["--array-len", "8", "--range", "x=[-100,100]", "--max-time", "8"];
     let (code, text, j, _) = error("error_sum.c", "sum", &args, "sum");
     assert_eq!(code, Some(0), "{text}");
-    assert_eq!(j["strategy"], "fpsym", "{j}");
+    assert_eq!(j.strategy, "fpsym", "{j:?}");
     assert!(err(&j) >= 1.0, "{text}");
-    let xs: Vec<f64> = j["inputs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|i| i["decimal"].as_str().unwrap().parse().unwrap())
-        .collect();
-    assert_eq!(xs.len(), 8, "{j}");
+    let xs: Vec<f64> = j.inputs.iter().map(|i| i.decimal.parse().unwrap()).collect();
+    assert_eq!(xs.len(), 8, "{j:?}");
     let mut a = xs.clone();
     for i in (1..8).rev() {
         a[i - 1] += a[i];
     }
-    let computed: f64 = j["computed"].as_str().unwrap().parse().unwrap();
-    assert_eq!(computed, a[0], "{j}");
+    let computed: f64 = j.computed.parse().unwrap();
+    assert_eq!(computed, a[0], "{j:?}");
     let exact = exact_sum(&xs);
     let rel = (a[0] - exact).abs() / (f32::MIN_POSITIVE as f64).max(exact.abs());
-    assert!((rel - err(&j)).abs() <= 1e-6 * rel, "{rel} vs {j}");
+    assert!((rel - err(&j)).abs() <= 1e-6 * rel, "{rel} vs {j:?}");
     let mut random = args.to_vec();
     random.extend(["--strategy", "random"]);
     let (code, text, r, _) = error("error_sum.c", "sum", &random, "sum-random");
@@ -168,22 +186,17 @@ fn float_programs_are_measured_in_float() {
     let (code, text, j, _) = error("error_sum.c", "sumf", &args, "sumf");
     assert_eq!(code, Some(0), "{text}");
     assert!(err(&j) >= 1.0, "{text}");
-    let xs: Vec<f32> = j["inputs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|i| i["decimal"].as_str().unwrap().parse().unwrap())
-        .collect();
-    assert_eq!(xs.len(), 8, "{j}");
+    let xs: Vec<f32> = j.inputs.iter().map(|i| i.decimal.parse().unwrap()).collect();
+    assert_eq!(xs.len(), 8, "{j:?}");
     let mut a = xs.clone();
     for i in (1..8).rev() {
         a[i - 1] += a[i];
     }
-    let computed: f32 = j["computed"].as_str().unwrap().parse().unwrap();
-    assert_eq!(computed, a[0], "{j}");
+    let computed: f32 = j.computed.parse().unwrap();
+    assert_eq!(computed, a[0], "{j:?}");
     let exact = exact_sum(&xs.iter().map(|x| *x as f64).collect::<Vec<_>>());
     let rel = (a[0] as f64 - exact).abs() / (f32::MIN_POSITIVE as f64).max(exact.abs());
-    assert!((rel - err(&j)).abs() <= 1e-6 * rel, "{rel} vs {j}");
+    assert!((rel - err(&j)).abs() <= 1e-6 * rel, "{rel} vs {j:?}");
 }
 
 #[test]
@@ -199,25 +212,26 @@ fn a_given_input_is_measured_as_the_seeds_section_2_example() {
         "given",
     );
     assert_eq!(code, Some(0), "{text}");
-    assert_eq!(j["strategy"], "given", "{j}");
-    assert_eq!(j["measured"], 1, "{j}");
+    assert_eq!(j.strategy, "given", "{j:?}");
+    assert_eq!(j.measured, 1, "{j:?}");
     let e = err(&j);
     assert!((e - 12.0).abs() < 1e-9, "{text}");
-    assert_eq!(j["computed"], "1.1e-15", "{j}");
-    let exact: f64 = j["exact"].as_str().unwrap().parse().unwrap();
-    assert!((exact + 1e-16).abs() < 1e-30, "{j}");
+    assert_eq!(j.computed, "1.1e-15", "{j:?}");
+    let exact: f64 = j.exact.parse().unwrap();
+    assert!((exact + 1e-16).abs() < 1e-30, "{j:?}");
     // The diagnosis names the accumulation line, where 53 bits cancel.
-    let sites = j["diagnosis"]["sites"].as_array().unwrap();
+    let sites = &j.diagnosis.sites;
     assert!(
         sites
             .iter()
-            .any(|x| x["at"].as_str().unwrap().contains("error_sum.c:12") && x["bits_cancelled"] == 53),
-        "{j}"
+            .any(|x| x.at.contains("error_sum.c:12") && x.bits_cancelled == 53),
+        "{j:?}"
     );
     assert!(out.join("tests/000001.json").exists(), "{text}");
-    assert_eq!(j["reference_check"]["precision"], 2200, "{j}");
-    assert_eq!(j["reference_check"]["agrees"], true, "{j}");
-    assert_eq!(j["exact_digits"], 40, "{j}");
+    let check = j.reference_check.as_ref().unwrap_or_else(|| panic!("{j:?}"));
+    assert_eq!(check.precision, 2200, "{j:?}");
+    assert!(check.agrees, "{j:?}");
+    assert_eq!(j.exact_digits, 40, "{j:?}");
     // A 53-bit reference is the double computation itself (error 0); the
     // check at 2200 bits says so.
     let (code, text, j, _) = error(
@@ -237,17 +251,18 @@ fn a_given_input_is_measured_as_the_seeds_section_2_example() {
     // times its bits; the exact value is printed to the digits both agree
     // on.
     assert_eq!(code, Some(0), "{text}");
-    assert!((err(&j) - 12.0).abs() < 1e-9, "{j}");
-    assert_eq!(j["reference_check"]["agrees"], false, "{j}");
-    let checked = j["reference_check"]["max_error"].as_f64().unwrap();
-    assert!((checked - 12.0).abs() < 1e-9, "{j}");
-    assert_eq!(j["reference_check"]["reported_at"], 2200, "{j}");
-    assert_eq!(j["reference_check"]["confirmed_at"], 8800, "{j}");
+    assert!((err(&j) - 12.0).abs() < 1e-9, "{j:?}");
+    let check = j.reference_check.as_ref().unwrap_or_else(|| panic!("{j:?}"));
+    assert!(!check.agrees, "{j:?}");
+    let checked = check.max_error.get();
+    assert!((checked - 12.0).abs() < 1e-9, "{j:?}");
+    assert_eq!(check.reported_at, Some(2200), "{j:?}");
+    assert_eq!(check.confirmed_at, Some(8800), "{j:?}");
     assert!(
         text.contains("warning: the 53-bit reference was not exact enough (it gave 0.000000e0); the figures above are at 2200 bits, confirmed at 8800 bits"),
         "{text}"
     );
-    assert!(j["exact_digits"].as_u64().unwrap() >= 30, "{j}");
+    assert!(j.exact_digits >= 30, "{j:?}");
     for (bad, says) in [
         ("y=1", "no input named y"),
         ("x=1,2,3,4,5,6,7,8,9", "9 values for x"),
@@ -256,7 +271,7 @@ fn a_given_input_is_measured_as_the_seeds_section_2_example() {
         ("x=1e400", "1e400 is out of the range of x[0]"),
         ("x=1e-400", "1e-400 is out of the range of x[0]"),
     ] {
-        let (code, text, _, _) = error("error_sum.c", "sum", &["--array-len", "8", "--input", bad], "bad-input");
+        let (code, text, _) = error_run("error_sum.c", "sum", &["--array-len", "8", "--input", bad], "bad-input");
         assert_eq!(code, Some(2), "{bad}: {text}");
         assert!(text.contains(says), "{bad}: {text}");
     }
@@ -264,7 +279,7 @@ fn a_given_input_is_measured_as_the_seeds_section_2_example() {
 
 #[test]
 fn the_worst_input_replays_natively() {
-    let (code, text, _, out) = error(
+    let (code, text, out) = error_run(
         "error_absorb.c",
         "absorb",
         &[
@@ -281,10 +296,14 @@ fn the_worst_input_replays_natively() {
         "replay",
     );
     assert_eq!(code, Some(0), "{text}");
-    let r: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("replay.json")).unwrap()).unwrap();
+    let r = common::replay_report(&out);
     assert!(text.contains("replay: 1 tests"), "{text}");
-    assert!(r.to_string().contains("exit"), "{r}");
+    assert!(
+        r.tests
+            .iter()
+            .any(|t| t.observed.kind == Observation::Exit || t.expected.contains("exit")),
+        "{r:?}"
+    );
 }
 
 #[test]
@@ -303,19 +322,19 @@ fn outputs_through_pointers_are_measured_by_element() {
     all.extend(["--output", "out"]);
     let (code, text, j, _) = error("error_out.c", "pair", &all, "out-all");
     assert_eq!(code, Some(0), "{text}");
-    assert_eq!(j["outputs"].as_array().unwrap().len(), 2, "{j}");
+    assert_eq!(j.outputs.len(), 2, "{j:?}");
     // `out` is never read (found natively): it is no operand group of the
     // symbolic rounds; `x` is read.
-    assert_eq!(j["unread_objects"], serde_json::json!(["out"]), "{j}");
+    assert_eq!(j.unread_objects, ["out"], "{j:?}");
     let mut one = base.to_vec();
     one.extend(["--output", "out[0]"]);
     let (code, text, j, _) = error("error_out.c", "pair", &one, "out-0");
     assert_eq!(code, Some(0), "{text}");
-    let outs = j["outputs"].as_array().unwrap();
-    assert_eq!(outs.len(), 1, "{j}");
-    assert_eq!(outs[0]["output"], "out+0", "{j}");
+    let outs = &j.outputs;
+    assert_eq!(outs.len(), 1, "{j:?}");
+    assert_eq!(outs[0].output, "out+0", "{j:?}");
     // One correctly rounded addition: at most half an ulp.
-    assert!(err(&j) <= f64::EPSILON / 2.0, "{j}");
+    assert!(err(&j) <= f64::EPSILON / 2.0, "{j:?}");
 }
 
 #[test]
@@ -330,7 +349,7 @@ fn bad_requests_are_input_errors() {
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("needs --function"));
-    let (code, text, _, _) = error(
+    let (code, text, _) = error_run(
         "error_absorb.c",
         "absorb",
         &["--output", "nowhere", "--max-time", "1"],
@@ -350,13 +369,8 @@ fn integer_ranges_open_on_one_side_are_kept() {
     );
     assert_eq!(code, Some(0), "{text}");
     assert_eq!(err(&j), 0.0, "{text}");
-    let n = j["inputs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|i| i["name"] == "n")
-        .unwrap();
-    let n: i64 = n["decimal"].as_str().unwrap().parse().unwrap();
+    let n = j.inputs.iter().find(|i| i.name == "n").unwrap();
+    let n: i64 = n.decimal.parse().unwrap();
     assert!(n <= 5, "{text}");
 }
 
@@ -395,18 +409,19 @@ fn every_metric_is_reported_and_fpgen_counts_a_nan_as_zero() {
     fpgen.extend(["--metric", "fpgen"]);
     let (code, text, j, _) = error("error_metrics.c", "nan_diff", &fpgen, "metric-fpgen");
     assert_eq!(code, Some(0), "{text}");
-    assert_eq!(j["metric"], "fpgen", "{j}");
-    assert_eq!(j["max_error"], 0.0, "{j}");
-    assert_eq!(j["metrics"]["fpgen"], 0.0, "{j}");
-    assert_eq!(j["metrics"]["relative"], "inf", "{j}");
-    assert_eq!(j["metrics"]["bits"], 64.0, "{j}");
-    assert_eq!(j["metrics"]["absolute"], "inf", "{j}");
-    assert!(j["fpgen_reference"].as_str().unwrap().contains("__float128"), "{j}");
+    assert_eq!(j.metric, "fpgen", "{j:?}");
+    assert_eq!(j.max_error.get(), 0.0, "{j:?}");
+    assert_eq!(metric(&j, "fpgen"), Some(0.0), "{j:?}");
+    // "inf" in error.json.
+    assert_eq!(metric(&j, "relative"), Some(f64::INFINITY), "{j:?}");
+    assert_eq!(metric(&j, "bits"), Some(64.0), "{j:?}");
+    assert_eq!(metric(&j, "absolute"), Some(f64::INFINITY), "{j:?}");
+    assert!(j.fpgen_reference.contains("__float128"), "{j:?}");
     assert!(text.contains("max fpgen error: 0"), "{text}");
     let (code, text, j, _) = error("error_metrics.c", "nan_diff", &args, "metric-relative");
     assert_eq!(code, Some(0), "{text}");
-    assert_eq!(j["metric"], "relative", "{j}");
-    assert_eq!(j["max_error"], "inf", "{j}");
+    assert_eq!(j.metric, "relative", "{j:?}");
+    assert_eq!(j.max_error.get(), f64::INFINITY, "{j:?}");
 }
 
 #[test]
@@ -421,24 +436,19 @@ fn the_native_random_phase_counts_its_inputs_and_finds_cancellations() {
     }
     let (code, text, j, _) = error("error_metrics.c", "det", &args, "native");
     assert_eq!(code, Some(0), "{text}");
-    assert_eq!(j["native_random_inputs"], 200000, "{j}");
-    assert!(j["native_bisection_steps"].as_u64().unwrap() > 1000, "{j}");
+    assert_eq!(j.native_random_inputs, 200000, "{j:?}");
+    assert!(j.native_bisection_steps > 1000, "{j:?}");
     assert!(err(&j) > 1.0, "{text}");
     // The worst input's error is the engine's exact one: --input gives it
     // back.
-    let inputs: Vec<String> = j["inputs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| format!("{}={}", v["name"].as_str().unwrap(), v["decimal"].as_str().unwrap()))
-        .collect();
+    let inputs: Vec<String> = j.inputs.iter().map(|v| format!("{}={}", v.name, v.decimal)).collect();
     let mut given = vec![];
     for i in &inputs {
         given.extend(["--input", i.as_str()]);
     }
     let (code, text, g, _) = error("error_metrics.c", "det", &given, "native-given");
     assert_eq!(code, Some(0), "{text}");
-    assert_eq!(g["max_relative_error"], j["max_relative_error"], "{g}\n{j}");
+    assert_eq!(g.max_relative_error, j.max_relative_error, "{g:?}\n{j:?}");
 }
 
 #[test]
@@ -456,7 +466,7 @@ fn a_function_that_never_returns_natively_ends_on_time() {
     let took = started.elapsed().as_secs_f64();
     assert_eq!(code, Some(0), "{text}");
     assert!(took < 30.0, "{took} s\n{text}");
-    assert!(j["native_random_inputs"].as_u64().unwrap() > 0, "{j}");
+    assert!(j.native_random_inputs > 0, "{j:?}");
 }
 
 /// `--seed` makes a run reproducible: its phases are cut by counts (the
@@ -485,11 +495,12 @@ fn the_same_seed_gives_the_same_error_json() {
     for tag in ["seed-a", "seed-b"] {
         let (code, text, out) = common::run_mode("error", &fixture("error_absorb.c"), "absorb", &args, tag);
         assert_eq!(code, Some(0), "{text}");
-        let j = common::json_in(&out, "error.json");
-        assert_eq!(j["budget"]["by"], "counts", "{j}");
-        assert_eq!(j["budget"]["reproducible"], true, "{j}");
-        assert_eq!(j["symbolic_rounds"], 3, "{j}");
-        assert!(common::json_in(&out, "error-timing.json")["seconds"].is_f64(), "{text}");
+        let j: ErrorRecord = common::record(&out, ERROR_RECORD);
+        assert_eq!(budget(&j), ("counts", true), "{j:?}");
+        assert_eq!(j.symbolic_rounds, 3, "{j:?}");
+        // error-timing.json reads, its `seconds` a number.
+        let timing: ErrorTiming = common::record(&out, ERROR_TIMING);
+        assert!(timing.seconds.is_finite(), "{text}");
         seen.push(std::fs::read_to_string(out.join("error.json")).unwrap());
     }
     assert_eq!(seen[0], seen[1], "two runs with --seed 5 wrote different error.json");
@@ -520,8 +531,8 @@ fn an_absorption_and_a_cancellation_are_built_together() {
     ];
     let (code, text, out) = common::run_mode("error", &fixture("error_float_sum.c"), "sum", &args, "absorb-cancel");
     assert_eq!(code, Some(0), "{text}");
-    let j = common::json_in(&out, "error.json");
-    let e = j["max_error"].as_f64().unwrap_or(f64::INFINITY);
+    let j: ErrorRecord = common::record(&out, ERROR_RECORD);
+    let e = j.max_error.get();
     assert!(e >= 0.5, "max fpgen error {e}\n{text}");
 }
 
@@ -559,17 +570,15 @@ fn the_evolution_builds_a_product_that_cancels_its_twin() {
     let dot = fixture("error_float_dot.c");
     let (code, text, out) = common::run_mode("error", &dot, "dot", &args("fpsym"), "evolve-dot");
     assert_eq!(code, Some(0), "{text}");
-    let e = common::json_in(&out, "error.json")["max_error"]
-        .as_f64()
-        .unwrap_or(f64::INFINITY);
+    let e = common::record::<ErrorRecord>(&out, ERROR_RECORD).max_error.get();
     assert!(e >= 1.0, "max fpgen error {e}\n{text}");
     let (code, text, out) = common::run_mode("error", &dot, "dot", &args("random"), "evolve-dot-random");
     assert_eq!(code, Some(0), "{text}");
-    let j = common::json_in(&out, "error.json");
-    let r = j["max_error"].as_f64().unwrap_or(f64::INFINITY);
+    let j: ErrorRecord = common::record(&out, ERROR_RECORD);
+    let r = j.max_error.get();
     assert!(r < 1e-6, "random baseline {r}\n{text}");
     assert_eq!(
-        j["native_bisection_steps"], 0,
-        "the baseline runs random inputs only: {j}"
+        j.native_bisection_steps, 0,
+        "the baseline runs random inputs only: {j:?}"
     );
 }

@@ -3,6 +3,8 @@
 //! every finding confirmed by native replay, at least N findings, and at
 //! least X% of the example's lines covered by the generated tests.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -51,11 +53,10 @@ fn check(name: &str) {
         "{name}: exit {:?}\n{stdout}\n{stderr}",
         o.status
     );
-    let r: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("replay.json")).unwrap()).unwrap();
-    let findings = r["findings"].as_array().unwrap();
+    let r = common::replay_report(&out);
+    let findings = &r.findings;
     assert!(
-        findings.iter().all(|f| f["confirmed"] == true),
+        findings.iter().all(|f| f.confirmed),
         "{name}: unconfirmed finding\n{stdout}"
     );
     assert!(
@@ -63,7 +64,12 @@ fn check(name: &str) {
         "{name}: {} finding(s), expected >= {min_findings}\n{stdout}",
         findings.len()
     );
-    let got = r["coverage"]["lines"]["percent"].as_f64().unwrap();
+    let got = r
+        .coverage
+        .as_ref()
+        .unwrap_or_else(|| panic!("{name}: no coverage: {r:?}"))
+        .lines
+        .percent;
     assert!(
         got >= lines_pct,
         "{name}: line coverage {got}% < {lines_pct}%\n{stdout}"

@@ -6,6 +6,7 @@
 mod common;
 
 use common::replay_confirms;
+use fpsym_report::{Finding, FindingKind};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -39,24 +40,16 @@ fn exceptions_in(
         .unwrap();
     let text = String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
     let mut found = BTreeSet::new();
-    for f in std::fs::read_dir(out.join("findings")).unwrap() {
-        let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(f.unwrap().path()).unwrap()).unwrap();
-        found.insert((v["kind"].as_str().unwrap().to_string(), v["line"].as_u64().unwrap()));
+    for v in findings(&out) {
+        found.insert((v.kind.to_string(), u64::from(v.line)));
     }
     (o.status.code(), text, found, out)
 }
 
-/// The findings of a run, as JSON.
-fn findings(out: &Path) -> Vec<serde_json::Value> {
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(out.join("findings"))
-        .unwrap()
-        .map(|f| f.unwrap().path())
-        .collect();
-    paths.sort();
-    paths
-        .iter()
-        .map(|p| serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap())
-        .collect()
+/// The findings of a run (`findings/` must be there), in file order.
+fn findings(out: &Path) -> Vec<Finding> {
+    assert!(out.join("findings").is_dir(), "no {}", out.join("findings").display());
+    common::findings(out)
 }
 
 fn set(items: &[(&str, u64)]) -> BTreeSet<(String, u64)> {
@@ -84,15 +77,15 @@ fn division_raises_every_kind_and_each_is_trapped_natively() {
     // Each finding shows the operation, its operands and result with the
     // test's input: x / y = inf for the overflow, x / 0 for the pole.
     for f in findings(&out) {
-        assert_eq!(f["operation"], "fdiv", "{f}");
-        assert_eq!(f["operands"].as_array().unwrap().len(), 2, "{f}");
-        match f["kind"].as_str().unwrap() {
-            "fp-overflow" => assert!(f["result"].as_str().unwrap().ends_with("inf"), "{f}"),
-            "fp-divide-by-zero" => {
-                let y: f64 = f["operands"][1].as_str().unwrap().parse().unwrap();
-                assert_eq!(y, 0.0, "{f}");
+        assert_eq!(f.operation.as_deref(), Some("fdiv"), "{f:?}");
+        assert_eq!(f.operands.len(), 2, "{f:?}");
+        match f.kind {
+            FindingKind::FpOverflow => assert!(f.result.as_deref().unwrap().ends_with("inf"), "{f:?}"),
+            FindingKind::FpDivideByZero => {
+                let y: f64 = f.operands[1].parse().unwrap();
+                assert_eq!(y, 0.0, "{f:?}");
             }
-            "fp-invalid" => assert_eq!(f["result"], "nan", "{f}"),
+            FindingKind::FpInvalid => assert_eq!(f.result.as_deref(), Some("nan"), "{f:?}"),
             _ => {}
         }
     }
@@ -132,8 +125,8 @@ fn multiplication_overflows_and_underflows() {
     // 0 < x² < λ: whatever input was found, the exact result is out of
     // the normal range, so neither is avoidable. One path: one input each.
     for f in findings(&out) {
-        assert_eq!(f["avoidable"], false, "{f}");
-        assert_eq!(f["inputs"], 1, "{f}");
+        assert_eq!(f.avoidable, Some(false), "{f:?}");
+        assert_eq!(f.inputs, Some(1), "{f:?}");
     }
     assert!(text.contains("fp-overflow: [1, 1], 0 of 1 avoidable"), "{text}");
     // The total counts the kinds users act on; the underflow is apart.
@@ -155,7 +148,7 @@ fn exp_overflows_and_underflows_past_glibcs_thresholds() {
         "{text}"
     );
     for f in findings(&out) {
-        assert_ne!(f["avoidable"], true, "{f}");
+        assert_ne!(f.avoidable, Some(true), "{f:?}");
     }
     replay_confirms(&out);
     // Capped at 700, it cannot overflow (the check asks before exp's
@@ -184,7 +177,7 @@ fn an_overflow_sterbenz_could_avoid_is_avoidable() {
     let (code, text, found, out) = exceptions("av3", &["--kinds", "overflow"]);
     assert_eq!((code, &found), (Some(1), &set(&[("fp-overflow", 18)])), "{text}");
     let f = &findings(&out)[0];
-    assert_eq!(f["avoidable"], true, "{f}");
+    assert_eq!(f.avoidable, Some(true), "{f:?}");
     assert!(text.contains("fp-overflow: [1, 1], 1 of 1 avoidable"), "{text}");
     replay_confirms(&out);
 }
@@ -230,13 +223,11 @@ fn sterbenz_average_is_overflow_free_and_underflows_in_three_places() {
     assert_eq!(o.status.code(), Some(1), "{text}");
     assert!(text.contains("fp-overflow: none"), "{text}");
     assert!(text.contains("verdict: bug found (every path explored)"), "{text}");
-    let lines: BTreeSet<u64> = std::fs::read_dir(out.join("findings"))
-        .unwrap()
-        .map(|f| {
-            let v: serde_json::Value =
-                serde_json::from_str(&std::fs::read_to_string(f.unwrap().path()).unwrap()).unwrap();
-            assert_eq!(v["kind"], "fp-underflow");
-            v["line"].as_u64().unwrap()
+    let lines: BTreeSet<u64> = findings(&out)
+        .into_iter()
+        .map(|v| {
+            assert_eq!(v.kind, FindingKind::FpUnderflow, "{v:?}");
+            u64::from(v.line)
         })
         .collect();
     assert_eq!(lines, BTreeSet::from([16, 18, 19]), "{text}");
@@ -244,8 +235,8 @@ fn sterbenz_average_is_overflow_free_and_underflows_in_three_places() {
     // input-location pairs. Each is classified (its function's result
     // re-run in high precision).
     for f in findings(&out) {
-        assert_eq!(f["inputs"], 2, "{f}");
-        assert!(f["avoidable"].is_boolean(), "{f}");
+        assert_eq!(f.inputs, Some(2), "{f:?}");
+        assert!(f.avoidable.is_some(), "{f:?}");
     }
     assert!(text.contains("fp-underflow: [3, 6]"), "{text}");
     replay_confirms(&out);
@@ -438,7 +429,7 @@ fn a_programs_own_libm_named_function_runs_its_body() {
     assert_eq!(o.status.code(), Some(1), "{text}");
     let found: BTreeSet<(String, u64)> = findings(&out)
         .iter()
-        .map(|f| (f["kind"].as_str().unwrap().to_string(), f["line"].as_u64().unwrap()))
+        .map(|f| (f.kind.to_string(), u64::from(f.line)))
         .collect();
     assert_eq!(found, set(&[("fp-underflow", 1)]), "{text}");
     replay_confirms(&out);
@@ -476,16 +467,8 @@ fn an_exception_inside_library_bitcode_is_found_where_the_user_calls() {
     let placed: BTreeSet<(String, String, u64)> = fs
         .iter()
         .map(|f| {
-            let file = Path::new(f["file"].as_str().unwrap())
-                .file_name()
-                .unwrap()
-                .to_string_lossy()
-                .into_owned();
-            (
-                f["kind"].as_str().unwrap().to_string(),
-                file,
-                f["line"].as_u64().unwrap(),
-            )
+            let file = Path::new(&f.file).file_name().unwrap().to_string_lossy().into_owned();
+            (f.kind.to_string(), file, u64::from(f.line))
         })
         .collect();
     assert!(
@@ -500,11 +483,7 @@ fn an_exception_inside_library_bitcode_is_found_where_the_user_calls() {
         placed.iter().all(|(_, file, _)| file == "xflow_user.c"),
         "no finding inside the library: {text}"
     );
-    assert!(
-        fs.iter()
-            .any(|f| f["message"].as_str().unwrap().contains("in lib_square")),
-        "{text}"
-    );
+    assert!(fs.iter().any(|f| f.message.contains("in lib_square")), "{text}");
     replay_confirms(&out);
     // A conversion out of range inside the bitcode: clang's sanitizer,
     // which confirms those, does not instrument bitcode, so it is
@@ -537,8 +516,8 @@ fn an_exception_inside_library_bitcode_is_found_where_the_user_calls() {
     assert_eq!(o.status.code(), Some(1), "{text}");
     let fs = findings(&alone);
     assert_eq!(fs.len(), 1, "{text}");
-    assert!(fs[0]["file"].as_str().unwrap().ends_with("xflow_lib.c"), "{text}");
-    assert_eq!(fs[0]["line"], 2, "{text}");
+    assert!(fs[0].file.ends_with("xflow_lib.c"), "{text}");
+    assert_eq!(fs[0].line, 2, "{text}");
     replay_confirms(&alone);
 }
 
@@ -560,7 +539,7 @@ fn an_exception_raised_before_a_native_timeout_is_still_confirmed() {
     assert_eq!(o.status.code(), Some(1), "{text}");
     let found: Vec<(String, u64)> = findings(&out)
         .iter()
-        .map(|f| (f["kind"].as_str().unwrap().to_string(), f["line"].as_u64().unwrap()))
+        .map(|f| (f.kind.to_string(), u64::from(f.line)))
         .collect();
     assert_eq!(found, vec![("fp-overflow".to_string(), 2)], "{text}");
     replay_confirms(&out);

@@ -7,6 +7,9 @@
 //! the test); `fpsym replay DIR --test N` replays one test and leaves
 //! `replay.json` alone. Fixtures: `tests/c/export.c`, `tests/c/records.c`.
 
+mod common;
+
+use fpsym_report::{FindingKind, ReplayReport};
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -233,18 +236,16 @@ fn the_corpus_is_what_the_replay_driver_reads() {
     let corpus = scratch("corpus");
     let (code, so, se) = fpsym(&["export", dir.to_str().unwrap(), "--libfuzzer", corpus.to_str().unwrap()]);
     assert_eq!(code, Some(0), "{so}{se}");
-    let tests: Vec<serde_json::Value> = std::fs::read_dir(dir.join("tests"))
-        .unwrap()
-        .map(|e| serde_json::from_str(&std::fs::read_to_string(e.unwrap().path()).unwrap()).unwrap())
-        .collect();
+    assert!(dir.join("tests").is_dir());
+    let tests = common::tests(dir);
     assert_eq!(std::fs::read_dir(&corpus).unwrap().count(), tests.len());
     for t in &tests {
-        let file = corpus.join(format!("{:06}", t["id"].as_u64().unwrap()));
+        let file = corpus.join(format!("{:06}", t.id));
         let bytes = std::fs::read(&file).unwrap();
         // Per input: a 4-byte little-endian length, then the bytes.
         let mut want = Vec::new();
-        for o in t["objects"].as_array().unwrap() {
-            let hex = o["bytes"].as_str().unwrap();
+        for o in &t.objects {
+            let hex = &o.bytes;
             let b: Vec<u8> = (0..hex.len() / 2)
                 .map(|k| u8::from_str_radix(&hex[2 * k..2 * k + 2], 16).unwrap())
                 .collect();
@@ -257,12 +258,10 @@ fn the_corpus_is_what_the_replay_driver_reads() {
     let _one = REPLAYS.lock().unwrap_or_else(|e| e.into_inner());
     let (code, so, se) = fpsym(&["replay", dir.to_str().unwrap(), "--test", "1"]);
     assert!(code == Some(0), "{so}{se}");
-    let findings: Vec<serde_json::Value> = std::fs::read_dir(dir.join("findings"))
-        .unwrap()
-        .map(|e| serde_json::from_str(&std::fs::read_to_string(e.unwrap().path()).unwrap()).unwrap())
-        .collect();
-    let reach = findings.iter().find(|f| f["kind"] == "reach-error").unwrap();
-    let file = corpus.join(format!("{:06}", reach["test"].as_u64().unwrap()));
+    assert!(dir.join("findings").is_dir());
+    let findings = common::findings(dir);
+    let reach = findings.iter().find(|f| f.kind == FindingKind::ReachError).unwrap();
+    let file = corpus.join(format!("{:06}", reach.test));
     let o = Command::new(dir.join("replay").join("program"))
         .env("FPSYM_TEST", &file)
         .env("ASAN_OPTIONS", "detect_leaks=0")
@@ -275,12 +274,13 @@ fn the_corpus_is_what_the_replay_driver_reads() {
 #[test]
 fn replaying_one_test_leaves_replay_json_alone() {
     let dir = main_run();
-    let findings: Vec<serde_json::Value> = std::fs::read_dir(dir.join("findings"))
-        .unwrap()
-        .map(|e| serde_json::from_str(&std::fs::read_to_string(e.unwrap().path()).unwrap()).unwrap())
-        .collect();
-    let assertion = findings.iter().find(|f| f["kind"] == "assertion-failure").unwrap();
-    let id = assertion["test"].as_u64().unwrap();
+    assert!(dir.join("findings").is_dir());
+    let findings = common::findings(dir);
+    let assertion = findings
+        .iter()
+        .find(|f| f.kind == FindingKind::AssertionFailure)
+        .unwrap();
+    let id = assertion.test;
     let _one = REPLAYS.lock().unwrap_or_else(|e| e.into_inner());
     let marker = dir.join("replay.json");
     std::fs::write(&marker, "{\"tests\": [], \"findings\": []}\n").unwrap();
@@ -304,12 +304,10 @@ fn replaying_one_test_leaves_replay_json_alone() {
         std::fs::read_to_string(&marker).unwrap(),
         "{\"tests\": [], \"findings\": []}\n"
     );
-    let one: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("replay").join(format!("test-{id:06}.json"))).unwrap())
-            .unwrap();
-    assert_eq!(one["tests"].as_array().unwrap().len(), 1);
-    assert_eq!(one["tests"][0]["confirmed"], true);
-    assert_eq!(one["findings"][0]["confirmed"], true);
+    let one: ReplayReport = common::record(&dir.join("replay"), &format!("test-{id:06}.json"));
+    assert_eq!(one.tests.len(), 1, "{one:?}");
+    assert!(one.tests[0].confirmed, "{one:?}");
+    assert!(one.findings.first().is_some_and(|f| f.confirmed), "{one:?}");
     let _ = std::fs::remove_file(&marker);
     // A test that is not there: the ids that are, and no build.
     let (code, so, se) = fpsym(&["replay", dir.to_str().unwrap(), "--test", "4242"]);

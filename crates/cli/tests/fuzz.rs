@@ -12,6 +12,8 @@
 
 mod common;
 
+use fpsym_report::mode_records::{FuzzRecord, Said, FUZZ_RECORD};
+use fpsym_report::{Event, FindingKind, Loc, Stats};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -37,17 +39,36 @@ fn text(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr)
 }
 
-fn json(path: &Path) -> serde_json::Value {
-    let s = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    common::typed(path);
-    serde_json::from_str(&s).unwrap()
+/// `DIR/fuzz/fuzz.json`.
+fn fuzz_record(out: &Path) -> FuzzRecord {
+    common::record(out, FUZZ_RECORD)
 }
 
-fn events(out: &Path) -> Vec<serde_json::Value> {
+fn events(out: &Path) -> Vec<Event> {
     std::fs::read_to_string(out.join("events.jsonl"))
         .unwrap_or_default()
         .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
+        .map(common::parse)
+        .collect()
+}
+
+/// A finding the fuzzing phase found first (a `fuzz-finding` event).
+#[derive(Debug)]
+struct Mark {
+    loc: Option<Loc>,
+    kind: FindingKind,
+    test: u64,
+    input: String,
+}
+
+/// The `fuzz-finding` events of `DIR/events.jsonl`.
+fn marks(out: &Path) -> Vec<Mark> {
+    events(out)
+        .into_iter()
+        .filter_map(|e| match e {
+            Event::FuzzFinding { loc, kind, test, input } => Some(Mark { loc, kind, test, input }),
+            _ => None,
+        })
         .collect()
 }
 
@@ -68,30 +89,27 @@ fn the_fuzzer_finds_a_crash_needing_infinity_and_replay_confirms_it() {
     let t = text(&o);
     assert_eq!(o.status.code(), Some(1), "{t}");
     assert!(t.contains("1 finding(s) found by fuzzing"), "{t}");
-    let fuzz = json(&out.join("fuzz/fuzz.json"));
-    assert!(fuzz["crashes"].as_u64().unwrap() >= 1, "{fuzz}");
-    assert!(fuzz["executions"].as_u64().unwrap() > 0, "{fuzz}");
-    assert!(fuzz["first_crash_seconds"].as_f64().unwrap() < 3.0, "{fuzz}");
+    let fuzz = fuzz_record(&out);
+    assert!(fuzz.crashes >= 1, "{fuzz:?}");
+    assert!(fuzz.executions > 0, "{fuzz:?}");
+    assert!(fuzz.first_crash_seconds.unwrap() < 3.0, "{fuzz:?}");
     // The finding, marked as the fuzzer's, with the crashing input.
-    let marks: Vec<_> = events(&out)
-        .into_iter()
-        .filter(|e| e["event"] == "fuzz-finding")
-        .collect();
+    let marks = marks(&out);
     assert_eq!(marks.len(), 1, "{marks:?}");
-    assert_eq!(marks[0]["kind"], "assertion-failure");
-    assert_eq!(marks[0]["loc"]["line"], 11);
-    let input = marks[0]["input"].as_str().unwrap();
+    assert_eq!(marks[0].kind, FindingKind::AssertionFailure, "{marks:?}");
+    assert_eq!(marks[0].loc.as_ref().map(|l| l.line), Some(11), "{marks:?}");
+    let input = &marks[0].input;
     assert!(input.contains("/fuzz/crashes/crash-"), "{input}");
-    let test = json(&out.join(format!("tests/{:06}.json", marks[0]["test"].as_u64().unwrap())));
-    assert_eq!(test["objects"][0]["value"], "inf", "{test}");
+    let test = common::test(&out, marks[0].test);
+    assert_eq!(test.objects[0].value.as_deref(), Some("inf"), "{test:?}");
     // Confirmed natively, like every finding.
-    let replay = json(&out.join("replay.json"));
-    let findings = replay["findings"].as_array().unwrap();
-    assert_eq!(findings.len(), 1, "{replay}");
-    assert_eq!(findings[0]["confirmed"], true, "{replay}");
+    let replay = common::replay_report(&out);
+    let findings = &replay.findings;
+    assert_eq!(findings.len(), 1, "{replay:?}");
+    assert!(findings[0].confirmed, "{replay:?}");
     // The seeded search answered sides from the seeds.
-    let stats = json(&out.join("stats.json"))["stats"].clone();
-    assert!(stats["seeded_queries"].as_u64().unwrap() > 0, "{stats}");
+    let stats = common::summary(&out).stats;
+    assert!(stats.seeded_queries > 0, "{stats:?}");
     let _ = std::fs::remove_dir_all(&out);
 }
 
@@ -113,18 +131,19 @@ fn fuzz_long_double(function: &str, line: u64, bits: u128) {
     let t = text(&o);
     assert_eq!(o.status.code(), Some(1), "{t}");
     assert!(t.contains("1 finding(s) found by fuzzing"), "{t}");
-    let fuzz = json(&out.join("fuzz/fuzz.json"));
-    assert!(fuzz["first_crash_seconds"].as_f64().unwrap() < 3.0, "{fuzz}");
-    let marks: Vec<_> = events(&out)
-        .into_iter()
-        .filter(|e| e["event"] == "fuzz-finding")
-        .collect();
+    let fuzz = fuzz_record(&out);
+    assert!(fuzz.first_crash_seconds.unwrap() < 3.0, "{fuzz:?}");
+    let marks = marks(&out);
     assert_eq!(marks.len(), 1, "{marks:?}");
-    assert_eq!(marks[0]["kind"], "assertion-failure");
-    assert_eq!(marks[0]["loc"]["line"], line);
+    assert_eq!(marks[0].kind, FindingKind::AssertionFailure, "{marks:?}");
+    assert_eq!(
+        marks[0].loc.as_ref().map(|l| u64::from(l.line)),
+        Some(line),
+        "{marks:?}"
+    );
     // The crashing input: the record's length, then the value's 10 bytes
     // and zero padding.
-    let input = std::fs::read(marks[0]["input"].as_str().unwrap()).unwrap();
+    let input = std::fs::read(&marks[0].input).unwrap();
     assert_eq!(input[4..20], bits.to_le_bytes()[..16], "{input:?}");
     let _ = std::fs::remove_dir_all(&out);
 }
@@ -155,13 +174,13 @@ fn a_crash_the_symbolic_run_does_not_reach_is_a_finding_of_its_own() {
             && t.contains("not reached in time by the symbolic run"),
         "{t}"
     );
-    let fuzz = json(&out.join("fuzz/fuzz.json"));
-    let alone = fuzz["crashes_alone"].as_array().unwrap();
-    assert_eq!(alone.len(), 1, "{fuzz}");
-    assert_eq!(alone[0]["symbolic"], "not-reached", "{fuzz}");
-    assert_eq!(alone[0]["line"], 9, "{fuzz}");
-    assert!(Path::new(alone[0]["input"].as_str().unwrap()).is_file(), "{fuzz}");
-    assert_eq!(json(&out.join("stats.json"))["verdict"]["verdict"], "bug-found", "{t}");
+    let fuzz = fuzz_record(&out);
+    let alone = &fuzz.crashes_alone;
+    assert_eq!(alone.len(), 1, "{fuzz:?}");
+    assert_eq!(alone[0].said, Said::NotReached, "{fuzz:?}");
+    assert_eq!(alone[0].line, Some(9), "{fuzz:?}");
+    assert!(Path::new(&alone[0].input).is_file(), "{fuzz:?}");
+    assert_eq!(common::verdict(&common::summary(&out)), "bug-found", "{t}");
 }
 
 #[test]
@@ -190,17 +209,17 @@ fn fuzz_time_zero_turns_the_phase_off_and_max_time_turns_it_on() {
     assert_eq!(o.status.code(), Some(1), "{t}");
     assert!(!t.contains("fuzzing:"), "{t}");
     assert!(!out.join("fuzz").exists());
-    assert!(events(&out).iter().all(|e| e["event"] != "fuzz-finding"));
-    assert_eq!(json(&out.join("stats.json"))["stats"]["seeded_queries"], 0);
+    assert!(events(&out).iter().all(|e| !matches!(e, Event::FuzzFinding { .. })));
+    assert_eq!(common::summary(&out).stats.seeded_queries, 0);
     // Default: a tenth of --max-time.
     let on = scratch("default");
     let o = classify(&on, &["--max-time", "10"]);
     let t = text(&o);
     assert_eq!(o.status.code(), Some(1), "{t}");
     assert!(t.contains("fuzzing: "), "{t}");
-    let fuzz = json(&on.join("fuzz/fuzz.json"));
-    let s = fuzz["seconds"].as_f64().unwrap();
-    assert!(s > 0.5 && s < 3.0, "{fuzz}");
+    let fuzz = fuzz_record(&on);
+    let s = fuzz.seconds;
+    assert!(s > 0.5 && s < 3.0, "{fuzz:?}");
     // The same command again with --force: the fuzzing phase's directory
     // is a run's own, which --force removes.
     let o = classify(&on, &["--max-time", "10", "--force"]);
@@ -252,27 +271,27 @@ fn seeds_answer_the_sides_they_take_without_the_solver() {
             out.to_str().unwrap(),
         ]);
         assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-        let stats = json(&out.join("stats.json"))["stats"].clone();
+        let stats = common::summary(&out).stats;
         let _ = std::fs::remove_dir_all(&out);
         stats
     };
     let plain = run("0", "plain");
     let seeded = run("2", "seeded");
     // The same paths either way: seeds change the order and the cost.
-    assert_eq!(plain["paths_completed"], 7, "{plain}");
-    assert_eq!(seeded["paths_completed"], 7, "{seeded}");
+    assert_eq!(plain.paths_completed, 7, "{plain:?}");
+    assert_eq!(seeded.paths_completed, 7, "{seeded:?}");
     assert_eq!(
-        seeded["instructions"], plain["instructions"],
-        "seeded {seeded}\nplain {plain}"
+        seeded.instructions, plain.instructions,
+        "seeded {seeded:?}\nplain {plain:?}"
     );
     // Seeding leaves the concrete fast path on (its oracle and observer
     // allow it).
-    assert!(seeded["fast_instructions"].as_u64().unwrap() > 0, "{seeded}");
-    let solver_calls = |s: &serde_json::Value| s["queries"].as_u64().unwrap() - s["seeded_queries"].as_u64().unwrap();
-    assert!(seeded["seeded_queries"].as_u64().unwrap() > 0, "{seeded}");
+    assert!(seeded.fast_instructions > 0, "{seeded:?}");
+    let solver_calls = |s: &Stats| s.queries - s.seeded_queries;
+    assert!(seeded.seeded_queries > 0, "{seeded:?}");
     assert!(
         solver_calls(&seeded) < solver_calls(&plain),
-        "seeded {seeded}\nplain {plain}"
+        "seeded {seeded:?}\nplain {plain:?}"
     );
 }
 
@@ -321,9 +340,9 @@ fn ctrl_c_stops_the_fuzzer_within_a_second_and_keeps_its_inputs() {
         text(&o)
     );
     assert!(status.code().is_some(), "{status:?}");
-    let fuzz = json(&out.join("fuzz/fuzz.json"));
-    assert_eq!(fuzz["interrupted"], true, "{fuzz}");
-    assert!(fuzz["corpus"].as_u64().unwrap() > 0, "{fuzz}");
+    let fuzz = fuzz_record(&out);
+    assert!(fuzz.interrupted, "{fuzz:?}");
+    assert!(fuzz.corpus > 0, "{fuzz:?}");
     // No fuzzer left behind: no process's command line names it (read
     // from /proc, which every Linux machine has).
     let fuzzer = out.join("fuzz/fuzzer").to_string_lossy().into_owned();
@@ -365,8 +384,8 @@ fn the_fuzzer_keeps_to_the_bounds_of_the_runs_inputs() {
         assert!(t.contains(" 0 crashing;"), "{tag}: {t}");
         assert!(!t.contains("not reproduced"), "{tag}: {t}");
         // The fuzzer ran on inputs, not only rejected them.
-        let f = json(&out.join("fuzz/fuzz.json"));
-        assert!(f["executions"].as_u64().unwrap() > 100, "{tag}: {f}");
+        let f = fuzz_record(&out);
+        assert!(f.executions > 100, "{tag}: {f:?}");
     }
     // Without the bound, the same fuzzer crashes at once.
     let out = scratch("unbounded");
@@ -456,11 +475,11 @@ fn the_fuzzer_takes_a_loop_deep_by_repeating_an_iterations_inputs() {
     assert!(t.contains("1 finding(s) found by fuzzing"), "{t}");
     assert!(t.contains("found by fuzzing, confirmed natively"), "{t}");
     // Not reached by the symbolic run: a crash of its own, in fuzz.json.
-    let fuzz = json(&out.join("fuzz/fuzz.json"));
-    let alone = fuzz["crashes_alone"].as_array().unwrap();
-    assert_eq!(alone.len(), 1, "{fuzz}");
-    assert_eq!(alone[0]["kind"], "reach-error", "{fuzz}");
-    let input = std::fs::read(alone[0]["input"].as_str().unwrap()).unwrap();
+    let fuzz = fuzz_record(&out);
+    let alone = &fuzz.crashes_alone;
+    assert_eq!(alone.len(), 1, "{fuzz:?}");
+    assert_eq!(alone[0].kind, "reach-error", "{fuzz:?}");
+    let input = std::fs::read(&alone[0].input).unwrap();
     assert!(input.len() > 29 * 8, "{} bytes", input.len());
     let _ = std::fs::remove_dir_all(&out);
 }
@@ -478,16 +497,15 @@ fn a_seed_deep_in_a_loop_is_followed_to_its_crash_by_the_symbolic_run() {
     );
     let t = text(&o);
     assert_eq!(o.status.code(), Some(1), "{t}");
-    let marks: Vec<_> = events(&out)
-        .into_iter()
-        .filter(|e| e["event"] == "fuzz-finding")
-        .collect();
+    let marks = marks(&out);
     assert_eq!(marks.len(), 1, "{t}");
-    assert_eq!(marks[0]["kind"], "reach-error");
-    assert!(marks[0]["test"].as_u64().is_some(), "{marks:?}");
+    assert_eq!(marks[0].kind, FindingKind::ReachError, "{marks:?}");
+    // It names its test: `test` is a number (Event::FuzzFinding's `test:
+    // u64`, checked when the event was read).
+    let _test: u64 = marks[0].test;
     assert!(out.join("witness.yml").is_file(), "{t}");
-    let stats = json(&out.join("stats.json"));
-    assert!(stats["solver"]["seed-deferred"].as_f64().unwrap() > 0.0, "{stats}");
+    let stats = common::summary(&out);
+    assert!(stats.solver.get("seed-deferred").copied().unwrap() > 0.0, "{stats:?}");
     let _ = std::fs::remove_dir_all(&out);
 }
 
@@ -502,8 +520,8 @@ fn under_unreach_call_an_abort_is_no_crash_of_the_fuzzer() {
     assert_eq!(o.status.code(), Some(1), "{t}");
     assert!(t.contains("1 finding(s) found by fuzzing"), "{t}");
     // Every crash is the reach_error call; the aborts returned to libFuzzer.
-    let fuzz = json(&out.join("fuzz/fuzz.json"));
-    assert!(fuzz["executions"].as_u64().unwrap() > 1000, "{fuzz}");
+    let fuzz = fuzz_record(&out);
+    assert!(fuzz.executions > 1000, "{fuzz:?}");
     let mut crashes = 0;
     for f in std::fs::read_dir(out.join("fuzz/crashes")).unwrap() {
         let bytes = std::fs::read(f.unwrap().path()).unwrap();

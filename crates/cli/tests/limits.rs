@@ -8,6 +8,9 @@
 //! The tests measure wall-clock time and memory, so they run one at a time
 //! (a lock) rather than competing for the machine's cores.
 
+mod common;
+
+use fpsym_report::{Event, StopReason, Summary};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::sync::Mutex;
@@ -48,24 +51,18 @@ fn text(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr)
 }
 
-fn stats(out: &Path) -> serde_json::Value {
-    let s = std::fs::read_to_string(out.join("stats.json")).expect("stats.json written");
-    serde_json::from_str(&s).unwrap()
+fn stats(out: &Path) -> Summary {
+    assert!(out.join(fpsym_report::STATS).is_file(), "stats.json written");
+    common::summary(out)
 }
 
 /// (kind, line) of every finding in `out`, with its test file checked.
 fn findings(out: &Path) -> Vec<(String, u64)> {
     let mut got = Vec::new();
-    let Ok(rd) = std::fs::read_dir(out.join("findings")) else {
-        return got;
-    };
-    for f in rd {
-        let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(f.unwrap().path()).unwrap()).unwrap();
-        let test = out
-            .join("tests")
-            .join(format!("{:06}.json", v["test"].as_u64().unwrap()));
+    for v in common::findings(out) {
+        let test = out.join("tests").join(format!("{:06}.json", v.test));
         assert!(test.exists(), "the finding's test {} exists", test.display());
-        got.push((v["kind"].as_str().unwrap().to_string(), v["line"].as_u64().unwrap()));
+        got.push((v.kind.to_string(), u64::from(v.line)));
     }
     got.sort();
     got
@@ -138,9 +135,12 @@ fn solver_fault_stops_the_run_with_exit_3_and_keeps_results() {
         // says why the run stopped.
         assert_eq!(findings(&out), [("reach-error".to_string(), 10)], "{}", text(&o));
         let s = stats(&out);
-        assert_eq!(s["stop"], "solver-fault", "{s}");
-        assert!(s["stop_value"].as_str().unwrap().contains(says), "{s}");
-        assert_eq!(s["verdict"]["verdict"], "bug-found", "{s}");
+        assert_eq!(s.stop.kind(), "solver-fault", "{s:?}");
+        let StopReason::SolverFault(fault) = &s.stop else {
+            panic!("{s:?}")
+        };
+        assert!(fault.contains(says), "{s:?}");
+        assert_eq!(common::verdict(&s), "bug-found", "{s:?}");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -178,12 +178,12 @@ fn timed_out_branch_is_retried_with_doubled_timeouts() {
         // (cp alone needs the doubled timeouts; the portfolio's members
         // may decide it on the first retry when the machine is idle)
         let least = if tag == "cp" { 2 } else { 1 };
-        assert!(s["stats"]["retries"].as_u64().unwrap() >= least, "{tag}: {s}");
-        assert_eq!(s["stats"]["recovered"], 1, "{tag}: {s}");
-        assert_eq!(s["stats"]["dropped"], 0, "{tag}: {s}");
-        assert_eq!(s["stop"], "exhausted", "{tag}: {s}");
+        assert!(s.stats.retries >= least, "{tag}: {s:?}");
+        assert_eq!(s.stats.recovered, 1, "{tag}: {s:?}");
+        assert_eq!(s.stats.dropped, 0, "{tag}: {s:?}");
+        assert_eq!(s.stop.kind(), "exhausted", "{tag}: {s:?}");
         // Every path explored in the end: nothing was left undecided.
-        assert!(s["incomplete"].is_null(), "{tag}: {s}");
+        assert!(s.incomplete.is_none(), "{tag}: {s:?}");
     }
     // With less time than the query needs, the branch is dropped when the
     // budget ends, and the verdict says so.
@@ -198,16 +198,17 @@ fn timed_out_branch_is_retried_with_doubled_timeouts() {
     assert_eq!(o.status.code(), Some(4), "{}", text(&o));
     assert!(findings(&out).is_empty(), "{}", text(&o));
     let s = stats(&out);
-    assert_eq!(s["stop"], "max-time", "{s}");
-    assert_eq!(s["stop_value"], 1.5, "{s}");
-    assert!(s["stats"]["dropped"].as_u64().unwrap() >= 1, "{s}");
-    let why = s["verdict"]["why"].as_str().unwrap();
+    assert_eq!(s.stop.kind(), "max-time", "{s:?}");
+    assert_eq!(s.stop, StopReason::MaxTime(1.5), "{s:?}");
+    assert!(s.stats.dropped >= 1, "{s:?}");
+    let why = common::verdict_why(&s.verdict).unwrap();
     assert!(why.contains("a branch was dropped: timeout"), "{why}");
-    let events = std::fs::read_to_string(out.join("events.jsonl")).unwrap();
+    let events = std::fs::read_to_string(out.join(fpsym_report::EVENTS)).unwrap();
     assert!(
-        events
-            .lines()
-            .any(|l| l.contains("\"branch-dropped\"") && l.contains("\"line\":16")),
+        events.lines().map(common::parse::<Event>).any(|e| matches!(
+            e,
+            Event::BranchDropped { loc: Some(ref l), .. } if l.line == 16
+        )),
         "{events}"
     );
     let _ = std::fs::remove_dir_all(&dir);
@@ -227,10 +228,10 @@ fn without_max_time_retries_stop_at_the_cap() {
     eprintln!("retry cap: dropped after {took:?}");
     assert_eq!(o.status.code(), Some(4), "{}", text(&o));
     let s = stats(&dir.join("out"));
-    assert_eq!(s["stop"], "exhausted", "{s}");
-    assert_eq!(s["stats"]["retries"], 4, "{s}");
-    assert_eq!(s["stats"]["dropped"], 1, "{s}");
-    let why = s["verdict"]["why"].as_str().unwrap();
+    assert_eq!(s.stop.kind(), "exhausted", "{s:?}");
+    assert_eq!(s.stats.retries, 4, "{s:?}");
+    assert_eq!(s.stats.dropped, 1, "{s:?}");
+    let why = common::verdict_why(&s.verdict).unwrap();
     assert!(why.contains("still undecided after 4 retries"), "{why}");
     assert!(took < Duration::from_secs(10), "{took:?}");
     let _ = std::fs::remove_dir_all(&dir);
@@ -274,9 +275,9 @@ fn max_time_stops_a_running_solver() {
         assert_eq!(status.and_then(|s| s.code()), Some(4), "{backend}: {}", text(&o));
         assert!(took < Duration::from_secs(3), "{backend}: {took:?}");
         let s = stats(&out);
-        assert_eq!(s["stop"], "max-time", "{backend}: {s}");
-        assert_eq!(s["stop_value"], 2.0, "{backend}: {s}");
-        assert_eq!(s["verdict"]["verdict"], "incomplete", "{backend}: {s}");
+        assert_eq!(s.stop.kind(), "max-time", "{backend}: {s:?}");
+        assert_eq!(s.stop, StopReason::MaxTime(2.0), "{backend}: {s:?}");
+        assert_eq!(common::verdict(&s), "incomplete", "{backend}: {s:?}");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -368,7 +369,7 @@ fn ctrl_c_stops_a_running_solver() {
         assert_eq!(status.and_then(|s| s.code()), Some(4), "{backend}: {}", text(&o));
         assert!(took < Duration::from_millis(1500), "{backend}: {took:?}");
         let s = stats(&out);
-        assert_eq!(s["stop"], "interrupted", "{backend}: {s}");
+        assert_eq!(s.stop.kind(), "interrupted", "{backend}: {s:?}");
         // The solver process was killed, not left running.
         for c in solvers {
             assert!(!running(c), "{backend}: solver process {c} still runs");
@@ -404,10 +405,12 @@ fn max_memory_holds_the_resident_set() {
         "status {status}"
     );
     let s = stats(&out);
-    assert_eq!(s["stop"], "max-memory", "{s}");
-    let seen = s["stop_value"].as_u64().unwrap();
-    assert!(seen > 200 << 20, "{s}");
-    assert!(peak_mib < 200 + 150, "peak {peak_mib} MiB: {s}");
+    assert_eq!(s.stop.kind(), "max-memory", "{s:?}");
+    let StopReason::MaxMemory(seen) = s.stop else {
+        panic!("{s:?}")
+    };
+    assert!(seen > 200 << 20, "{s:?}");
+    assert!(peak_mib < 200 + 150, "peak {peak_mib} MiB: {s:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -2,6 +2,11 @@
 //! 2 usage, 4 incomplete), `--json` on stdout, status lines when stderr is
 //! not a terminal, `OUT/progress.jsonl`, and a backend that cannot run.
 
+mod common;
+
+use fpsym_report::critical_record::CriticalRecord;
+use fpsym_report::json_output::JsonOutput;
+use fpsym_report::{FindingKind, ProgressSample};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -32,11 +37,11 @@ fn text(o: &Output) -> String {
 }
 
 /// The one JSON object `--json` prints on stdout (nothing else there).
-fn json_stdout(o: &Output) -> serde_json::Value {
+fn json_stdout(o: &Output) -> JsonOutput {
     let out = String::from_utf8_lossy(&o.stdout);
     let lines: Vec<&str> = out.lines().filter(|l| !l.trim().is_empty()).collect();
     assert_eq!(lines.len(), 1, "stdout must hold one JSON line:\n{}", text(o));
-    serde_json::from_str(lines[0]).unwrap_or_else(|e| panic!("{e}: {}", lines[0]))
+    common::parse(lines[0])
 }
 
 const ENDLESS: &str = "double f(double x, int n) {\n  double s = 0;\n  for (int i = 0; i < n; i++) {\n    if (x > i) s += x; else s -= x;\n  }\n  return s;\n}\n";
@@ -62,11 +67,12 @@ fn an_incomplete_run_exits_4_with_status_lines_progress_samples_and_json() {
     );
     assert_eq!(o.status.code(), Some(4), "{}", text(&o));
     let v = json_stdout(&o);
-    assert_eq!(v["exit_code"], 4, "{v}");
-    assert_eq!(v["verdict"], "incomplete", "{v}");
-    assert_eq!(v["stop"], "max-time", "{v}");
-    assert_eq!(v["output"], out.to_str().unwrap(), "{v}");
-    assert!(v["error"].is_null(), "{v}");
+    assert_eq!(v.exit_code, 4, "{v:?}");
+    let run = v.run();
+    assert_eq!(run.verdict, "incomplete", "{v:?}");
+    assert_eq!(run.stop.kind(), "max-time", "{v:?}");
+    assert_eq!(run.output, out.to_str().unwrap(), "{v:?}");
+    assert!(v.error.is_none(), "{v:?}");
     // The summary for people went to stderr; the status lines too (stderr
     // is a pipe here, not a terminal).
     let err = String::from_utf8_lossy(&o.stderr);
@@ -78,22 +84,19 @@ fn an_incomplete_run_exits_4_with_status_lines_progress_samples_and_json() {
     assert!(status.len() >= 2, "status lines every 0.5 s expected:\n{err}");
     assert!(status[0].contains("branch coverage"), "{err}");
     // A sample a second, in order, the last one the run's final counters.
-    let samples: Vec<serde_json::Value> = std::fs::read_to_string(out.join("progress.jsonl"))
+    let samples: Vec<ProgressSample> = std::fs::read_to_string(out.join(fpsym_report::PROGRESS))
         .expect("progress.jsonl")
         .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
+        .map(common::parse)
         .collect();
     assert!(samples.len() >= 3, "{samples:?}");
     for w in samples.windows(2) {
-        assert!(w[0]["seconds"].as_f64() <= w[1]["seconds"].as_f64(), "{samples:?}");
-        assert!(w[0]["paths"].as_u64() <= w[1]["paths"].as_u64(), "{samples:?}");
+        assert!(w[0].seconds <= w[1].seconds, "{samples:?}");
+        assert!(w[0].paths <= w[1].paths, "{samples:?}");
     }
     let last = samples.last().unwrap();
-    assert_eq!(last["tests"], v["stats"]["tests"], "{last} vs {v}");
-    assert_eq!(
-        last["branches_covered"], v["stats"]["branches_covered"],
-        "{last} vs {v}"
-    );
+    assert_eq!(last.tests, run.stats.tests, "{last:?} vs {v:?}");
+    assert_eq!(last.branches_covered, run.stats.branches_covered, "{last:?} vs {v:?}");
 }
 
 #[test]
@@ -114,11 +117,7 @@ fn verified_exits_0_and_findings_exit_1_with_json_findings() {
     );
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let v = json_stdout(&o);
-    assert_eq!(
-        (v["exit_code"].as_u64(), v["verdict"].as_str()),
-        (Some(0), Some("verified")),
-        "{v}"
-    );
+    assert_eq!((v.exit_code, v.run().verdict.as_str()), (0, "verified"), "{v:?}");
 
     let bad = dir.join("bad.c");
     std::fs::write(
@@ -141,18 +140,20 @@ fn verified_exits_0_and_findings_exit_1_with_json_findings() {
     );
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     let v = json_stdout(&o);
-    assert_eq!(v["exit_code"], 1, "{v}");
-    assert_eq!(v["verdict"], "bug-found", "{v}");
-    let f = v["findings"].as_array().expect("findings");
-    assert_eq!(f.len(), 1, "{v}");
+    assert_eq!(v.exit_code, 1, "{v:?}");
+    let run = v.run();
+    assert_eq!(run.verdict, "bug-found", "{v:?}");
+    let f = run.findings.as_ref().expect("findings");
+    assert_eq!(f.len(), 1, "{v:?}");
     assert_eq!(
-        (f[0]["kind"].as_str(), f[0]["line"].as_u64()),
-        (Some("assertion-failure"), Some(3)),
-        "{v}"
+        (&f[0].finding.kind, f[0].finding.line),
+        (&FindingKind::AssertionFailure, 3),
+        "{v:?}"
     );
     // The replay ran in the same command, and says so.
-    assert_eq!(v["replay"]["unconfirmed"], 0, "{v}");
-    assert_eq!(v["replay"]["findings"], 1, "{v}");
+    let replay = run.replay.as_ref().unwrap_or_else(|| panic!("{v:?}"));
+    assert_eq!(replay.unconfirmed, 0, "{v:?}");
+    assert_eq!(replay.findings, 1, "{v:?}");
 }
 
 #[test]
@@ -178,8 +179,11 @@ fn a_mode_record_is_the_json_result() {
     // x * 2 is exact: every side proved, exit 0.
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let v = json_stdout(&o);
-    assert_eq!(v["result"]["below"]["answer"], "unsat", "{v}");
-    assert_eq!(v["result"]["above"]["answer"], "unsat", "{v}");
+    // The mode's record (critical.json) as `result`.
+    let result = v.run().result.clone().unwrap_or_else(|| panic!("{v:?}"));
+    let c: CriticalRecord = serde_json::from_value(result).unwrap_or_else(|e| panic!("{e}: {v:?}"));
+    assert_eq!(c.below.name(), "unsat", "{v:?}");
+    assert_eq!(c.above.name(), "unsat", "{v:?}");
 }
 
 #[test]

@@ -8,6 +8,9 @@
 //! After a deliberate change of the output: `INSTA_UPDATE=always cargo
 //! test -p fpsym --test output`, then review the .snap diff.
 
+mod common;
+
+use fpsym_report::json_output::JsonOutput;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -101,12 +104,13 @@ fn json_findings_carry_their_input() {
         "--json",
     ]);
     assert_eq!(o.status.code(), Some(1), "{}", both(&o));
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    let f = &v["findings"][0];
-    assert_eq!(f["input_text"], "x = 1.5e0, y = -inf", "{v}");
-    assert_eq!(f["input"][0]["name"], "x", "{v}");
-    assert_eq!(f["input"][1]["value"], "-inf", "{v}");
-    assert_eq!(f["input"][1]["bytes"], "000000000000f0ff", "{v}");
+    let v: JsonOutput = common::parse(&String::from_utf8_lossy(&o.stdout));
+    let f = &v.run().findings.as_ref().unwrap_or_else(|| panic!("{v:?}"))[0];
+    assert_eq!(f.input_text.as_deref(), Some("x = 1.5e0, y = -inf"), "{v:?}");
+    let input = f.input.as_ref().unwrap_or_else(|| panic!("{v:?}"));
+    assert_eq!(input[0].name, "x", "{v:?}");
+    assert_eq!(input[1].value.as_deref(), Some("-inf"), "{v:?}");
+    assert_eq!(input[1].bytes, "000000000000f0ff", "{v:?}");
     let _ = std::fs::remove_dir_all(&out);
 }
 

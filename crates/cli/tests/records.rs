@@ -7,10 +7,9 @@
 mod common;
 
 use common::replay_confirms;
+use fpsym_report::{FindingKind, Test, TestElement, TestObject};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-use serde_json::Value;
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c").join(name)
@@ -36,23 +35,13 @@ fn run(tag: &str, extra: &[&str]) -> (Option<i32>, String, PathBuf) {
     (o.status.code(), text, out)
 }
 
-fn read(path: &Path) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
-
 /// The test of the only finding, which must be a reach-error at `line`.
-fn finding_test(out: &Path, line: u64) -> Value {
-    let findings: Vec<Value> = std::fs::read_dir(out.join("findings"))
-        .unwrap()
-        .map(|f| read(&f.unwrap().path()))
-        .collect();
+fn finding_test(out: &Path, line: u32) -> Test {
+    let findings = common::findings(out);
     assert_eq!(findings.len(), 1, "{findings:?}");
-    assert_eq!(findings[0]["kind"], "reach-error");
-    assert_eq!(findings[0]["line"], line);
-    read(
-        &out.join("tests")
-            .join(format!("{:06}.json", findings[0]["test"].as_u64().unwrap())),
-    )
+    assert_eq!(findings[0].kind, FindingKind::ReachError, "{findings:?}");
+    assert_eq!(findings[0].line, line, "{findings:?}");
+    common::test(out, findings[0].test)
 }
 
 fn hex_bytes(s: &str) -> Vec<u8> {
@@ -71,8 +60,8 @@ fn f32_at(b: &[u8]) -> f32 {
 
 /// Checks a value (decimal, plus hex-float for floats) against the bytes
 /// of a scalar of C type `ty`; returns how many bytes it occupies.
-fn check_scalar(what: &str, ty: &str, value: &Value, hex: &Value, b: &[u8]) -> usize {
-    let value = value.as_str().unwrap_or_else(|| panic!("{what}: no value"));
+fn check_scalar(what: &str, ty: &str, value: Option<&str>, hex: Option<&str>, b: &[u8]) -> usize {
+    let value = value.unwrap_or_else(|| panic!("{what}: no value"));
     match ty {
         "double" => {
             let want = f64_at(b);
@@ -82,8 +71,7 @@ fn check_scalar(what: &str, ty: &str, value: &Value, hex: &Value, b: &[u8]) -> u
                 "{what}: {value} vs {want:e}"
             );
             assert!(
-                hex.as_str()
-                    .is_some_and(|h| h.contains("0x") || h.contains("nan") || h.contains("inf")),
+                hex.is_some_and(|h| h.contains("0x") || h.contains("nan") || h.contains("inf")),
                 "{what}"
             );
             8
@@ -95,7 +83,7 @@ fn check_scalar(what: &str, ty: &str, value: &Value, hex: &Value, b: &[u8]) -> u
                 got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
                 "{what}: {value} vs {want:e}"
             );
-            assert!(hex.as_str().is_some(), "{what}");
+            assert!(hex.is_some(), "{what}");
             4
         }
         "int" => {
@@ -104,7 +92,7 @@ fn check_scalar(what: &str, ty: &str, value: &Value, hex: &Value, b: &[u8]) -> u
                 i32::from_le_bytes(b[..4].try_into().unwrap()),
                 "{what}"
             );
-            assert!(hex.is_null(), "{what}");
+            assert!(hex.is_none(), "{what}");
             4
         }
         "unsigned int" => {
@@ -124,30 +112,21 @@ fn check_scalar(what: &str, ty: &str, value: &Value, hex: &Value, b: &[u8]) -> u
 /// follow one another).
 fn check_all_consistent(out: &Path) {
     let mut n = 0;
-    for t in std::fs::read_dir(out.join("tests")).unwrap() {
-        let t = read(&t.unwrap().path());
-        for o in t["objects"].as_array().unwrap() {
-            let b = hex_bytes(o["bytes"].as_str().unwrap());
-            let name = o["name"].as_str().unwrap();
-            match o["elements"].as_array() {
-                Some(elems) => {
-                    assert!(o.get("value").is_none(), "{o}");
-                    let mut at = 0;
-                    for e in elems {
-                        at += check_scalar(
-                            e["name"].as_str().unwrap(),
-                            e["type"].as_str().unwrap(),
-                            &e["value"],
-                            &e["hex"],
-                            &b[at..],
-                        );
-                    }
-                    assert_eq!(at, b.len(), "{o}");
+    for t in common::tests(out) {
+        for o in &t.objects {
+            let b = hex_bytes(&o.bytes);
+            let name = &o.name;
+            // Records list `elements` only when there are some.
+            if !o.elements.is_empty() {
+                assert!(o.value.is_none(), "{o:?}");
+                let mut at = 0;
+                for e in &o.elements {
+                    at += check_scalar(&e.name, &e.ty, Some(&e.value), e.hex.as_deref(), &b[at..]);
                 }
-                None => {
-                    let used = check_scalar(name, o["type"].as_str().unwrap(), &o["value"], &o["hex"], &b);
-                    assert_eq!(used, b.len(), "{o}");
-                }
+                assert_eq!(at, b.len(), "{o:?}");
+            } else {
+                let used = check_scalar(name, &o.ty, o.value.as_deref(), o.hex.as_deref(), &b);
+                assert_eq!(used, b.len(), "{o:?}");
             }
             n += 1;
         }
@@ -156,26 +135,27 @@ fn check_all_consistent(out: &Path) {
 }
 
 /// (name, type) of an object's elements.
-fn element_names(o: &Value) -> Vec<(String, String)> {
-    o["elements"]
-        .as_array()
-        .unwrap_or_else(|| panic!("no elements: {o}"))
-        .iter()
-        .map(|e| {
-            (
-                e["name"].as_str().unwrap().to_string(),
-                e["type"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect()
+fn element_names(o: &TestObject) -> Vec<(String, String)> {
+    assert!(!o.elements.is_empty(), "no elements: {o:?}");
+    o.elements.iter().map(|e| (e.name.clone(), e.ty.clone())).collect()
 }
 
 fn pairs(v: &[(&str, &str)]) -> Vec<(String, String)> {
     v.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
 }
 
-fn value_f64(v: &Value) -> f64 {
-    v["value"].as_str().unwrap().parse().unwrap()
+/// A scalar object's value.
+fn value_f64(v: &TestObject) -> f64 {
+    v.value
+        .as_deref()
+        .unwrap_or_else(|| panic!("no value: {v:?}"))
+        .parse()
+        .unwrap()
+}
+
+/// An element's value.
+fn element_f64(e: &TestElement) -> f64 {
+    e.value.parse().unwrap()
 }
 
 #[test]
@@ -183,38 +163,38 @@ fn klee_inputs_show_elements_members_and_integers() {
     let (code, text, out) = run("main", &[]);
     assert_eq!(code, Some(1), "{text}");
     let t = finding_test(&out, 28);
-    let objs = t["objects"].as_array().unwrap();
-    let names: Vec<&str> = objs.iter().map(|o| o["name"].as_str().unwrap()).collect();
+    let objs = &t.objects;
+    let names: Vec<&str> = objs.iter().map(|o| o.name.as_str()).collect();
     assert_eq!(names, ["a", "s", "n", "u"]);
 
     let a = &objs[0];
-    assert_eq!(a["type"], "double[3]");
+    assert_eq!(a.ty, "double[3]");
     assert_eq!(
         element_names(a),
         pairs(&[("a[0]", "double"), ("a[1]", "double"), ("a[2]", "double")])
     );
-    assert!(value_f64(&a["elements"][1]) > 2.5, "{a}");
+    assert!(element_f64(&a.elements[1]) > 2.5, "{a:?}");
     assert_eq!(
-        a["elements"][1]["value"].as_str().unwrap().parse::<f64>().unwrap(),
-        f64_at(&hex_bytes(a["bytes"].as_str().unwrap())[8..])
+        a.elements[1].value.parse::<f64>().unwrap(),
+        f64_at(&hex_bytes(&a.bytes)[8..])
     );
 
     let s = &objs[1];
-    assert_eq!(s["type"], "struct pt");
+    assert_eq!(s.ty, "struct pt");
     assert_eq!(element_names(s), pairs(&[("s.x", "double"), ("s.y", "double")]));
-    assert!(value_f64(&s["elements"][1]) < -1.0, "{s}");
+    assert!(element_f64(&s.elements[1]) < -1.0, "{s:?}");
 
     let n = &objs[2];
     assert_eq!(
-        (&n["type"], &n["value"], &n["bytes"]),
-        (&"int".into(), &"-7".into(), &"f9ffffff".into())
+        (n.ty.as_str(), n.value.as_deref(), n.bytes.as_str()),
+        ("int", Some("-7"), "f9ffffff")
     );
-    assert!(n.get("elements").is_none() && n.get("hex").is_none(), "{n}");
+    assert!(n.elements.is_empty() && n.hex.is_none(), "{n:?}");
     let u = &objs[3];
-    assert_eq!(u["type"], "unsigned int");
+    assert_eq!(u.ty, "unsigned int");
     assert!(
-        u["value"].as_str().unwrap().parse::<u32>().unwrap() > 4_000_000_000,
-        "{u}"
+        u.value.as_deref().unwrap().parse::<u32>().unwrap() > 4_000_000_000,
+        "{u:?}"
     );
 
     check_all_consistent(&out);
@@ -228,13 +208,10 @@ fn function_struct_parameters_are_named_by_member() {
     let (code, text, out) = run("dist", &["--function", "dist", "--range", "p.x=[1.5,1.75]"]);
     assert_eq!(code, Some(1), "{text}");
     let t = finding_test(&out, 14);
-    let json = t.to_string();
+    let json = serde_json::to_string(&t).unwrap();
     assert!(!json.contains("coerce"), "{json}");
-    let objs = t["objects"].as_array().unwrap();
-    let shown: Vec<(&str, &str)> = objs
-        .iter()
-        .map(|o| (o["name"].as_str().unwrap(), o["type"].as_str().unwrap()))
-        .collect();
+    let objs = &t.objects;
+    let shown: Vec<(&str, &str)> = objs.iter().map(|o| (o.name.as_str(), o.ty.as_str())).collect();
     // One object per IR parameter (replay feeds them in this order).
     assert_eq!(
         shown,
@@ -247,31 +224,24 @@ fn function_struct_parameters_are_named_by_member() {
         ]
     );
     let px = value_f64(&objs[0]);
-    assert!(px > 1.5 && px <= 1.75, "{}", objs[0]);
-    assert!(objs[0]["hex"].as_str().unwrap().starts_with("0x1."), "{}", objs[0]);
-    assert!(value_f64(&objs[1]) < -2.0, "{}", objs[1]);
+    assert!(px > 1.5 && px <= 1.75, "{:?}", objs[0]);
+    assert!(objs[0].hex.as_deref().unwrap().starts_with("0x1."), "{:?}", objs[0]);
+    assert!(value_f64(&objs[1]) < -2.0, "{:?}", objs[1]);
     assert_eq!(
         element_names(&objs[2]),
         pairs(&[("m.id", "int"), ("m.flags", "unsigned int")])
     );
-    assert_eq!(objs[2]["elements"][0]["value"], "-5");
-    assert!(
-        objs[2]["elements"][1]["value"]
-            .as_str()
-            .unwrap()
-            .parse::<u32>()
-            .unwrap()
-            > 4_000_000_000
-    );
+    assert_eq!(objs[2].elements[0].value, "-5");
+    assert!(objs[2].elements[1].value.parse::<u32>().unwrap() > 4_000_000_000);
     assert_eq!(
-        (&objs[3]["value"], &objs[3]["hex"]),
-        (&"2.5e-1".into(), &"0x1p-2".into())
+        (objs[3].value.as_deref(), objs[3].hex.as_deref()),
+        (Some("2.5e-1"), Some("0x1p-2"))
     );
     assert_eq!(
         element_names(&objs[4]),
         pairs(&[("q[0].x", "double"), ("q[0].y", "double")])
     );
-    assert_eq!(objs[4]["elements"][1]["value"], "5e-1");
+    assert_eq!(objs[4].elements[1].value, "5e-1");
 
     check_all_consistent(&out);
     replay_confirms(&out);

@@ -10,6 +10,7 @@
 
 mod common;
 
+use fpsym_report::mode_records::{ErrorRecord, ERROR_RECORD};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -265,18 +266,12 @@ fn a_run_with_replay_and_coverage() {
     );
 
     // replay.json keeps each line's count; line 19 ran in no test.
-    let replay = json(&out, "replay.json");
-    let files = replay["coverage"]["files"].as_array().unwrap();
-    assert!(
-        files[0]["file"].as_str().unwrap().ends_with("report_markup.c"),
-        "{replay}"
-    );
-    let lines = files[0]["lines"].as_array().unwrap();
-    assert!(lines.iter().any(|l| l[0] == 19 && l[1] == 0), "{replay}");
-    assert!(
-        lines.iter().any(|l| l[0] == 10 && l[1].as_u64().unwrap() >= 1),
-        "{replay}"
-    );
+    let replay = common::replay_report(&out);
+    let files = &replay.coverage.as_ref().unwrap_or_else(|| panic!("{replay:?}")).files;
+    assert!(files[0].file.ends_with("report_markup.c"), "{replay:?}");
+    let lines = &files[0].lines;
+    assert!(lines.contains(&(19, 0)), "{replay:?}");
+    assert!(lines.iter().any(|l| l.0 == 10 && l.1 >= 1), "{replay:?}");
 
     // HTML: escaped, self-contained; in the browser a picture with the
     // finding, its source line, the coverage listing and the charts.
@@ -331,19 +326,20 @@ fn an_error_run_plots_the_error_against_each_input() {
     };
     let out = out_dir("error");
     error_run(&out, &["--strategy", "random"]);
-    let e = json(&out, "error.json");
-    let samples = &e["samples"];
-    assert_eq!(samples["inputs"], serde_json::json!(["x", "y"]), "{samples}");
-    let points = samples["points"].as_array().unwrap();
-    let measured = samples["measured"].as_u64().unwrap();
-    assert_eq!(points.len() as u64, measured.min(2000), "{samples}");
-    assert_eq!(samples["kept"].as_u64().unwrap(), points.len() as u64);
+    let e: ErrorRecord = common::record(&out, ERROR_RECORD);
+    let samples = &e.samples;
+    assert_eq!(samples.inputs, ["x", "y"], "{samples:?}");
+    let points = &samples.points;
+    let measured = samples.measured;
+    assert_eq!(points.len() as u64, measured.min(2000), "{samples:?}");
+    assert_eq!(samples.kept as u64, points.len() as u64);
     for p in points {
-        for v in p["values"].as_array().unwrap() {
-            let x: f64 = v.as_str().unwrap().parse().unwrap();
-            assert!((-100.0..=100.0).contains(&x), "{p}");
+        for v in &p.values {
+            let x: f64 = v.parse().unwrap();
+            assert!((-100.0..=100.0).contains(&x), "{p:?}");
         }
-        assert!(p["error"].is_number() || p["error"] == "inf", "{p}");
+        // A number or "inf" (ErrorValue reads nothing else).
+        assert!(!p.error.get().is_nan(), "{p:?}");
     }
     // One scatter per input, one point per sample (all finite here), the
     // worst input circled.

@@ -8,6 +8,7 @@
 mod common;
 
 use common::replay_confirms;
+use fpsym_report::{Finding, Observation, PathEnd, SymArgs, Test, TestObject};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -16,24 +17,13 @@ fn fixture(name: &str) -> PathBuf {
 }
 
 /// What a run left: its exit code, stdout and stderr, the findings and
-/// tests (JSON) and the directory.
+/// tests (through their types, in file order) and the directory.
 struct Run {
     code: Option<i32>,
     text: String,
-    findings: Vec<serde_json::Value>,
-    tests: Vec<serde_json::Value>,
+    findings: Vec<Finding>,
+    tests: Vec<Test>,
     out: PathBuf,
-}
-
-fn read_dir_json(dir: &Path) -> Vec<serde_json::Value> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|rd| rd.map(|e| e.unwrap().path()).collect())
-        .unwrap_or_default();
-    files.sort();
-    files
-        .iter()
-        .map(|f| serde_json::from_str(&std::fs::read_to_string(f).unwrap()).unwrap())
-        .collect()
 }
 
 /// `fpsym run FIXTURE -o OUT ARGS` into a fresh directory (the default
@@ -53,8 +43,8 @@ fn run(name: &str, tag: &str, args: &[&str]) -> Run {
     Run {
         code: o.status.code(),
         text,
-        findings: read_dir_json(&out.join("findings")),
-        tests: read_dir_json(&out.join("tests")),
+        findings: common::findings(&out),
+        tests: common::tests(&out),
         out,
     }
 }
@@ -65,21 +55,22 @@ impl Run {
         let mut k: Vec<(String, u64)> = self
             .findings
             .iter()
-            .map(|f| (f["kind"].as_str().unwrap().to_string(), f["line"].as_u64().unwrap()))
+            .map(|f| (f.kind.to_string(), u64::from(f.line)))
             .collect();
         k.sort();
         k
     }
 
     /// The test of finding `k`.
-    fn finding_test(&self, k: usize) -> &serde_json::Value {
-        let id = self.findings[k]["test"].as_u64().unwrap();
-        self.tests.iter().find(|t| t["id"].as_u64() == Some(id)).unwrap()
+    fn finding_test(&self, k: usize) -> &Test {
+        let id = self.findings[k].test;
+        self.tests.iter().find(|t| t.id == id).unwrap()
     }
 
+    /// The verdict's name ("" without stats.json).
     fn verdict(&self) -> String {
-        common::json_in(&self.out, "stats.json")["verdict"]["verdict"]
-            .as_str()
+        common::record_if::<fpsym_report::Summary>(&self.out, fpsym_report::STATS)
+            .map(|s| common::verdict(&s))
             .unwrap_or("")
             .to_string()
     }
@@ -90,21 +81,25 @@ impl Run {
 }
 
 /// A test object's bytes.
-fn bytes(o: &serde_json::Value) -> Vec<u8> {
-    let h = o["bytes"].as_str().unwrap();
+fn bytes(o: &TestObject) -> Vec<u8> {
+    let h = &o.bytes;
     (0..h.len() / 2)
         .map(|i| u8::from_str_radix(&h[2 * i..2 * i + 2], 16).unwrap())
         .collect()
 }
 
 /// The objects' names of a test.
-fn names(t: &serde_json::Value) -> Vec<String> {
-    t["objects"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|o| o["name"].as_str().unwrap().to_string())
-        .collect()
+fn names(t: &Test) -> Vec<String> {
+    t.objects.iter().map(|o| o.name.clone()).collect()
+}
+
+/// A test's exit status, when it exited with one (`status` in its
+/// record).
+fn status(t: &Test) -> Option<i64> {
+    match t.end {
+        PathEnd::Exit(n) => Some(n),
+        _ => None,
+    }
 }
 
 #[test]
@@ -113,16 +108,16 @@ fn an_argument_parsed_with_atof_fails_an_assertion_replayed_as_argv() {
     assert_eq!(r.code, Some(1), "{}", r.text);
     assert_eq!(r.kinds(), vec![("assertion-failure".to_string(), 11)], "{}", r.text);
     let t = r.finding_test(0);
-    assert_eq!(names(t), vec!["argv[1]"], "{t}");
-    let arg = bytes(&t["objects"][0]);
-    assert_eq!(arg.len(), 4, "{t}");
+    assert_eq!(names(t), vec!["argv[1]"], "{t:?}");
+    let arg = bytes(&t.objects[0]);
+    assert_eq!(arg.len(), 4, "{t:?}");
     // A C string: NUL-terminated, nothing but NULs after the first one.
     let len = arg.iter().position(|c| *c == 0).unwrap();
-    assert!(arg[len..].iter().all(|c| *c == 0), "{t}");
+    assert!(arg[len..].iter().all(|c| *c == 0), "{t:?}");
     // Every path has argc 2 and its own argument.
     assert!(r.tests.iter().all(|t| names(t) == ["argv[1]"]));
-    let record = common::json_in(&r.out, "run.json");
-    assert_eq!(record["sym_args"], serde_json::json!([{"min": 1, "max": 1, "len": 3}]));
+    let record = common::run_record(&r.out);
+    assert_eq!(record.sym_args, [SymArgs { min: 1, max: 1, len: 3 }], "{record:?}");
     // Natively, with the string as the process's first argument.
     replay_confirms(&r.out);
     r.done();
@@ -134,9 +129,9 @@ fn two_doubles_read_by_scanf_reach_a_division_by_zero_replayed_on_stdin() {
     assert_eq!(r.code, Some(1), "{}", r.text);
     assert_eq!(r.kinds(), vec![("division-by-zero".to_string(), 13)], "{}", r.text);
     let t = r.finding_test(0);
-    assert_eq!(names(t), vec!["stdin"], "{t}");
-    let input = bytes(&t["objects"][0]);
-    assert_eq!(input.len(), 3, "{t}");
+    assert_eq!(names(t), vec!["stdin"], "{t:?}");
+    let input = bytes(&t.objects[0]);
+    assert_eq!(input.len(), 3, "{t:?}");
     // Its text is two numbers whose second truncates to 0.
     let text = String::from_utf8_lossy(&input).into_owned();
     let nums: Vec<f64> = text
@@ -152,13 +147,12 @@ fn two_doubles_read_by_scanf_reach_a_division_by_zero_replayed_on_stdin() {
     replay_confirms(&r.out);
     // (The replay table lists only findings and disagreements: the exits
     // are in replay.json.)
-    let rep = common::json_in(&r.out, "replay.json");
-    let exits: Vec<i64> = rep["tests"]
-        .as_array()
-        .unwrap()
+    let rep = common::replay_report(&r.out);
+    let exits: Vec<i64> = rep
+        .tests
         .iter()
-        .filter(|t| t["observed"]["kind"] == "exit")
-        .filter_map(|t| t["observed"]["code"].as_i64())
+        .filter(|t| t.observed.kind == Observation::Exit)
+        .filter_map(|t| t.observed.code.map(i64::from))
         .collect();
     assert!(exits.contains(&3), "an input scanf sees as EOF: {exits:?}");
     assert!(exits.contains(&2), "an input scanf does not match: {exits:?}");
@@ -170,14 +164,11 @@ fn a_buffer_overflow_inside_scanf_is_found_at_the_call() {
     let r = run("symio_scanf_overflow.c", "overflow", &["--sym-stdin", "4"]);
     assert_eq!(r.code, Some(1), "{}", r.text);
     assert_eq!(r.kinds(), vec![("out-of-bounds".to_string(), 9)], "{}", r.text);
-    assert!(r.findings[0]["file"]
-        .as_str()
-        .unwrap()
-        .ends_with("symio_scanf_overflow.c"));
+    assert!(r.findings[0].file.ends_with("symio_scanf_overflow.c"));
     // Four characters none of which is a C space; printable, as findings
     // prefer (a NUL, a character to %s, would hide the overflow from
     // AddressSanitizer's scanf interceptor, which measures with strlen).
-    let input = bytes(&r.finding_test(0)["objects"][0]);
+    let input = bytes(&r.finding_test(0).objects[0]);
     assert!(input.iter().all(|c| c.is_ascii_graphic()), "{input:?}");
     replay_confirms(&r.out);
     r.done();
@@ -188,8 +179,8 @@ fn without_sym_stdin_standard_input_is_empty() {
     let r = run("symio_scanf.c", "empty", &[]);
     assert_eq!(r.code, Some(0), "{}", r.text);
     assert_eq!(r.tests.len(), 1, "{}", r.text);
-    assert_eq!(r.tests[0]["end"], "exit", "{}", r.tests[0]);
-    assert_eq!(r.tests[0]["status"], 3, "scanf returns EOF: {}", r.tests[0]);
+    assert_eq!(r.tests[0].end.class(), "exit", "{:?}", r.tests[0]);
+    assert_eq!(status(&r.tests[0]), Some(3), "scanf returns EOF: {:?}", r.tests[0]);
     assert_eq!(r.verdict(), "verified", "{}", r.text);
     replay_confirms(&r.out);
     r.done();
@@ -201,18 +192,18 @@ fn getchar_fgets_ungetc_feof_fread_fgetc_and_fscanf_read_symbolic_stdin() {
     assert_eq!(r.code, Some(1), "{}", r.text);
     assert_eq!(r.kinds(), vec![("assertion-failure".to_string(), 19)], "{}", r.text);
     let t = r.finding_test(0);
-    assert_eq!(bytes(&t["objects"][0]), b"#!\nx", "{t}");
+    assert_eq!(bytes(&t.objects[0]), b"#!\nx", "{t:?}");
     assert_eq!(r.verdict(), "bug-found", "{}", r.text);
     // The impossible returns (10, 11) are never taken.
     assert!(r
         .tests
         .iter()
-        .all(|t| t["end"] != "exit" || !matches!(t["status"].as_i64(), Some(10 | 11))));
+        .all(|t| t.end.class() != "exit" || !matches!(status(t), Some(10 | 11))));
     replay_confirms(&r.out);
     r.done();
     let r = run("symio_fread.c", "fread", &["--sym-stdin", "3"]);
     assert_eq!(r.kinds(), vec![("assertion-failure".to_string(), 15)], "{}", r.text);
-    assert_eq!(bytes(&r.finding_test(0)["objects"][0]), b"ok!");
+    assert_eq!(bytes(&r.finding_test(0).objects[0]), b"ok!");
     assert_eq!(r.verdict(), "bug-found", "{}", r.text);
     replay_confirms(&r.out);
     r.done();
@@ -229,25 +220,26 @@ fn sym_args_explore_each_count_in_command_line_order() {
     assert_eq!(r.code, Some(1), "{}", r.text);
     assert_eq!(r.kinds(), vec![("assertion-failure".to_string(), 8)], "{}", r.text);
     let t = r.finding_test(0);
-    assert_eq!(names(t), vec!["argv[1]", "argv[2]"], "{t}");
-    assert_eq!(t["objects"][0]["type"], "char[3]", "{t}");
-    assert_eq!(t["objects"][1]["type"], "char[2]", "{t}");
-    assert_eq!(bytes(&t["objects"][0])[0], b'-');
-    assert_eq!(bytes(&t["objects"][1]), b"v\0");
+    assert_eq!(names(t), vec!["argv[1]", "argv[2]"], "{t:?}");
+    assert_eq!(t.objects[0].ty, "char[3]", "{t:?}");
+    assert_eq!(t.objects[1].ty, "char[2]", "{t:?}");
+    assert_eq!(bytes(&t.objects[0])[0], b'-');
+    assert_eq!(bytes(&t.objects[1]), b"v\0");
     // Both counts were explored: argc 2 has the single argument only.
-    let mut statuses: Vec<i64> = r.tests.iter().filter_map(|t| t["status"].as_i64()).collect();
+    let mut statuses: Vec<i64> = r.tests.iter().filter_map(status).collect();
     statuses.sort();
     statuses.dedup();
     assert_eq!(statuses, vec![2, 3], "{}", r.text);
-    for t in r.tests.iter().filter(|t| t["status"] == 2) {
-        assert_eq!(names(t), vec!["argv[1]"], "{t}");
-        assert_eq!(t["objects"][0]["type"], "char[2]", "{t}");
+    for t in r.tests.iter().filter(|t| status(t) == Some(2)) {
+        assert_eq!(names(t), vec!["argv[1]"], "{t:?}");
+        assert_eq!(t.objects[0].ty, "char[2]", "{t:?}");
     }
     assert_eq!(r.verdict(), "bug-found", "{}", r.text);
-    let record = common::json_in(&r.out, "run.json");
+    let record = common::run_record(&r.out);
     assert_eq!(
-        record["sym_args"],
-        serde_json::json!([{"min": 0, "max": 1, "len": 2}, {"min": 1, "max": 1, "len": 1}])
+        record.sym_args,
+        [SymArgs { min: 0, max: 1, len: 2 }, SymArgs { min: 1, max: 1, len: 1 }],
+        "{record:?}"
     );
     // Natively with 1 or 2 process arguments (empty strings included).
     replay_confirms(&r.out);
@@ -309,9 +301,9 @@ fn finite_inputs_exclude_nan_and_infinities_from_float_parameters() {
                 r.text
             );
             // Its input is finite.
-            for o in r.finding_test(0)["objects"].as_array().unwrap() {
-                let v: f64 = o["value"].as_str().unwrap().parse().unwrap();
-                assert!(v.is_finite(), "{o}");
+            for o in &r.finding_test(0).objects {
+                let v: f64 = o.value.as_deref().unwrap().parse().unwrap();
+                assert!(v.is_finite(), "{o:?}");
             }
             replay_confirms(&r.out);
         } else {

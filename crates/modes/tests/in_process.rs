@@ -64,8 +64,10 @@ fn a_run_in_process_finds_the_bug_and_its_session_writes_the_reports() {
         "finish writes the SARIF report"
     );
     let summary = summary.expect("a summary was asked for");
-    assert_eq!(summary["exit_code"], 1);
-    assert_eq!(summary["output"], out.display().to_string());
+    let summary: fpsym_report::json_output::JsonOutput =
+        serde_json::from_value(summary).unwrap_or_else(|e| panic!("--json's summary does not read: {e}"));
+    assert_eq!(summary.exit_code, 1, "{summary:?}");
+    assert_eq!(summary.run().output, out.display().to_string(), "{summary:?}");
     let _ = std::fs::remove_dir_all(&out);
 }
 

@@ -14,11 +14,13 @@
 
 mod batch;
 pub mod critical_record;
+pub mod json_output;
 pub mod mode_records;
 mod progress;
 mod records;
 mod replay_record;
 mod run_record;
+pub mod show_record;
 mod summary;
 pub mod values;
 

@@ -1,6 +1,7 @@
 //! Helpers shared by the CLI's test binaries (`mod common;`).
 #![allow(dead_code)]
 
+use serde::de::DeserializeOwned;
 use std::path::Path;
 use std::process::Command;
 
@@ -19,13 +20,61 @@ pub fn replay_confirms(out: &Path) -> String {
         "{}: replay\n{text}",
         out.display()
     );
-    let r: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("replay.json")).unwrap()).unwrap();
-    assert!(
-        r["findings"].as_array().unwrap().iter().all(|f| f["confirmed"] == true),
-        "{r}"
-    );
+    let r: fpsym_report::ReplayReport = record(out, fpsym_report::REPLAY);
+    assert!(r.findings.iter().all(|f| f.confirmed), "{r:#?}");
     text
+}
+
+/// The record `name` of `dir` read through its type `T`: the test fails
+/// naming the file, the type and the serde error when it is missing or
+/// does not read.
+pub fn record<T: DeserializeOwned>(dir: &Path, name: &str) -> T {
+    fpsym_report::read_json(&dir.join(name))
+        .unwrap_or_else(|e| panic!("{e} (reading it as {})", std::any::type_name::<T>()))
+}
+
+/// The record `name` of `dir` through its type, None when the file is
+/// not there (the test fails when it is there and does not read).
+pub fn record_if<T: DeserializeOwned>(dir: &Path, name: &str) -> Option<T> {
+    dir.join(name).exists().then(|| record(dir, name))
+}
+
+/// `text` (a command's `--json` output, a JSON line) read through its
+/// type `T`: the test fails with the serde error and the text otherwise.
+pub fn parse<T: DeserializeOwned>(text: &str) -> T {
+    serde_json::from_str(text)
+        .unwrap_or_else(|e| panic!("does not read as {}: {e}\n{text}", std::any::type_name::<T>()))
+}
+
+/// `DIR/stats.json`.
+pub fn summary(dir: &Path) -> fpsym_report::Summary {
+    record(dir, fpsym_report::STATS)
+}
+
+/// `DIR/run.json`.
+pub fn run_record(dir: &Path) -> fpsym_report::RunRecord {
+    record(dir, fpsym_report::RUN_RECORD)
+}
+
+/// `DIR/replay.json`.
+pub fn replay_report(dir: &Path) -> fpsym_report::ReplayReport {
+    record(dir, fpsym_report::REPLAY)
+}
+
+/// The findings of `dir` (`findings/*.json`, in file-name order) through
+/// their type.
+pub fn findings(dir: &Path) -> Vec<fpsym_report::Finding> {
+    fpsym_report::read_findings(dir).unwrap_or_else(|e| panic!("findings of {}: {e}", dir.display()))
+}
+
+/// The tests of `dir` (`tests/*.json`, by id) through their type.
+pub fn tests(dir: &Path) -> Vec<fpsym_report::Test> {
+    fpsym_report::read_tests(dir).unwrap_or_else(|e| panic!("tests of {}: {e}", dir.display()))
+}
+
+/// Test `id` of `dir` (`tests/NNNNNN.json`) through its type.
+pub fn test(dir: &Path, id: u64) -> fpsym_report::Test {
+    record(&dir.join("tests"), &format!("{id:06}.json"))
 }
 
 /// `fpsym MODE FILE --function F -o OUT ARGS` into a fresh directory named
@@ -88,5 +137,44 @@ pub fn typed(path: &Path) {
     };
     if let Err(e) = read {
         panic!("{} does not read as its record type: {e}", path.display());
+    }
+}
+
+/// The record at `path` through its type `T` (the test fails naming the
+/// file, the type and the serde error).
+pub fn record_at<T: DeserializeOwned>(path: &Path) -> T {
+    fpsym_report::read_json(path).unwrap_or_else(|e| panic!("{e} (reading it as {})", std::any::type_name::<T>()))
+}
+
+/// A verdict's name as records write it (`bug-found`, `verified`,
+/// `incomplete`, ...).
+pub fn verdict_name(v: &fpsym_report::Verdict) -> &'static str {
+    use fpsym_report::Verdict;
+    match v {
+        Verdict::BugFound => "bug-found",
+        Verdict::Verified => "verified",
+        Verdict::Proved(_) => "proved",
+        Verdict::Incomplete(_) => "incomplete",
+        Verdict::Feasible(_) => "feasible",
+        Verdict::Infeasible(_) => "infeasible",
+        Verdict::Unknown(_) => "unknown",
+    }
+}
+
+/// The name of the verdict of `DIR/stats.json`'s summary.
+pub fn verdict(s: &fpsym_report::Summary) -> &'static str {
+    verdict_name(&s.verdict)
+}
+
+/// A verdict's reason (None for `bug-found` and `verified`).
+pub fn verdict_why(v: &fpsym_report::Verdict) -> Option<&str> {
+    use fpsym_report::Verdict;
+    match v {
+        Verdict::BugFound | Verdict::Verified => None,
+        Verdict::Proved(w)
+        | Verdict::Incomplete(w)
+        | Verdict::Feasible(w)
+        | Verdict::Infeasible(w)
+        | Verdict::Unknown(w) => Some(w),
     }
 }
