@@ -201,7 +201,7 @@ fn timed_out_branch_is_retried_with_doubled_timeouts() {
     assert_eq!(s.stop.kind(), "max-time", "{s:?}");
     assert_eq!(s.stop, StopReason::MaxTime(1.5), "{s:?}");
     assert!(s.stats.dropped >= 1, "{s:?}");
-    let why = common::verdict_why(&s.verdict).unwrap();
+    let why = s.verdict.why().unwrap();
     assert!(why.contains("a branch was dropped: timeout"), "{why}");
     let events = std::fs::read_to_string(out.join(fpsym_report::EVENTS)).unwrap();
     assert!(
@@ -231,7 +231,7 @@ fn without_max_time_retries_stop_at_the_cap() {
     assert_eq!(s.stop.kind(), "exhausted", "{s:?}");
     assert_eq!(s.stats.retries, 4, "{s:?}");
     assert_eq!(s.stats.dropped, 1, "{s:?}");
-    let why = common::verdict_why(&s.verdict).unwrap();
+    let why = s.verdict.why().unwrap();
     assert!(why.contains("still undecided after 4 retries"), "{why}");
     assert!(took < Duration::from_secs(10), "{took:?}");
     let _ = std::fs::remove_dir_all(&dir);

@@ -5,7 +5,6 @@
 
 mod common;
 
-use common::{verdict_name, verdict_why};
 use fpsym_report::mode_records::AllPathsRecord;
 use fpsym_report::{FindingKind, Goal, Verdict};
 use std::path::{Path, PathBuf};
@@ -60,7 +59,7 @@ fn reachable_lines_get_inputs_confirmed_natively() {
         "r18",
     );
     assert_eq!(code, Some(1), "{text}");
-    assert_eq!(verdict_name(&v), "feasible", "{text}");
+    assert_eq!(v.name(), "feasible", "{text}");
     let y = input(&out, "y");
     assert_eq!(twice(y) + 1.0, twice(y), "{text}");
     assert!(
@@ -69,7 +68,7 @@ fn reachable_lines_get_inputs_confirmed_natively() {
     );
     let (code, text, v, out) = path(&fixture("path_reach.c"), "classify", &["--reach", "20"], "r20");
     assert_eq!(code, Some(1), "{text}");
-    assert_eq!(verdict_name(&v), "feasible", "{text}");
+    assert_eq!(v.name(), "feasible", "{text}");
     let x = input(&out, "x");
     assert!(x.is_nan(), "{text}");
 }
@@ -81,11 +80,9 @@ fn unreachable_lines_are_proven_so() {
     for line in ["13", "15"] {
         let (code, text, v, _) = path(&fixture("path_reach.c"), "classify", &["--reach", line], line);
         assert_eq!(code, Some(0), "{text}");
-        assert_eq!(verdict_name(&v), "infeasible", "line {line}: {text}");
+        assert_eq!(v.name(), "infeasible", "line {line}: {text}");
         assert!(
-            verdict_why(&v)
-                .unwrap()
-                .contains("every path that could was explored exactly"),
+            v.why().unwrap().contains("every path that could was explored exactly"),
             "{v:?}"
         );
     }
@@ -100,7 +97,7 @@ fn paths_are_taken_or_proven_infeasible() {
         "p-ok",
     );
     assert_eq!(code, Some(1), "{text}");
-    assert_eq!(verdict_name(&v), "feasible", "{text}");
+    assert_eq!(v.name(), "feasible", "{text}");
     let (x, y) = (input(&out, "x"), input(&out, "y"));
     assert!(
         // 11:T is x > 1 (then 12:F, x >= 0.5, holds too).
@@ -111,7 +108,7 @@ fn paths_are_taken_or_proven_infeasible() {
     for (spec, tag) in [("11:T,12:T", "p-no1"), ("11:T,12:F,14:T", "p-no2")] {
         let (code, text, v, _) = path(&fixture("path_reach.c"), "classify", &["--path", spec], tag);
         assert_eq!(code, Some(0), "{text}");
-        assert_eq!(verdict_name(&v), "infeasible", "{spec}: {text}");
+        assert_eq!(v.name(), "infeasible", "{spec}: {text}");
     }
 }
 
@@ -129,7 +126,7 @@ fn dichotomic_prefixes_of_seed_000_are_feasible_and_confirmed() {
     let spec = format!("{},...", p12["path"].as_str().unwrap());
     let (code, text, v, _) = path(&dichotomic(), "dichotomic", &["--path", &spec, "--replay"], "dich12");
     assert_eq!(code, Some(1), "{text}");
-    assert_eq!(verdict_name(&v), "feasible", "{text}");
+    assert_eq!(v.name(), "feasible", "{text}");
     assert!(text.contains("finding path-followed at dichotomic.c"), "{text}");
     assert!(text.contains("1 confirmed, 0 unconfirmed"), "{text}");
     // Decisions are in execution order: the loop's condition comes
@@ -154,7 +151,7 @@ fn dichotomic_prefixes_of_seed_000_are_feasible_and_confirmed() {
         "dich1",
     );
     assert_eq!(code, Some(1), "{text}");
-    assert_eq!(verdict_name(&v), "feasible", "{text}");
+    assert_eq!(v.name(), "feasible", "{text}");
     assert!(text.contains("1 confirmed, 0 unconfirmed"), "{text}");
 }
 
@@ -169,8 +166,8 @@ fn a_loop_bound_makes_unknown_not_infeasible() {
         "bound",
     );
     assert_eq!(code, Some(4), "{text}");
-    assert_eq!(verdict_name(&v), "unknown", "{text}");
-    assert!(verdict_why(&v).unwrap().contains("loop bound 3 reached"), "{v:?}");
+    assert_eq!(v.name(), "unknown", "{text}");
+    assert!(v.why().unwrap().contains("loop bound 3 reached"), "{v:?}");
 }
 
 #[test]
@@ -179,12 +176,12 @@ fn targets_reached_after_the_entry_returns_or_by_a_failure_are_not_called_infeas
     // reachable (the pruning must not cut the entry's return).
     let (code, text, v, _) = path(&fixture("path_ends.c"), "registers", &["--reach", "10"], "atexit");
     assert_eq!(code, Some(1), "{text}");
-    assert_eq!(verdict_name(&v), "feasible", "{text}");
+    assert_eq!(v.name(), "feasible", "{text}");
     // 25:T is taken, then the division by zero ends the program: the path
     // exists.
     let (code, text, v, _) = path(&fixture("path_ends.c"), "divides", &["--path", "25:T"], "div");
     assert_eq!(code, Some(1), "{text}");
-    assert_eq!(verdict_name(&v), "feasible", "{text}");
+    assert_eq!(v.name(), "feasible", "{text}");
     // Two conditions at one place (a macro): refused, not guessed.
     let (code, text, _) = path_run(&fixture("path_ends.c"), "macro", &["--path", "35:T"], "macro");
     assert_eq!(code, Some(2), "{text}");
@@ -219,7 +216,7 @@ fn decisions_in_an_order_no_execution_takes_are_input_errors() {
     // The execution orders are paths like any other.
     let (code, text, v, _) = path(&f, "order", &["--path", "9:23:T,9:7:T"], "ord-ok");
     assert_eq!(code, Some(1), "{text}");
-    assert_eq!(verdict_name(&v), "feasible", "{text}");
+    assert_eq!(v.name(), "feasible", "{text}");
     let (code, text, v, _) = path(
         &f,
         "order",
@@ -227,12 +224,12 @@ fn decisions_in_an_order_no_execution_takes_are_input_errors() {
         "ord-loop-ok",
     );
     assert_eq!(code, Some(1), "{text}");
-    assert_eq!(verdict_name(&v), "feasible", "{text}");
+    assert_eq!(v.name(), "feasible", "{text}");
     // An order that occurs but no input takes stays "infeasible": after
     // one iteration i = 1 < 3.
     let (code, text, v, _) = path(&f, "order", &["--path", "9:23:F,11:25:T,11:3:T,11:25:F"], "ord-unsat");
     assert_eq!(code, Some(0), "{text}");
-    assert_eq!(verdict_name(&v), "infeasible", "{text}");
+    assert_eq!(v.name(), "infeasible", "{text}");
 }
 
 #[test]
@@ -302,7 +299,7 @@ fn all_paths_lists_every_path_with_its_verdict() {
                 &[&ranges[..], &["--path", spec, "--replay"]].concat(),
                 &format!("all-f{i}"),
             );
-            assert_eq!((code, verdict_name(&v)), (Some(1), "feasible"), "{spec}: {text}");
+            assert_eq!((code, v.name()), (Some(1), "feasible"), "{spec}: {text}");
             assert!(
                 text.contains("path-followed") && text.contains("confirmed"),
                 "{spec}: {text}"
@@ -315,7 +312,7 @@ fn all_paths_lists_every_path_with_its_verdict() {
                 &[&ranges[..], &["--path", &prefix, "--solver", "z3"]].concat(),
                 &format!("all-i{i}"),
             );
-            assert_eq!(verdict_name(&v), "infeasible", "{spec} with z3: {text}");
+            assert_eq!(v.name(), "infeasible", "{spec} with z3: {text}");
         }
     }
 }
@@ -404,7 +401,7 @@ fn a_line_folded_into_a_phi_is_a_target_and_an_uncalled_one_says_so() {
     for (function, line) in [("bisect", "9"), ("bisect", "7"), ("sign", "16")] {
         let (code, text, v, _) = path(&file, function, &["--reach", line, "--replay"], &format!("fold{line}"));
         assert_eq!(code, Some(1), "{function}:{line}: {text}");
-        assert_eq!(verdict_name(&v), "feasible", "{text}");
+        assert_eq!(v.name(), "feasible", "{text}");
         assert!(
             text.contains(&format!("finding reached at path_folded.c:{line} (test 0000"))
                 && text.contains("): confirmed"),
@@ -414,9 +411,9 @@ fn a_line_folded_into_a_phi_is_a_target_and_an_uncalled_one_says_so() {
     // A line of a function the entry does not call.
     let (code, text, v, _) = path(&file, "never", &["--reach", "16"], "uncalled");
     assert_eq!(code, Some(0), "{text}");
-    assert_eq!(verdict_name(&v), "infeasible", "{text}");
+    assert_eq!(v.name(), "infeasible", "{text}");
     assert!(
-        verdict_why(&v)
+        v.why()
             .unwrap()
             .contains("the code of line 16 is in `sign`, which `never` does not call"),
         "{v:?}"
@@ -428,7 +425,7 @@ fn reach_prunes_what_cannot_reach_the_line_but_not_exit_handlers() {
     let file = fixture("path_prune.c");
     let (code, text, v, out) = path(&file, "f", &["--reach", "9", "--no-replay"], "prune");
     assert_eq!(code, Some(0), "{text}");
-    assert_eq!(verdict_name(&v), "infeasible", "{text}");
+    assert_eq!(v.name(), "infeasible", "{text}");
     let stats = common::summary(&out);
     let queries = stats.stats.queries;
     // The branch, the excluded side's feasibility and its test's model.
@@ -442,5 +439,5 @@ fn reach_prunes_what_cannot_reach_the_line_but_not_exit_handlers() {
     // A line only an atexit handler reaches, after the entry returns.
     let (code, text, v, _) = path(&file, "g", &["--reach", "23", "--replay"], "handler");
     assert_eq!(code, Some(1), "{text}");
-    assert_eq!(verdict_name(&v), "feasible", "{text}");
+    assert_eq!(v.name(), "feasible", "{text}");
 }

@@ -101,22 +101,17 @@ fn run(name: &str, case: &Case, extra: &[&str], tag: &str) -> (Option<i32>, Stri
 
 /// The findings of a run as (kind, line).
 fn findings(out: &Path) -> Vec<(String, u64)> {
-    let rd = std::fs::read_dir(out.join("findings")).unwrap_or_else(|e| panic!("{}/findings: {e}", out.display()));
-    let mut v: Vec<(String, u64)> = rd
-        .map(|f| {
-            let j: serde_json::Value =
-                serde_json::from_str(&std::fs::read_to_string(f.unwrap().path()).unwrap()).unwrap();
-            (j["kind"].as_str().unwrap().to_string(), j["line"].as_u64().unwrap())
-        })
+    let mut v: Vec<(String, u64)> = common::findings(out)
+        .into_iter()
+        .map(|f| (f.kind.to_string(), u64::from(f.line)))
         .collect();
     v.sort();
     v
 }
 
 fn verdict(out: &Path) -> String {
-    common::json_in(out, "stats.json")["verdict"]["verdict"]
-        .as_str()
-        .unwrap_or("none")
+    common::record_if::<fpsym_report::Summary>(out, fpsym_report::STATS)
+        .map_or("none", |s| common::verdict(&s))
         .to_string()
 }
 
@@ -134,9 +129,8 @@ fn check_fixture(name: &str) {
         let v = verdict(&out);
         let ok = match &case.expect {
             Expect::Found { kind, line } => {
-                let confirmed = common::json_in(&out, "replay.json")["findings"]
-                    .as_array()
-                    .is_some_and(|f| !f.is_empty() && f.iter().all(|f| f["confirmed"] == true));
+                let confirmed = common::record_if::<fpsym_report::ReplayReport>(&out, fpsym_report::REPLAY)
+                    .is_some_and(|r| !r.findings.is_empty() && r.findings.iter().all(|f| f.confirmed));
                 code == Some(1)
                     && got == [(kind.clone(), *line)]
                     && confirmed
@@ -168,13 +162,12 @@ fn glibc_state_and_identity() {
         "sg",
     );
     assert_eq!(verdict(&out), "incomplete", "{text}");
-    let t = common::json_in(&out.join("tests"), "000001.json");
+    let t = common::test(&out, 1);
     assert!(
-        t["detail"]
-            .as_str()
-            .unwrap_or("")
+        t.end
+            .to_string()
             .contains("lgamma sets signgam, which the program reads"),
-        "{t}"
+        "{t:?}"
     );
 }
 

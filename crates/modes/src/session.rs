@@ -4,6 +4,7 @@
 //! modes register their directories as they make them; the caller
 //! finishes the session once the command returned.
 
+use fpsym_engine::report::json_output::{FindingWithInput, JsonOutput, RunJson};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -90,7 +91,7 @@ impl Session {
     /// directory, and returns the exit code (3 when a report cannot be
     /// written: an internal error) with the error, and, when `json`, the
     /// summary object of the runs written.
-    pub fn finish(&self, code: u8, error: Option<&str>, json: bool) -> (u8, Option<serde_json::Value>) {
+    pub fn finish(&self, code: u8, error: Option<&str>, json: bool) -> (u8, Option<JsonOutput>) {
         let outputs = std::mem::take(&mut *self.outputs.lock().unwrap_or_else(|e| e.into_inner()));
         let failed_on_input = code == 2;
         let mut code = code;
@@ -107,18 +108,17 @@ impl Session {
         if !json {
             return (code, None);
         }
-        let runs: Vec<serde_json::Value> = outputs
+        let runs = outputs
             .iter()
-            .filter(|d| d.join("stats.json").exists())
-            .map(|d| run_json(d))
+            .filter(|d| d.join(fpsym_engine::report::STATS).exists())
+            .filter_map(|d| run_json(d))
             .collect();
-        let mut v = match runs.as_slice() {
-            [one] => one.clone(),
-            _ => serde_json::json!({ "runs": runs }),
+        let out = JsonOutput {
+            exit_code: code,
+            error,
+            runs,
         };
-        v["exit_code"] = code.into();
-        v["error"] = error.map_or(serde_json::Value::Null, serde_json::Value::from);
-        (code, Some(v))
+        (code, Some(out))
     }
 }
 
@@ -143,62 +143,35 @@ fn reportable(dir: &Path, failed_on_input: bool) -> bool {
     !failed_on_input || holds_run
 }
 
-/// A finding in `--json`: the record (`findings/NNN-KIND.json`) with its
-/// test's inputs, as the test records them (`input`) and on one line as
-/// the summary prints them (`input_text`); both null when the test is
-/// not there.
-#[derive(serde::Serialize)]
-struct FindingWithInput<'a> {
-    #[serde(flatten)]
-    finding: &'a fpsym_engine::report::Finding,
-    input: Option<Vec<fpsym_engine::report::TestObject>>,
-    input_text: Option<String>,
-}
-
-/// One run directory as JSON: `output`, `verdict` and `why`, `stop`,
-/// `stats`, `findings` (each with its test's `input`), `replay` (confirmed and mismatched counts, when
-/// replayed) and `result` (the mode's own record, when it writes one).
-fn run_json(dir: &Path) -> serde_json::Value {
+/// One run directory in `--json` (None when its `stats.json` does not
+/// read): its summary with the verdict lifted, its findings each with its
+/// test's inputs (as the test records them and on one line as the summary
+/// prints them; both null when the test is not there; null findings when
+/// they do not read), its replay's counts when replayed, and its mode's
+/// own record when it writes one.
+fn run_json(dir: &Path) -> Option<RunJson> {
     use fpsym_engine::report as r;
-    let mut v = r::read_json::<r::Summary>(&dir.join(r::STATS))
-        .ok()
-        .and_then(|s| serde_json::to_value(s).ok())
-        .unwrap_or_else(|| serde_json::json!({}));
-    // `"verdict": {"verdict": V, "why": W}` in stats.json: lifted to
-    // `"verdict": V, "why": W`.
-    if let Some(inner) = v.get("verdict").filter(|x| x.is_object()).cloned() {
-        v["verdict"] = inner["verdict"].clone();
-        v["why"] = inner.get("why").cloned().unwrap_or(serde_json::Value::Null);
-    }
-    v["output"] = dir.display().to_string().into();
-    v["findings"] = r::read_findings(dir)
-        .ok()
-        .and_then(|findings| {
-            let with_input: Vec<FindingWithInput> = findings
-                .iter()
-                .map(|f| {
-                    let test = crate::show::read_test(dir, f.test);
-                    FindingWithInput {
-                        input_text: test.as_ref().map(|t| crate::show::input_line(&t.objects)),
-                        input: test.map(|t| t.objects),
-                        finding: f,
-                    }
-                })
-                .collect();
-            serde_json::to_value(with_input).ok()
-        })
-        .unwrap_or(serde_json::Value::Null);
-    if let Ok(rep) = r::read_json::<r::ReplayReport>(&dir.join(r::REPLAY)) {
-        v["replay"] = serde_json::json!({
-            "tests": rep.tests.len(),
-            "findings": rep.findings.len(),
-            "unconfirmed": rep.unconfirmed(),
-            "mismatched": rep.mismatched(),
-            "coverage": rep.coverage,
-        });
-    }
-    if let Some(record) = r::ModeRecord::read(dir) {
-        v["result"] = record.map_or(serde_json::Value::Null, |r| r.to_value());
-    }
-    v
+    let summary = r::read_json::<r::Summary>(&dir.join(r::STATS)).ok()?;
+    let findings = r::read_findings(dir).ok().map(|findings| {
+        findings
+            .into_iter()
+            .map(|finding| {
+                let test = crate::show::read_test(dir, finding.test);
+                FindingWithInput {
+                    input_text: test.as_ref().map(|t| crate::show::input_line(&t.objects)),
+                    input: test.map(|t| t.objects),
+                    finding,
+                }
+            })
+            .collect()
+    });
+    let replay = r::read_json::<r::ReplayReport>(&dir.join(r::REPLAY)).ok();
+    let result = r::ModeRecord::read(dir).and_then(|record| record.ok().map(|r| r.to_value()));
+    Some(RunJson::new(
+        dir.display().to_string(),
+        summary,
+        findings,
+        replay.as_ref(),
+        result,
+    ))
 }

@@ -9,105 +9,11 @@
 //! test records.
 
 use crate::Failure;
+use fpsym_report::show_record::{Shown, ShownElement, ShownFinding, ShownInput, ShownTest};
 use fpsym_report::{decimal, hex_float, Finding, RunRecord, Test, TestObject};
-use serde::Serialize;
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
-
-/// What `show` prints, as `--json` writes it.
-#[derive(Serialize, Debug)]
-struct Shown {
-    /// The output directory, when one was given (or the test file is in
-    /// one).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    dir: Option<String>,
-    /// What ran: `main`, or the `--function` name.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    entry: Option<String>,
-    /// The tests shown, by id.
-    tests: Vec<ShownTest>,
-    /// The findings (those of the tests shown).
-    findings: Vec<ShownFinding>,
-}
-
-/// One test.
-#[derive(Serialize, Debug)]
-struct ShownTest {
-    id: u64,
-    /// The test file.
-    file: String,
-    /// `exit`, `error` or `partial`.
-    end: &'static str,
-    /// The end for people (`exit 0`, `reach-error`, why a path stopped).
-    detail: String,
-    /// The numbers of the findings this test triggers.
-    findings: Vec<usize>,
-    inputs: Vec<ShownInput>,
-}
-
-/// One input of a test.
-#[derive(Serialize, Debug)]
-struct ShownInput {
-    name: String,
-    #[serde(rename = "type")]
-    ty: String,
-    /// Its size in bytes.
-    size: usize,
-    /// Its bytes in hex, little-endian (what replay feeds the program).
-    bytes: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    value: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    hex: Option<String>,
-    /// For a float: normal, subnormal, zero, inf or NaN.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    class: Option<&'static str>,
-    /// More about the class: a NaN's quiet or signalling, an x87
-    /// encoding's oddity.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    class_detail: Option<&'static str>,
-    /// For bytes that are text (a `char` array, standard input): the C
-    /// string literal of their bytes (up to the first NUL when only NULs
-    /// follow).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    string: Option<String>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    elements: Vec<ShownElement>,
-}
-
-/// One scalar element of an array or struct input.
-#[derive(Serialize, Debug)]
-struct ShownElement {
-    name: String,
-    #[serde(rename = "type")]
-    ty: String,
-    value: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    hex: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    class: Option<&'static str>,
-    /// As [`ShownInput::class_detail`] (array elements: from their bytes).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    class_detail: Option<&'static str>,
-}
-
-/// One finding.
-#[derive(Serialize, Debug)]
-struct ShownFinding {
-    /// Its number (`findings/NNN-KIND.json`).
-    number: usize,
-    kind: String,
-    file: String,
-    line: u32,
-    column: u32,
-    /// The test that triggers it.
-    test: u64,
-    #[serde(skip_serializing_if = "String::is_empty")]
-    message: String,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    stack: Vec<fpsym_report::Frame>,
-}
 
 /// `fpsym show`: the tests and findings of `path` (a run's directory or
 /// one test file; only test `test` when given), for people or, with
@@ -206,7 +112,7 @@ fn collect(path: &Path, only: Option<u64>) -> anyhow::Result<Shown> {
         shown_tests.push(ShownTest {
             id: t.id,
             file: file.display().to_string(),
-            end: t.end.class(),
+            end: t.end.class().to_string(),
             detail: t.end.to_string(),
             findings: numbered
                 .iter()
@@ -224,7 +130,7 @@ fn collect(path: &Path, only: Option<u64>) -> anyhow::Result<Shown> {
             .into_iter()
             .map(|(number, f)| ShownFinding {
                 number,
-                kind: f.kind.to_string(),
+                kind: f.kind.clone(),
                 file: f.file.clone(),
                 line: f.line,
                 column: f.column,
@@ -317,8 +223,8 @@ fn shown_input(o: &TestObject) -> Result<ShownInput, String> {
                 ty: e.ty.clone(),
                 value: e.value.clone(),
                 hex: e.hex.clone(),
-                class,
-                class_detail,
+                class: class.map(str::to_string),
+                class_detail: class_detail.map(str::to_string),
             })
         })
         .collect::<Result<Vec<_>, String>>()?;
@@ -339,8 +245,8 @@ fn shown_input(o: &TestObject) -> Result<ShownInput, String> {
         bytes: o.bytes.clone(),
         value,
         hex,
-        class,
-        class_detail,
+        class: class.map(str::to_string),
+        class_detail: class_detail.map(str::to_string),
         elements,
     })
 }
@@ -439,7 +345,7 @@ fn print(shown: &Shown) -> std::io::Result<()> {
                     "  {}: {} = {}",
                     i.name,
                     i.ty,
-                    scalar_text(v, i.hex.as_deref(), i.class, i.class_detail)
+                    scalar_text(v, i.hex.as_deref(), i.class.as_deref(), i.class_detail.as_deref())
                 )?,
                 None if i.string.is_some() => writeln!(
                     out,
@@ -464,7 +370,12 @@ fn print(shown: &Shown) -> std::io::Result<()> {
                     "    {}: {} = {}",
                     e.name,
                     e.ty,
-                    scalar_text(&e.value, e.hex.as_deref(), e.class, e.class_detail)
+                    scalar_text(
+                        &e.value,
+                        e.hex.as_deref(),
+                        e.class.as_deref(),
+                        e.class_detail.as_deref()
+                    )
                 )?;
             }
         }

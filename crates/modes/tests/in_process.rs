@@ -64,8 +64,11 @@ fn a_run_in_process_finds_the_bug_and_its_session_writes_the_reports() {
         "finish writes the SARIF report"
     );
     let summary = summary.expect("a summary was asked for");
-    let summary: fpsym_report::json_output::JsonOutput =
-        serde_json::from_value(summary).unwrap_or_else(|e| panic!("--json's summary does not read: {e}"));
+    // What the CLI prints reads back as the same.
+    let text = serde_json::to_string(&summary).expect("--json's summary serializes");
+    let back: fpsym_report::json_output::JsonOutput =
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("--json's summary does not read: {e}\n{text}"));
+    assert_eq!(back, summary);
     assert_eq!(summary.exit_code, 1, "{summary:?}");
     assert_eq!(summary.run().output, out.display().to_string(), "{summary:?}");
     let _ = std::fs::remove_dir_all(&out);

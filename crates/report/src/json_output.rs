@@ -1,10 +1,10 @@
-//! What `--json` prints on stdout (fpsym-modes' `Session::finish`): one
-//! run's summary with the command's exit code and error, or, when the
-//! command wrote other than one run, `{"runs": [...], "exit_code",
-//! "error"}`. Read back by the CLI's tests.
+//! What `--json` prints on stdout (fpsym-modes' `Session::finish` builds
+//! it): one run's summary with the command's exit code and error, or, when
+//! the command wrote other than one run, `{"runs": [...], "exit_code",
+//! "error"}`.
 
-use crate::{Coverage, Finding, PhaseTime, Property, Stats, StopReason, TestObject};
-use serde::{Deserialize, Deserializer};
+use crate::{Coverage, Finding, PhaseTime, Property, ReplayReport, Stats, StopReason, Summary, TestObject};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::collections::BTreeMap;
 
 /// The object `--json` prints.
@@ -24,6 +24,38 @@ impl JsonOutput {
         match self.runs.as_slice() {
             [one] => one,
             _ => panic!("--json holds {} runs, not one: {self:?}", self.runs.len()),
+        }
+    }
+}
+
+impl Serialize for JsonOutput {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct One<'a> {
+            #[serde(flatten)]
+            run: &'a RunJson,
+            exit_code: u8,
+            error: &'a Option<String>,
+        }
+        #[derive(Serialize)]
+        struct Many<'a> {
+            runs: &'a [RunJson],
+            exit_code: u8,
+            error: &'a Option<String>,
+        }
+        match self.runs.as_slice() {
+            [run] => One {
+                run,
+                exit_code: self.exit_code,
+                error: &self.error,
+            }
+            .serialize(s),
+            runs => Many {
+                runs,
+                exit_code: self.exit_code,
+                error: &self.error,
+            }
+            .serialize(s),
         }
     }
 }
@@ -54,7 +86,7 @@ impl<'de> Deserialize<'de> for JsonOutput {
 /// One run in `--json`: its `stats.json` with the verdict lifted
 /// (`verdict`, `why`), its directory, findings, replay counts and the
 /// mode's record.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunJson {
     /// The output directory.
     pub output: String,
@@ -72,33 +104,73 @@ pub struct RunJson {
     #[serde(default)]
     pub incomplete: Option<String>,
     /// As [`crate::Summary::directed_incomplete`].
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub directed_incomplete: Option<String>,
     /// The solver chain's counters (`null`: not a finite number).
     #[serde(default)]
     pub solver: BTreeMap<String, Option<f64>>,
     /// As [`crate::Summary::property`].
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub property: Option<Property>,
     /// As [`crate::Summary::sv_comp`].
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sv_comp: Option<String>,
     /// As [`crate::Summary::phases`].
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub phases: Vec<PhaseTime>,
     /// The findings with their tests' inputs (None: not readable).
     pub findings: Option<Vec<FindingWithInput>>,
     /// The replay's counts, when replayed.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replay: Option<ReplayCounts>,
     /// The mode's own record (`error.json`, `critical.json`, ...) as
     /// JSON, when it writes one.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<serde_json::Value>,
 }
 
+impl RunJson {
+    /// The run of directory `output` from its summary (`stats.json`), its
+    /// findings with their tests' inputs, its replay report and its mode's
+    /// record.
+    pub fn new(
+        output: String,
+        summary: Summary,
+        findings: Option<Vec<FindingWithInput>>,
+        replay: Option<&ReplayReport>,
+        result: Option<serde_json::Value>,
+    ) -> RunJson {
+        RunJson {
+            output,
+            verdict: summary.verdict.name().to_string(),
+            why: summary.verdict.why().map(str::to_string),
+            stats: summary.stats,
+            stop: summary.stop,
+            incomplete: summary.incomplete,
+            directed_incomplete: summary.directed_incomplete,
+            solver: summary
+                .solver
+                .into_iter()
+                .map(|(k, v)| (k, v.is_finite().then_some(v)))
+                .collect(),
+            property: summary.property,
+            sv_comp: summary.sv_comp,
+            phases: summary.phases,
+            findings,
+            replay: replay.map(|r| ReplayCounts {
+                tests: r.tests.len(),
+                findings: r.findings.len(),
+                unconfirmed: r.unconfirmed(),
+                mismatched: r.mismatched(),
+                coverage: r.coverage.clone(),
+            }),
+            result,
+        }
+    }
+}
+
 /// A finding in `--json`, with its test's inputs.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FindingWithInput {
     /// The finding's record.
     #[serde(flatten)]
@@ -110,7 +182,7 @@ pub struct FindingWithInput {
 }
 
 /// The replay's counts in `--json`.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ReplayCounts {
     /// Tests replayed.
     pub tests: usize,

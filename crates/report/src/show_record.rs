@@ -1,19 +1,19 @@
-//! What `fpsym show --json` prints (fpsym-modes' `show`): the tests shown,
-//! each input by name and type with its class, and their findings. Read
-//! back by the CLI's tests.
+//! What `fpsym show --json` prints (fpsym-modes' `show` builds it): the
+//! tests shown, each input by name and type with its class, and their
+//! findings.
 
 use crate::{FindingKind, Frame};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 /// The object `fpsym show --json` prints.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Shown {
     /// The output directory, when there is one.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dir: Option<String>,
     /// What ran: `main`, or `--function NAME`.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub entry: Option<String>,
     /// The tests shown, by id.
     pub tests: Vec<ShownTest>,
@@ -22,7 +22,7 @@ pub struct Shown {
 }
 
 /// One test shown.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ShownTest {
     /// Its id.
@@ -50,7 +50,7 @@ impl ShownTest {
 }
 
 /// One input shown.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ShownInput {
     /// Its name.
@@ -63,27 +63,27 @@ pub struct ShownInput {
     /// Its bytes in hex.
     pub bytes: String,
     /// A scalar's value.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
     /// A float's hex float.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hex: Option<String>,
     /// A float's class (normal, subnormal, zero, inf, NaN).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub class: Option<String>,
     /// More about the class.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub class_detail: Option<String>,
     /// Text bytes as a C string literal.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub string: Option<String>,
     /// An array's or struct's elements.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub elements: Vec<ShownElement>,
 }
 
 /// One element shown.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ShownElement {
     /// Its name.
@@ -94,18 +94,18 @@ pub struct ShownElement {
     /// Its value.
     pub value: String,
     /// A float's hex float.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hex: Option<String>,
     /// A float's class.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub class: Option<String>,
     /// More about the class.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub class_detail: Option<String>,
 }
 
 /// One finding shown.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ShownFinding {
     /// Its number (`findings/NNN-KIND.json`).
@@ -121,9 +121,9 @@ pub struct ShownFinding {
     /// Its test.
     pub test: u64,
     /// Its message.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub message: String,
     /// Its call stack.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub stack: Vec<Frame>,
 }

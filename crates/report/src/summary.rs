@@ -303,6 +303,34 @@ pub enum Verdict {
     Unknown(String),
 }
 
+impl Verdict {
+    /// Its name in records (`bug-found`, `verified`, `proved`,
+    /// `incomplete`, `feasible`, `infeasible`, `unknown`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Verdict::BugFound => "bug-found",
+            Verdict::Verified => "verified",
+            Verdict::Proved(_) => "proved",
+            Verdict::Incomplete(_) => "incomplete",
+            Verdict::Feasible(_) => "feasible",
+            Verdict::Infeasible(_) => "infeasible",
+            Verdict::Unknown(_) => "unknown",
+        }
+    }
+
+    /// Its reason, when it has one.
+    pub fn why(&self) -> Option<&str> {
+        match self {
+            Verdict::BugFound | Verdict::Verified => None,
+            Verdict::Proved(w)
+            | Verdict::Incomplete(w)
+            | Verdict::Feasible(w)
+            | Verdict::Infeasible(w)
+            | Verdict::Unknown(w) => Some(w),
+        }
+    }
+}
+
 /// The result of a run (`stats.json`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Summary {

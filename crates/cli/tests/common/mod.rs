@@ -101,21 +101,6 @@ pub fn run_mode(
     (o.status.code(), text, out)
 }
 
-/// The JSON file `name` of `dir` (Null when missing or unreadable). A
-/// record fpsym reads back (a mode's record, stats.json, run.json,
-/// replay.json, fuzz.json) must also read as its type: the test fails
-/// otherwise.
-pub fn json_in(dir: &Path, name: &str) -> serde_json::Value {
-    let v = std::fs::read_to_string(dir.join(name))
-        .ok()
-        .and_then(|s| serde_json::from_str(&s).ok())
-        .unwrap_or(serde_json::Value::Null);
-    if !v.is_null() {
-        typed(&dir.join(name));
-    }
-    v
-}
-
 /// Reads the record at `path` through its type, when it is one (by file
 /// name), and fails the test naming the file and why when it does not read.
 pub fn typed(path: &Path) {
@@ -146,35 +131,7 @@ pub fn record_at<T: DeserializeOwned>(path: &Path) -> T {
     fpsym_report::read_json(path).unwrap_or_else(|e| panic!("{e} (reading it as {})", std::any::type_name::<T>()))
 }
 
-/// A verdict's name as records write it (`bug-found`, `verified`,
-/// `incomplete`, ...).
-pub fn verdict_name(v: &fpsym_report::Verdict) -> &'static str {
-    use fpsym_report::Verdict;
-    match v {
-        Verdict::BugFound => "bug-found",
-        Verdict::Verified => "verified",
-        Verdict::Proved(_) => "proved",
-        Verdict::Incomplete(_) => "incomplete",
-        Verdict::Feasible(_) => "feasible",
-        Verdict::Infeasible(_) => "infeasible",
-        Verdict::Unknown(_) => "unknown",
-    }
-}
-
 /// The name of the verdict of `DIR/stats.json`'s summary.
 pub fn verdict(s: &fpsym_report::Summary) -> &'static str {
-    verdict_name(&s.verdict)
-}
-
-/// A verdict's reason (None for `bug-found` and `verified`).
-pub fn verdict_why(v: &fpsym_report::Verdict) -> Option<&str> {
-    use fpsym_report::Verdict;
-    match v {
-        Verdict::BugFound | Verdict::Verified => None,
-        Verdict::Proved(w)
-        | Verdict::Incomplete(w)
-        | Verdict::Feasible(w)
-        | Verdict::Infeasible(w)
-        | Verdict::Unknown(w) => Some(w),
-    }
+    s.verdict.name()
 }
