@@ -151,38 +151,38 @@ pub fn run(a: RunArgs, session: &Session) -> Result<RunOptions, Failure> {
     } else if !a.ranges.is_empty() || a.array_len.is_some() {
         return Err(Failure::Input("--range and --array-len apply with --function".into()));
     }
-    engine.search = parse_search(&a.search)?;
-    engine.max_time = seconds("--max-time", a.max_time)?;
+    engine.policy.search = parse_search(&a.search)?;
+    engine.limits.max_time = seconds("--max-time", a.max_time)?;
     if let Some(m) = a.max_memory {
         if m == 0 {
             return Err(Failure::Input(
                 "--max-memory: expected a positive number of MiB, got 0".into(),
             ));
         }
-        engine.max_memory = m.saturating_mul(1 << 20);
+        engine.limits.max_memory = m.saturating_mul(1 << 20);
     }
     if let Some(n) = a.max_states {
-        engine.max_states = n;
+        engine.limits.max_states = n;
     }
-    engine.max_instructions = a.max_instructions;
-    engine.fast_path = !a.no_fast_path;
-    engine.loop_bound = a.loop_bound;
+    engine.limits.max_instructions = a.max_instructions;
+    engine.policy.fast_path = !a.no_fast_path;
+    engine.limits.loop_bound = a.loop_bound;
     if let Some(t) = seconds("--solver-timeout", a.solver_timeout)? {
-        engine.solver_timeout = Some(t);
+        engine.limits.solver_timeout = Some(t);
     }
-    engine.print = a.print;
-    engine.libm = match a.libm {
+    engine.policy.print = a.print;
+    engine.policy.libm = match a.libm {
         LibmArg::Symbolic => fpsym_engine::LibmModel::Symbolic,
         LibmArg::Concretize => fpsym_engine::LibmModel::Concretize,
     };
-    engine.sym_io = sym_io(&a)?;
-    engine.finite_inputs = a.finite_inputs;
+    engine.input.sym_io = sym_io(&a)?;
+    engine.input.finite_inputs = a.finite_inputs;
     for e in &a.env {
         let (name, value) = e
             .split_once('=')
             .filter(|(n, _)| !n.is_empty())
             .ok_or_else(|| Failure::Input(format!("--env {e}: expected NAME=VALUE")))?;
-        engine.env.push((name.to_string(), value.to_string()));
+        engine.input.env.push((name.to_string(), value.to_string()));
     }
     let mut compile = CompileOptions::default();
     compile.include_dirs = a.include.clone();
@@ -221,7 +221,7 @@ pub fn run(a: RunArgs, session: &Session) -> Result<RunOptions, Failure> {
             }
         },
     };
-    let fuzz = fuzz_time(a.fuzz_time, engine.max_time)?;
+    let fuzz = fuzz_time(a.fuzz_time, engine.limits.max_time)?;
     Ok(RunOptions {
         session: session.clone(),
         fuzz,

@@ -5,10 +5,11 @@
 use crate::*;
 
 /// What to run.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub enum Entry {
     /// `main` (with argc = 1, argv = {"prog", NULL} when it takes them,
-    /// plus the symbolic arguments of [`Config::sym_io`]).
+    /// plus the symbolic arguments of [`InputOptions::sym_io`]).
+    #[default]
     Main,
     /// A function whose parameters become inputs.
     Function {
@@ -36,14 +37,29 @@ pub enum LibmModel {
     Concretize,
 }
 
-/// Options of a run.
-#[derive(Clone, Debug)]
+/// Options of a run, grouped: what to run, its limits, its inputs, its
+/// policies, the extensions a mode adds and its goals.
+#[derive(Clone, Debug, Default)]
 #[non_exhaustive]
 pub struct Config {
     /// Entry point. Default: main.
     pub entry: Entry,
-    /// Search policy. Default: depth-first.
-    pub search: searcher::Search,
+    /// Limits. Default: see [`RunLimits`].
+    pub limits: RunLimits,
+    /// Inputs. Default: see [`InputOptions`].
+    pub input: InputOptions,
+    /// Policies. Default: see [`Policies`].
+    pub policy: Policies,
+    /// Extensions. Default: see [`Extensions`].
+    pub extensions: Extensions,
+    /// Goals. Default: see [`Goals`].
+    pub goals: Goals,
+}
+
+/// The limits of a run: time, memory, states, instructions, queries, loop repetitions, call depth, allocation size, per-query solver time.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct RunLimits {
     /// Stop after this long. Default: none.
     pub max_time: Option<Duration>,
     /// Stop when the process's resident set (everything: states, term
@@ -74,36 +90,36 @@ pub struct Config {
     /// `solver_timeout`; with `max_time`, only the end of the run drops it.
     /// Default: 16.
     pub timeout_retry_cap: u32,
-    /// Print what the program prints (format strings). Default: false.
-    pub print: bool,
-    /// How calls to glibc's transcendental functions (`sin`, `exp`, `pow`,
-    /// ... on `float` and `double`) are treated. Default: symbolic.
-    pub libm: LibmModel,
     /// Largest heap allocation served (bigger ones return NULL). Default: 1 GiB.
     pub max_alloc: u64,
     /// Deepest call stack. Default: 1000.
     pub max_call_depth: usize,
     /// Instructions a state runs before the searcher chooses again. Default: 10 000.
     pub quantum: u64,
-    /// Runs concrete instructions on machine values ([`fast`]); off, every
-    /// instruction goes through the executor (same results, slower).
-    /// Default: on.
-    pub fast_path: bool,
-    /// Seed for random choices. Default: 1.
-    pub seed: u64,
-    /// The environment `getenv` sees (`NAME`, `VALUE`); nothing else is
-    /// set. Default: empty.
-    pub env: Vec<(String, String)>,
-    /// The user's function models ([`hooks::Hook`]), by name: a call to a
-    /// hooked function runs its hook, before fpsym's own model and the
-    /// program's body (see [`hooks`] for the precedence). Default: none.
-    pub hooks: hooks::UserHooks,
-    /// Which path endings are findings. Default: all findings.
-    pub property: Property,
-    /// The checks run on every instruction, terminator and call result
-    /// (each run makes its own from these factories). Default: integer
-    /// division ([`checkers::default_checkers`]).
-    pub checkers: Vec<checkers::CheckerFactory>,
+}
+
+impl Default for RunLimits {
+    fn default() -> Self {
+        RunLimits {
+            max_time: None,
+            max_memory: 4 << 30,
+            max_states: 100_000,
+            max_instructions: None,
+            max_queries: None,
+            loop_bound: None,
+            solver_timeout: Some(Duration::from_secs(10)),
+            timeout_retry_cap: 16,
+            max_alloc: 1 << 30,
+            max_call_depth: 1000,
+            quantum: 10_000,
+        }
+    }
+}
+
+/// What the program reads: concrete or symbolic inputs, seeds, symbolic arguments and standard input, the environment.
+#[derive(Clone, Debug, Default)]
+#[non_exhaustive]
+pub struct InputOptions {
     /// Concrete inputs: an input object named here (as tests name it:
     /// `x`, `p`, `double#1`) gets these bytes as constants instead of
     /// fresh variables; the others stay symbolic. With every input given,
@@ -116,7 +132,7 @@ pub struct Config {
     /// record's end, as the replay driver gives a test's input file (and a
     /// fuzzer's input). So the run follows the one path of a seed whose
     /// objects' names are not known beforehand (a fuzzer's crash).
-    /// [`Config::inputs`] takes precedence for an object it names.
+    /// [`InputOptions::inputs`] takes precedence for an object it names.
     /// Default: none.
     pub ordered_inputs: Option<seeds::Seed>,
     /// Scalars of given inputs that stay variables all the same: (object,
@@ -129,10 +145,6 @@ pub struct Config {
     /// test), and each new input counts in [`report::Finding::inputs`].
     /// Default: false (a reported finding asks nothing more).
     pub count_inputs: bool,
-    /// Stop once a finding of this kind was reported
-    /// ([`StopReason::Goal`]): for modes one finding answers (a line
-    /// reached, a path followed, a value out of range). Default: None.
-    pub stop_at_finding: Option<checkers::Kind>,
     /// Symbolic command-line arguments and standard input of a `main` run
     /// (`--sym-arg`, `--sym-args`, `--sym-stdin`; see [`posix`]); with a
     /// `--function` entry the run does not start ([`EngineError::Entry`]).
@@ -144,6 +156,9 @@ pub struct Config {
     /// and `_double`) is constrained to exclude NaN and the infinities, so
     /// no test or finding has a NaN or infinite float input. Default: false.
     pub finite_inputs: bool,
+    /// The environment `getenv` sees (`NAME`, `VALUE`); nothing else is
+    /// set. Default: empty.
+    pub env: Vec<(String, String)>,
     /// Seeds (KLEE's seeding, see [`seeds`]): concrete inputs, each the
     /// bytes of every input object in the order the program reads them
     /// (as the replay driver and a fuzzing corpus encode them). States
@@ -152,12 +167,57 @@ pub struct Config {
     /// the solver; the sides it does not take are explored as usual.
     /// Ignored when the mode has its own branch oracle. Default: none.
     pub seeds: Vec<seeds::Seed>,
-    /// How many of [`Config::seeds`], from the first, made the program
+    /// How many of [`InputOptions::seeds`], from the first, made the program
     /// fail natively (the fuzzer's crashes): a state following one of
     /// them runs before states following only the others, so that a crash
     /// is reached before long non-failing seeds are followed to their end.
     /// Default: 0.
     pub crash_seeds: usize,
+}
+
+/// How a run explores and models: search order, libm model, fast path, random seed, printing.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct Policies {
+    /// Search policy. Default: depth-first.
+    pub search: searcher::Search,
+    /// How calls to glibc's transcendental functions (`sin`, `exp`, `pow`,
+    /// ... on `float` and `double`) are treated. Default: symbolic.
+    pub libm: LibmModel,
+    /// Runs concrete instructions on machine values ([`fast`]); off, every
+    /// instruction goes through the executor (same results, slower).
+    /// Default: on.
+    pub fast_path: bool,
+    /// Seed for random choices. Default: 1.
+    pub seed: u64,
+    /// Print what the program prints (format strings). Default: false.
+    pub print: bool,
+}
+
+impl Default for Policies {
+    fn default() -> Self {
+        Policies {
+            search: searcher::Search::One(searcher::Policy::Dfs),
+            libm: LibmModel::Symbolic,
+            fast_path: true,
+            seed: 1,
+            print: false,
+        }
+    }
+}
+
+/// What a mode adds to a run: user hooks, checkers, a k-induction case.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct Extensions {
+    /// The user's function models ([`hooks::Hook`]), by name: a call to a
+    /// hooked function runs its hook, before fpsym's own model and the
+    /// program's body (see [`hooks`] for the precedence). Default: none.
+    pub hooks: hooks::UserHooks,
+    /// The checks run on every instruction, terminator and call result
+    /// (each run makes its own from these factories). Default: integer
+    /// division ([`checkers::default_checkers`]).
+    pub checkers: Vec<checkers::CheckerFactory>,
     /// One case of a k-induction proof ([`induction`]): the base case
     /// (paths from the entry, cut at the head's `k + 1`-th arrival) or the
     /// step case (from an arbitrary state at the head). Paths end without
@@ -165,40 +225,33 @@ pub struct Config {
     pub induction: Option<induction::Induction>,
 }
 
-impl Default for Config {
+impl Default for Extensions {
     fn default() -> Self {
-        Config {
-            entry: Entry::Main,
-            search: searcher::Search::One(searcher::Policy::Dfs),
-            max_time: None,
-            max_memory: 4 << 30,
-            max_states: 100_000,
-            max_instructions: None,
-            max_queries: None,
-            loop_bound: None,
-            solver_timeout: Some(Duration::from_secs(10)),
-            timeout_retry_cap: 16,
-            print: false,
-            libm: LibmModel::Symbolic,
-            max_alloc: 1 << 30,
-            max_call_depth: 1000,
-            quantum: 10_000,
-            fast_path: true,
-            seed: 1,
-            env: Vec::new(),
+        Extensions {
             hooks: hooks::UserHooks::default(),
-            property: Property::AllFindings,
             checkers: checkers::default_checkers(),
-            inputs: None,
-            ordered_inputs: None,
-            keep_symbolic: Default::default(),
-            count_inputs: false,
-            stop_at_finding: None,
-            sym_io: posix::SymIo::default(),
-            finite_inputs: false,
-            seeds: Vec::new(),
-            crash_seeds: 0,
             induction: None,
+        }
+    }
+}
+
+/// What a run looks for: which path endings are findings, and when one answers the question.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct Goals {
+    /// Which path endings are findings. Default: all findings.
+    pub property: Property,
+    /// Stop once a finding of this kind was reported
+    /// ([`StopReason::Goal`]): for modes one finding answers (a line
+    /// reached, a path followed, a value out of range). Default: None.
+    pub stop_at_finding: Option<checkers::Kind>,
+}
+
+impl Default for Goals {
+    fn default() -> Self {
+        Goals {
+            property: Property::AllFindings,
+            stop_at_finding: None,
         }
     }
 }

@@ -41,7 +41,7 @@ use fpsym_solver::Solver;
 use std::collections::HashSet;
 use std::time::Instant;
 
-/// Which run of a k-induction proof ([`Config::induction`]).
+/// Which run of a k-induction proof ([`Extensions::induction`]).
 #[derive(Clone, Debug)]
 pub struct Induction {
     /// The loop head: a block of `main` the engine counts as a loop header.
@@ -106,19 +106,19 @@ pub fn check_invariants(
     let count = facts.len() + linear.len();
     for (k, step) in [(0, None), (1, Some(facts.to_vec()))] {
         let mut c = config.clone();
-        c.induction = Some(Induction {
+        c.extensions.induction = Some(Induction {
             head: head.clone(),
             k,
             step,
             check: Some(check.clone()),
         });
-        c.max_time = Some(deadline.saturating_duration_since(Instant::now()));
-        c.stop_at_finding = None;
-        c.loop_bound = None;
-        c.seeds = Vec::new();
-        c.crash_seeds = 0;
+        c.limits.max_time = Some(deadline.saturating_duration_since(Instant::now()));
+        c.goals.stop_at_finding = None;
+        c.limits.loop_bound = None;
+        c.input.seeds = Vec::new();
+        c.input.crash_seeds = 0;
         // Paths must stop at the head: the fast path runs loops whole.
-        c.fast_path = false;
+        c.policy.fast_path = false;
         let mut sink = Collect::default();
         let mut cx = RunContext {
             interrupt: interrupt.clone(),
@@ -238,10 +238,10 @@ pub fn applicable(program: &Program, config: &Config) -> Result<(), String> {
     if config.entry != Entry::Main {
         return Err("k-induction runs from `main`".into());
     }
-    if config.finite_inputs {
+    if config.input.finite_inputs {
         return Err("k-induction with --finite-inputs (the loop head's values may be infinite)".into());
     }
-    if !config.sym_io.is_empty() {
+    if !config.input.sym_io.is_empty() {
         return Err("k-induction with symbolic arguments or standard input".into());
     }
     let m = &program.module;
@@ -358,10 +358,10 @@ pub fn heads(program: &Program) -> Vec<Name> {
 /// The engine's side of a case: where a path stands, and the step case's
 /// start.
 impl crate::Engine<'_, '_> {
-    /// With [`Config::induction`]: the arrivals of `st` at the loop head
+    /// With [`Extensions::induction`]: the arrivals of `st` at the loop head
     /// and the case's `k`.
     pub(crate) fn induction_visits(&self, st: &crate::state::State) -> Option<(u32, u32)> {
-        let ind = self.config.induction.as_ref()?;
+        let ind = self.config.extensions.induction.as_ref()?;
         let f = *self.prog.func_index.get("main")?;
         let h = *self.prog.blocks[f].get(&ind.head)?;
         Some((st.loop_visits.get(&(f, h)).copied().unwrap_or(0), ind.k))
@@ -432,7 +432,7 @@ impl crate::Engine<'_, '_> {
         }
         // An invariant check's linear constraints hold too (assumed: the
         // sums rounded away from their bounds).
-        let linear = ex.config.induction.as_ref().and_then(|i| i.check.as_ref());
+        let linear = ex.config.extensions.induction.as_ref().and_then(|i| i.check.as_ref());
         for l in linear.map_or(&[][..], |c| c.linear.as_slice()) {
             if let Some(c) = linear_term(&mut ex, st, l, true) {
                 st.constrain(c);
@@ -446,7 +446,7 @@ impl crate::Engine<'_, '_> {
     /// fact, whether the path lets it fail (writing the answers), and ends
     /// the path (None elsewhere).
     pub(crate) fn invariant_check(&mut self, st: &mut crate::state::State) -> Option<crate::exec::End> {
-        let ind = self.config.induction.as_ref()?;
+        let ind = self.config.extensions.induction.as_ref()?;
         let check = ind.check.clone()?;
         let (c, k) = self.induction_visits(st)?;
         let f = *self.prog.func_index.get("main")?;
@@ -685,17 +685,17 @@ fn run_case(
     time: std::time::Duration,
 ) -> Result<(Summary, Vec<crate::report::Finding>), EngineError> {
     let mut c = config.clone();
-    c.induction = Some(Induction {
+    c.extensions.induction = Some(Induction {
         head: head.clone(),
         k,
         step,
         check: None,
     });
-    c.max_time = Some(time);
-    c.stop_at_finding = Some(crate::checkers::Kind::ReachError);
-    c.loop_bound = None;
-    c.seeds = Vec::new();
-    c.crash_seeds = 0;
+    c.limits.max_time = Some(time);
+    c.goals.stop_at_finding = Some(crate::checkers::Kind::ReachError);
+    c.limits.loop_bound = None;
+    c.input.seeds = Vec::new();
+    c.input.crash_seeds = 0;
     let mut sink = Collect::default();
     let mut cx = RunContext {
         interrupt: opts.interrupt.clone(),

@@ -54,7 +54,7 @@ use std::time::{Duration, Instant};
 use term::bv;
 use value::Val;
 
-pub use config::{Config, Entry, LibmModel};
+pub use config::{Config, Entry, Extensions, Goals, InputOptions, LibmModel, Policies, RunLimits};
 pub use fpsym_report::{Property, Stats, StopReason, Summary, Verdict};
 
 /// Why a run could not start.
@@ -118,7 +118,7 @@ impl Default for RunContext<'_> {
 /// calls the sink's `finish` with the summary when it has added what it
 /// knows). Stops gracefully when `cx.interrupt` is raised or a budget of
 /// `config` runs out, keeping everything found.
-/// With [`Config::seeds`] (and no oracle of the mode's), the search is
+/// With [`InputOptions::seeds`] (and no oracle of the mode's), the search is
 /// seeded (see [`seeds`]).
 pub fn run(
     program: &Program,
@@ -127,16 +127,19 @@ pub fn run(
     sink: &mut dyn ReportSink,
     cx: &mut RunContext<'_>,
 ) -> Result<Summary, EngineError> {
-    if config.seeds.is_empty() || cx.plugins.oracle.is_some() {
+    if config.input.seeds.is_empty() || cx.plugins.oracle.is_some() {
         return run_unseeded(program, solver, config, sink, cx);
     }
     let shared = Arc::new(std::sync::Mutex::new(seeds::SeedShared::default()));
     let stop = seeds::Stop {
-        deadline: config.max_time.and_then(|d| std::time::Instant::now().checked_add(d)),
+        deadline: config
+            .limits
+            .max_time
+            .and_then(|d| std::time::Instant::now().checked_add(d)),
         interrupt: Some(cx.interrupt.clone()),
     };
-    let oracle = seeds::SeedOracle::new(config.seeds.clone(), shared.clone())
-        .with_crashes(config.crash_seeds)
+    let oracle = seeds::SeedOracle::new(config.input.seeds.clone(), shared.clone())
+        .with_crashes(config.input.crash_seeds)
         .with_stop(stop);
     let observers = cx.plugins.observers.len();
     cx.plugins.observers.push(Box::new(oracle.tracker()));
@@ -169,7 +172,7 @@ fn run_unseeded(
         branches_total: prog.branch_edges_from(entry) as u64,
         ..Default::default()
     };
-    let deadline = config.max_time.map(|d| start + d);
+    let deadline = config.limits.max_time.map(|d| start + d);
     let mut globals = HashMap::new();
     let mut init = exec::placeholder();
     init.id = 0;
@@ -188,7 +191,7 @@ fn run_unseeded(
         );
         globals.insert(name, base);
     }
-    let mut searcher = config.search.build(config.seed);
+    let mut searcher = config.policy.search.build(config.policy.seed);
     let mut engine = Engine {
         prog: &prog,
         solver,
@@ -206,6 +209,7 @@ fn run_unseeded(
         incomplete: None,
         printed: Vec::new(),
         checkers: config
+            .extensions
             .checkers
             .iter()
             .map(|c| {
@@ -239,7 +243,7 @@ fn run_unseeded(
     let mut states: BTreeMap<u64, State> = BTreeMap::new();
     let mut next_id = 0u64;
     let mut entries = Vec::new();
-    match &config.induction {
+    match &config.extensions.induction {
         Some(induction::Induction {
             head,
             step: Some(facts),
@@ -313,7 +317,7 @@ fn run_unseeded(
         // Unless an observer needs every step, concrete instructions run
         // on the fast path first (its results are the executor's; see
         // `fast`).
-        let fast_on = config.fast_path && engine.plugins.observers.iter().all(|o| o.fast_path_ok());
+        let fast_on = config.policy.fast_path && engine.plugins.observers.iter().all(|o| o.fast_path_ok());
         let fast_branches = engine.plugins.oracle.as_ref().is_none_or(|o| o.fast_path_ok());
         let fast_terminators = !engine
             .checkers
@@ -323,8 +327,9 @@ fn run_unseeded(
             let (fast_ran, fast_steps) = if fast_on {
                 // As many steps as the executor would run before the
                 // searcher chooses again; no instruction past the limit.
-                let steps = FAST_CHUNK.min(config.quantum.saturating_sub(ran));
+                let steps = FAST_CHUNK.min(config.limits.quantum.saturating_sub(ran));
                 let instructions = config
+                    .limits
                     .max_instructions
                     .map_or(u64::MAX, |m| m.saturating_sub(engine.stats.instructions));
                 let cx = fast::Cx {
@@ -440,7 +445,7 @@ fn run_unseeded(
                 removed.push(id);
                 break;
             }
-            if let Some(b) = config.loop_bound {
+            if let Some(b) = config.limits.loop_bound {
                 if st.loop_visits.values().any(|v| *v > b) {
                     engine
                         .incomplete
@@ -455,7 +460,7 @@ fn run_unseeded(
             let must_stop = limits
                 .check(engine.stats, states.len() + 1, engine.fault.as_ref(), cheap)
                 .is_some();
-            if !added.is_empty() || ran >= config.quantum || must_stop {
+            if !added.is_empty() || ran >= config.limits.quantum || must_stop {
                 let p = engine.priority(&st);
                 states.insert(id, st);
                 removed.push(id);
@@ -543,10 +548,10 @@ fn run_unseeded(
         printed,
         phases: Vec::new(),
     };
-    if config.property != Property::AllFindings {
-        summary.property = Some(config.property);
+    if config.goals.property != Property::AllFindings {
+        summary.property = Some(config.goals.property);
     }
-    if config.property == Property::UnreachCall {
+    if config.goals.property == Property::UnreachCall {
         summary.sv_comp = Some(summary.sv_comp_verdict().to_string());
     }
     Ok(summary)
@@ -651,9 +656,9 @@ struct Engine<'e, 'p> {
     deadline: Option<Instant>,
     sink: &'e mut dyn ReportSink,
     finding_keys: HashSet<(checkers::Kind, Option<Loc>)>,
-    /// A finding of [`Config::stop_at_finding`]'s kind was reported.
+    /// A finding of [`Goals::stop_at_finding`]'s kind was reported.
     goal_found: bool,
-    /// With [`Config::count_inputs`]: per finding of a continuing check,
+    /// With [`InputOptions::count_inputs`]: per finding of a continuing check,
     /// its index among the findings, the finding, and the distinct inputs
     /// found reaching it.
     pairs: HashMap<(checkers::Kind, Option<Loc>), (usize, Finding, HashSet<Vec<u8>>)>,
@@ -699,10 +704,10 @@ impl<'e, 'p> Engine<'e, 'p> {
     /// The argument lists the run starts a path with (the maximal length
     /// of each symbolic argument; see [`posix::SymIo::layouts`]): one
     /// empty list unless `main` takes `argv` and arguments are symbolic.
-    /// With [`Config::inputs`], only those whose arguments the inputs
+    /// With [`InputOptions::inputs`], only those whose arguments the inputs
     /// give, with their sizes.
     fn arg_layouts(&self) -> Result<Vec<Vec<u32>>, EngineError> {
-        let io = &self.config.sym_io;
+        let io = &self.config.input.sym_io;
         if io.is_empty() {
             return Ok(vec![Vec::new()]);
         }
@@ -721,7 +726,7 @@ impl<'e, 'p> Engine<'e, 'p> {
             return Ok(vec![Vec::new()]);
         }
         let mut layouts = io.layouts();
-        if let Some(given) = &self.config.inputs {
+        if let Some(given) = &self.config.input.inputs {
             let sizes: Vec<usize> = (1..)
                 .map_while(|k| given.get(&format!("argv[{k}]")).map(Vec::len))
                 .collect();
@@ -732,7 +737,7 @@ impl<'e, 'p> Engine<'e, 'p> {
 
     /// Pushes the entry frame (and, for `--function`, its inputs); `main`
     /// gets one symbolic argument per entry of `arg_lens` (its maximal
-    /// length) and the symbolic standard input of [`Config::sym_io`].
+    /// length) and the symbolic standard input of [`InputOptions::sym_io`].
     fn enter(&mut self, st: &mut State, arg_lens: &[u32]) -> Result<(), EngineError> {
         let (name, harness) = match &self.config.entry {
             Entry::Main => ("main".to_string(), None),
@@ -800,7 +805,7 @@ impl<'e, 'p> Engine<'e, 'p> {
             regs.insert(p.name.clone(), v);
         }
         // Standard input after the arguments (tests list them in this order).
-        if let (None, Some(n)) = (&harness, ex.config.sym_io.stdin) {
+        if let (None, Some(n)) = (&harness, ex.config.input.sym_io.stdin) {
             ex.sym_stdin(st, n);
         }
         drop(ex);
@@ -861,10 +866,11 @@ impl<'e, 'p> Engine<'e, 'p> {
                 p.timeout = timeout;
                 let cap = self
                     .config
+                    .limits
                     .solver_timeout
-                    .map(|t| t.saturating_mul(self.config.timeout_retry_cap));
+                    .map(|t| t.saturating_mul(self.config.limits.timeout_retry_cap));
                 let next = timeout.saturating_mul(2);
-                if self.config.max_time.is_some() || cap.is_some_and(|c| next <= c) {
+                if self.config.limits.max_time.is_some() || cap.is_some_and(|c| next <= c) {
                     pending.push_back(p);
                 } else {
                     let why = format!(
@@ -960,14 +966,28 @@ impl<'e, 'p> Engine<'e, 'p> {
         // k-th arrival: a path reaching one is not among its paths.
         let end = match end {
             End::Error(_)
-                if self.config.induction.as_ref().is_some_and(|i| i.step.is_some())
+                if self
+                    .config
+                    .extensions
+                    .induction
+                    .as_ref()
+                    .is_some_and(|i| i.step.is_some())
                     && self.induction_visits(&st).is_some_and(|(c, k)| c < k) =>
             {
                 End::Infeasible
             }
             // An invariant check asks about states at the loop head only:
             // a path that fails before it gets there is none of them.
-            End::Error(_) if self.config.induction.as_ref().is_some_and(|i| i.check.is_some()) => End::Infeasible,
+            End::Error(_)
+                if self
+                    .config
+                    .extensions
+                    .induction
+                    .as_ref()
+                    .is_some_and(|i| i.check.is_some()) =>
+            {
+                End::Infeasible
+            }
             e => e,
         };
         for o in self.plugins.observers.iter_mut() {
@@ -988,7 +1008,7 @@ impl<'e, 'p> Engine<'e, 'p> {
                 self.stats.paths_completed += 1;
                 (TestEnd::Exit(code.clone()), None)
             }
-            End::Error(v) if self.config.property.reach_error_only() && v.kind != checkers::Kind::ReachError => {
+            End::Error(v) if self.config.goals.property.reach_error_only() && v.kind != checkers::Kind::ReachError => {
                 let how = match v.kind {
                     _ if v.signal.is_some() => v.signal,
                     checkers::Kind::Abort => Some(Termination::Abort),
@@ -1040,7 +1060,7 @@ impl<'e, 'p> Engine<'e, 'p> {
             }
         }
         // A k-induction case needs its findings only.
-        if self.config.induction.is_some() && violation.is_none() {
+        if self.config.extensions.induction.is_some() && violation.is_none() {
             return Ok(());
         }
         let Some(test) = self.make_test(&st, record)? else {
@@ -1082,7 +1102,7 @@ impl<'e, 'p> Engine<'e, 'p> {
                 )
             });
             let f = self.report_finding_with(v, test.id, details)?;
-            if self.config.count_inputs {
+            if self.config.input.count_inputs {
                 let first: Vec<u8> = test
                     .objects
                     .iter()
@@ -1137,7 +1157,7 @@ impl<'e, 'p> Engine<'e, 'p> {
             Some((o, a, r)) => (Some(o), a, r),
             None => (None, Vec::new(), None),
         };
-        if self.config.stop_at_finding.as_ref() == Some(&v.kind) {
+        if self.config.goals.stop_at_finding.as_ref() == Some(&v.kind) {
             self.goal_found = true;
         }
         self.finding_keys.insert((v.kind.clone(), v.loc.clone()));
@@ -1185,7 +1205,7 @@ impl<'e, 'p> Engine<'e, 'p> {
         // scanf writes past a buffer hides the overflow from it).
         let finding = matches!(end, TestEnd::Known(report::PathEnd::Error(_)));
         let prefer = if finding {
-            posix::preferences(&self.config.sym_io, st)
+            posix::preferences(&self.config.input.sym_io, st)
         } else {
             Vec::new()
         };

@@ -63,13 +63,13 @@ const CLOCK_EVERY: u32 = 64;
 impl Limits {
     pub(crate) fn new(config: &Config, deadline: Option<Instant>, interrupt: Arc<AtomicBool>) -> Limits {
         Limits {
-            max_time: config.max_time,
+            max_time: config.limits.max_time,
             deadline,
             interrupt,
-            max_instructions: config.max_instructions,
-            max_queries: config.max_queries,
-            max_states: config.max_states,
-            max_memory: config.max_memory,
+            max_instructions: config.limits.max_instructions,
+            max_queries: config.limits.max_queries,
+            max_states: config.limits.max_states,
+            max_memory: config.limits.max_memory,
             memory_read: None,
             calls: 0,
             timed_out: None,

@@ -4,7 +4,7 @@
 //! slot for the mode's own data (shadow values, a position in a path).
 //!
 //! Checkers (conditions that would be bugs) are the other seam; they live
-//! in [`crate::checkers`] and are chosen in [`crate::Config::checkers`].
+//! in [`crate::checkers`] and are chosen in [`crate::Extensions::checkers`].
 //! Observers and the oracle are passed to [`crate::run`] in [`Plugins`]:
 //! they belong to the mode that runs the engine, which reads their data
 //! back after the run (`Box<dyn Observer>` upcasts to `dyn Any`).

@@ -217,10 +217,10 @@ impl Exec<'_, '_> {
         }
     }
 
-    /// With [`crate::Config::finite_inputs`], a float input variable `t`
+    /// With [`crate::InputOptions::finite_inputs`], a float input variable `t`
     /// is neither NaN nor infinite on this path (other sorts: nothing).
     pub(crate) fn finite_input(&self, st: &mut State, t: &Term) {
-        if self.config.finite_inputs && matches!(t.sort(), Sort::Float(_)) {
+        if self.config.input.finite_inputs && matches!(t.sort(), Sort::Float(_)) {
             st.constrain(mk(Op::Not, vec![mk(Op::FpIsNaN, vec![t.clone()])]));
             st.constrain(mk(Op::Not, vec![mk(Op::FpIsInfinite, vec![t.clone()])]));
         }

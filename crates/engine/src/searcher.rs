@@ -29,7 +29,7 @@ pub enum Policy {
     RandomPath,
     /// Highest priority first (states whose next block is uncovered).
     CoverageNew,
-    /// States following a seed ([`crate::Config::seeds`]) first, then
+    /// States following a seed ([`crate::InputOptions::seeds`]) first, then
     /// depth-first (the newest state among equals).
     Seeded,
 }

@@ -3,7 +3,7 @@
 //!
 //! A seed is a test's inputs as the replay driver reads them: one byte
 //! record per input object, in the order the program reads them
-//! ([`crate::Config::seeds`]). For a state, a seed gives a *model*: the
+//! ([`crate::InputOptions::seeds`]). For a state, a seed gives a *model*: the
 //! k-th input object's bytes come from the seed's k-th record (zeros where
 //! the record is shorter or missing), the variables behind those bytes get
 //! the values that produce them, floats and their bit patterns follow

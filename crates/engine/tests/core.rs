@@ -72,7 +72,7 @@ done:
 }
 "#,
     );
-    let run = run_function(&p, "count", |c| c.loop_bound = Some(2));
+    let run = run_function(&p, "count", |c| c.limits.loop_bound = Some(2));
     assert!(
         run.tests
             .iter()
@@ -123,7 +123,7 @@ entry:
 }
 "#,
     );
-    let run = run_function(&p, "down", |c| c.max_call_depth = 50);
+    let run = run_function(&p, "down", |c| c.limits.max_call_depth = 50);
     assert!(
         run.tests
             .iter()
@@ -150,7 +150,7 @@ done:
 }
 "#,
     );
-    let run = run_function(&p, "spin", |c| c.max_instructions = Some(10_000));
+    let run = run_function(&p, "spin", |c| c.limits.max_instructions = Some(10_000));
     assert!(
         matches!(run.summary.stop, StopReason::MaxInstructions(_)),
         "{:?}",
@@ -233,7 +233,7 @@ small:
 "#,
     );
     let ends = |search: Policy| -> Vec<String> {
-        let run = run_function(&p, "classify", |c| c.search = Search::One(search));
+        let run = run_function(&p, "classify", |c| c.policy.search = Search::One(search));
         let mut e: Vec<String> = run.tests.iter().map(|t| t.end.to_string()).collect();
         e.sort();
         e

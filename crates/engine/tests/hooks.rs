@@ -1,5 +1,5 @@
 //! User hooks from outside the engine: a hook registered in
-//! `Config::hooks` models a function the program only declares, overrides
+//! `Extensions::hooks` models a function the program only declares, overrides
 //! fpsym's built-in model, and overrides the program's own body (the
 //! precedence documented in `fpsym_engine::hooks`).
 
@@ -30,7 +30,7 @@ fn run_c(name: &str, source: &str, hooks: UserHooks) -> (Summary, Collect) {
         .unwrap_or_else(|e| panic!("{name}.c does not build (clang-14 is needed): {e}"));
     let mut solver = fpsym_solver::build(&SolverConfig::bare(Backend::Cp(Default::default())));
     let mut config = Config::default();
-    config.hooks = hooks;
+    config.extensions.hooks = hooks;
     let mut sink = Collect::default();
     let summary = fpsym_engine::run(
         &program,
@@ -249,6 +249,6 @@ fn user_hooks_print_their_names() {
     let hooks = UserHooks::new().with("b", Sensor).with("a", five_times);
     assert_eq!(format!("{hooks:?}"), r#"{"a", "b"}"#);
     let mut config = Config::default();
-    config.hooks = hooks;
+    config.extensions.hooks = hooks;
     assert!(format!("{config:?}").contains(r#"hooks: {"a", "b"}"#));
 }

@@ -23,7 +23,7 @@ fn build(name: &str, source: &str) -> Program {
 
 fn config() -> Config {
     let mut c = Config::default();
-    c.property = Property::UnreachCall;
+    c.goals.property = Property::UnreachCall;
     c
 }
 

@@ -1,5 +1,5 @@
 //! A checker, an observer and a branch oracle written outside the engine
-//! crate plug into a run through `Config::checkers` and `RunContext`
+//! crate plug into a run through `Extensions::checkers` and `RunContext`
 //! without touching the engine (issue "Seams for the modes").
 
 use fpsym_engine::checkers::{Check, Checker, CheckerFactory, Kind, Point};
@@ -125,7 +125,10 @@ impl Observer for Recorder {
 fn an_outside_checker_finds_and_the_path_goes_on() {
     let p = program("checker");
     let mut config = config();
-    config.checkers.push(CheckerFactory::new(|| Box::new(FdivByZero)));
+    config
+        .extensions
+        .checkers
+        .push(CheckerFactory::new(|| Box::new(FdivByZero)));
     let mut cx = RunContext::default();
     cx.plugins.observers.push(Box::new(Recorder::default()));
     let out = run(&p, &config, &mut cx);
@@ -307,7 +310,10 @@ impl Checker for SplitOnSign {
 fn an_injected_branch_forks_and_both_sides_go_on() {
     let p = program("split");
     let mut config = config();
-    config.checkers.push(CheckerFactory::new(|| Box::new(SplitOnSign)));
+    config
+        .extensions
+        .checkers
+        .push(CheckerFactory::new(|| Box::new(SplitOnSign)));
     let mut cx = RunContext::default();
     cx.plugins.observers.push(Box::new(Recorder::default()));
     let out = run(&p, &config, &mut cx);

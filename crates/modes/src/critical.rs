@@ -457,7 +457,7 @@ pub fn run(raw: Options) -> anyhow::Result<ExitCode> {
     opts.set_mode(fpsym_engine::report::Mode::Critical)?;
     let (mut engine, out, program) = prepare(&opts)?;
     if unroll.is_some() {
-        engine.loop_bound = unroll;
+        engine.limits.loop_bound = unroll;
     }
     let array_len = match &engine.entry {
         Entry::Function { array_len, .. } => *array_len,
@@ -483,7 +483,7 @@ pub fn run(raw: Options) -> anyhow::Result<ExitCode> {
     let shared = ranges.clone();
     let cp = opts.solver_config().cp.clone();
     let for_checker = checked.clone();
-    engine.checkers.push(CheckerFactory::new(move || {
+    engine.extensions.checkers.push(CheckerFactory::new(move || {
         Box::new(OutOfRange::of(for_checker.clone()).enclosing(shared.clone(), cp.clone(), budget))
     }));
     let mut written: anyhow::Result<()> = Ok(());

@@ -752,17 +752,17 @@ impl Search<'_> {
                 .map(|k| (self.scalars[*k].object.clone(), self.scalars[*k].offset))
                 .collect();
             let mut c = self.base.clone();
-            c.inputs = Some(best.inputs.clone());
-            c.keep_symbolic = symbolic;
-            c.checkers.push(inaccuracy.clone());
+            c.input.inputs = Some(best.inputs.clone());
+            c.input.keep_symbolic = symbolic;
+            c.extensions.checkers.push(inaccuracy.clone());
             let left = self.deadline.saturating_duration_since(Instant::now());
             match self.fixed {
                 Some(_) => {
-                    c.max_time = Some(left);
-                    c.max_instructions = Some(ROUND_INSTRUCTIONS);
-                    c.max_queries = Some(ROUND_QUERIES);
+                    c.limits.max_time = Some(left);
+                    c.limits.max_instructions = Some(ROUND_INSTRUCTIONS);
+                    c.limits.max_queries = Some(ROUND_QUERIES);
                 }
-                None => c.max_time = Some(tau1.min(left)),
+                None => c.limits.max_time = Some(tau1.min(left)),
             }
             let mut sink = Collect::default();
             let mut cx = fpsym_engine::RunContext {
@@ -908,7 +908,7 @@ pub fn run(raw: Options) -> anyhow::Result<ExitCode> {
     if raw.precision < 24 {
         return Err(Failure::Input(format!("--precision {}: at least 24 bits", raw.precision)).into());
     }
-    let max_time = raw.run.engine.max_time.unwrap_or(Duration::from_secs(60));
+    let max_time = raw.run.engine.limits.max_time.unwrap_or(Duration::from_secs(60));
     let mut opts = raw.run;
     opts.set_mode(fpsym_engine::report::Mode::Error)?;
     let (mut base, out, program) = prepare(&opts)?;
@@ -916,8 +916,8 @@ pub fn run(raw: Options) -> anyhow::Result<ExitCode> {
         Entry::Function { ranges, .. } => ranges.clone(),
         Entry::Main => Vec::new(),
     };
-    base.max_time = None;
-    base.checkers = Vec::new();
+    base.limits.max_time = None;
+    base.extensions.checkers = Vec::new();
     // A reproducible run decides by counts: z3 with a resource limit in
     // place of the portfolio (whose members race against the clock).
     let reproducible = raw.seed.is_some() || raw.rounds.is_some();
@@ -1123,8 +1123,8 @@ pub fn run(raw: Options) -> anyhow::Result<ExitCode> {
     report(&s, &best, &out, strategy, check, digits, (metrics, fpgen_reference))?;
     // The worst input as a test (and replayed natively with --replay).
     let mut worst = base.clone();
-    worst.inputs = Some(best.inputs.clone());
-    worst.checkers = fpsym_engine::checkers::default_checkers();
+    worst.input.inputs = Some(best.inputs.clone());
+    worst.extensions.checkers = fpsym_engine::checkers::default_checkers();
     say!();
     say!("the worst input, as a test:");
     execute(&opts, &worst, &program, &out, |_, _| {})?;

@@ -193,9 +193,10 @@ pub fn run(o: Options) -> anyhow::Result<ExitCode> {
     let mut opts = o.run;
     opts.set_mode(fpsym_engine::report::Mode::Exceptions)?;
     opts.engine_mut()
+        .extensions
         .checkers
         .push(CheckerFactory::new(move || Box::new(FpExceptions::new(kinds))));
-    opts.engine_mut().count_inputs = true;
+    opts.engine_mut().input.count_inputs = true;
     opts.after_run(classify_xflows);
     // "No exception of a kind" is checked natively: no test raises it.
     opts.claim_mut().absent = KINDS.iter().filter(|k| kinds.contains(k)).cloned().collect();
@@ -248,8 +249,8 @@ fn all_functions(
                 Entry::Main => None,
             },
         };
-        engine.max_time = per_function
-            .or(base.max_time)
+        engine.limits.max_time = per_function
+            .or(base.limits.max_time)
             .or(Some(std::time::Duration::from_secs(60)));
         let mut kinds_found = Vec::new();
         let mut verdict = String::new();

@@ -89,7 +89,7 @@ pub fn phase(
         FuzzTime::Default(_) => return Ok(None),
         FuzzTime::Explicit(d) => (d, true),
     };
-    if !engine.sym_io.is_empty() {
+    if !engine.input.sym_io.is_empty() {
         if explicit {
             return Err(Failure::Input(
                 "--fuzz-time: the fuzzing phase does not generate --sym-arg/--sym-args/--sym-stdin inputs".into(),
@@ -137,23 +137,23 @@ pub fn phase(
     seeds.retain(|(_, s)| !s.is_empty());
     seeds.dedup_by(|a, b| a.1 == b.1);
     seeds.truncate(MAX_SEEDS);
-    engine.seeds = seeds.iter().map(|(_, s)| s.clone()).collect();
-    engine.crash_seeds = seeds.iter().take_while(|(crash, _)| crash.is_some()).count();
+    engine.input.seeds = seeds.iter().map(|(_, s)| s.clone()).collect();
+    engine.input.crash_seeds = seeds.iter().take_while(|(crash, _)| crash.is_some()).count();
     // Seeded states first, taking turns with plain depth-first search so
     // that the seeds do not starve what the symbolic search finds alone.
-    if engine.search == Search::One(Policy::Dfs) && !engine.seeds.is_empty() {
-        engine.search = Search::Interleaved(vec![Policy::Seeded, Policy::Dfs]);
+    if engine.policy.search == Search::One(Policy::Dfs) && !engine.input.seeds.is_empty() {
+        engine.policy.search = Search::Interleaved(vec![Policy::Seeded, Policy::Dfs]);
     }
     // The concrete runs of crashes the seeded search does not reproduce
     // ([`follow_crashes`]) take their time from the run's.
-    let follow = if engine.crash_seeds > 0 && bounded {
-        engine.max_time.map_or(FOLLOW, |m| FOLLOW.min(m / 10))
+    let follow = if engine.input.crash_seeds > 0 && bounded {
+        engine.limits.max_time.map_or(FOLLOW, |m| FOLLOW.min(m / 10))
     } else {
         Duration::ZERO
     };
-    if let Some(m) = engine.max_time {
+    if let Some(m) = engine.limits.max_time {
         let spent = Duration::from_secs_f64(outcome.seconds) + follow;
-        engine.max_time = Some(m.saturating_sub(spent).max(Duration::from_millis(100)));
+        engine.limits.max_time = Some(m.saturating_sub(spent).max(Duration::from_millis(100)));
     }
     Ok(Some(Phase {
         interrupt: interrupt.clone(),
@@ -172,7 +172,7 @@ pub const FOLLOW: Duration = Duration::from_secs(5);
 
 /// Runs each crash of the fuzzing phase that no test of the run has the
 /// input of (the seeded search did not get to it in its time) on the
-/// engine concretely: the crash's input alone ([`Config::ordered_inputs`]),
+/// engine concretely: the crash's input alone ([`InputOptions::ordered_inputs`]),
 /// one path, no seeds, within the phase's `follow` time. Its test and
 /// findings join the run's (tests numbered after them; a finding at a
 /// kind and place the run has already is not repeated), so a crash the
@@ -210,11 +210,11 @@ pub fn follow_crashes(
             continue;
         }
         let mut config = engine.clone();
-        config.ordered_inputs = Some(seed.clone());
-        config.seeds = Vec::new();
-        config.crash_seeds = 0;
-        config.search = Search::One(Policy::Dfs);
-        config.max_time = Some(left);
+        config.input.ordered_inputs = Some(seed.clone());
+        config.input.seeds = Vec::new();
+        config.input.crash_seeds = 0;
+        config.policy.search = Search::One(Policy::Dfs);
+        config.limits.max_time = Some(left);
         let mut got = fpsym_engine::report::Collect::default();
         let mut cx = fpsym_engine::RunContext {
             interrupt: interrupt.clone(),
@@ -314,7 +314,7 @@ fn input_bounds(engine: &Config, program: &fpsym_frontend::Program) -> (fpsym_re
         ..
     } = &engine.entry
     else {
-        return (Default::default(), !engine.finite_inputs);
+        return (Default::default(), !engine.input.finite_inputs);
     };
     let Some(f) = program.module.functions.iter().find(|f| &f.name == name) else {
         return (Default::default(), false);
@@ -340,7 +340,7 @@ fn input_bounds(engine: &Config, program: &fpsym_frontend::Program) -> (fpsym_re
             Some(shape) if pointer && !view.byval && ctype == "void *" => {
                 b.object_size = Some((shape.size_bits() / 8) as usize);
                 // The floats inside are not kept finite.
-                complete &= !engine.finite_inputs;
+                complete &= !engine.input.finite_inputs;
             }
             Some(Shape::Float { format, .. }) if !pointer && ["float", "double", "long double"].contains(&ctype) => {
                 let range = ranges.iter().find(|r| r.name == view.ir_name || r.name == view.name);
@@ -350,7 +350,7 @@ fn input_bounds(engine: &Config, program: &fpsym_frontend::Program) -> (fpsym_re
                     None => Some((Float::infinity(*format, true), Float::infinity(*format, false))),
                 };
                 if let Some((mut lo, mut hi)) = within {
-                    if engine.finite_inputs {
+                    if engine.input.finite_inputs {
                         if lo.is_infinite() {
                             lo = Float::largest(*format, true);
                         }
@@ -358,7 +358,7 @@ fn input_bounds(engine: &Config, program: &fpsym_frontend::Program) -> (fpsym_re
                             hi = Float::largest(*format, false);
                         }
                     }
-                    if range.is_some() || engine.finite_inputs {
+                    if range.is_some() || engine.input.finite_inputs {
                         b.range = Some((bytes(lo), bytes(hi)));
                     }
                 }
@@ -395,7 +395,7 @@ fn input_bounds(engine: &Config, program: &fpsym_frontend::Program) -> (fpsym_re
             }
             // Floats the harness reads as bytes (a struct, a vector, a
             // binary128): not kept finite.
-            _ => complete &= !engine.finite_inputs,
+            _ => complete &= !engine.input.finite_inputs,
         }
         params.push(b);
     }

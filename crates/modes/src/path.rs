@@ -283,6 +283,7 @@ pub fn run(raw: Options) -> anyhow::Result<ExitCode> {
         opts.claim_mut().unreached = file.clone().map(|f| (f, line));
         let checker = ReachLine::new(file.clone(), line, module, &folded);
         engine
+            .extensions
             .checkers
             .push(CheckerFactory::new(move || Box::new(checker.clone())));
         (REACHED, format!("reaches line {line} of {shown}"))
@@ -382,14 +383,15 @@ pub fn run(raw: Options) -> anyhow::Result<ExitCode> {
         plugins.observers.push(Box::new(progress));
         let s = spec.clone();
         engine
+            .extensions
             .checkers
             .push(CheckerFactory::new(move || Box::new(PathDone::new(s.clone()))));
         let kind = if spec.prefix { "path prefix" } else { "path" };
         (PATH_FOLLOWED, format!("takes the {kind} {text}"))
     };
-    engine.stop_at_finding = Some(Kind::from_name(goal));
+    engine.goals.stop_at_finding = Some(Kind::from_name(goal));
     // The oracle ranks the states (closest, or furthest along, first).
-    engine.search = Search::One(Policy::CoverageNew);
+    engine.policy.search = Search::One(Policy::CoverageNew);
     execute_with(
         &opts,
         &engine,
@@ -502,8 +504,8 @@ fn all_paths(opts: RunOptions, file: Option<String>) -> anyhow::Result<ExitCode>
     let (mut engine, out, program) = prepare(&opts)?;
     // With a time limit, the run gets half of it and the re-decisions
     // the rest.
-    let deadline = engine.max_time.map(|t| start + t);
-    engine.max_time = engine.max_time.map(|t| t / 2);
+    let deadline = engine.limits.max_time.map(|t| start + t);
+    engine.limits.max_time = engine.limits.max_time.map(|t| t / 2);
     let (oracle, observer, log) = fpsym_engine::paths::enumerate(&program.module);
     let plugins = Plugins {
         oracle: Some(Box::new(oracle)),
@@ -525,7 +527,10 @@ fn all_paths(opts: RunOptions, file: Option<String>) -> anyhow::Result<ExitCode>
     )?;
     let logged = log.lock().unwrap_or_else(|e| e.into_inner()).finish();
     let (sites, _) = branch_sites(&program.module, file.as_deref());
-    let timeout = engine.solver_timeout.unwrap_or(std::time::Duration::from_secs(10));
+    let timeout = engine
+        .limits
+        .solver_timeout
+        .unwrap_or(std::time::Duration::from_secs(10));
     let cp = opts.solver_config().cp.clone();
     let mut chain: Option<Box<dyn fpsym_solver::Solver>> = None;
     let interrupt = opts.session.interrupt();
@@ -632,7 +637,7 @@ fn all_paths(opts: RunOptions, file: Option<String>) -> anyhow::Result<ExitCode>
         stop = format!("{gave_up} branch side(s) undecided: the paths behind them were not explored");
     }
     let record = AllPaths {
-        loop_bound: engine.loop_bound,
+        loop_bound: engine.limits.loop_bound,
         complete,
         stop,
         not_redecided: skipped,
@@ -653,6 +658,7 @@ fn all_paths(opts: RunOptions, file: Option<String>) -> anyhow::Result<ExitCode>
     say!(
         "all paths{}: {n} ({} feasible, {} infeasible = {:.0}%, {} unknown){}",
         engine
+            .limits
             .loop_bound
             .map(|k| format!(" up to {k} repetition(s) of each loop"))
             .unwrap_or_default(),

@@ -106,9 +106,9 @@ pub fn attempt(
     how: How,
     solver: &fpsym_solver::SolverConfig,
 ) -> Option<Attempt> {
-    let plain = engine.property == Property::AllFindings;
+    let plain = engine.goals.property == Property::AllFindings;
     if how == How::None
-        || !(plain || engine.property == Property::UnreachCall)
+        || !(plain || engine.goals.property == Property::UnreachCall)
         || engine.entry != fpsym_engine::Entry::Main
     {
         return None;
@@ -123,9 +123,9 @@ pub fn attempt(
     }
     let start = Instant::now();
     let share = if plain {
-        budget(engine.max_time) / 2
+        budget(engine.limits.max_time) / 2
     } else {
-        budget(engine.max_time)
+        budget(engine.limits.max_time)
     };
     // The abstract interpretation has the share; k-induction what is left
     // of it, but at least half of it (so both together take at most one

@@ -242,7 +242,7 @@ pub fn prepare(opts: &RunOptions) -> anyhow::Result<(Config, PathBuf, fpsym_fron
     }
     crate::validate::check_backends(&opts.solver)?;
     let mut engine = opts.engine.clone();
-    engine.property = match &opts.property {
+    engine.goals.property = match &opts.property {
         PropertySpec::Named(p) => *p,
         PropertySpec::File(f) => read_prp(f)?,
     };
@@ -428,7 +428,7 @@ pub fn execute_with(
     let mut budget = crate::budget::Budget::new();
     let started = std::time::Instant::now();
     // The run's --max-time (a batch or --all-functions: the function's).
-    let run_time = engine.max_time;
+    let run_time = engine.limits.max_time;
     let secs = std::time::Duration::from_secs_f64;
     // The proof by invariants first: its time comes out of the run's.
     // (run only: the directed modes ask other questions than reach_error)
@@ -440,8 +440,8 @@ pub fn execute_with(
     if let Some(p) = &proof {
         budget.record("proof", Some(p.given), secs(p.seconds));
     }
-    if let (Some(p), Some(t)) = (&proof, seeded.max_time) {
-        seeded.max_time = Some(t.saturating_sub(std::time::Duration::from_secs_f64(p.seconds)));
+    if let (Some(p), Some(t)) = (&proof, seeded.limits.max_time) {
+        seeded.limits.max_time = Some(t.saturating_sub(std::time::Duration::from_secs_f64(p.seconds)));
     }
     // With a proof, the symbolic run only makes the tests that check it
     // natively (and would contradict it): a few seconds after the fuzzing
@@ -449,7 +449,7 @@ pub fn execute_with(
     // (a plain run goes on as it would: its proof only answers when the
     // paths cannot all be explored)
     if proof.as_ref().is_some_and(|p| p.proved() && !p.plain) {
-        seeded.max_time = Some(match seeded.max_time {
+        seeded.limits.max_time = Some(match seeded.limits.max_time {
             Some(t) => t.min(crate::prove::CONFIRMATION + opts.fuzz.share()),
             None => crate::prove::CONFIRMATION_UNBOUNDED,
         });
@@ -482,7 +482,7 @@ pub fn execute_with(
         e => anyhow::Error::from(Failure::Internal(e.to_string())),
     })?;
     drop(cx);
-    budget.record("search", engine.max_time, search_start.elapsed());
+    budget.record("search", engine.limits.max_time, search_start.elapsed());
     if let Some(phase) = &mut fuzzed {
         let follow_start = std::time::Instant::now();
         let added = crate::fuzz::follow_crashes(
@@ -528,7 +528,7 @@ pub fn execute_with(
                 crate::fuzz::unreproduced_note(phase, &reproduced);
                 Vec::new()
             } else {
-                crate::fuzz::crashes_alone(phase, &reproduced, &out, sink.findings(), claims, engine.property)?
+                crate::fuzz::crashes_alone(phase, &reproduced, &out, sink.findings(), claims, engine.goals.property)?
             };
             crate::fuzz::write_record(phase, marked, &alone, &out)?;
             // Those reproduced at their place from another input are the
@@ -592,7 +592,7 @@ pub fn execute_with(
         say!("{l}");
     }
     print_summary(&summary, sink.findings(), &out);
-    if engine.property == Property::UnreachCall && summary.verdict == Verdict::BugFound {
+    if engine.goals.property == Property::UnreachCall && summary.verdict == Verdict::BugFound {
         crate::competition::write_witness(
             &opts.files,
             &opts.compile.cflags,
@@ -652,7 +652,7 @@ pub fn execute_with(
     }
     // A proof that native execution did not contradict: its correctness
     // witness.
-    if engine.property == Property::UnreachCall && summary.sv_comp.as_deref() == Some("true") {
+    if engine.goals.property == Property::UnreachCall && summary.sv_comp.as_deref() == Some("true") {
         let invariants = match &proof {
             Some(p) if matches!(summary.verdict, Verdict::Proved(_)) => crate::prove::witness_invariants(p),
             _ => Vec::new(),
@@ -660,6 +660,7 @@ pub fn execute_with(
         // The witness's invariants, checked by fpsym's own queries.
         if let Some(p) = proof.as_ref().filter(|_| !invariants.is_empty()) {
             let time = engine
+                .limits
                 .max_time
                 .map_or(INVARIANT_CHECK_TIME, |t| (t / 10).min(INVARIANT_CHECK_TIME));
             let lines = budget.time("invariant-check", Some(time), || {
@@ -896,7 +897,7 @@ fn write_run_record(
 
 /// The run's record (see [`write_run_record`]).
 pub fn run_record(opts: &RunOptions, engine: &Config, program: &fpsym_frontend::Program) -> RunRecord {
-    let property = engine.property;
+    let property = engine.goals.property;
     let abs = |p: &PathBuf| {
         std::fs::canonicalize(p)
             .unwrap_or_else(|_| p.clone())
@@ -920,11 +921,11 @@ pub fn run_record(opts: &RunOptions, engine: &Config, program: &fpsym_frontend::
         include: opts.compile.include_dirs.iter().map(abs).collect(),
         defines: opts.compile.defines.clone(),
         cflags: opts.compile.cflags.clone(),
-        env: opts.engine.env.iter().cloned().collect(),
+        env: opts.engine.input.env.iter().cloned().collect(),
         entry,
         property: (property != Property::AllFindings).then_some(property),
-        sym_args: engine.sym_io.args.clone(),
-        sym_stdin: engine.sym_io.stdin,
+        sym_args: engine.input.sym_io.args.clone(),
+        sym_stdin: engine.input.sym_io.stdin,
         mode: Some(opts.mode),
     }
 }

@@ -31,7 +31,7 @@ fn midpoint(session: &Session, out: &Path) -> RunOptions {
         ranges: Vec::new(),
         array_len: None,
     };
-    engine.max_time = Some(std::time::Duration::from_secs(60));
+    engine.limits.max_time = Some(std::time::Duration::from_secs(60));
     RunOptions {
         session: session.clone(),
         files: vec![example("midpoint.c")],

@@ -5,7 +5,7 @@
 //! or underflow.
 //!
 //! How: the engine runs the test's inputs as constants
-//! ([`fpsym_engine::Config::inputs`]), so it follows the one path the test
+//! ([`fpsym_engine::InputOptions::inputs`]), so it follows the one path the test
 //! took, and a [`Shadow`] observer computes, beside each float operation
 //! (arithmetic, conversions, `fma`, `sqrt` and the libm functions MPFR
 //! has), the same operation on the operands' shadows. Shadows follow
@@ -379,10 +379,10 @@ pub fn rerun_with(
     budget: std::time::Duration,
 ) -> Result<HighPrecision, RerunError> {
     let mut c = config.clone();
-    c.inputs = Some(inputs);
-    c.checkers = Vec::new();
-    c.max_time = Some(budget);
-    c.search = fpsym_engine::searcher::Search::One(fpsym_engine::searcher::Policy::Dfs);
+    c.input.inputs = Some(inputs);
+    c.extensions.checkers = Vec::new();
+    c.limits.max_time = Some(budget);
+    c.policy.search = fpsym_engine::searcher::Search::One(fpsym_engine::searcher::Policy::Dfs);
     let mut cx = RunContext::default();
     cx.plugins.observers.push(Box::new(shadow));
     let mut sink = Collect::default();

@@ -27,7 +27,7 @@ fn kind(p: &fpsym_frontend::Program, strengthened: bool) -> K {
     };
     let facts = |h: &fpsym_frontend::llvm_ir::Name| fpsym_prove::induction_facts(&invs, h);
     let mut config = fpsym_engine::Config::default();
-    config.property = fpsym_engine::Property::UnreachCall;
+    config.goals.property = fpsym_engine::Property::UnreachCall;
     let mut solver = fpsym_solver::build(&Default::default());
     induction::prove(
         p,

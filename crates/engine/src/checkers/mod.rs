@@ -8,7 +8,7 @@
 //! [`Checker`] is the extension point for checks on values (e.g. floating-
 //! point exceptions): it sees every executed instruction, terminator and
 //! call result with the state and operand values, and returns conditions
-//! that would be bugs. The set of checkers is [`crate::Config::checkers`].
+//! that would be bugs. The set of checkers is [`crate::Extensions::checkers`].
 
 pub mod accuracy;
 pub mod fp;
@@ -226,7 +226,7 @@ impl Check {
 /// affects the path; the engine asks the solver whether the path allows
 /// each, makes the finding and its test, and forks or goes on as the
 /// check says. So checkers never touch solvers or the set of states, and
-/// a mode adds one through [`crate::Config::checkers`] without changing
+/// a mode adds one through [`crate::Extensions::checkers`] without changing
 /// the executor. They see the whole state (path condition, rounding mode
 /// `st.rm`, frames, extension data) read-only.
 pub trait Checker: Send {

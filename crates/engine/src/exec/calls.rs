@@ -444,7 +444,7 @@ impl Exec<'_, '_> {
             dest: c.dest.as_ref(),
             loc: &loc,
         };
-        match hooks::resolve(&self.config.hooks, self.prog, &callee, &name, args.len()) {
+        match hooks::resolve(&self.config.extensions.hooks, self.prog, &callee, &name, args.len()) {
             Resolution::User(hook) => hook.call(self, st, &call),
             Resolution::BuiltIn(family) => family.call(self, st, &call),
             Resolution::Body(i) => self.enter_body(st, c, i, args, loc),
@@ -508,9 +508,9 @@ impl Exec<'_, '_> {
             allocas: copies,
             ..Frame::new(i, regs)
         });
-        if st.frames.len() > self.config.max_call_depth {
+        if st.frames.len() > self.config.limits.max_call_depth {
             return Ok(Outcome::End(End::Partial(crate::report::Partial::CallDepth(
-                self.config.max_call_depth,
+                self.config.limits.max_call_depth,
             ))));
         }
         Ok(Outcome::Continue)

@@ -15,7 +15,7 @@ pub struct Effects {
     /// a copy of the state constrained to the violation, for its test.
     /// They end no path.
     pub continued: Vec<(State, Violation)>,
-    /// With [`crate::Config::count_inputs`]: inputs found reaching a
+    /// With [`crate::InputOptions::count_inputs`]: inputs found reaching a
     /// finding already reported (its kind and location, the input bytes).
     pub pairs: Vec<((crate::checkers::Kind, Option<Loc>), Vec<u8>)>,
     /// States split off by checkers' injected branches

@@ -192,7 +192,7 @@ impl<'e, 'p> Exec<'e, 'p> {
     /// Asks whether `st.path ∧ extra` is satisfiable, within the per-query
     /// timeout (`config.solver_timeout`).
     pub fn feasible(&mut self, st: &State, extra: &[Term]) -> Feasible {
-        match self.decide(st, extra, self.config.solver_timeout) {
+        match self.decide(st, extra, self.config.limits.solver_timeout) {
             Decision::Yes(m) => Feasible::Yes(m),
             Decision::No => Feasible::No,
             Decision::Timeout => Feasible::Unknown("timeout".into()),
@@ -330,7 +330,7 @@ impl<'e, 'p> Exec<'e, 'p> {
             None => {}
         }
         let neg = mk(Op::Not, vec![cond.clone()]);
-        let timeout = self.config.solver_timeout;
+        let timeout = self.config.limits.solver_timeout;
         let yes = if want_yes {
             self.decide(&st, std::slice::from_ref(&cond), timeout)
         } else {
@@ -417,12 +417,12 @@ impl<'e, 'p> Exec<'e, 'p> {
         let key = (v.kind.clone(), v.loc.clone());
         let known = self.found.contains(&key);
         if crate::term::as_bool(&bad) == Some(false)
-            || (known && !self.config.count_inputs)
-            || (self.config.property.reach_error_only() && v.kind != crate::checkers::Kind::ReachError)
+            || (known && !self.config.input.count_inputs)
+            || (self.config.goals.property.reach_error_only() && v.kind != crate::checkers::Kind::ReachError)
         {
             return;
         }
-        match self.decide(st, std::slice::from_ref(&bad), self.config.solver_timeout) {
+        match self.decide(st, std::slice::from_ref(&bad), self.config.limits.solver_timeout) {
             // Found before: one more input reaching it, counted.
             Decision::Yes(m) if known => self.effects.pairs.push((key, crate::input_bytes(st, &m))),
             Decision::Yes(_) => {
@@ -451,13 +451,13 @@ impl<'e, 'p> Exec<'e, 'p> {
         let key = (v.kind.clone(), v.loc.clone());
         if crate::term::as_bool(&cond) == Some(false)
             || self.unchecked.contains(&key)
-            || self.config.property.reach_error_only()
+            || self.config.goals.property.reach_error_only()
         {
             return;
         }
         let possible = crate::term::as_bool(&cond) == Some(true)
             || !matches!(
-                self.decide(st, std::slice::from_ref(&cond), self.config.solver_timeout),
+                self.decide(st, std::slice::from_ref(&cond), self.config.limits.solver_timeout),
                 Decision::No
             );
         if possible {
@@ -1246,7 +1246,7 @@ impl<'e, 'p> Exec<'e, 'p> {
                 let feasible = match as_bool(&c) {
                     Some(b) => b,
                     None => matches!(
-                        self.decide(&copy, std::slice::from_ref(&c), self.config.solver_timeout),
+                        self.decide(&copy, std::slice::from_ref(&c), self.config.limits.solver_timeout),
                         Decision::Yes(_)
                     ),
                 };

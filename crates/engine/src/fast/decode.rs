@@ -360,7 +360,7 @@ impl Decoder<'_, '_, '_> {
             Some(&i) => Callee::Defined(i),
             None => Callee::Declared(n.clone()),
         };
-        match hooks::resolve(&self.cx.config.hooks, prog, &callee, &n, c.arguments.len()) {
+        match hooks::resolve(&self.cx.config.extensions.hooks, prog, &callee, &n, c.arguments.len()) {
             // Debug-information intrinsics are not calls (without
             // observers, the executor notes nothing of them either).
             Resolution::BuiltIn(_) if n.starts_with("llvm.dbg.") => Some(Op::Nop),

@@ -390,7 +390,7 @@ pub fn run(fast: &mut Fast, cx: &Cx<'_, '_>, st: &mut State, step_budget: u64, i
             if inst.checked && !quiet(cx, &st.frames[top].regs, inst, &prog_block.instrs[ip]) {
                 break;
             }
-            if st.frames.len() + 1 > cx.config.max_call_depth {
+            if st.frames.len() + 1 > cx.config.limits.max_call_depth {
                 break;
             }
             let regs = &st.frames[top].regs;
@@ -498,5 +498,5 @@ pub fn run(fast: &mut Fast, cx: &Cx<'_, '_>, st: &mut State, step_budget: u64, i
 /// repetitions as [`crate::exec::Exec::goto`] does. True when the chunk
 /// must end here (a loop repeated under a loop bound).
 fn goto(cx: &Cx<'_, '_>, st: &mut State, fidx: usize, to: usize) -> bool {
-    st.enter_block(to, &cx.prog.loop_headers[fidx]) && cx.config.loop_bound.is_some()
+    st.enter_block(to, &cx.prog.loop_headers[fidx]) && cx.config.limits.loop_bound.is_some()
 }

@@ -2,7 +2,7 @@
 //! `setlocale`, `time`, `clock`, `rand`/`srand`, `atexit`, `errno`.
 //!
 //! - `getenv(name)` is NULL unless the run was given `NAME=VALUE`
-//!   ([`crate::Config::env`]); replay runs the program with exactly that
+//!   ([`crate::InputOptions::env`]); replay runs the program with exactly that
 //!   environment.
 //! - `time` and `clock` return fresh inputs (any value is possible; the
 //!   test records the one its path needs and replay feeds it back).
@@ -120,7 +120,13 @@ impl Exec<'_, '_> {
                 let var = self
                     .c_string(st, &arg(0)?)
                     .ok_or_else(|| ExecError::Unsupported(format!("{name} of a symbolic or invalid name")))?;
-                let value = self.config.env.iter().find(|(n, _)| *n == var).map(|(_, v)| v.clone());
+                let value = self
+                    .config
+                    .input
+                    .env
+                    .iter()
+                    .find(|(n, _)| *n == var)
+                    .map(|(_, v)| v.clone());
                 let p = match value {
                     Some(v) => self.static_string(st, &format!("getenv({var})"), &v),
                     None => 0,

@@ -1,5 +1,5 @@
 //! The heap: `malloc`, `calloc`, `realloc`, `free`. Allocations above
-//! [`crate::Config::max_alloc`] return NULL; a symbolic size is made
+//! [`crate::RunLimits::max_alloc`] return NULL; a symbolic size is made
 //! concrete (an event); freeing twice or freeing what `malloc` did not
 //! return is a finding.
 
@@ -44,7 +44,7 @@ impl Exec<'_, '_> {
                 } else {
                     size_of(self, st, args[0].bv()).saturating_mul(size_of(self, st, args[1].bv()))
                 };
-                if size > self.config.max_alloc {
+                if size > self.config.limits.max_alloc {
                     ret(st, 0);
                     return Ok(Outcome::Continue);
                 }

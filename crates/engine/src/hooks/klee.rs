@@ -126,8 +126,8 @@ impl Exec<'_, '_> {
 
     /// The input variable `var` of sort `sort`, at byte offset `at` of
     /// the input object `object`, the path's `index`-th (from 0): a
-    /// constant when [`crate::Config::inputs`] gives that object's bytes
-    /// (little-endian, as tests hold them) or [`crate::Config::ordered_inputs`]
+    /// constant when [`crate::InputOptions::inputs`] gives that object's bytes
+    /// (little-endian, as tests hold them) or [`crate::InputOptions::ordered_inputs`]
     /// gives the path's `index`-th object's, else a fresh variable.
     pub fn input_term(&self, object: &str, index: usize, var: &str, sort: Sort, at: u64) -> Term {
         let n = match sort {
@@ -137,16 +137,18 @@ impl Exec<'_, '_> {
         };
         let by_name = self
             .config
+            .input
             .inputs
             .as_ref()
             .and_then(|m| m.get(object))
-            .filter(|_| !self.config.keep_symbolic.contains(&(object.to_string(), at)))
+            .filter(|_| !self.config.input.keep_symbolic.contains(&(object.to_string(), at)))
             .and_then(|b| b.get(at as usize..(at + n) as usize).map(<[u8]>::to_vec));
         // A record gives the object's first bytes; zeros follow (as the
         // replay driver reads it).
         let by_order = || {
             let record = self
                 .config
+                .input
                 .ordered_inputs
                 .as_ref()?
                 .get(index)

@@ -4,7 +4,7 @@
 //!
 //! | rank | what runs | when |
 //! |---|---|---|
-//! | 1 | a user hook ([`Hook`]) | one is registered for the name in [`crate::Config::hooks`] |
+//! | 1 | a user hook ([`Hook`]) | one is registered for the name in [`crate::Extensions::hooks`] |
 //! | 2 | fpsym's built-in model ([`Family`]) | fpsym models the name (for that many arguments), unless the program defines a C library function itself (its own `rand`, `sin`, `getenv`: see [`is_c_library_function`]), whose definition then wins |
 //! | 3 | the IR body | the program (or fpsym's C runtime) defines the function |
 //! | 4 | default | an [`crate::report::Event::ExternalCall`] event; the path ends partial |
@@ -175,7 +175,7 @@ pub enum Family {
     /// `__assert_fail`, `__assert_rtn`, `__assert`.
     Failure,
     /// The `printf` family (`printf`, `puts`, `fprintf`, ...): printed
-    /// only with [`crate::Config::print`], results 0.
+    /// only with [`crate::Policies::print`], results 0.
     Stdio,
     /// Rounding-mode control: `fegetround`, `fesetround`.
     Fenv,

@@ -1,5 +1,5 @@
 //! The `printf` family: what is printed is kept (with
-//! [`crate::Config::print`]) as the format string or the first argument.
+//! [`crate::Policies::print`]) as the format string or the first argument.
 //! What each returns is glibc's (a program may branch on it): `puts` the
 //! length plus one, `fputs` 1, `putchar`/`fputc`/`putc` the character as
 //! an unsigned char, `fflush` 0, `printf`/`fprintf` the number of bytes
@@ -25,7 +25,7 @@ impl Exec<'_, '_> {
         let HookCall { name, args, dest, loc } = *call;
         let _ = loc;
         let set = |st: &mut State, v: Val| set_result(st, dest, v);
-        if self.config.print {
+        if self.config.policy.print {
             // fprintf's format follows the stream; the others print their first argument.
             let k = usize::from(name == "fprintf");
             let shown = args.get(k).and_then(|a| self.c_string(st, a.bv())).unwrap_or_default();

@@ -51,7 +51,7 @@ impl Exec<'_, '_> {
     /// A transcendental function: symbolic where it can be, else
     /// concretized.
     pub(super) fn transcendental(&mut self, st: &mut State, call: &HookCall<'_>) -> Result<Outcome, ExecError> {
-        if self.config.libm == crate::LibmModel::Symbolic {
+        if self.config.policy.libm == crate::LibmModel::Symbolic {
             if let Some(o) = self.symbolic_libm(st, call) {
                 return Ok(o);
             }

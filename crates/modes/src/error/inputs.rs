@@ -225,8 +225,8 @@ pub(super) fn layout(
     ranges: &[fpsym_engine::harness::InputRange],
 ) -> anyhow::Result<Layout> {
     let mut c = base.clone();
-    c.max_instructions = Some(1);
-    c.checkers = Vec::new();
+    c.limits.max_instructions = Some(1);
+    c.extensions.checkers = Vec::new();
     let mut sink = Collect::default();
     fpsym_engine::run(program, solver, &c, &mut sink, &mut Default::default())
         .map_err(|e| Failure::Input(e.to_string()))?;
