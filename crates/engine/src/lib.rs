@@ -964,30 +964,17 @@ impl<'e, 'p> Engine<'e, 'p> {
     fn finish(&mut self, st: State, end: End) -> Result<(), EngineError> {
         // The step case of k-induction assumes no error before the head's
         // k-th arrival: a path reaching one is not among its paths.
+        let induction = self.config.extensions.induction.as_ref();
         let end = match end {
             End::Error(_)
-                if self
-                    .config
-                    .extensions
-                    .induction
-                    .as_ref()
-                    .is_some_and(|i| i.step.is_some())
+                if induction.is_some_and(|i| i.step.is_some())
                     && self.induction_visits(&st).is_some_and(|(c, k)| c < k) =>
             {
                 End::Infeasible
             }
             // An invariant check asks about states at the loop head only:
             // a path that fails before it gets there is none of them.
-            End::Error(_)
-                if self
-                    .config
-                    .extensions
-                    .induction
-                    .as_ref()
-                    .is_some_and(|i| i.check.is_some()) =>
-            {
-                End::Infeasible
-            }
+            End::Error(_) if induction.is_some_and(|i| i.check.is_some()) => End::Infeasible,
             e => e,
         };
         for o in self.plugins.observers.iter_mut() {

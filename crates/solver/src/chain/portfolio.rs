@@ -533,6 +533,15 @@ impl Portfolio {
         (None, Ok(SolveResult::Unknown(r)))
     }
 
+    /// Member `i`'s answer `a` after `took`: learned for `shape` when it
+    /// is definite.
+    fn won(&mut self, shape: Option<Shape>, i: usize, a: Answer, took: Duration) -> (Option<usize>, Answer) {
+        if let Some(shape) = shape.filter(|_| a.as_ref().is_ok_and(|r| !matches!(r, SolveResult::Unknown(_)))) {
+            self.learned.record(shape, self.members.len(), i, took);
+        }
+        (Some(i), a)
+    }
+
     /// Staged mode: the members started a stagger apart, all running on,
     /// in the order and within the caps learned for the query's shape;
     /// the members a learned cap stopped run again, with all that is
@@ -546,10 +555,11 @@ impl Portfolio {
         learn: bool,
     ) -> (Option<usize>, Answer) {
         let n = self.members.len();
-        let shape = Shape::of(query);
-        let (order, learned) = match learn {
-            true => self.learned.plan(shape, n),
-            false => ((0..n).collect(), vec![None; n]),
+        // The shape only when learning (a walk over the query).
+        let shape = learn.then(|| Shape::of(query));
+        let (order, learned) = match shape {
+            Some(shape) => self.learned.plan(shape, n),
+            None => ((0..n).collect(), vec![None; n]),
         };
         let caps: Vec<Option<Slice>> = (0..n)
             .map(|i| match (self.race_caps[i], learned[i]) {
@@ -563,13 +573,8 @@ impl Portfolio {
             .collect();
         self.learned.capped += learned.iter().flatten().count() as u64;
         let stagger = budget.remaining().map_or(cap, |r| r.mul_f64(share).min(cap));
-        let reasons = match race_detail(&self.members, &order, query, budget, &caps, Some(stagger)) {
-            Raced::Won(i, a, took) => {
-                if a.as_ref().is_ok_and(|r| !matches!(r, SolveResult::Unknown(_))) {
-                    self.learned.record(shape, n, i, took);
-                }
-                return (Some(i), a);
-            }
+        let mut reasons = match race_detail(&self.members, &order, query, budget, &caps, Some(stagger)) {
+            Raced::Won(i, a, took) => return self.won(shape, i, a, took),
             Raced::Unknown(rs) => rs,
             Raced::Expired => return (None, Ok(SolveResult::Unknown(Reason::Timeout))),
         };
@@ -579,16 +584,10 @@ impl Portfolio {
             .filter(|(i, r)| learned[*i].is_some() && *r == Reason::Timeout)
             .map(|(i, _)| *i)
             .collect();
-        let mut reasons = reasons;
         if !again.is_empty() && budget.remaining().is_none_or(|r| r >= MIN_RETRY) {
             self.learned.second_rounds += 1;
             match race_detail(&self.members, &again, query, budget, &self.race_caps, None) {
-                Raced::Won(i, a, took) => {
-                    if a.as_ref().is_ok_and(|r| !matches!(r, SolveResult::Unknown(_))) {
-                        self.learned.record(shape, n, i, took);
-                    }
-                    return (Some(i), a);
-                }
+                Raced::Won(i, a, took) => return self.won(shape, i, a, took),
                 Raced::Unknown(rs) => {
                     reasons.retain(|(i, _)| !again.contains(i));
                     reasons.extend(rs);
