@@ -301,6 +301,78 @@ fn rem_min_max_sound() {
     }
 }
 
+/// `fp.rem` on narrow boxes, where the nearest integer to `x / y` is often
+/// one `n` over the whole box and the propagator narrows all three as
+/// `r = x - n·y`: every solution survives (enumeration on (3,3), (4,4) and
+/// (5,5)), the result of points is the remainder itself, and the narrowed
+/// result is never more than the hull of the solutions' results plus its
+/// outward rounding.
+#[test]
+fn rem_on_one_tooth_sound_and_exact() {
+    let f55 = Format::new(5, 5).unwrap();
+    for (fmt, n, seed) in [(f33(), 3000, 21), (f44(), 3000, 22), (f55, 1500, 23)] {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let narrow = |rng: &mut StdRng| -> Domain {
+            let v = random_float(rng, fmt);
+            let Some(o) = v.ordinal() else {
+                return Domain::Fp(FloatInterval::point(v));
+            };
+            let max = Float::infinity(fmt, false).ordinal().unwrap();
+            let lo = (o - rng.gen_range(0..6)).max(-max);
+            let hi = (o + rng.gen_range(0..6)).min(max);
+            Domain::Fp(FloatInterval::new(
+                Float::from_ordinal(fmt, lo).unwrap(),
+                Float::from_ordinal(fmt, hi).unwrap(),
+                false,
+            ))
+        };
+        run(&format!("fp.rem narrow {fmt}"), Op::FpRem, n, seed, |rng| {
+            let res = if rng.gen_bool(0.5) {
+                narrow(rng)
+            } else {
+                random_fp(rng, fmt)
+            };
+            (vec![narrow(rng), narrow(rng)], res)
+        });
+        // Points: exactly the remainder.
+        let cfg = CpConfig::default().with_eps(0.0, 0.0);
+        for _ in 0..500 {
+            let (x, y) = (random_float(&mut rng, fmt), random_float(&mut rng, fmt));
+            let mut args = vec![Domain::Fp(FloatInterval::point(x)), Domain::Fp(FloatInterval::point(y))];
+            let mut res = Domain::Fp(FloatInterval::full(fmt));
+            assert!(propagate_op(&Op::FpRem, &mut args, &mut res, &cfg));
+            let r = x.rem(y).value;
+            let Domain::Fp(z) = &res else { panic!("{res:?}") };
+            assert!(
+                z.is_point() && z.contains(r),
+                "rem({x:?}, {y:?}) = {r:?}, propagated {z:?}"
+            );
+        }
+    }
+    // binary64: x in [5.0, 5.2], y in [3.6, 3.8] has x / y in [1.31, 1.45],
+    // so n = 1 and r = x - y in [1.2, 1.6]; r >= 1.5 gives x >= 5.1 and
+    // y <= 3.7.
+    let f = Float::from_f64;
+    let cfg = CpConfig::default().with_eps(0.0, 0.0);
+    let mut args = vec![
+        Domain::Fp(FloatInterval::new(f(5.0), f(5.2), false)),
+        Domain::Fp(FloatInterval::new(f(3.6), f(3.8), false)),
+    ];
+    let mut res = Domain::Fp(FloatInterval::new(f(1.5), f(100.0), false));
+    assert!(propagate_op(&Op::FpRem, &mut args, &mut res, &cfg));
+    let bounds = |d: &Domain| match d {
+        Domain::Fp(x) => {
+            let (l, h) = x.bounds().unwrap();
+            (l.to_f64().unwrap(), h.to_f64().unwrap())
+        }
+        _ => panic!("{d:?}"),
+    };
+    let (rl, rh) = bounds(&res);
+    assert!(rl == 1.5 && rh <= 1.6 + 1e-15, "{res:?}");
+    assert!(bounds(&args[0]).0 >= 5.1 - 1e-15, "{:?}", args[0]);
+    assert!(bounds(&args[1]).1 <= 3.7 + 1e-15, "{:?}", args[1]);
+}
+
 #[test]
 fn conversions_sound() {
     let pairs = [
