@@ -601,9 +601,14 @@ pub struct RunArgs {
     /// at least half of it) assuming the invariants it found; `abstract` and
     /// `kinduction` try one of them alone (k-induction then assumes
     /// nothing); `none` tries no proof. A plain run (no --property) tries
-    /// the abstract interpretation only with `abstract`. A proof's verdict
-    /// names the loop invariants or the k that prove it; a correctness
-    /// witness states the invariants.
+    /// the abstract interpretation only with `abstract`. `fpsym
+    /// exceptions` tries the abstract interpretation (not with `kinduction`
+    /// or `none`) for the overflow, divide-by-zero and cast-overflow kinds,
+    /// from `main` or `--function` with its `--range`s, within an eighth of
+    /// --max-time; the verdict is `verified` when the run cannot finish and
+    /// every kind asked is proved. A proof's verdict names the loop
+    /// invariants or the k that prove it; a correctness witness states the
+    /// invariants.
     #[arg(long, value_name = "HOW", default_value = "auto", value_parser = ["auto", "abstract", "kinduction", "none"])]
     pub prove: String,
     /// Search: dfs, bfs, random-path, coverage-new, seeded (states following

@@ -32,7 +32,12 @@ fn exceptions_in(
     let o = Command::new(env!("CARGO_BIN_EXE_fpsym"))
         .arg("exceptions")
         .arg(fixture(file))
-        .args(["--function", function, "-o", out.to_str().unwrap(), "--max-time", "120"])
+        .args(["--function", function, "-o", out.to_str().unwrap()])
+        .args(if extra.contains(&"--max-time") {
+            &[][..]
+        } else {
+            &["--max-time", "120"][..]
+        })
         // The exceptions must come from the symbolic search: no fuzzing.
         .args(["--fuzz-time", "0"])
         .args(extra)
@@ -568,4 +573,43 @@ fn a_compare_is_signalling_where_the_machine_code_is() {
         assert_eq!((code, &found), (Some(1), &set(&[("fp-invalid", line)])), "{f}: {text}");
         replay_confirms(&out);
     }
+}
+
+/// A loop without a bound: the symbolic run cannot finish, and the
+/// abstract interpretation proves (from the `--range`s) that no operation
+/// overflows or divides by zero: the verdict is `verified`, with the
+/// loop's invariant, and the claim's tests replay natively without either
+/// exception. Without the ranges, no proof, and the overflow is found.
+#[test]
+fn a_loop_is_proved_free_of_overflow_and_division_by_zero() {
+    let kinds = ["--kinds", "overflow,divide-by-zero"];
+    let ranges = ["--range", "lo=[-10,10]", "--range", "hi=[20,30]"];
+    let (code, text, found, out) = exceptions_in("exceptions_loop.c", "smooth", &[&kinds[..], &ranges[..]].concat());
+    assert_eq!(code, Some(0), "{text}");
+    assert!(found.is_empty(), "{found:?}\n{text}");
+    assert!(
+        text.contains("proof: no fp-overflow or fp-divide-by-zero is possible, by abstract interpretation"),
+        "{text}"
+    );
+    let s = common::summary(&out);
+    assert_eq!(common::verdict(&s), "proved", "{text}");
+    assert!(text.contains("exceptions_loop.c:8: s in [-10.0, 30."), "{text}");
+    assert!(
+        text.contains("all ") && text.contains("tests behaved as recorded"),
+        "{text}"
+    );
+
+    // Any doubles: hi - lo may overflow; nothing is proved, and the
+    // analysis says where.
+    let (_, text, _, out) = exceptions_in(
+        "exceptions_loop.c",
+        "smooth",
+        &[&kinds[..], &["--max-time", "8"][..]].concat(),
+    );
+    assert!(
+        text.contains("proof: none (the abstract interpretation cannot exclude fp-overflow at")
+            && text.contains("exceptions_loop.c:12:18"),
+        "{text}"
+    );
+    assert_ne!(common::verdict(&common::summary(&out)), "proved", "{text}");
 }

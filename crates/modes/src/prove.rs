@@ -4,7 +4,8 @@
 //! when the run cannot finish.
 
 use fpsym_engine::induction;
-use fpsym_engine::{Config, Property, Summary, Verdict};
+use fpsym_engine::report::{Finding, FindingKind};
+use fpsym_engine::{Config, Entry, Property, Summary, Verdict};
 use fpsym_frontend::Program;
 use fpsym_prove::{Invariant, Outcome, ProveOptions, Val};
 use fpsym_replay::witness::LoopInvariant;
@@ -78,6 +79,19 @@ pub struct Attempt {
     /// The time it was given (one share of the run's; k-induction may
     /// take half a share more).
     pub given: Duration,
+    /// Of exceptions mode: the kinds the proof is about, and whether they
+    /// are all the run's kinds.
+    pub fp: Option<FpClaim>,
+}
+
+/// What an exceptions run's proof is about.
+#[derive(Clone, Debug)]
+pub struct FpClaim {
+    /// The kinds proved absent (if proved).
+    pub kinds: Vec<FindingKind>,
+    /// They are every kind the run looks for (underflow, invalid and
+    /// inexact are not the analysis').
+    pub complete: bool,
 }
 
 impl Attempt {
@@ -139,6 +153,7 @@ pub fn attempt(
         strengthened: false,
         seconds: 0.0,
         given: share + share / 2,
+        fp: None,
     };
     if !a.proved() && how != How::Abstract && Instant::now() < deadline {
         let facts = |h: &fpsym_frontend::llvm_ir::Name| fpsym_prove::induction_facts(a.invariants(), h);
@@ -180,31 +195,98 @@ fn panic_text(p: &Box<dyn std::any::Any + Send>) -> String {
         .unwrap_or_default()
 }
 
-/// fpsym-prove's analysis, its panic reported as no proof.
-fn abstract_interpretation(session: &crate::Session, program: &Program, deadline: Instant, plain: bool) -> Outcome {
-    let targets = if plain { FAILURES } else { TARGETS };
+/// Tries to prove, before an exceptions run, that none of the run's
+/// `kinds` the analysis checks (overflow, division by zero, cast
+/// overflow) can happen: the abstract interpretation alone, from the entry
+/// (`main`, or `--function` with its `--range`s), within half a share of
+/// the run's time.
+pub fn attempt_exceptions(
+    session: &crate::Session,
+    program: &Program,
+    engine: &Config,
+    how: How,
+    kinds: &[FindingKind],
+) -> Option<Attempt> {
+    let checks = fpsym_prove::FpChecks {
+        overflow: kinds.contains(&FindingKind::FpOverflow),
+        divide_by_zero: kinds.contains(&FindingKind::FpDivideByZero),
+        cast_overflow: kinds.contains(&FindingKind::FloatCastOverflow),
+    };
+    if matches!(how, How::None | How::KInduction) || !checks.any() {
+        return None;
+    }
+    let covered: Vec<FindingKind> = kinds
+        .iter()
+        .filter(|k| {
+            matches!(
+                k,
+                FindingKind::FpOverflow | FindingKind::FpDivideByZero | FindingKind::FloatCastOverflow
+            )
+        })
+        .cloned()
+        .collect();
+    let (entry, params) = match &engine.entry {
+        Entry::Main => ("main".to_string(), Vec::new()),
+        Entry::Function { name, ranges, .. } => (name.clone(), ranges.clone()),
+    };
+    let start = Instant::now();
+    let share = budget(engine.limits.max_time) / 2;
     let opts = ProveOptions {
-        entry: "main".into(),
-        targets: targets.iter().map(|t| t.to_string()).collect(),
-        checks: plain,
-        deadline: Some(deadline),
+        entry,
+        targets: Vec::new(),
+        checks: false,
+        fp: checks,
+        params,
+        deadline: Some(start + share),
         cancel: Some(session.interrupt()),
     };
+    let outcome = guarded(program, &opts);
+    Some(Attempt {
+        plain: false,
+        outcome: Some(outcome),
+        induction: None,
+        strengthened: false,
+        seconds: start.elapsed().as_secs_f64(),
+        given: share,
+        fp: Some(FpClaim {
+            complete: covered.len() == kinds.len(),
+            kinds: covered,
+        }),
+    })
+}
+
+/// fpsym-prove's analysis, its panic reported as no proof.
+fn guarded(program: &Program, opts: &ProveOptions) -> Outcome {
     // A bug of the analysis must not end the run: it is no proof, said as such.
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| fpsym_prove::prove(program, &opts))).unwrap_or_else(|p| {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| fpsym_prove::prove(program, opts))).unwrap_or_else(|p| {
         Outcome::GaveUp(fpsym_prove::GiveUp {
-            function: "main".into(),
+            function: opts.entry.clone(),
             loc: None,
             what: format!("an internal error of the analysis, a bug in fpsym ({})", panic_text(&p)),
         })
     })
 }
 
+/// The abstract interpretation of a run (unreach-call, or a plain run's findings).
+fn abstract_interpretation(session: &crate::Session, program: &Program, deadline: Instant, plain: bool) -> Outcome {
+    let targets = if plain { FAILURES } else { TARGETS };
+    let opts = ProveOptions {
+        entry: "main".into(),
+        targets: targets.iter().map(|t| t.to_string()).collect(),
+        checks: plain,
+        fp: fpsym_prove::FpChecks::default(),
+        params: Vec::new(),
+        deadline: Some(deadline),
+        cancel: Some(session.interrupt()),
+    };
+    guarded(program, &opts)
+}
+
 /// What the proof means for the run's verdict: Ok(Some(line)) to print,
 /// the verdict replaced by `verified` when the run could not finish and the
 /// proof holds. Err when a finding contradicts the proof (a bug in one of
 /// them: exit 3).
-pub fn apply(a: &Attempt, summary: &mut Summary) -> Result<Option<String>, String> {
+pub fn apply(a: &Attempt, summary: &mut Summary, findings: &[Finding]) -> Result<Option<String>, String> {
     let time = fpsym_report::seconds(a.seconds);
     let (why, by) = match (&a.outcome, &a.induction) {
         (Some(Outcome::Proved(invs)), _) => (reason(invs), "abstract interpretation"),
@@ -245,12 +327,17 @@ pub fn apply(a: &Attempt, summary: &mut Summary) -> Result<Option<String>, Strin
                 }
                 _ => {}
             }
-            if a.plain {
+            // (an exceptions run says why only when it could not finish)
+            let unfinished = matches!(summary.verdict, Verdict::Incomplete(_) | Verdict::Unknown(_));
+            if a.plain || (a.fp.is_some() && !unfinished) {
                 return Ok(None);
             }
             return Ok(Some(format!("proof: none ({}; {time} s)", parts.join("; "))));
         }
     };
+    if let Some(fp) = &a.fp {
+        return Ok(Some(apply_fp(fp, &why, by, &time, summary, findings)?));
+    }
     let claim = if a.plain {
         "no finding is possible (no failure call, integer division by zero or `unreachable` is reachable)"
     } else {
@@ -266,6 +353,42 @@ pub fn apply(a: &Attempt, summary: &mut Summary) -> Result<Option<String>, Strin
         _ if a.plain => Ok(None),
         _ => Ok(Some(format!("proof: the {by} agrees ({time} s): {why}"))),
     }
+}
+
+/// An exceptions run's proof (`apply`'s): the verdict `verified` when the
+/// run could not finish and the proof covers every kind it looks for; a
+/// finding of a proved kind is a contradiction.
+fn apply_fp(
+    fp: &FpClaim,
+    why: &str,
+    by: &str,
+    time: &str,
+    summary: &mut Summary,
+    findings: &[Finding],
+) -> Result<String, String> {
+    let names: Vec<String> = fp.kinds.iter().map(|k| k.to_string()).collect();
+    let claim = match names.split_last() {
+        Some((last, [])) => format!("no {last} is possible"),
+        Some((last, rest)) => format!("no {} or {last} is possible", rest.join(", ")),
+        None => "nothing".into(),
+    };
+    if let Some(f) = findings.iter().find(|f| fp.kinds.contains(&f.kind)) {
+        return Err(format!(
+            "{by} proves {claim} ({why}), yet the run found {} at {}:{}",
+            f.kind, f.file, f.line
+        ));
+    }
+    Ok(match &summary.verdict {
+        Verdict::Incomplete(_) | Verdict::Unknown(_) if fp.complete => {
+            summary.set_verdict(Verdict::Proved(why.to_string()));
+            format!("proof: {claim}, by {by} ({time} s)")
+        }
+        Verdict::Incomplete(_) | Verdict::Unknown(_) => {
+            format!("proof: {claim}, by {by} ({time} s): {why}; the run's other kinds are not proved")
+        }
+        Verdict::BugFound => format!("proof: {claim}, by {by} ({time} s): {why}"),
+        _ => format!("proof: the {by} agrees ({time} s): {why}"),
+    })
 }
 
 /// `invariant at FILE:LINE: x in [..], ...` for each loop (no loop: the

@@ -432,10 +432,12 @@ pub fn execute_with(
     let secs = std::time::Duration::from_secs_f64;
     // The proof by invariants first: its time comes out of the run's.
     // (run only: the directed modes ask other questions than reach_error)
-    let proof = if opts.mode == Mode::Run {
-        crate::prove::attempt(&opts.session, program, engine, opts.prove, &opts.solver)
-    } else {
-        None
+    let proof = match opts.mode {
+        Mode::Run => crate::prove::attempt(&opts.session, program, engine, opts.prove, &opts.solver),
+        Mode::Exceptions => {
+            crate::prove::attempt_exceptions(&opts.session, program, engine, opts.prove, &opts.claim.absent)
+        }
+        _ => None,
     };
     if let Some(p) = &proof {
         budget.record("proof", Some(p.given), secs(p.seconds));
@@ -448,7 +450,10 @@ pub fn execute_with(
     // phase's share, not the whole budget.
     // (a plain run goes on as it would: its proof only answers when the
     // paths cannot all be explored)
-    if proof.as_ref().is_some_and(|p| p.proved() && !p.plain) {
+    if proof
+        .as_ref()
+        .is_some_and(|p| p.proved() && !p.plain && p.fp.as_ref().is_none_or(|f| f.complete))
+    {
         seeded.limits.max_time = Some(match seeded.limits.max_time {
             Some(t) => t.min(crate::prove::CONFIRMATION + opts.fuzz.share()),
             None => crate::prove::CONFIRMATION_UNBOUNDED,
@@ -568,7 +573,7 @@ pub fn execute_with(
     }
     // A proof never replaces a finding, nor a contradiction.
     let proof_line = match (&proof, &contradicted) {
-        (Some(p), None) => match crate::prove::apply(p, &mut summary) {
+        (Some(p), None) => match crate::prove::apply(p, &mut summary, sink.findings()) {
             Ok(line) => line,
             Err(why) => {
                 sink.finish(&summary)?;

@@ -38,10 +38,44 @@ pub struct ProveOptions {
     /// no `unreachable` instruction is reachable: with the failure calls
     /// among the targets, the findings of a plain `fpsym run`.
     pub checks: bool,
+    /// The floating-point exceptions to prove absent (exceptions mode's
+    /// claims): each operation that may raise one is reachable as a
+    /// target would be.
+    pub fp: FpChecks,
+    /// Ranges of the entry function's parameters (`--range`): a float
+    /// parameter named here starts in its range (no NaN), any other at
+    /// every value of its type.
+    pub params: Vec<fpsym_engine::harness::InputRange>,
     /// When to stop trying.
     pub deadline: Option<Instant>,
     /// Set from outside (Ctrl-C, SIGTERM) to stop trying at once.
     pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+}
+
+/// Floating-point exceptions whose absence the analysis proves: an
+/// operation that may raise one (in any rounding mode, from its operands'
+/// ranges) is reported reachable, named as the finding kind
+/// (`fp-overflow`, `fp-divide-by-zero`, `float-cast-overflow`). A call of a
+/// math function the analysis does not bound (`exp`, `pow`, ...) may raise
+/// each of them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FpChecks {
+    /// A finite result out of range: `+`, `-`, `*`, `/`, a narrowing
+    /// `fptrunc` or an integer-to-float conversion whose result may be
+    /// infinite from finite operands.
+    pub overflow: bool,
+    /// A finite nonzero value divided by a zero.
+    pub divide_by_zero: bool,
+    /// `fptosi`/`fptoui` of a value that may be NaN, infinite or out of
+    /// the integer type's range.
+    pub cast_overflow: bool,
+}
+
+impl FpChecks {
+    /// No check asked.
+    pub fn any(&self) -> bool {
+        self.overflow || self.divide_by_zero || self.cast_overflow
+    }
 }
 
 /// An invariant at a loop head: a range for every value the loop carries.
@@ -202,6 +236,8 @@ pub enum Outcome {
 /// Proves that no call of `opts.targets` is reachable from `opts.entry`.
 pub fn prove(program: &Program, opts: &ProveOptions) -> Outcome {
     let mut a = analyze::Analyzer::new(program, &opts.targets, opts.checks, opts.deadline, opts.cancel.clone());
+    a.fp = opts.fp;
+    a.params = &opts.params;
     match a.run(&opts.entry) {
         Err(g) => Outcome::GaveUp(g),
         Ok(()) if a.reached.is_empty() => Outcome::Proved(a.invariants),

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{analyse, native, planted, Gen};
+use common::{analyse, analyse_fp, build, native, native_flags, planted, Gen};
 use fpsym_prove::Outcome;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -50,4 +50,54 @@ fn random_loops_are_never_proved_where_the_machine_fails() {
     );
     assert!(planted_n >= 30, "too few planted checks: {planted_n}");
     assert!(proved >= 8, "too few random checks proved: {proved}");
+}
+
+/// Exceptions mode's proofs: on random loop programs, an overflow or a
+/// division by zero the machine raises (FE_OVERFLOW, FE_DIVBYZERO over
+/// thousands of native runs) is never proved absent, and some programs are
+/// proved free of each.
+#[test]
+fn random_loops_are_never_proved_free_of_exceptions_the_machine_raises() {
+    let dir = std::env::temp_dir().join(format!("fpsym-prove-random-fp-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let overflow = fpsym_prove::FpChecks {
+        overflow: true,
+        ..Default::default()
+    };
+    let division = fpsym_prove::FpChecks {
+        divide_by_zero: true,
+        ..Default::default()
+    };
+    let (mut proved, mut raised) = ([0; 2], [0; 2]);
+    for seed in 0..60u64 {
+        let mut g = Gen {
+            rng: StdRng::seed_from_u64(seed + 500),
+            ty: if seed % 2 == 0 { "double" } else { "float" },
+            inside: false,
+        };
+        let (template, range) = g.program();
+        let prog = template.replace("CHECK", "0");
+        let built = build(&dir, &prog);
+        let flags = native_flags(&dir, &prog, range, seed);
+        for (k, (checks, machine)) in [(overflow, flags.0), (division, flags.1)].into_iter().enumerate() {
+            raised[k] += usize::from(machine);
+            if let Outcome::Proved(inv) = analyse_fp(&built, checks) {
+                proved[k] += 1;
+                assert!(
+                    !machine,
+                    "proved free of {checks:?}, but the machine raises it:\n{prog}\ninvariants: {inv:?}"
+                );
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    eprintln!(
+        "overflow: {} proved, {} raised natively; division by zero: {} proved, {} raised",
+        proved[0], raised[0], proved[1], raised[1]
+    );
+    assert!(proved[0] >= 5 && proved[1] >= 5, "too few proofs: {proved:?}");
+    assert!(
+        raised[0] >= 3 && raised[1] >= 3,
+        "too few programs raising the flags: {raised:?}"
+    );
 }

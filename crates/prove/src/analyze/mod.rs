@@ -79,6 +79,10 @@ pub(crate) struct Analyzer<'p> {
     targets: &'p [String],
     /// Also find integer divisions by zero and `unreachable` reachable.
     checks: bool,
+    /// The floating-point exceptions to find reachable.
+    pub fp: crate::FpChecks,
+    /// The entry's parameter ranges.
+    pub params: &'p [fpsym_engine::harness::InputRange],
     deadline: Option<Instant>,
     cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     defs: HashMap<Key, Def>,
@@ -229,6 +233,8 @@ impl<'p> Analyzer<'p> {
             module: &prog.module,
             targets,
             checks,
+            fp: crate::FpChecks::default(),
+            params: &[],
             deadline,
             cancel,
             defs: HashMap::new(),
@@ -424,8 +430,15 @@ impl<'p> Analyzer<'p> {
             st.insert(Key::Global(g.clone()), v.clone());
         }
         for p in &f.parameters {
-            let v = top_of(&p.ty)
+            let mut v = top_of(&p.ty)
                 .ok_or_else(|| self.give_up(entry, None, format!("parameter `{}` of type {}", p.name, p.ty)))?;
+            // `--range`: the floats inside it, as the symbolic run's inputs
+            let named = self.params.iter().find(|r| r.name == name_str(&p.name));
+            if let (Some(r), Val::F(x)) = (named, &v) {
+                if let Some((lo, hi)) = r.floats(x.format()) {
+                    v = Val::F(FloatInterval::new(lo, hi, false));
+                }
+            }
             st.insert(Key::Local(0, p.name.clone()), v);
         }
         self.recording = true;

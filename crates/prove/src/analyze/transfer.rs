@@ -57,6 +57,15 @@ impl<'p> Analyzer<'p> {
                 }
             }
         }
+        // exceptions' claims: an operation that may raise one of them
+        if self.fp.any() && self.recording {
+            for kind in self.fp_exceptions(ctx, i, st) {
+                self.reached.push(super::Reached {
+                    function: kind.into(),
+                    loc: loc.clone(),
+                });
+            }
+        }
         let result: Option<(Key, Val)> = match i {
             I::FAdd(x) => fbin(&ev!(&x.operand0), &ev!(&x.operand1), itv::add).map(|v| (dest(&x.dest), v)),
             I::FSub(x) => fbin(&ev!(&x.operand0), &ev!(&x.operand1), itv::sub).map(|v| (dest(&x.dest), v)),
@@ -484,7 +493,22 @@ impl<'p> Analyzer<'p> {
             _ => {}
         }
         let base = name.trim_end_matches('f');
-        if name.starts_with("__VERIFIER_nondet_") || PURE_LIBM.contains(&name.as_str()) || PURE_LIBM.contains(&base) {
+        let libm = PURE_LIBM.contains(&name.as_str()) || PURE_LIBM.contains(&base);
+        if libm && self.fp.any() && self.recording {
+            let kind = if self.fp.overflow {
+                "fp-overflow"
+            } else if self.fp.divide_by_zero {
+                "fp-divide-by-zero"
+            } else {
+                "float-cast-overflow"
+            };
+            // (its exceptions are not bounded here: glibc's `exp`, `pow`, `log`, ...)
+            self.reached.push(Reached {
+                function: format!("{kind} (a call of `{name}`)"),
+                loc: loc.clone(),
+            });
+        }
+        if name.starts_with("__VERIFIER_nondet_") || libm {
             if let Some(t) = &ret_ty {
                 let v =
                     top_of(t).ok_or_else(|| self.give_up(&f.name, loc.clone(), format!("`{name}` returning {t}")))?;
@@ -515,6 +539,136 @@ impl<'p> Analyzer<'p> {
         }
         Ok(true)
     }
+}
+
+impl Analyzer<'_> {
+    /// The exceptions of [`crate::FpChecks`] instruction `i` may raise from
+    /// its operands' ranges here. [`itv`]'s results bound every rounding
+    /// mode's, so a result that may be infinite from finite operands is an
+    /// exact result beyond the largest float: an overflow in some mode.
+    fn fp_exceptions(&self, ctx: Ctx, i: &I, st: &HashMap<Key, Val>) -> Vec<&'static str> {
+        let mut out = Vec::new();
+        if self.fp.overflow && self.may_overflow(ctx, i, st) {
+            out.push("fp-overflow");
+        }
+        if self.fp.divide_by_zero && self.may_divide_by_zero(ctx, i, st) {
+            out.push("fp-divide-by-zero");
+        }
+        if self.fp.cast_overflow && self.may_cast_overflow(ctx, i, st) {
+            out.push("float-cast-overflow");
+        }
+        out
+    }
+
+    /// The finite values of an operand (None: not a float).
+    fn finite_operand(&self, ctx: Ctx, st: &HashMap<Key, Val>, op: &Operand) -> Option<FloatInterval> {
+        match self.eval(ctx, st, op) {
+            Some(Val::F(x)) => Some(finite(&x)),
+            _ => None,
+        }
+    }
+
+    /// `+`, `-`, `*`, `/`, `fptrunc`, `sitofp`/`uitofp`: an exact result
+    /// from finite operands may be beyond the largest float.
+    fn may_overflow(&self, ctx: Ctx, i: &I, st: &HashMap<Key, Val>) -> bool {
+        let f = |op: &Operand| self.finite_operand(ctx, st, op);
+        let infinite = |x: &FloatInterval| {
+            x.contains(Float::infinity(x.format(), false)) || x.contains(Float::infinity(x.format(), true))
+        };
+        // (an operand of another kind: the transfer function gives up)
+        let arith = |a: &Operand, b: &Operand, op: fn(&FloatInterval, &FloatInterval) -> FloatInterval| {
+            let (Some(x), Some(y)) = (f(a), f(b)) else { return false };
+            !x.is_empty() && !y.is_empty() && infinite(&op(&x, &y))
+        };
+        match i {
+            I::FAdd(x) => arith(&x.operand0, &x.operand1, itv::add),
+            I::FSub(x) => arith(&x.operand0, &x.operand1, itv::sub),
+            I::FMul(x) => arith(&x.operand0, &x.operand1, itv::mul),
+            // (a division by zero is the other exception, not an overflow)
+            I::FDiv(x) => {
+                let (Some(a), Some(b)) = (f(&x.operand0), f(&x.operand1)) else {
+                    return false;
+                };
+                let b = without_zeros(&b);
+                !a.is_empty() && !b.is_empty() && infinite(&itv::div(&a, &b))
+            }
+            I::FPTrunc(x) => match (fmt_of(&x.to_type), f(&x.operand)) {
+                (Some(to), Some(a)) => infinite(&itv::convert(&a, to)),
+                _ => false,
+            },
+            // integers too large for the format (a 128-bit integer to `float`)
+            I::SIToFP(x) => self.int_too_large(ctx, st, &x.operand, &x.to_type),
+            I::UIToFP(x) => self.int_too_large(ctx, st, &x.operand, &x.to_type),
+            _ => false,
+        }
+    }
+
+    /// An integer operand of this width may exceed the format's largest float.
+    fn int_too_large(&self, ctx: Ctx, st: &HashMap<Key, Val>, op: &Operand, to: &Type) -> bool {
+        let bits = match self.eval(ctx, st, op) {
+            Some(Val::I(r)) => r.bits,
+            _ => 128,
+        };
+        let Some(max) = fmt_of(to).and_then(|fmt| Float::largest(fmt, false).to_rational()) else {
+            return true;
+        };
+        num_rational::BigRational::from_integer(num_bigint::BigInt::from(1) << bits) > max
+    }
+
+    /// A finite nonzero value divided by a range holding a zero.
+    fn may_divide_by_zero(&self, ctx: Ctx, i: &I, st: &HashMap<Key, Val>) -> bool {
+        let I::FDiv(x) = i else { return false };
+        let (Some(a), Some(b)) = (
+            self.finite_operand(ctx, st, &x.operand0),
+            self.finite_operand(ctx, st, &x.operand1),
+        ) else {
+            return false;
+        };
+        let fmt = b.format();
+        let zeros = |x: &FloatInterval| {
+            u128::from(x.contains(Float::zero(fmt, false))) + u128::from(x.contains(Float::zero(fmt, true)))
+        };
+        zeros(&b) > 0 && a.count_non_nan() > zeros(&a)
+    }
+
+    /// `fptosi`/`fptoui` of a value that may be NaN, infinite or out of range.
+    fn may_cast_overflow(&self, ctx: Ctx, i: &I, st: &HashMap<Key, Val>) -> bool {
+        let (op, to, signed) = match i {
+            I::FPToSI(x) => (&x.operand, &x.to_type, true),
+            I::FPToUI(x) => (&x.operand, &x.to_type, false),
+            _ => return false,
+        };
+        let Some(bits) = int_of(to) else { return true };
+        match self.eval(ctx, st, op) {
+            Some(Val::F(a)) => !a.is_empty() && itv::to_ints(&a, bits, signed).is_none(),
+            _ => true,
+        }
+    }
+}
+
+/// `x` without the zeros at its ends (an interval keeps a zero inside it).
+fn without_zeros(x: &FloatInterval) -> FloatInterval {
+    let fmt = x.format();
+    let Some((mut lo, mut hi)) = x.bounds() else {
+        return *x;
+    };
+    if lo.is_zero() {
+        lo = Float::smallest(fmt, false);
+    }
+    if hi.is_zero() {
+        hi = Float::smallest(fmt, true);
+    }
+    FloatInterval::new(lo, hi, x.may_be_nan()).intersect(x)
+}
+
+/// The finite values of `x` (no NaN, no infinity).
+fn finite(x: &FloatInterval) -> FloatInterval {
+    let fmt = x.format();
+    x.without_nan().intersect(&FloatInterval::new(
+        Float::largest(fmt, true),
+        Float::largest(fmt, false),
+        false,
+    ))
 }
 
 pub(super) fn int_arith(a: &Val, b: &Val, op: impl Fn(&IntRange, &IntRange) -> Option<(i128, i128)>) -> Option<Val> {

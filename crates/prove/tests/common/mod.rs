@@ -226,12 +226,20 @@ pub fn analyse(dir: &Path, prog: &str) -> Outcome {
 
 /// The abstract interpretation of a built program.
 pub fn analyse_built(p: &fpsym_frontend::Program) -> Outcome {
+    analyse_fp(p, Default::default())
+}
+
+/// The abstract interpretation of a built program, with floating-point
+/// exceptions among the targets.
+pub fn analyse_fp(p: &fpsym_frontend::Program, fp: fpsym_prove::FpChecks) -> Outcome {
     prove(
         p,
         &ProveOptions {
             entry: "main".into(),
             targets: vec!["reach_error".into()],
             checks: false,
+            fp,
+            params: Vec::new(),
             deadline: None,
             cancel: None,
         },
@@ -262,4 +270,44 @@ pub fn planted(dir: &Path, template: &str, range: f64, seed: u64) -> Vec<(String
             (prog, hits)
         })
         .collect()
+}
+
+/// Runs the program natively on [`RUNS`] nondet sequences: whether its
+/// operations raised FE_OVERFLOW and FE_DIVBYZERO (the driver's own
+/// conversions of the edge values to `float` leave the flags as they were).
+pub fn native_flags(dir: &Path, prog: &str, range: f64, seed: u64) -> (bool, bool) {
+    let driver = DRIVER
+        .replace("#include <float.h>", "#include <float.h>\n#include <fenv.h>")
+        .replace(
+            "float __VERIFIER_nondet_float(void) { return (float)pick(); }",
+            "float __VERIFIER_nondet_float(void) {\n  fexcept_t f;\n  fegetexceptflag(&f, FE_ALL_EXCEPT);\n  \
+             float r = (float)pick();\n  fesetexceptflag(&f, FE_ALL_EXCEPT);\n  return r;\n}",
+        )
+        .replace(
+            "printf(\"%ld %a %d\\n\", hits, observed_max, observed_nan);",
+            "printf(\"%d %d\\n\", fetestexcept(FE_OVERFLOW) != 0, fetestexcept(FE_DIVBYZERO) != 0);",
+        );
+    assert!(
+        driver.contains("fetestexcept") && driver.contains("fesetexceptflag"),
+        "the driver changed"
+    );
+    std::fs::write(dir.join("prog.c"), prog).unwrap();
+    std::fs::write(dir.join("driver_fe.c"), driver).unwrap();
+    let exe = dir.join("prog_fe");
+    let o = Command::new(clang())
+        .args(["-O0", "-ffp-contract=off", "-o"])
+        .arg(&exe)
+        .arg(dir.join("prog.c"))
+        .args(["-x", "c"])
+        .arg(dir.join("driver_fe.c"))
+        .arg(format!("-DLO_HI={range:?}"))
+        .arg(format!("-DRUNS={RUNS}"))
+        .arg("-lm")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}\n{prog}", String::from_utf8_lossy(&o.stderr));
+    let o = Command::new(&exe).arg(seed.to_string()).output().unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    let f: Vec<&str> = out.split_whitespace().collect();
+    (f[0] == "1", f[1] == "1")
 }
