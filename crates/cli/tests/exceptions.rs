@@ -612,4 +612,22 @@ fn a_loop_is_proved_free_of_overflow_and_division_by_zero() {
         "{text}"
     );
     assert_ne!(common::verdict(&common::summary(&out)), "proved", "{text}");
+
+    // The default kinds: underflow and invalid are not the analysis'; the
+    // three it checks are proved, kind by kind.
+    let (_, text, found, out) = exceptions_in(
+        "exceptions_loop.c",
+        "smooth",
+        &[&ranges[..], &["--max-time", "8"][..]].concat(),
+    );
+    assert!(
+        text.contains("proof: no fp-overflow, fp-divide-by-zero or float-cast-overflow is possible")
+            && text.contains("the run's other kinds are not the analysis'"),
+        "{text}"
+    );
+    assert!(
+        found.iter().all(|(k, _)| k == "fp-underflow" || k == "fp-invalid"),
+        "{found:?}\n{text}"
+    );
+    assert_ne!(common::verdict(&common::summary(&out)), "proved", "{text}");
 }

@@ -287,6 +287,9 @@ fn abstract_interpretation(session: &crate::Session, program: &Program, deadline
 /// proof holds. Err when a finding contradicts the proof (a bug in one of
 /// them: exit 3).
 pub fn apply(a: &Attempt, summary: &mut Summary, findings: &[Finding]) -> Result<Option<String>, String> {
+    if let Some(fp) = &a.fp {
+        return apply_fp(a, fp, summary, findings);
+    }
     let time = fpsym_report::seconds(a.seconds);
     let (why, by) = match (&a.outcome, &a.induction) {
         (Some(Outcome::Proved(invs)), _) => (reason(invs), "abstract interpretation"),
@@ -327,17 +330,12 @@ pub fn apply(a: &Attempt, summary: &mut Summary, findings: &[Finding]) -> Result
                 }
                 _ => {}
             }
-            // (an exceptions run says why only when it could not finish)
-            let unfinished = matches!(summary.verdict, Verdict::Incomplete(_) | Verdict::Unknown(_));
-            if a.plain || (a.fp.is_some() && !unfinished) {
+            if a.plain {
                 return Ok(None);
             }
             return Ok(Some(format!("proof: none ({}; {time} s)", parts.join("; "))));
         }
     };
-    if let Some(fp) = &a.fp {
-        return Ok(Some(apply_fp(fp, &why, by, &time, summary, findings)?));
-    }
     let claim = if a.plain {
         "no finding is possible (no failure call, integer division by zero or `unreachable` is reachable)"
     } else {
@@ -355,40 +353,79 @@ pub fn apply(a: &Attempt, summary: &mut Summary, findings: &[Finding]) -> Result
     }
 }
 
-/// An exceptions run's proof (`apply`'s): the verdict `verified` when the
-/// run could not finish and the proof covers every kind it looks for; a
-/// finding of a proved kind is a contradiction.
-fn apply_fp(
-    fp: &FpClaim,
-    why: &str,
-    by: &str,
-    time: &str,
-    summary: &mut Summary,
-    findings: &[Finding],
-) -> Result<String, String> {
-    let names: Vec<String> = fp.kinds.iter().map(|k| k.to_string()).collect();
+/// An exceptions run's proof (`apply`'s), kind by kind: a kind is proved
+/// absent when the analysis finished and no operation that may raise it is
+/// reachable. The verdict becomes `verified` when the run could not finish
+/// and every kind it looks for is proved; a finding of a proved kind is a
+/// contradiction. The line is printed when something is proved, or when
+/// the run could not finish (what the analysis could not clear).
+fn apply_fp(a: &Attempt, fp: &FpClaim, summary: &mut Summary, findings: &[Finding]) -> Result<Option<String>, String> {
+    let time = fpsym_report::seconds(a.seconds);
+    let unfinished = matches!(summary.verdict, Verdict::Incomplete(_) | Verdict::Unknown(_));
+    let (proved, blocked, why): (Vec<&FindingKind>, Vec<String>, String) = match &a.outcome {
+        Some(Outcome::Proved(invs)) => (fp.kinds.iter().collect(), Vec::new(), reason(invs)),
+        Some(Outcome::MayReach(at, invs)) => {
+            let places: Vec<String> = at
+                .iter()
+                .map(|(f, l)| match l {
+                    Some(l) => format!("{f} at {l}"),
+                    None => f.clone(),
+                })
+                .collect();
+            let proved = fp
+                .kinds
+                .iter()
+                .filter(|k| !at.iter().any(|(f, _)| f.starts_with(&k.to_string())))
+                .collect();
+            (proved, places, reason(invs))
+        }
+        Some(Outcome::GaveUp(g)) => (
+            Vec::new(),
+            Vec::new(),
+            format!("the abstract interpretation stopped at {g}"),
+        ),
+        None => return Ok(None),
+    };
+    if proved.is_empty() {
+        if !unfinished {
+            return Ok(None);
+        }
+        let what = if blocked.is_empty() {
+            why
+        } else {
+            format!("the abstract interpretation cannot exclude {}", blocked.join(", "))
+        };
+        return Ok(Some(format!("proof: none ({what}; {time} s)")));
+    }
+    let names: Vec<String> = proved.iter().map(|k| k.to_string()).collect();
     let claim = match names.split_last() {
         Some((last, [])) => format!("no {last} is possible"),
         Some((last, rest)) => format!("no {} or {last} is possible", rest.join(", ")),
-        None => "nothing".into(),
+        None => unreachable!("proved is not empty"),
     };
-    if let Some(f) = findings.iter().find(|f| fp.kinds.contains(&f.kind)) {
+    let by = "abstract interpretation";
+    if let Some(f) = findings.iter().find(|f| proved.contains(&&f.kind)) {
         return Err(format!(
             "{by} proves {claim} ({why}), yet the run found {} at {}:{}",
             f.kind, f.file, f.line
         ));
     }
-    Ok(match &summary.verdict {
-        Verdict::Incomplete(_) | Verdict::Unknown(_) if fp.complete => {
-            summary.set_verdict(Verdict::Proved(why.to_string()));
-            format!("proof: {claim}, by {by} ({time} s)")
-        }
-        Verdict::Incomplete(_) | Verdict::Unknown(_) => {
-            format!("proof: {claim}, by {by} ({time} s): {why}; the run's other kinds are not proved")
-        }
-        Verdict::BugFound => format!("proof: {claim}, by {by} ({time} s): {why}"),
-        _ => format!("proof: the {by} agrees ({time} s): {why}"),
-    })
+    let every = fp.complete && proved.len() == fp.kinds.len();
+    if every && unfinished {
+        summary.set_verdict(Verdict::Proved(why));
+        return Ok(Some(format!("proof: {claim}, by {by} ({time} s)")));
+    }
+    if every && matches!(summary.verdict, Verdict::Verified) {
+        return Ok(Some(format!("proof: the {by} agrees ({time} s): {why}")));
+    }
+    let mut line = format!("proof: {claim}, by {by} ({time} s): {why}");
+    if !blocked.is_empty() {
+        line.push_str(&format!("; it cannot exclude {}", blocked.join(", ")));
+    }
+    if !fp.complete {
+        line.push_str("; the run's other kinds are not the analysis'");
+    }
+    Ok(Some(line))
 }
 
 /// `invariant at FILE:LINE: x in [..], ...` for each loop (no loop: the

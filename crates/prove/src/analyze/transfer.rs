@@ -495,18 +495,18 @@ impl<'p> Analyzer<'p> {
         let base = name.trim_end_matches('f');
         let libm = PURE_LIBM.contains(&name.as_str()) || PURE_LIBM.contains(&base);
         if libm && self.fp.any() && self.recording {
-            let kind = if self.fp.overflow {
-                "fp-overflow"
-            } else if self.fp.divide_by_zero {
-                "fp-divide-by-zero"
-            } else {
-                "float-cast-overflow"
-            };
             // (its exceptions are not bounded here: glibc's `exp`, `pow`, `log`, ...)
-            self.reached.push(Reached {
-                function: format!("{kind} (a call of `{name}`)"),
-                loc: loc.clone(),
-            });
+            let checked = [
+                (self.fp.overflow, "fp-overflow"),
+                (self.fp.divide_by_zero, "fp-divide-by-zero"),
+                (self.fp.cast_overflow, "float-cast-overflow"),
+            ];
+            for (_, kind) in checked.into_iter().filter(|(on, _)| *on) {
+                self.reached.push(Reached {
+                    function: format!("{kind} (a call of `{name}`)"),
+                    loc: loc.clone(),
+                });
+            }
         }
         if name.starts_with("__VERIFIER_nondet_") || libm {
             if let Some(t) = &ret_ty {
