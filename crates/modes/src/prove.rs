@@ -308,16 +308,9 @@ pub fn apply(a: &Attempt, summary: &mut Summary, findings: &[Finding]) -> Result
             let mut parts = Vec::new();
             match &a.outcome {
                 Some(Outcome::MayReach(at, _)) => {
-                    let places: Vec<String> = at
-                        .iter()
-                        .map(|(f, l)| match l {
-                            Some(l) => format!("{f} at {l}"),
-                            None => f.clone(),
-                        })
-                        .collect();
                     parts.push(format!(
                         "the abstract interpretation cannot exclude {}",
-                        places.join(", ")
+                        places(at).join(", ")
                     ));
                 }
                 Some(Outcome::GaveUp(g)) => parts.push(format!("the abstract interpretation stopped at {g}")),
@@ -365,19 +358,12 @@ fn apply_fp(a: &Attempt, fp: &FpClaim, summary: &mut Summary, findings: &[Findin
     let (proved, blocked, why): (Vec<&FindingKind>, Vec<String>, String) = match &a.outcome {
         Some(Outcome::Proved(invs)) => (fp.kinds.iter().collect(), Vec::new(), reason(invs)),
         Some(Outcome::MayReach(at, invs)) => {
-            let places: Vec<String> = at
-                .iter()
-                .map(|(f, l)| match l {
-                    Some(l) => format!("{f} at {l}"),
-                    None => f.clone(),
-                })
-                .collect();
             let proved = fp
                 .kinds
                 .iter()
                 .filter(|k| !at.iter().any(|(f, _)| f.starts_with(&k.to_string())))
                 .collect();
-            (proved, places, reason(invs))
+            (proved, places(at), reason(invs))
         }
         Some(Outcome::GaveUp(g)) => (
             Vec::new(),
@@ -426,6 +412,16 @@ fn apply_fp(a: &Attempt, fp: &FpClaim, summary: &mut Summary, findings: &[Findin
         line.push_str("; the run's other kinds are not the analysis'");
     }
     Ok(Some(line))
+}
+
+/// What the analysis may reach, each `WHAT at FILE:LINE:COLUMN`.
+fn places(at: &[(String, Option<fpsym_frontend::Loc>)]) -> Vec<String> {
+    at.iter()
+        .map(|(f, l)| match l {
+            Some(l) => format!("{f} at {l}"),
+            None => f.clone(),
+        })
+        .collect()
 }
 
 /// `invariant at FILE:LINE: x in [..], ...` for each loop (no loop: the

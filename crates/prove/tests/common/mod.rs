@@ -155,23 +155,31 @@ pub fn clang() -> &'static str {
     }
 }
 
-/// Runs the program natively: (reach_error hits, the largest final v0, whether v0 was NaN).
-pub fn native(dir: &Path, prog: &str, range: f64, seed: u64) -> (u64, f64, bool) {
+/// The program linked with a driver, natively (clang-14 -O0, no FMA
+/// contraction), into `dir/exe`.
+fn compile_native(dir: &Path, prog: &str, driver: &str, exe: &str, range: f64) -> std::path::PathBuf {
     std::fs::write(dir.join("prog.c"), prog).unwrap();
-    std::fs::write(dir.join("driver.c"), DRIVER).unwrap();
-    let exe = dir.join("prog");
+    let driver_c = dir.join(format!("{exe}_driver.c"));
+    std::fs::write(&driver_c, driver).unwrap();
+    let exe = dir.join(exe);
     let o = Command::new(clang())
         .args(["-O0", "-ffp-contract=off", "-o"])
         .arg(&exe)
         .arg(dir.join("prog.c"))
         .args(["-x", "c"])
-        .arg(dir.join("driver.c"))
+        .arg(&driver_c)
         .arg(format!("-DLO_HI={range:?}"))
         .arg(format!("-DRUNS={RUNS}"))
         .arg("-lm")
         .output()
         .unwrap();
     assert!(o.status.success(), "{}\n{prog}", String::from_utf8_lossy(&o.stderr));
+    exe
+}
+
+/// Runs the program natively: (reach_error hits, the largest final v0, whether v0 was NaN).
+pub fn native(dir: &Path, prog: &str, range: f64, seed: u64) -> (u64, f64, bool) {
+    let exe = compile_native(dir, prog, DRIVER, "prog", range);
     let o = Command::new(&exe).arg(seed.to_string()).output().unwrap();
     let out = String::from_utf8_lossy(&o.stdout);
     let f: Vec<&str> = out.split_whitespace().collect();
@@ -291,21 +299,7 @@ pub fn native_flags(dir: &Path, prog: &str, range: f64, seed: u64) -> (bool, boo
         driver.contains("fetestexcept") && driver.contains("fesetexceptflag"),
         "the driver changed"
     );
-    std::fs::write(dir.join("prog.c"), prog).unwrap();
-    std::fs::write(dir.join("driver_fe.c"), driver).unwrap();
-    let exe = dir.join("prog_fe");
-    let o = Command::new(clang())
-        .args(["-O0", "-ffp-contract=off", "-o"])
-        .arg(&exe)
-        .arg(dir.join("prog.c"))
-        .args(["-x", "c"])
-        .arg(dir.join("driver_fe.c"))
-        .arg(format!("-DLO_HI={range:?}"))
-        .arg(format!("-DRUNS={RUNS}"))
-        .arg("-lm")
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}\n{prog}", String::from_utf8_lossy(&o.stderr));
+    let exe = compile_native(dir, prog, &driver, "prog_fe", range);
     let o = Command::new(&exe).arg(seed.to_string()).output().unwrap();
     let out = String::from_utf8_lossy(&o.stdout);
     let f: Vec<&str> = out.split_whitespace().collect();
