@@ -47,6 +47,9 @@ fn loops_with_saturation_bisection_and_tables_are_proved() {
         "{b:?}"
     );
     proved("table.c");
+    // a rounding-mode change, and table elements at constant indices
+    let r = proved("rounding_table.c");
+    assert!(r.iter().any(|i| i.contains("y in [-1.0")), "{r:?}");
 }
 
 #[test]
@@ -65,6 +68,10 @@ fn what_is_not_modelled_stops_the_proof_with_its_place() {
             assert_eq!(l.line, 7, "{g}");
             assert!(g.what.contains("alloca"), "{g}");
         }
+        other => panic!("{other:?}"),
+    }
+    match run("long_double.c") {
+        Outcome::GaveUp(g) => assert!(g.what.contains("`long double` value"), "{g}"),
         other => panic!("{other:?}"),
     }
 }

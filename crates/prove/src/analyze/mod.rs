@@ -171,6 +171,20 @@ fn const_val(c: &Constant) -> Option<Val> {
             idx: None,
         }),
         Constant::Undef(t) | Constant::Poison(t) => top_of(t),
+        // `&table[k]` as a constant (a constant index into a global array):
+        // its element, as the instruction form gives it
+        Constant::GetElementPtr(g) => match (g.address.as_ref(), g.indices.as_slice()) {
+            (Constant::GlobalReference { name, .. }, [zero, k]) => {
+                let (Some(Val::I(z)), Some(Val::I(k))) = (const_val(zero), const_val(k)) else {
+                    return None;
+                };
+                (z.as_point() == Some(0)).then(|| Val::Ptr {
+                    global: name_str(name),
+                    idx: Some((k.lo, k.hi)),
+                })
+            }
+            _ => None,
+        },
         _ => None,
     }
 }
@@ -904,9 +918,10 @@ impl<'p> Analyzer<'p> {
                 let Some((op, _)) = p.incoming_values.iter().find(|(_, from)| *from == bb.name) else {
                     return Err(self.give_up(&f.name, loc.clone(), "a phi without this predecessor"));
                 };
-                let v = self
-                    .eval(ctx, &s, op)
-                    .ok_or_else(|| self.give_up(&f.name, loc.clone(), format!("phi `{}`", p.dest)))?;
+                let v = self.eval(ctx, &s, op).ok_or_else(|| {
+                    let what = transfer::unknown_operand(op, &format!("phi `{}`", p.dest));
+                    self.give_up(&f.name, loc.clone(), what)
+                })?;
                 if matches!(v, Val::I(IntRange { bits: 1, .. })) {
                     let key = Key::Local(ctx, p.dest.clone());
                     if !self.defs.contains_key(&key) {

@@ -21,7 +21,12 @@ impl<'p> Analyzer<'p> {
             ($op:expr) => {
                 match self.eval(ctx, st, $op) {
                     Some(v) => v,
-                    None => return Err(unsupported(self, format!("an operand of `{i}`"))),
+                    None => {
+                        return Err(unsupported(
+                            self,
+                            unknown_operand($op, &format!("an operand of `{i}`")),
+                        ))
+                    }
                 }
             };
         }
@@ -484,6 +489,14 @@ impl<'p> Analyzer<'p> {
                 );
                 return Ok(true);
             }
+            // The analysis holds in every rounding mode: a mode change
+            // changes nothing it claims (fesetround's result: any int).
+            "fesetround" | "fegetround" => {
+                if let Some(t) = &ret_ty {
+                    set_ret(st, top_of(t).unwrap_or(Val::Top));
+                }
+                return Ok(true);
+            }
             "printf" | "puts" | "putchar" => {
                 if let Some(t) = &ret_ty {
                     set_ret(st, top_of(t).unwrap_or(Val::Top));
@@ -643,6 +656,21 @@ impl Analyzer<'_> {
             Some(Val::F(a)) => !a.is_empty() && itv::to_ints(&a, bits, signed).is_none(),
             _ => true,
         }
+    }
+}
+
+/// Why an operand has no value here: a `long double` is not modelled;
+/// else `what`.
+pub(super) fn unknown_operand(op: &Operand, what: &str) -> String {
+    let x87 = match op {
+        Operand::LocalOperand { ty, .. } => matches!(ty.as_ref(), Type::FPType(FPType::X86_FP80)),
+        Operand::ConstantOperand(c) => matches!(c.as_ref(), Constant::Float(CFloat::X86_FP80)),
+        Operand::MetadataOperand => false,
+    };
+    if x87 {
+        "a `long double` value (x87 80-bit floats are not modelled by the analysis)".into()
+    } else {
+        what.to_string()
     }
 }
 
