@@ -87,7 +87,8 @@ pub struct Attempt {
 /// What an exceptions run's proof is about.
 #[derive(Clone, Debug)]
 pub struct FpClaim {
-    /// The kinds proved absent (if proved).
+    /// The run's kinds the analysis checks (overflow, divide-by-zero,
+    /// cast overflow); each is proved or not on its own.
     pub kinds: Vec<FindingKind>,
     /// They are every kind the run looks for (underflow, invalid and
     /// inexact are not the analysis').
