@@ -245,6 +245,12 @@ pub struct Goals {
     /// ([`StopReason::Goal`]): for modes one finding answers (a line
     /// reached, a path followed, a value out of range). Default: None.
     pub stop_at_finding: Option<checkers::Kind>,
+    /// Kinds a proof before the run showed cannot happen (exceptions'
+    /// abstract interpretation): their checks are still asked (a finding
+    /// would contradict the proof), but one the solver leaves undecided is
+    /// decided by the proof and does not make the run incomplete.
+    /// Default: none.
+    pub proved_absent: Vec<checkers::Kind>,
 }
 
 impl Default for Goals {
@@ -252,6 +258,7 @@ impl Default for Goals {
         Goals {
             property: Property::AllFindings,
             stop_at_finding: None,
+            proved_absent: Vec::new(),
         }
     }
 }

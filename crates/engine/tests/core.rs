@@ -242,3 +242,62 @@ small:
     assert_eq!(ends(Policy::Dfs), ["exit -1", "exit 1", "exit 2"]);
     assert_eq!(ends(Policy::Bfs), ends(Policy::Dfs));
 }
+
+/// A check the solver leaves undecided makes the run incomplete, unless a
+/// proof before the run showed its kind cannot happen
+/// (`Goals::proved_absent`): then the check is still asked, and its
+/// undecided answer is the proof's.
+#[test]
+fn an_undecided_check_of_a_kind_proved_absent_leaves_the_run_complete() {
+    use fpsym_engine::checkers::fp::{FpExceptions, FpKinds};
+    use fpsym_engine::checkers::CheckerFactory;
+    use fpsym_engine::report::Event;
+    let p = program(
+        r#"
+define double @scale(double %a, double %b) {
+entry:
+  %m = fmul double %a, %b
+  ret double %m
+}
+"#,
+    );
+    let overflow = FpKinds {
+        overflow: true,
+        underflow: false,
+        divide_by_zero: false,
+        invalid: false,
+        inexact: false,
+        float_cast_overflow: false,
+    };
+    let configure = |proved: bool| {
+        move |c: &mut fpsym_engine::Config| {
+            c.extensions
+                .checkers
+                .push(CheckerFactory::new(move || Box::new(FpExceptions::new(overflow))));
+            // every query times out
+            c.limits.solver_timeout = Some(std::time::Duration::ZERO);
+            if proved {
+                c.goals.proved_absent = vec![FindingKind::FpOverflow];
+            }
+        }
+    };
+    let undecided = |run: &fpsym_engine::testkit::Run| {
+        run.events
+            .iter()
+            .any(|e| matches!(e, Event::CheckUndecided { kind, .. } if *kind == FindingKind::FpOverflow))
+    };
+    let plain = run_function(&p, "scale", configure(false));
+    assert!(undecided(&plain), "{:?}", plain.events);
+    assert!(
+        matches!(plain.summary.verdict, Verdict::Incomplete(_)),
+        "{:?}",
+        plain.summary.verdict
+    );
+    let proved = run_function(&p, "scale", configure(true));
+    assert!(!undecided(&proved), "{:?}", proved.events);
+    assert!(
+        !matches!(&proved.summary.verdict, Verdict::Incomplete(why) if why.contains("fp-overflow")),
+        "{:?}",
+        proved.summary.verdict
+    );
+}

@@ -347,6 +347,55 @@ pub fn apply(a: &Attempt, summary: &mut Summary, findings: &[Finding]) -> Result
     }
 }
 
+/// An exceptions proof's answer, kind by kind.
+struct FpResult {
+    /// The kinds proved absent.
+    proved: Vec<FindingKind>,
+    /// The operations the analysis could not clear (`WHAT at PLACE`).
+    blocked: Vec<String>,
+    /// The invariants, or why the analysis stopped.
+    why: String,
+}
+
+/// A kind is proved absent when the analysis finished and no operation
+/// that may raise it is reachable (None: no analysis ran).
+fn fp_result(a: &Attempt, fp: &FpClaim) -> Option<FpResult> {
+    Some(match a.outcome.as_ref()? {
+        Outcome::Proved(invs) => FpResult {
+            proved: fp.kinds.clone(),
+            blocked: Vec::new(),
+            why: reason(invs),
+        },
+        Outcome::MayReach(at, invs) => FpResult {
+            proved: fp
+                .kinds
+                .iter()
+                .filter(|k| !at.iter().any(|(f, _)| f.starts_with(&k.to_string())))
+                .cloned()
+                .collect(),
+            blocked: places(at),
+            why: reason(invs),
+        },
+        Outcome::GaveUp(g) => FpResult {
+            proved: Vec::new(),
+            blocked: Vec::new(),
+            why: format!("the abstract interpretation stopped at {g}"),
+        },
+    })
+}
+
+impl Attempt {
+    /// The exception kinds an exceptions run's proof showed cannot happen
+    /// (none for other proofs): the run's undecided checks of these kinds
+    /// are decided by it ([`fpsym_engine::Goals::proved_absent`]).
+    pub fn proved_kinds(&self) -> Vec<FindingKind> {
+        self.fp
+            .as_ref()
+            .and_then(|fp| fp_result(self, fp))
+            .map_or_else(Vec::new, |r| r.proved)
+    }
+}
+
 /// An exceptions run's proof (`apply`'s), kind by kind: a kind is proved
 /// absent when the analysis finished and no operation that may raise it is
 /// reachable. The verdict becomes `verified` when the run could not finish
@@ -356,22 +405,8 @@ pub fn apply(a: &Attempt, summary: &mut Summary, findings: &[Finding]) -> Result
 fn apply_fp(a: &Attempt, fp: &FpClaim, summary: &mut Summary, findings: &[Finding]) -> Result<Option<String>, String> {
     let time = fpsym_report::seconds(a.seconds);
     let unfinished = matches!(summary.verdict, Verdict::Incomplete(_) | Verdict::Unknown(_));
-    let (proved, blocked, why): (Vec<&FindingKind>, Vec<String>, String) = match &a.outcome {
-        Some(Outcome::Proved(invs)) => (fp.kinds.iter().collect(), Vec::new(), reason(invs)),
-        Some(Outcome::MayReach(at, invs)) => {
-            let proved = fp
-                .kinds
-                .iter()
-                .filter(|k| !at.iter().any(|(f, _)| f.starts_with(&k.to_string())))
-                .collect();
-            (proved, places(at), reason(invs))
-        }
-        Some(Outcome::GaveUp(g)) => (
-            Vec::new(),
-            Vec::new(),
-            format!("the abstract interpretation stopped at {g}"),
-        ),
-        None => return Ok(None),
+    let Some(FpResult { proved, blocked, why }) = fp_result(a, fp) else {
+        return Ok(None);
     };
     if proved.is_empty() {
         if !unfinished {
@@ -391,7 +426,7 @@ fn apply_fp(a: &Attempt, fp: &FpClaim, summary: &mut Summary, findings: &[Findin
         None => unreachable!("proved is not empty"),
     };
     let by = "abstract interpretation";
-    if let Some(f) = findings.iter().find(|f| proved.contains(&&f.kind)) {
+    if let Some(f) = findings.iter().find(|f| proved.contains(&f.kind)) {
         return Err(format!(
             "{by} proves {claim} ({why}), yet the run found {} at {}:{}",
             f.kind, f.file, f.line

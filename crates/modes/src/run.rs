@@ -442,6 +442,9 @@ pub fn execute_with(
     if let Some(p) = &proof {
         budget.record("proof", Some(p.given), secs(p.seconds));
     }
+    if let Some(p) = &proof {
+        seeded.goals.proved_absent = p.proved_kinds();
+    }
     if let (Some(p), Some(t)) = (&proof, seeded.limits.max_time) {
         seeded.limits.max_time = Some(t.saturating_sub(std::time::Duration::from_secs_f64(p.seconds)));
     }

@@ -432,6 +432,8 @@ impl<'e, 'p> Exec<'e, 'p> {
             }
             Decision::No => {}
             Decision::Timeout | Decision::Unknown(_) if known => {}
+            // a proof before the run decided it
+            Decision::Timeout | Decision::Unknown(_) if self.config.goals.proved_absent.contains(&v.kind) => {}
             Decision::Timeout => self.effects.events.push(crate::report::Event::CheckUndecided {
                 loc: v.loc.clone(),
                 kind: v.kind.clone(),
@@ -452,6 +454,7 @@ impl<'e, 'p> Exec<'e, 'p> {
         if crate::term::as_bool(&cond) == Some(false)
             || self.unchecked.contains(&key)
             || self.config.goals.property.reach_error_only()
+            || self.config.goals.proved_absent.contains(&v.kind)
         {
             return;
         }
