@@ -984,7 +984,7 @@ impl<'e, 'p> Engine<'e, 'p> {
             End::Error(v) => End::Error(self.at_user_call(v)),
             e => e,
         };
-        for e in &st.trail {
+        for e in st.trail.edges() {
             if self.prog.user[e.0] {
                 self.covered.insert(*e);
             }

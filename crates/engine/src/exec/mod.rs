@@ -1345,7 +1345,7 @@ pub fn placeholder() -> State {
         split_at: None,
         loop_visits: Default::default(),
         concretized: false,
-        trail: Vec::new(),
+        trail: Default::default(),
         env: Default::default(),
         ext: Default::default(),
         float_bits: Default::default(),
