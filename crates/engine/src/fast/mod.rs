@@ -52,6 +52,9 @@ use std::collections::HashMap;
 #[derive(Default)]
 pub struct Fast {
     funcs: Vec<Option<FFunc>>,
+    /// Values moved at once (a block's phis, a call's arguments), kept
+    /// between uses so that each does not allocate.
+    staged: Vec<(u32, Slot)>,
 }
 
 /// What [`run`] needs of the run.
@@ -332,7 +335,8 @@ pub fn run(fast: &mut Fast, cx: &Cx<'_, '_>, st: &mut State, step_budget: u64, i
         if ip == 0 && !block.phis.is_empty() {
             let Some(prev) = st.frame().prev_bb else { break };
             let regs = &st.frame().regs;
-            let mut staged = Vec::with_capacity(block.phis.len());
+            let staged = &mut fast.staged;
+            staged.clear();
             for (dest, incoming) in &block.phis {
                 let Some((_, s)) = incoming.iter().find(|(b, _)| *b == prev) else {
                     break;
@@ -348,7 +352,7 @@ pub fn run(fast: &mut Fast, cx: &Cx<'_, '_>, st: &mut State, step_budget: u64, i
             }
             let n = staged.len();
             let f = st.frame_mut();
-            for (d, v) in staged {
+            for (d, v) in staged.drain(..) {
                 f.regs.set_slot(d, v);
             }
             f.ip = n;
@@ -394,13 +398,15 @@ pub fn run(fast: &mut Fast, cx: &Cx<'_, '_>, st: &mut State, step_budget: u64, i
                 break;
             }
             let regs = &st.frames[top].regs;
-            let vals: Vec<Slot> = args.iter().map(|a| read_slot(regs, a)).collect();
-            if vals.contains(&Slot::Empty) {
-                break;
-            }
             let mut r = cx.prog.regs(*callee);
-            for (k, v) in vals.into_iter().enumerate() {
+            let mut complete = true;
+            for (k, a) in args.iter().enumerate() {
+                let v = read_slot(regs, a);
+                complete &= v != Slot::Empty;
                 r.set_slot(k as u32, v);
+            }
+            if !complete {
+                break;
             }
             let dest = prog_block.instrs[ip].try_get_result().cloned();
             st.frames[top].ip += 1;
