@@ -52,8 +52,8 @@ use std::collections::HashMap;
 #[derive(Default)]
 pub struct Fast {
     funcs: Vec<Option<FFunc>>,
-    /// Values moved at once (a block's phis, a call's arguments), kept
-    /// between uses so that each does not allocate.
+    /// A block's phis, all read before any is written: kept between
+    /// blocks so that entering one does not allocate.
     staged: Vec<(u32, Slot)>,
 }
 
