@@ -384,4 +384,17 @@ fn arguments_and_standard_input_reach_the_program() {
     let r = build_and_run(&files[0], &[], "stdin-build");
     assert_eq!(r.signal, Some(6), "{}{}", r.stdout, r.stderr);
     assert!(r.stderr.contains("Assertion"), "{}", r.stderr);
+
+    // Standard input is a pipe, as in the run (fstat tells).
+    let dir = run_mode("run", "streams_stat_pipe.c", &["--sym-stdin", "2"], "fstat");
+    let files = export_c(&dir, "fstat-c");
+    assert_eq!(files.len(), 1, "{files:?}");
+    let r = build_and_run(&files[0], &[], "fstat-build");
+    assert_eq!(r.signal, Some(6), "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr.contains("standard input is a pipe"),
+        "{}{}",
+        r.stdout,
+        r.stderr
+    );
 }

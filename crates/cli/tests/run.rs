@@ -185,6 +185,8 @@ run_test!(variable_length_arrays, "vla.c");
 run_test!(unsupported_code_stops_only_the_paths_reaching_it, "lazy_unsupported.c");
 run_test!(environment_functions, "environment.c");
 run_test!(streams_and_locale, "streams_locale.c");
+run_test!(fstat_of_the_standard_streams, "streams_stat.c");
+run_test!(fstat_of_a_piped_standard_input, "streams_stat_pipe.c");
 run_test!(special_functions_by_name, "special_functions.c");
 run_test!(variadic_structs_passed_byval, "varargs_byval.c");
 run_test!(vector_division_by_zero, "vector_division.c");

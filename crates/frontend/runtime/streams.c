@@ -1,6 +1,6 @@
 /* fpsym C runtime: what a program asks of its streams and locale
- * (fileno, isatty, nl_langinfo, localeconv), as a test runs natively: standard streams
- * redirected (no terminal), the C locale. Compiled to bitcode and linked
+ * (fileno, isatty, fstat, stat, nl_langinfo, localeconv), as a test runs natively: standard
+ * streams redirected (no terminal), the C locale. Compiled to bitcode and linked
  * with the program; every function is weak. (Apart from stdio.c, which
  * tests also build natively beside glibc.) */
 #define WEAK __attribute__((weak))
@@ -55,4 +55,94 @@ WEAK struct lconv *localeconv(void) {
   static struct lconv c = {".", "", "", "", "", "", "", "", "", "",
                            127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127};
   return &c;
+}
+
+/* fstat of the standard streams, as replay runs a test natively: standard
+ * input is /dev/null (a character device) without --sym-stdin and a pipe
+ * with it, standard output /dev/null, standard error a pipe. What those
+ * give is fixed (the kind and permissions, size 0, one link, 4096-byte
+ * blocks, /dev/null's device number 1:3); what varies from machine to
+ * machine (the device and inode, the owner, the three times) is an input
+ * of the run, "fstat", which replay's fstat writes over the machine's.
+ * Another descriptor ends the path (not modelled). x86-64's struct stat;
+ * on other targets fstat is not modelled. */
+#if defined(__x86_64__)
+struct fpsym_stat {
+  unsigned long st_dev, st_ino, st_nlink;
+  unsigned int st_mode, st_uid, st_gid;
+  int pad0;
+  unsigned long st_rdev;
+  long st_size, st_blksize, st_blocks;
+  long st_times[6]; /* atime, mtime, ctime: seconds and nanoseconds */
+  long reserved[3];
+};
+/* The inputs, in this order (replay's fstat reads the same struct). */
+struct fpsym_stat_inputs {
+  unsigned long dev, ino;
+  unsigned int uid, gid;
+  long times[6];
+};
+extern unsigned long fpsym_stdin_size;
+void klee_make_symbolic(void *p, unsigned long n, const char *name);
+void fpsym_unsupported_fstat_descriptor(int fd);
+void fpsym_unsupported_stat_path(const char *path);
+WEAK int fstat(int fd, struct fpsym_stat *s) {
+  if (fd < 0 || fd > 2) {
+    fpsym_unsupported_fstat_descriptor(fd);
+    return -1;
+  }
+  int pipe = fd == 2 || (fd == 0 && fpsym_stdin_size > 0);
+  struct fpsym_stat_inputs in;
+  klee_make_symbolic(&in, sizeof in, "fstat");
+  *s = (struct fpsym_stat){0};
+  s->st_dev = in.dev;
+  s->st_ino = in.ino;
+  s->st_uid = in.uid;
+  s->st_gid = in.gid;
+  for (int i = 0; i < 6; i++)
+    s->st_times[i] = in.times[i];
+  s->st_nlink = 1;
+  s->st_mode = pipe ? 0010600 : 0020666; /* S_IFIFO | rw-------, S_IFCHR | rw-rw-rw- */
+  s->st_rdev = pipe ? 0 : 0x103;
+  s->st_blksize = 4096;
+  return 0;
+}
+WEAK int fstat64(int fd, struct fpsym_stat *s) { return fstat(fd, s); }
+/* stat of a standard stream's name is its fstat; another path ends the
+ * path (not modelled). */
+static int fpsym_stream_path(const char *p) {
+  static const char *const names[][3] = {{"/dev/stdin", "/dev/stdout", "/dev/stderr"},
+                                         {"/dev/fd/0", "/dev/fd/1", "/dev/fd/2"},
+                                         {"/proc/self/fd/0", "/proc/self/fd/1", "/proc/self/fd/2"}};
+  for (int i = 0; i < 3; i++)
+    for (int fd = 0; fd < 3; fd++) {
+      const char *a = names[i][fd], *b = p;
+      while (*a && *a == *b)
+        a++, b++;
+      if (!*a && !*b)
+        return fd;
+    }
+  return -1;
+}
+WEAK int stat(const char *path, struct fpsym_stat *s) {
+  int fd = fpsym_stream_path(path);
+  if (fd < 0) {
+    fpsym_unsupported_stat_path(path);
+    return -1;
+  }
+  return fstat(fd, s);
+}
+WEAK int stat64(const char *path, struct fpsym_stat *s) { return stat(path, s); }
+#endif
+
+/* makedev, major and minor (glibc's functions behind the macros). */
+WEAK unsigned long long gnu_dev_makedev(unsigned int major, unsigned int minor) {
+  return (minor & 0xffu) | ((unsigned long long)(major & 0xfffu) << 8) |
+         ((unsigned long long)(minor & ~0xffu) << 12) | ((unsigned long long)(major & ~0xfffu) << 32);
+}
+WEAK unsigned int gnu_dev_major(unsigned long long dev) {
+  return ((dev >> 8) & 0xfffu) | ((unsigned int)(dev >> 32) & ~0xfffu);
+}
+WEAK unsigned int gnu_dev_minor(unsigned long long dev) {
+  return (dev & 0xffu) | ((unsigned int)(dev >> 12) & ~0xffu);
 }

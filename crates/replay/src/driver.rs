@@ -7,6 +7,8 @@ use fpsym_report::TestObject;
 /// The C functions that hand a test's inputs to the program, in the order
 /// it asks for them: `klee_make_symbolic`, `__VERIFIER_nondet_*`,
 /// `klee_int`, `klee_range`, `time`, `clock` (each takes the next input),
+/// `fstat` and `stat` of a standard stream (the machine's answer, its
+/// device, inode, owner and times the next input),
 /// `klee_assume`/`__VERIFIER_assume` (a violated assumption ends the run,
 /// exit 88), `klee_silent_exit`. They need, defined before them,
 /// `fpsym_next(size_t *n)` (the next input's bytes and length; exit 87
@@ -36,6 +38,40 @@ time_t time(time_t *t) { time_t v = 0; size_t k; const unsigned char *d = fpsym_
   memcpy(&v, d, k < sizeof v ? k : sizeof v); if (t) *t = v; return v; }
 clock_t clock(void) { clock_t v = 0; size_t k; const unsigned char *d = fpsym_next(&k);
   memcpy(&v, d, k < sizeof v ? k : sizeof v); return v; }
+/* fstat and stat of the standard streams: the machine's answer, with what
+   varies from machine to machine (device, inode, owner, times) the test's
+   input "fstat", as fpsym's model gives them (its C runtime's streams.c);
+   other descriptors and paths as the machine says. x86-64's struct stat. */
+#if defined(__x86_64__)
+#include <sys/syscall.h>
+long syscall(long, ...);
+struct fpsym_kstat { unsigned long dev, ino, nlink; unsigned int mode, uid, gid; int pad0; unsigned long rdev;
+  long size, blksize, blocks; long times[6]; long reserved[3]; };
+struct fpsym_stat_inputs { unsigned long dev, ino; unsigned int uid, gid; long times[6]; };
+int fstat(int fd, void *buf) {
+  struct fpsym_kstat *s = buf;
+  if (syscall(SYS_fstat, fd, s) != 0) return -1;
+  if (fd >= 0 && fd <= 2) {
+    struct fpsym_stat_inputs in; memset(&in, 0, sizeof in); size_t k; const unsigned char *d = fpsym_next(&k);
+    memcpy(&in, d, k < sizeof in ? k : sizeof in);
+    s->dev = in.dev; s->ino = in.ino; s->uid = in.uid; s->gid = in.gid; memcpy(s->times, in.times, sizeof in.times);
+  }
+  return 0;
+}
+int fstat64(int fd, void *buf) { return fstat(fd, buf); }
+static int fpsym_stream_path(const char *p) {
+  static const char *const names[] = {"/dev/stdin", "/dev/stdout", "/dev/stderr", "/dev/fd/0", "/dev/fd/1",
+    "/dev/fd/2", "/proc/self/fd/0", "/proc/self/fd/1", "/proc/self/fd/2"};
+  for (int i = 0; i < 9; i++) if (strcmp(p, names[i]) == 0) return i % 3;
+  return -1;
+}
+int stat(const char *path, void *buf) {
+  int fd = fpsym_stream_path(path);
+  if (fd >= 0) return fstat(fd, buf);
+  return syscall(SYS_stat, path, buf) == 0 ? 0 : -1;
+}
+int stat64(const char *path, void *buf) { return stat(path, buf); }
+#endif
 static void fpsym_assume(int c) { if (!c) { fprintf(stderr, "FPSYM-REPLAY: assumption violated\n"); fpsym_dump(); _exit(88); } }
 void klee_assume(uintptr_t c) { fpsym_assume(c != 0); }
 void __VERIFIER_assume(int c) { fpsym_assume(c); }

@@ -810,8 +810,9 @@ pub fn reproducer(
 /// A reproducer's `main` for a run with symbolic arguments or standard
 /// input: the program's `main` (renamed by the build command) called with
 /// the test's arguments after the program's name, standard input holding
-/// the test's bytes (a temporary file on descriptor 0; empty: `/dev/null`,
-/// as replay gives it).
+/// the test's bytes (a pipe on descriptor 0, written by a child process;
+/// empty: `/dev/null`, as replay gives it: `fstat` sees what the run
+/// modelled).
 fn main_with_streams(args: &[Vec<u8>], stdin: &[u8]) -> String {
     let mut s = String::from("\n#undef main\nint __fpsym_program_main(int, char **);\n");
     for (k, a) in args.iter().enumerate() {
@@ -830,17 +831,19 @@ fn main_with_streams(args: &[Vec<u8>], stdin: &[u8]) -> String {
         "  char *args[] = {{argv[0], {}0}};\n",
         list.iter().map(|a| format!("{a}, ")).collect::<String>()
     ));
+    if stdin.is_empty() {
+        s.push_str(
+            "  FILE *in = fopen(\"/dev/null\", \"r\");\n  if (!in || dup2(fileno(in), 0) < 0) { perror(\"fpsym reproducer: standard input\"); return 89; }\n",
+        );
+    } else {
+        s.push_str(&format!(
+            "  int fds[2];\n  if (pipe(fds) != 0 || dup2(fds[0], 0) < 0) {{ perror(\"fpsym reproducer: standard input\"); return 89; }}\n  \
+             if (fork() == 0) {{ close(fds[0]); close(0); (void)!write(fds[1], fpsym_stdin, {}); _exit(0); }}\n  close(fds[0]);\n  close(fds[1]);\n",
+            stdin.len()
+        ));
+    }
     s.push_str(&format!(
-        "  FILE *in = {};\n",
-        if stdin.is_empty() {
-            "fopen(\"/dev/null\", \"r\")".to_string()
-        } else {
-            "tmpfile()".to_string()
-        }
-    ));
-    s.push_str(&format!(
-        "  if (!in) {{ perror(\"fpsym reproducer: standard input\"); return 89; }}\n  fwrite(fpsym_stdin, 1, {}, in);\n  fflush(in);\n  lseek(fileno(in), 0, SEEK_SET);\n  dup2(fileno(in), 0);\n  return __fpsym_program_main({}, args);\n}}\n",
-        stdin.len(),
+        "  return __fpsym_program_main({}, args);\n}}\n",
         args.len() + 1
     ));
     s
@@ -1144,7 +1147,7 @@ mod tests {
         let m = main_with_streams(&[b"2e2".to_vec()], b"#!\nx");
         assert!(m.contains("static char fpsym_arg1[] = \"2e2\";"), "{m}");
         assert!(m.contains("char *args[] = {argv[0], fpsym_arg1, 0};"), "{m}");
-        assert!(m.contains("fwrite(fpsym_stdin, 1, 4, in);"), "{m}");
+        assert!(m.contains("write(fds[1], fpsym_stdin, 4);"), "{m}");
         assert!(m.contains("return __fpsym_program_main(2, args);"), "{m}");
     }
 }

@@ -349,7 +349,7 @@ pub fn unmodelled_call(function: &str) -> String {
     format!(
         "call to unmodelled function {function} (fpsym models the KLEE/SV-COMP API, libm, the printf \
          family, malloc/free, getenv/time/rand/errno/atexit, fenv, and glibc's string, ctype, stdlib, \
-         stdio input and locale functions; a C file defining {function}, named beside the program, \
+         stdio input, the standard streams (fileno, isatty, fstat) and locale functions; a C file defining {function}, named beside the program, \
          runs instead)"
     )
 }
