@@ -146,6 +146,13 @@ impl Memory {
         (addr < o.base + o.size.max(1)).then_some(o.as_ref())
     }
 
+    /// Mutable access to the object [`Memory::find`] gives, if `ok` of it
+    /// (copied if shared, after `ok` said yes).
+    pub fn find_mut_if(&mut self, addr: u64, ok: impl FnOnce(&Object) -> bool) -> Option<&mut Object> {
+        let (_, o) = self.objects.range_mut(..=addr).next_back()?;
+        (addr < o.base + o.size.max(1) && ok(o)).then(|| Arc::make_mut(o))
+    }
+
     /// The object whose red zone (the gap after it) holds `addr`: what an
     /// access just past an object's end touched.
     pub fn just_past(&self, addr: u64) -> Option<&Object> {

@@ -63,8 +63,11 @@ impl RegNames {
 /// floats other than NaN are kept as machine values (the concrete fast
 /// path, [`crate::fast`], computes on them without building terms:
 /// binary32 and binary64 as host floats, other formats as fpsym's
-/// soft-float values); everything else as a [`Val`].
+/// soft-float values); everything else as a [`Val`]. An explicit tag
+/// (32 bytes, not 24 with the tag in `Val`'s niche): the fast path
+/// tells the variants apart with one comparison.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[repr(u8)]
 pub enum Slot {
     /// Not written yet.
     #[default]
@@ -139,6 +142,61 @@ impl Regs {
         let slots = vec![Slot::Empty; names.len()];
         Regs { names, slots }
     }
+    /// Empty registers numbered by `names`, kept in `storage` (a returned
+    /// frame's, reused: no allocation when it is large enough).
+    pub fn with_storage(names: Arc<RegNames>, mut storage: Vec<Slot>) -> Regs {
+        storage.clear();
+        storage.resize(names.len(), Slot::Empty);
+        Regs { names, slots: storage }
+    }
+    /// Writes the integer `x` of width `w` to slot `k`: in place when the
+    /// slot holds an integer already (no temporary value: the fast path
+    /// writes this way).
+    #[inline(always)]
+    pub fn set_int(&mut self, k: u32, x: u64, w: u32) {
+        match &mut self.slots[k as usize] {
+            Slot::Int(a, b) => (*a, *b) = (x, w),
+            _ => self.set_slot(k, Slot::Int(x, w)),
+        }
+    }
+    /// Writes the binary64 value `x` (not NaN) to slot `k`, in place when
+    /// it holds one.
+    #[inline(always)]
+    pub fn set_f64(&mut self, k: u32, x: f64) {
+        match &mut self.slots[k as usize] {
+            Slot::F64(a) => *a = x,
+            _ => self.set_slot(k, Slot::F64(x)),
+        }
+    }
+    /// Writes the binary32 value `x` (not NaN) to slot `k`, in place when
+    /// it holds one.
+    #[inline(always)]
+    pub fn set_f32(&mut self, k: u32, x: f32) {
+        match &mut self.slots[k as usize] {
+            Slot::F32(a) => *a = x,
+            _ => self.set_slot(k, Slot::F32(x)),
+        }
+    }
+    /// Copies slot `from` to slot `to`; false (nothing written) when
+    /// `from` is empty.
+    #[inline(always)]
+    pub fn copy_slot(&mut self, from: u32, to: u32) -> bool {
+        match &self.slots[from as usize] {
+            Slot::Int(x, w) => self.set_int(to, *x, *w),
+            Slot::F64(x) => self.set_f64(to, *x),
+            Slot::F32(x) => self.set_f32(to, *x),
+            Slot::Empty => return false,
+            s => {
+                let s = s.clone();
+                self.set_slot(to, s)
+            }
+        }
+        true
+    }
+    /// The slots' storage, for [`Regs::with_storage`].
+    pub fn into_storage(self) -> Vec<Slot> {
+        self.slots
+    }
     /// The value of register `n`, if written.
     pub fn get(&self, n: &Name) -> Option<Val> {
         self.slots.get(self.names.slot(n)? as usize)?.val()
@@ -168,7 +226,14 @@ impl Regs {
     /// Writes slot `k`.
     #[inline]
     pub fn set_slot(&mut self, k: u32, s: Slot) {
-        self.slots[k as usize] = s;
+        let d = &mut self.slots[k as usize];
+        if matches!(d, Slot::Val(_) | Slot::Flt(_)) {
+            *d = s;
+        } else {
+            // Nothing to drop: the old value is overwritten in place (the
+            // fast path's common case, without a call to drop it).
+            std::mem::forget(std::mem::replace(d, s));
+        }
     }
 }
 
@@ -189,8 +254,12 @@ pub struct Frame {
     pub allocas: Vec<u64>,
     /// Where the caller wants the result.
     pub ret_dest: Option<Name>,
-    /// The call site in the caller.
-    pub call_site: Option<Loc>,
+    /// `ret_dest`'s slot in the caller's registers when the fast path
+    /// made the call ([`u32::MAX`]: look it up).
+    pub ret_slot: u32,
+    /// The call site in the caller (shared: a call pushes it for every
+    /// activation).
+    pub call_site: Option<Arc<Loc>>,
     /// `llvm.stacksave` marks: allocas after the mark are released by
     /// `llvm.stackrestore`.
     pub stack_marks: Vec<usize>,
@@ -215,6 +284,7 @@ impl Frame {
             regs,
             allocas: Vec::new(),
             ret_dest: None,
+            ret_slot: u32::MAX,
             call_site: None,
             stack_marks: Vec::new(),
             varargs: Vec::new(),
@@ -257,6 +327,9 @@ pub type Edge = (usize, usize, usize);
 pub struct Trail {
     last: Option<Edge>,
     seen: rustc_hash::FxHashSet<Edge>,
+    /// Edges recently added to `seen`, direct-mapped: a loop's edges
+    /// are found here without hashing.
+    recent: [Option<Edge>; 16],
 }
 
 impl Trail {
@@ -264,7 +337,11 @@ impl Trail {
     #[inline]
     pub fn push(&mut self, e: Edge) {
         if self.last != Some(e) {
-            self.seen.insert(e);
+            let k = (e.0.wrapping_mul(7) ^ e.1.wrapping_mul(3) ^ e.2) & 15;
+            if self.recent[k] != Some(e) {
+                self.seen.insert(e);
+                self.recent[k] = Some(e);
+            }
         }
         self.last = Some(e);
     }
@@ -275,6 +352,46 @@ impl Trail {
     /// Each edge taken (in no particular order).
     pub fn edges(&self) -> impl Iterator<Item = &Edge> {
         self.seen.iter()
+    }
+}
+
+/// Repetitions of each loop on a path: (function, header block) → count.
+/// A short list with the last loop bumped first: a running loop's count
+/// is found without a search (the fast path bumps it every iteration).
+#[derive(Clone, Debug, Default)]
+pub struct LoopVisits {
+    entries: Vec<((usize, usize), u32)>,
+    last: usize,
+}
+
+impl LoopVisits {
+    /// The count of loop `k`, if it was entered again at least once.
+    pub fn get(&self, k: &(usize, usize)) -> Option<&u32> {
+        self.entries.iter().find(|(e, _)| e == k).map(|(_, n)| n)
+    }
+    /// Counts one more repetition of loop `k`.
+    #[inline]
+    pub fn bump(&mut self, k: (usize, usize)) {
+        if let Some((e, n)) = self.entries.get_mut(self.last) {
+            if *e == k {
+                *n += 1;
+                return;
+            }
+        }
+        match self.entries.iter().position(|(e, _)| *e == k) {
+            Some(i) => {
+                self.entries[i].1 += 1;
+                self.last = i;
+            }
+            None => {
+                self.last = self.entries.len();
+                self.entries.push((k, 1));
+            }
+        }
+    }
+    /// Every loop's count.
+    pub fn values(&self) -> impl Iterator<Item = &u32> {
+        self.entries.iter().map(|(_, n)| n)
     }
 }
 
@@ -305,7 +422,7 @@ pub struct State {
     pub split_at: Option<(usize, usize, usize, usize)>,
     /// Repetitions of each loop on this path (jumps back to its header,
     /// all entries together): (function, header block) → count.
-    pub loop_visits: rustc_hash::FxHashMap<(usize, usize), u32>,
+    pub loop_visits: LoopVisits,
     /// A value was concretized on this path.
     pub concretized: bool,
     /// Branches taken on this path.
@@ -350,7 +467,7 @@ impl State {
         f.bb = to;
         f.ip = 0;
         if to <= from && headers.get(to).copied().unwrap_or(false) {
-            *self.loop_visits.entry((fidx, to)).or_insert(0) += 1;
+            self.loop_visits.bump((fidx, to));
             return true;
         }
         false

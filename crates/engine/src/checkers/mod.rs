@@ -77,7 +77,12 @@ impl Violation {
         self
     }
     fn with_stack(mut self, st: &State) -> Violation {
-        self.stack = st.frames.iter().rev().map(|f| (f.func, f.call_site.clone())).collect();
+        self.stack = st
+            .frames
+            .iter()
+            .rev()
+            .map(|f| (f.func, f.call_site.as_deref().cloned()))
+            .collect();
         self
     }
 }
@@ -252,6 +257,13 @@ pub trait Checker: Send {
     fn may_check(&self, _inst: &llvm_ir::Instruction, _operands: Option<&[fpsym_expr::Value]>) -> bool {
         self.looks_at(PointKind::Instruction)
     }
+    /// Whether [`Checker::may_check`] can say yes at `inst` only for
+    /// operands the concrete fast path never executes (integer division
+    /// by zero, or INT_MIN / -1, which it leaves to the executor): then
+    /// the fast path does not ask it at each execution. Default: false.
+    fn only_where_not_plain(&self, _inst: &llvm_ir::Instruction) -> bool {
+        false
+    }
     /// Told once, before the run, which program it checks (e.g. which
     /// functions have a body there: a program's own `sqrt` is not libm's).
     /// Default: nothing.
@@ -287,6 +299,13 @@ pub struct DivisionChecker;
 impl Checker for DivisionChecker {
     fn name(&self) -> &str {
         "division"
+    }
+    fn only_where_not_plain(&self, inst: &llvm_ir::Instruction) -> bool {
+        // The fast path's integer division (fast::eval::int_op) leaves a
+        // zero divisor and INT_MIN / -1 to the executor: what this
+        // checker reports.
+        use llvm_ir::Instruction as I;
+        matches!(inst, I::UDiv(_) | I::SDiv(_) | I::URem(_) | I::SRem(_))
     }
     fn looks_at(&self, kind: PointKind) -> bool {
         kind == PointKind::Instruction

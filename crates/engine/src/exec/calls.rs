@@ -385,7 +385,7 @@ impl Exec<'_, '_> {
                 }
                 if returned {
                     let r = result(s);
-                    this.returned(s, &name, r.as_ref(), vector, &loc)?;
+                    this.returned(s, &name, r.as_ref(), vector, loc.as_ref())?;
                 }
                 Ok(())
             };
@@ -503,7 +503,7 @@ impl Exec<'_, '_> {
         }
         st.frames.push(Frame {
             ret_dest: c.dest.clone(),
-            call_site: loc,
+            call_site: loc.map(std::sync::Arc::new),
             varargs,
             allocas: copies,
             ..Frame::new(i, regs)
@@ -631,7 +631,7 @@ impl Exec<'_, '_> {
         let prog = self.prog;
         let f = prog.funcs[frame.func];
         let vector = matches!(prog.layout.resolve(&f.return_type), Some(Type::VectorType { .. }));
-        if let Err(end) = self.returned(st, &f.name, v.as_ref(), vector, &frame.call_site) {
+        if let Err(end) = self.returned(st, &f.name, v.as_ref(), vector, frame.call_site.as_deref()) {
             return Ok(Outcome::End(end));
         }
         if let (Some(d), Some(v)) = (frame.ret_dest, v) {

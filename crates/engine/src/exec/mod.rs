@@ -549,7 +549,7 @@ impl<'e, 'p> Exec<'e, 'p> {
                 .iter()
                 .rposition(|f| self.prog.user[f.func])
                 .and_then(|i| st.frames.get(i + 1))
-                .and_then(|callee| callee.call_site.clone());
+                .and_then(|callee| callee.call_site.as_deref().cloned());
             // Without a user frame (only bitcode inputs, no debug
             // information), a finding stays where it is.
             (self.prog.runtime[fidx], site)
@@ -1284,7 +1284,7 @@ impl<'e, 'p> Exec<'e, 'p> {
         callee: &str,
         result: Option<&Val>,
         vector: bool,
-        loc: &Option<Loc>,
+        loc: Option<&Loc>,
     ) -> Result<(), End> {
         for o in self.plugins.observers.iter_mut() {
             o.at_return(st, callee, result);
@@ -1293,7 +1293,7 @@ impl<'e, 'p> Exec<'e, 'p> {
             return Ok(());
         }
         let vals = [result.cloned()];
-        match self.run_checkers(st, Point::Returned { callee }, &vals, vector, &|| loc.clone()) {
+        match self.run_checkers(st, Point::Returned { callee }, &vals, vector, &|| loc.cloned()) {
             Some(()) => Ok(()),
             None => Err(End::Infeasible),
         }

@@ -134,7 +134,14 @@ impl Decoder<'_, '_, '_> {
             .try_get_result()
             .and_then(|d| self.names.slot(d))
             .unwrap_or(u32::MAX);
-        let checked = self.cx.checkers.iter().any(|c| c.may_check(inst, None));
+        // Bit k: checker k may report here (the 64th and later share bit 63).
+        let checked = self
+            .cx
+            .checkers
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.may_check(inst, None) && !c.only_where_not_plain(inst))
+            .fold(0u64, |m, (k, _)| m | 1 << k.min(63));
         FInst { op, dest, checked }
     }
 
@@ -153,8 +160,9 @@ impl Decoder<'_, '_, '_> {
         };
         let fbin = |op: FOp, a: &Operand, b: &Operand| -> Option<Op> {
             match self.class(&self.ty(a))? {
-                Mem::F32 | Mem::F64 | Mem::Flt(_) => Some(Op::FBin {
+                m @ (Mem::F32 | Mem::F64 | Mem::Flt(_)) => Some(Op::FBin {
                     op,
+                    m,
                     a: self.src(a)?,
                     b: self.src(b)?,
                 }),
@@ -195,9 +203,12 @@ impl Decoder<'_, '_, '_> {
                 Mem::Int(_) => return None,
             },
             I::ICmp(x) => {
-                self.class(&self.ty(&x.operand0))?;
+                let Mem::Int(w) = self.class(&self.ty(&x.operand0))? else {
+                    return None;
+                };
                 Op::ICmp {
                     p: x.predicate,
+                    w,
                     a: self.src(&x.operand0)?,
                     b: self.src(&x.operand1)?,
                 }
@@ -379,7 +390,7 @@ impl Decoder<'_, '_, '_> {
                 Some(Op::Call {
                     callee: i,
                     args,
-                    loc: crate::state::loc_of(llvm_ir::HasDebugLoc::get_debug_loc(c)),
+                    loc: crate::state::loc_of(llvm_ir::HasDebugLoc::get_debug_loc(c)).map(std::sync::Arc::new),
                 })
             }
             _ => None,
@@ -465,8 +476,17 @@ impl Decoder<'_, '_, '_> {
                     .enumerate()
                     .map(|(ip, i)| self.inst(bb, ip, i))
                     .collect();
+                // No phi reads another's register: they may be written as
+                // they are read.
+                let dests: Vec<u32> = phis.iter().map(|(d, _)| *d).collect();
+                let independent = phis.iter().all(|(_, incoming): &(u32, Vec<(usize, Src)>)| {
+                    incoming
+                        .iter()
+                        .all(|(_, s)| !matches!(s, Src::Reg(k) if dests.contains(k)))
+                });
                 FBlock {
                     phis,
+                    independent,
                     instrs,
                     term: self.term(bb, &b.term),
                 }

@@ -21,6 +21,45 @@ pub(super) fn read(regs: &crate::state::Regs, s: &Src) -> Option<M> {
     })
 }
 
+/// Reads an integer operand (of at most 64 bits).
+#[inline(always)]
+pub(super) fn int(regs: &crate::state::Regs, s: &Src) -> Option<u64> {
+    match s {
+        Src::Reg(k) => match regs.slot(*k) {
+            Slot::Int(x, _) => Some(*x),
+            _ => None,
+        },
+        Src::Int(x, _) => Some(*x),
+        _ => None,
+    }
+}
+
+/// Reads a binary64 operand.
+#[inline(always)]
+pub(super) fn double(regs: &crate::state::Regs, s: &Src) -> Option<f64> {
+    match s {
+        Src::Reg(k) => match regs.slot(*k) {
+            Slot::F64(x) => Some(*x),
+            _ => None,
+        },
+        Src::F64(x) => Some(*x),
+        _ => None,
+    }
+}
+
+/// Reads a binary32 operand.
+#[inline(always)]
+pub(super) fn single(regs: &crate::state::Regs, s: &Src) -> Option<f32> {
+    match s {
+        Src::Reg(k) => match regs.slot(*k) {
+            Slot::F32(x) => Some(*x),
+            _ => None,
+        },
+        Src::F32(x) => Some(*x),
+        _ => None,
+    }
+}
+
 /// Reads an operand as a slot (any value).
 #[inline]
 pub(super) fn read_slot(regs: &crate::state::Regs, s: &Src) -> Slot {
@@ -142,7 +181,10 @@ pub(super) fn quiet(cx: &Cx<'_, '_>, regs: &crate::state::Regs, inst: &FInst, ll
         vals[n] = m.value();
         n += 1;
     }
-    !cx.checkers.iter().any(|c| c.may_check(llvm, Some(&vals[..n])))
+    !cx.checkers
+        .iter()
+        .enumerate()
+        .any(|(k, c)| inst.checked & 1 << k.min(63) != 0 && c.may_check(llvm, Some(&vals[..n])))
 }
 
 /// Executes one plain instruction on registers `regs`, memory `mem`, in
@@ -150,11 +192,81 @@ pub(super) fn quiet(cx: &Cx<'_, '_>, regs: &crate::state::Regs, inst: &FInst, ll
 /// changed.
 #[inline(always)]
 pub(super) fn exec_op(regs: &mut crate::state::Regs, mem: &mut Memory, rm: RoundingMode, inst: &FInst) -> Option<()> {
-    let s = compute(regs, mem, rm, inst)?;
-    if inst.dest != u32::MAX {
-        regs.set_slot(inst.dest, s);
+    // The common cases read their operands as what they must be (no
+    // intermediate value) and write their result in place, each its own
+    // (a result carried out of the match went through the stack, and
+    // its reload stalled); anything else, and whatever is not plain here,
+    // goes through `compute`.
+    let rne = rm == RoundingMode::NearestTiesToEven;
+    let d = inst.dest;
+    match &inst.op {
+        Op::IBin { op, w, a, b } => {
+            let r = int_op(*op, *w, int(regs, a)?, int(regs, b)?)?;
+            if d != u32::MAX {
+                regs.set_int(d, r, *w);
+            }
+        }
+        Op::ICmp { p, w, a, b } => {
+            let r = icmp(*p, int(regs, a)?, int(regs, b)?, *w);
+            if d != u32::MAX {
+                regs.set_int(d, r as u64, 1);
+            }
+        }
+        Op::FBin { op, m: Mem::F64, a, b } if rne => {
+            let r = host(*op, double(regs, a)?, double(regs, b)?);
+            if r.is_nan() {
+                return None;
+            }
+            if d != u32::MAX {
+                regs.set_f64(d, r);
+            }
+        }
+        Op::FBin { op, m: Mem::F32, a, b } if rne => {
+            let r = host(*op, single(regs, a)?, single(regs, b)?);
+            if r.is_nan() {
+                return None;
+            }
+            if d != u32::MAX {
+                regs.set_f32(d, r);
+            }
+        }
+        Op::Load { addr, m } if !matches!(m, Mem::Flt(_)) => {
+            let bits = load_bits(mem, int(regs, addr)?, *m)?;
+            if d != u32::MAX {
+                match *m {
+                    Mem::Int(w) => regs.set_int(d, bits, w),
+                    Mem::F32 => regs.set_f32(d, Some(f32::from_bits(bits as u32)).filter(|f| !f.is_nan())?),
+                    _ => regs.set_f64(d, Some(f64::from_bits(bits)).filter(|f| !f.is_nan())?),
+                }
+            }
+        }
+        Op::Gep { base, offset, scaled } => {
+            let mut addr = int(regs, base)?.wrapping_add(*offset);
+            for (i, size) in scaled {
+                let Src::Reg(k) = i else { return None };
+                let Slot::Int(x, w) = regs.slot(*k) else {
+                    return None;
+                };
+                addr = addr.wrapping_add((sext(*x, *w) as u64).wrapping_mul(*size));
+            }
+            if d != u32::MAX {
+                regs.set_int(d, addr, 64);
+            }
+        }
+        _ => {
+            let s = compute(regs, mem, rm, inst)?;
+            put(regs, d, s);
+        }
     }
     Some(())
+}
+
+/// Writes `s` to slot `d` (none: [`u32::MAX`]).
+#[inline(always)]
+fn put(regs: &mut crate::state::Regs, d: u32, s: Slot) {
+    if d != u32::MAX {
+        regs.set_slot(d, s);
+    }
 }
 
 /// The result of one plain instruction (a store's is [`Slot::Empty`]);
@@ -169,13 +281,13 @@ pub(super) fn compute(regs: &crate::state::Regs, mem: &mut Memory, rm: RoundingM
             };
             Slot::Int(int_op(*op, *w, a, b)?, *w)
         }
-        Op::ICmp { p, a, b } => {
-            let (M::Int(a, w), M::Int(b, _)) = (read(regs, a)?, read(regs, b)?) else {
+        Op::ICmp { p, w, a, b } => {
+            let (M::Int(a, _), M::Int(b, _)) = (read(regs, a)?, read(regs, b)?) else {
                 return None;
             };
-            Slot::Int(icmp(*p, a, b, w) as u64, 1)
+            Slot::Int(icmp(*p, a, b, *w) as u64, 1)
         }
-        Op::FBin { op, a, b } => {
+        Op::FBin { op, a, b, .. } => {
             let (a, b) = (read(regs, a)?, read(regs, b)?);
             if !rne || matches!(a, M::Flt(_)) {
                 // Other rounding modes and formats: fpsym's soft-float.
@@ -304,58 +416,80 @@ pub(super) fn bytes(m: Mem) -> u64 {
     }
 }
 
-/// The live object holding `[a, a + n)`, if its size is concrete: (base, offset).
-pub(super) fn object(mem: &Memory, a: u64, n: u64) -> Option<(u64, u64)> {
-    let o = mem.find(a)?;
-    (o.alive && o.sym_size.is_none() && a - o.base + n <= o.size).then_some((o.base, a - o.base))
+/// Whether `o` is live, of a concrete size, and holds `[a, a + n)`.
+fn holds(o: &crate::memory::Object, a: u64, n: u64) -> bool {
+    o.alive && o.sym_size.is_none() && a - o.base + n <= o.size
 }
 
 pub(super) fn load(mem: &Memory, a: u64, m: Mem) -> Option<Slot> {
-    let n = bytes(m);
-    let (base, off) = object(mem, a, n)?;
-    let o = mem.get(base)?;
-    let cells = &o.cells[off as usize..(off + n) as usize];
+    if let Mem::Flt(fmt) = m {
+        // Other formats only as stored whole.
+        let n = bytes(m);
+        let o = mem.find(a).filter(|o| holds(o, a, n))?;
+        let cells = &o.cells[(a - o.base) as usize..(a - o.base + n) as usize];
+        return match whole(cells, n)? {
+            Value::Fp(f) if f.format() == fmt => Slot::float(f),
+            _ => None,
+        };
+    }
+    machine(m, load_bits(mem, a, m)?)
+}
+
+/// The slot of a machine value of class `m` (not [`Mem::Flt`]) from its
+/// bits; None for a NaN.
+#[inline(always)]
+pub(super) fn machine(m: Mem, bits: u64) -> Option<Slot> {
+    Some(match m {
+        Mem::Int(w) => Slot::Int(bits, w),
+        Mem::F32 => Slot::F32(Some(f32::from_bits(bits as u32)).filter(|f| !f.is_nan())?),
+        Mem::F64 => Slot::F64(Some(f64::from_bits(bits)).filter(|f| !f.is_nan())?),
+        Mem::Flt(_) => return None,
+    })
+}
+
+/// The constant of `cells` when they hold one whole value as stored (the
+/// common case).
+fn whole(cells: &[Cell], n: u64) -> Option<Value> {
     let first = &cells[0];
-    // The whole value as stored (the common case): its constant.
     let whole = first.size as u64 == n
         && first.idx == 0
         && cells
             .iter()
             .enumerate()
             .all(|(i, c)| c.idx as usize == i && c.val == first.val);
-    let bits = if whole {
-        match (first.val.as_const()?, m) {
-            (Value::Bv(b), Mem::Int(w)) if b.width() == 8 * n as u32 => mask(b.bits() as u64, w),
-            (Value::Fp(f), Mem::F32) if f.format() == Format::BINARY32 && !f.is_nan() => {
-                return Some(Slot::F32(f.to_f32()?))
-            }
-            (Value::Fp(f), Mem::F64) if f.format() == Format::BINARY64 && !f.is_nan() => {
-                return Some(Slot::F64(f.to_f64()?))
-            }
-            (Value::Fp(f), Mem::Flt(fmt)) if f.format() == fmt => return Slot::float(f),
-            _ => return None,
-        }
-    } else if let Mem::Flt(_) = m {
-        // Other formats only as stored whole.
-        return None;
+    if whole {
+        first.val.as_const()
     } else {
-        let mut x = 0u64;
-        for (i, c) in cells.iter().enumerate() {
-            x |= (byte(c)? as u64) << (8 * i);
+        None
+    }
+}
+
+/// The bits of the value of class `m` (an integer masked to its width, a
+/// binary32 or binary64 value's encoding) at `a`, if they are all
+/// concrete and not a NaN stored as a float; not for [`Mem::Flt`].
+pub(super) fn load_bits(mem: &Memory, a: u64, m: Mem) -> Option<u64> {
+    let n = bytes(m);
+    let o = mem.find(a).filter(|o| holds(o, a, n))?;
+    let off = a - o.base;
+    let cells = &o.cells[off as usize..(off + n) as usize];
+    let bits = match whole(cells, n) {
+        Some(v) => match (v, m) {
+            (Value::Bv(b), Mem::Int(_)) if b.width() == 8 * n as u32 => b.bits() as u64,
+            (Value::Fp(f), Mem::F32) if f.format() == Format::BINARY32 && !f.is_nan() => f.to_f32()?.to_bits() as u64,
+            (Value::Fp(f), Mem::F64) if f.format() == Format::BINARY64 && !f.is_nan() => f.to_f64()?.to_bits(),
+            _ => return None,
+        },
+        None => {
+            let mut x = 0u64;
+            for (i, c) in cells.iter().enumerate() {
+                x |= (byte(c)? as u64) << (8 * i);
+            }
+            x
         }
-        x
     };
     Some(match m {
-        Mem::Int(w) => Slot::Int(mask(bits, w), w),
-        Mem::F32 => {
-            let f = f32::from_bits(bits as u32);
-            (!f.is_nan()).then_some(Slot::F32(f))?
-        }
-        Mem::F64 => {
-            let f = f64::from_bits(bits);
-            (!f.is_nan()).then_some(Slot::F64(f))?
-        }
-        Mem::Flt(_) => return None,
+        Mem::Int(w) => mask(bits, w),
+        _ => bits,
     })
 }
 
@@ -372,7 +506,8 @@ pub(super) fn byte(c: &Cell) -> Option<u8> {
 
 pub(super) fn store(mem: &mut Memory, a: u64, v: M, m: Mem) -> Option<()> {
     let n = bytes(m);
-    let (base, off) = object(mem, a, n)?;
+    let o = mem.find_mut_if(a, |o| holds(o, a, n))?;
+    let off = a - o.base;
     let val = match (v, m) {
         // As the executor stores an integer: zero-extended to its bytes.
         (M::Int(x, w), Mem::Int(mw)) if w == mw => bv(8 * n as u32, x as u128),
@@ -381,7 +516,6 @@ pub(super) fn store(mem: &mut Memory, a: u64, v: M, m: Mem) -> Option<()> {
         (M::Flt(f), Mem::Flt(fmt)) if f.format() == fmt => Term::fp(*f),
         _ => return None,
     };
-    let o = mem.get_mut(base)?;
     let cells = std::sync::Arc::make_mut(&mut o.cells);
     for (i, c) in cells[off as usize..(off + n) as usize].iter_mut().enumerate() {
         *c = Cell {

@@ -52,10 +52,16 @@ use std::collections::HashMap;
 #[derive(Default)]
 pub struct Fast {
     funcs: Vec<Option<FFunc>>,
-    /// A block's phis, all read before any is written: kept between
-    /// blocks so that entering one does not allocate.
-    staged: Vec<(u32, Slot)>,
+    /// A block's phis' values (in the block's order), all read before
+    /// any is written: kept between blocks so that entering one does not
+    /// allocate.
+    staged: Vec<Slot>,
+    /// Register storage of returned frames, for the next calls.
+    storage: Vec<Vec<Slot>>,
 }
+
+/// Returned frames' register storage kept for reuse.
+const STORAGE_KEPT: usize = 64;
 
 /// What [`run`] needs of the run.
 pub struct Cx<'a, 'p> {
@@ -163,11 +169,15 @@ enum Op {
     },
     ICmp {
         p: IntPredicate,
+        /// The operands' width.
+        w: u32,
         a: Src,
         b: Src,
     },
     FBin {
         op: FOp,
+        /// The operands' format.
+        m: Mem,
         a: Src,
         b: Src,
     },
@@ -205,7 +215,7 @@ enum Op {
     Call {
         callee: usize,
         args: Vec<Src>,
-        loc: Option<Loc>,
+        loc: Option<std::sync::Arc<Loc>>,
     },
 }
 
@@ -215,7 +225,9 @@ struct FInst {
     /// The result's slot (unused without a result).
     dest: u32,
     /// Some checker may report here: it is asked with the operands.
-    checked: bool,
+    /// Which checkers may report here (bit k: checker k; bit 63 also
+    /// stands for every later one): they are asked with the operands.
+    checked: u64,
 }
 
 #[derive(Clone, Debug)]
@@ -241,6 +253,9 @@ enum FTerm {
 struct FBlock {
     /// Phis: (slot, incoming value per predecessor block index).
     phis: Vec<(u32, Vec<(usize, Src)>)>,
+    /// No phi's incoming value is another phi's register: each may be
+    /// written as soon as it is read.
+    independent: bool,
     instrs: Vec<FInst>,
     term: FTerm,
 }
@@ -315,9 +330,9 @@ pub fn run(fast: &mut Fast, cx: &Cx<'_, '_>, st: &mut State, step_budget: u64, i
         fast.funcs = vec![None; cx.prog.funcs.len()];
     }
     let (mut done, mut steps) = (0u64, 0u64);
-    while steps < step_budget && done < instr_budget && st.split_at.is_none() {
+    'frames: while steps < step_budget && done < instr_budget && st.split_at.is_none() {
         let Some(frame) = st.frames.last() else { break };
-        let (fidx, bb, ip) = (frame.func, frame.bb, frame.ip);
+        let fidx = frame.func;
         if fast.funcs[fidx].is_none() {
             let d = Decoder {
                 cx,
@@ -330,170 +345,224 @@ pub fn run(fast: &mut Fast, cx: &Cx<'_, '_>, st: &mut State, step_budget: u64, i
         if !std::sync::Arc::ptr_eq(&func.names, st.frame().regs.names()) {
             break;
         }
-        let block = &func.blocks[bb];
-        // Phis, all read on entry, then written.
-        if ip == 0 && !block.phis.is_empty() {
-            let Some(prev) = st.frame().prev_bb else { break };
-            let regs = &st.frame().regs;
-            let staged = &mut fast.staged;
-            staged.clear();
-            for (dest, incoming) in &block.phis {
-                let Some((_, s)) = incoming.iter().find(|(b, _)| *b == prev) else {
-                    break;
-                };
-                let v = read_slot(regs, s);
-                if *dest == u32::MAX || v == Slot::Empty {
-                    break;
+        let top = st.frames.len() - 1;
+        // The function's blocks, one after another, until a call or a
+        // return changes the frame.
+        'blocks: loop {
+            if steps >= step_budget || done >= instr_budget {
+                break 'frames;
+            }
+            let (bb, ip) = (st.frames[top].bb, st.frames[top].ip);
+            let block = &func.blocks[bb];
+            // Phis, all read on entry, then written.
+            if ip == 0 && !block.phis.is_empty() {
+                let Some(prev) = st.frame().prev_bb else { break 'frames };
+                if block.independent {
+                    // Copied straight in; one missing leaves the phis to the
+                    // executor, which reads the same values.
+                    let regs = &mut st.frame_mut().regs;
+                    let mut complete = true;
+                    for (dest, incoming) in &block.phis {
+                        let Some((_, s)) = incoming.iter().find(|(b, _)| *b == prev) else {
+                            complete = false;
+                            break;
+                        };
+                        complete = *dest != u32::MAX
+                            && match s {
+                                Src::Reg(k) => regs.copy_slot(*k, *dest),
+                                s => {
+                                    regs.set_slot(*dest, read_slot(regs, s));
+                                    true
+                                }
+                            };
+                        if !complete {
+                            break;
+                        }
+                    }
+                    if !complete {
+                        break 'frames;
+                    }
+                    let n = block.phis.len();
+                    st.frame_mut().ip = n;
+                    done += n as u64;
+                    steps += 1;
+                    continue 'blocks;
                 }
-                staged.push((*dest, v));
+                let regs = &st.frame().regs;
+                let staged = &mut fast.staged;
+                staged.clear();
+                for (dest, incoming) in &block.phis {
+                    let Some((_, s)) = incoming.iter().find(|(b, _)| *b == prev) else {
+                        break;
+                    };
+                    if *dest == u32::MAX {
+                        break;
+                    }
+                    let v = read_slot(regs, s);
+                    if v == Slot::Empty {
+                        break;
+                    }
+                    staged.push(v);
+                }
+                if staged.len() != block.phis.len() {
+                    break 'frames;
+                }
+                let n = staged.len();
+                let f = st.frame_mut();
+                for ((d, _), v) in block.phis.iter().zip(staged.drain(..)) {
+                    f.regs.set_slot(*d, v);
+                }
+                f.ip = n;
+                done += n as u64;
+                steps += 1;
+                continue 'blocks;
             }
-            if staged.len() != block.phis.len() {
-                break;
-            }
-            let n = staged.len();
-            let f = st.frame_mut();
-            for (d, v) in staged.drain(..) {
-                f.regs.set_slot(d, v);
-            }
-            f.ip = n;
-            done += n as u64;
-            steps += 1;
-            continue;
-        }
-        let prog_block = &cx.prog.funcs[fidx].basic_blocks[bb];
-        if ip < block.instrs.len() {
-            // The block's straight-line instructions, in one go.
-            let top = st.frames.len() - 1;
-            let mut ip = ip;
-            while ip < block.instrs.len() && steps < step_budget && done < instr_budget {
+            let prog_block = &cx.prog.funcs[fidx].basic_blocks[bb];
+            if ip < block.instrs.len() {
+                // The block's straight-line instructions, in one go.
+                let mut ip = ip;
+                while ip < block.instrs.len() && steps < step_budget && done < instr_budget {
+                    let inst = &block.instrs[ip];
+                    if inst.checked != 0 && !quiet(cx, &st.frames[top].regs, inst, &prog_block.instrs[ip]) {
+                        break;
+                    }
+                    match &inst.op {
+                        Op::Nop => {}
+                        Op::Slow | Op::Call { .. } => break,
+                        _ => {
+                            if exec_op(&mut st.frames[top].regs, &mut st.mem, st.rm, inst).is_none() {
+                                break;
+                            }
+                        }
+                    }
+                    ip += 1;
+                    done += 1;
+                    steps += 1;
+                }
+                st.frames[top].ip = ip;
+                if ip == block.instrs.len() || steps >= step_budget || done >= instr_budget {
+                    continue 'blocks;
+                }
                 let inst = &block.instrs[ip];
-                if inst.checked && !quiet(cx, &st.frames[top].regs, inst, &prog_block.instrs[ip]) {
-                    break;
+                let Op::Call { callee, args, loc } = &inst.op else {
+                    break 'frames;
+                };
+                if inst.checked != 0 && !quiet(cx, &st.frames[top].regs, inst, &prog_block.instrs[ip]) {
+                    break 'frames;
                 }
-                match &inst.op {
-                    Op::Nop => {}
-                    Op::Slow | Op::Call { .. } => break,
-                    _ => {
-                        if exec_op(&mut st.frames[top].regs, &mut st.mem, st.rm, inst).is_none() {
-                            break;
+                if st.frames.len() + 1 > cx.config.limits.max_call_depth {
+                    break 'frames;
+                }
+                let regs = &st.frames[top].regs;
+                let names = cx.prog.reg_names[*callee].clone();
+                let mut r = match fast.storage.pop() {
+                    Some(v) => crate::state::Regs::with_storage(names, v),
+                    None => crate::state::Regs::new(names),
+                };
+                let mut complete = true;
+                for (k, a) in args.iter().enumerate() {
+                    let v = read_slot(regs, a);
+                    complete &= v != Slot::Empty;
+                    r.set_slot(k as u32, v);
+                }
+                if !complete {
+                    break 'frames;
+                }
+                let dest = prog_block.instrs[ip].try_get_result().cloned();
+                st.frames[top].ip += 1;
+                st.frames.push(Frame {
+                    ret_dest: dest,
+                    ret_slot: inst.dest,
+                    call_site: loc.clone(),
+                    ..Frame::new(*callee, r)
+                });
+                done += 1;
+                steps += 1;
+                continue 'frames;
+            }
+            // The terminator.
+            if !cx.terminators {
+                break 'frames;
+            }
+            match &block.term {
+                FTerm::Slow => break 'frames,
+                FTerm::Br(to) => {
+                    done += 1;
+                    steps += 1;
+                    if goto(cx, st, fidx, *to) {
+                        break 'frames;
+                    }
+                }
+                FTerm::CondBr { c, t, f } => {
+                    if !cx.branches {
+                        break 'frames;
+                    }
+                    let Some(M::Int(c, _)) = read(&st.frame().regs, c) else {
+                        break 'frames;
+                    };
+                    let (to, k) = if c != 0 { (*t, 0) } else { (*f, 1) };
+                    st.trail.push((fidx, bb, k));
+                    done += 1;
+                    steps += 1;
+                    if goto(cx, st, fidx, to) {
+                        break 'frames;
+                    }
+                }
+                FTerm::Switch { c, cases, default } => {
+                    if !cx.branches {
+                        break 'frames;
+                    }
+                    let Some(M::Int(c, _)) = read(&st.frame().regs, c) else {
+                        break 'frames;
+                    };
+                    // The executor's trail: the taken case's index, or the
+                    // number of cases for the default.
+                    let (k, to) = match cases.iter().position(|(v, _)| *v == c) {
+                        Some(k) => (k, cases[k].1),
+                        None => (cases.len(), *default),
+                    };
+                    st.trail.push((fidx, bb, k));
+                    done += 1;
+                    steps += 1;
+                    if goto(cx, st, fidx, to) {
+                        break 'frames;
+                    }
+                }
+                FTerm::Ret(v) => {
+                    if st.frames.len() < 2 {
+                        break 'frames;
+                    }
+                    let v = match v {
+                        Some(s) => {
+                            let v = read_slot(&st.frame().regs, s);
+                            if v == Slot::Empty {
+                                break 'frames;
+                            }
+                            Some(v)
+                        }
+                        None => None,
+                    };
+                    let frame = st.frames.pop().expect("a frame to return from");
+                    for a in frame.allocas.iter().chain(&frame.va_areas) {
+                        st.mem.kill(*a);
+                    }
+                    if let (Some(d), Some(v)) = (frame.ret_dest, v) {
+                        let f = st.frame_mut();
+                        let slot = Some(frame.ret_slot).filter(|k| *k != u32::MAX);
+                        match slot.or_else(|| f.regs.names().slot(&d)) {
+                            Some(k) => f.regs.set_slot(k, v),
+                            None => f.regs.insert(d, v.val().expect("a written value")),
                         }
                     }
-                }
-                ip += 1;
-                done += 1;
-                steps += 1;
-            }
-            st.frames[top].ip = ip;
-            if ip == block.instrs.len() || steps >= step_budget || done >= instr_budget {
-                continue;
-            }
-            let inst = &block.instrs[ip];
-            let Op::Call { callee, args, loc } = &inst.op else {
-                break;
-            };
-            if inst.checked && !quiet(cx, &st.frames[top].regs, inst, &prog_block.instrs[ip]) {
-                break;
-            }
-            if st.frames.len() + 1 > cx.config.limits.max_call_depth {
-                break;
-            }
-            let regs = &st.frames[top].regs;
-            let mut r = cx.prog.regs(*callee);
-            let mut complete = true;
-            for (k, a) in args.iter().enumerate() {
-                let v = read_slot(regs, a);
-                complete &= v != Slot::Empty;
-                r.set_slot(k as u32, v);
-            }
-            if !complete {
-                break;
-            }
-            let dest = prog_block.instrs[ip].try_get_result().cloned();
-            st.frames[top].ip += 1;
-            st.frames.push(Frame {
-                ret_dest: dest,
-                call_site: loc.clone(),
-                ..Frame::new(*callee, r)
-            });
-            done += 1;
-            steps += 1;
-            continue;
-        }
-        // The terminator.
-        if !cx.terminators {
-            break;
-        }
-        match &block.term {
-            FTerm::Slow => break,
-            FTerm::Br(to) => {
-                done += 1;
-                steps += 1;
-                if goto(cx, st, fidx, *to) {
-                    break;
-                }
-            }
-            FTerm::CondBr { c, t, f } => {
-                if !cx.branches {
-                    break;
-                }
-                let Some(M::Int(c, _)) = read(&st.frame().regs, c) else {
-                    break;
-                };
-                let (to, k) = if c != 0 { (*t, 0) } else { (*f, 1) };
-                st.trail.push((fidx, bb, k));
-                done += 1;
-                steps += 1;
-                if goto(cx, st, fidx, to) {
-                    break;
-                }
-            }
-            FTerm::Switch { c, cases, default } => {
-                if !cx.branches {
-                    break;
-                }
-                let Some(M::Int(c, _)) = read(&st.frame().regs, c) else {
-                    break;
-                };
-                // The executor's trail: the taken case's index, or the
-                // number of cases for the default.
-                let (k, to) = match cases.iter().position(|(v, _)| *v == c) {
-                    Some(k) => (k, cases[k].1),
-                    None => (cases.len(), *default),
-                };
-                st.trail.push((fidx, bb, k));
-                done += 1;
-                steps += 1;
-                if goto(cx, st, fidx, to) {
-                    break;
-                }
-            }
-            FTerm::Ret(v) => {
-                if st.frames.len() < 2 {
-                    break;
-                }
-                let v = match v {
-                    Some(s) => {
-                        let v = read_slot(&st.frame().regs, s);
-                        if v == Slot::Empty {
-                            break;
-                        }
-                        Some(v)
+                    if fast.storage.len() < STORAGE_KEPT {
+                        let mut s = frame.regs.into_storage();
+                        s.clear();
+                        fast.storage.push(s);
                     }
-                    None => None,
-                };
-                let frame = st.frames.pop().expect("a frame to return from");
-                for a in frame.allocas.iter().chain(&frame.va_areas) {
-                    st.mem.kill(*a);
+                    done += 1;
+                    steps += 1;
+                    continue 'frames;
                 }
-                if let (Some(d), Some(v)) = (frame.ret_dest, v) {
-                    let f = st.frame_mut();
-                    match f.regs.names().slot(&d) {
-                        Some(k) => f.regs.set_slot(k, v),
-                        None => f.regs.insert(d, v.val().expect("a written value")),
-                    }
-                }
-                done += 1;
-                steps += 1;
             }
         }
     }

@@ -45,6 +45,14 @@ fn floats(rng: &mut rand::rngs::StdRng) -> Vec<f64> {
     v
 }
 
+/// Executes `inst` as the fast path does, its result in slot 0 of
+/// `st`'s frame; None when it is not plain there.
+fn exec(st: &mut State, r: RoundingMode, inst: &FInst) -> Option<Slot> {
+    let regs = &mut st.frames[0].regs;
+    exec_op(regs, &mut st.mem, r, inst)?;
+    Some(regs.slot(0).clone())
+}
+
 #[test]
 fn integer_operations_agree_with_the_executor() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(7);
@@ -103,6 +111,71 @@ fn integer_operations_agree_with_the_executor() {
         }
     }
     assert!(compared > 100_000);
+}
+
+/// The division checker is not asked on the fast path
+/// (`only_where_not_plain`): what it reports is exactly what the fast
+/// path leaves to the executor.
+#[test]
+fn the_division_checker_reports_only_where_division_is_not_plain() {
+    use crate::checkers::{Checker, DivisionChecker};
+    use llvm_ir::instruction as li;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+    let op = |w: u32| Operand::ConstantOperand(llvm_ir::ConstantRef::new(Constant::Int { bits: w, value: 0 }));
+    for w in [8u32, 16, 32, 64] {
+        let xs = ints(w, &mut rng);
+        let insts = [
+            (
+                IOp::UDiv,
+                Instruction::UDiv(li::UDiv {
+                    operand0: op(w),
+                    operand1: op(w),
+                    dest: Name::Number(0),
+                    debugloc: None,
+                }),
+            ),
+            (
+                IOp::SDiv,
+                Instruction::SDiv(li::SDiv {
+                    operand0: op(w),
+                    operand1: op(w),
+                    dest: Name::Number(0),
+                    debugloc: None,
+                }),
+            ),
+            (
+                IOp::URem,
+                Instruction::URem(li::URem {
+                    operand0: op(w),
+                    operand1: op(w),
+                    dest: Name::Number(0),
+                    debugloc: None,
+                }),
+            ),
+            (
+                IOp::SRem,
+                Instruction::SRem(li::SRem {
+                    operand0: op(w),
+                    operand1: op(w),
+                    dest: Name::Number(0),
+                    debugloc: None,
+                }),
+            ),
+        ];
+        for (iop, inst) in &insts {
+            assert!(DivisionChecker.only_where_not_plain(inst));
+            for &a in &xs {
+                for &b in &xs {
+                    let vals = [
+                        Value::Bv(BvValue::new(w, a as u128)),
+                        Value::Bv(BvValue::new(w, b as u128)),
+                    ];
+                    let reports = DivisionChecker.may_check(inst, Some(&vals));
+                    assert_eq!(reports, int_op(*iop, w, a, b).is_none(), "{iop:?} i{w} {a} {b}");
+                }
+            }
+        }
+    }
 }
 
 #[test]
@@ -185,7 +258,8 @@ fn float_operations_agree_with_the_executor() {
     }
     // Arithmetic in every rounding mode, as the fast path executes it.
     let mut st = crate::exec::placeholder();
-    st.frames.push(Frame::new(0, crate::state::Regs::default()));
+    let one = std::sync::Arc::new(crate::state::RegNames::new([&Name::Number(0)]));
+    st.frames.push(Frame::new(0, crate::state::Regs::new(one)));
     for r in [
         RoundingMode::NearestTiesToEven,
         RoundingMode::NearestTiesToAway,
@@ -206,15 +280,35 @@ fn float_operations_agree_with_the_executor() {
                     let inst = FInst {
                         op: Op::FBin {
                             op,
+                            m: Mem::F64,
                             a: Src::F64(a),
                             b: Src::F64(b),
                         },
                         dest: 0,
-                        checked: false,
+                        checked: 0,
                     };
-                    match compute(&st.frames[0].regs, &mut st.mem, r, &inst) {
+                    match exec(&mut st, r, &inst) {
                         Some(Slot::F64(x)) => assert_eq!(Float::from_f64(x), want, "{name} {r:?} {a:e} {b:e}"),
                         None => assert!(want.is_nan(), "{name} {r:?} {a:e} {b:e} left to the executor"),
+                        other => panic!("{other:?}"),
+                    }
+                    // binary32, its operands in registers.
+                    let (a32, b32) = (a as f32, b as f32);
+                    let want = value(&arith::fp_binop(name, r, &fp32(a32), &fp32(b32)));
+                    st.frames[0].regs.set_f32(0, a32);
+                    let inst = FInst {
+                        op: Op::FBin {
+                            op,
+                            m: Mem::F32,
+                            a: Src::Reg(0),
+                            b: Src::F32(b32),
+                        },
+                        dest: 0,
+                        checked: 0,
+                    };
+                    match exec(&mut st, r, &inst) {
+                        Some(Slot::F32(x)) => assert_eq!(Float::from_f32(x), want, "{name} {r:?} {a32:e} {b32:e}"),
+                        None => assert!(want.is_nan(), "{name} {r:?} {a32:e} {b32:e} left to the executor"),
                         other => panic!("{other:?}"),
                     }
                 }
@@ -250,13 +344,14 @@ fn float_operations_agree_with_the_executor() {
                         let inst = FInst {
                             op: Op::FBin {
                                 op,
+                                m: Mem::Flt(fmt),
                                 a: Src::Flt(Box::new(a)),
                                 b: Src::Flt(Box::new(b)),
                             },
                             dest: 0,
-                            checked: false,
+                            checked: 0,
                         };
-                        match compute(&st.frames[0].regs, &mut st.mem, r, &inst) {
+                        match exec(&mut st, r, &inst) {
                             Some(Slot::Flt(x)) => assert_eq!(*x, want, "{name} {r:?} {a:?} {b:?}"),
                             None => assert!(want.is_nan()),
                             other => panic!("{other:?}"),
@@ -271,7 +366,7 @@ fn float_operations_agree_with_the_executor() {
                                 b: Src::Flt(Box::new(b)),
                             },
                             dest: 0,
-                            checked: false,
+                            checked: 0,
                         };
                         let got = compute(&st.frames[0].regs, &mut st.mem, r, &inst);
                         assert_eq!(got, Some(Slot::Int(want as u64, 1)), "fcmp {p:?} {a:?} {b:?}");
@@ -281,7 +376,7 @@ fn float_operations_agree_with_the_executor() {
                 let conv = |c: Conv, a: Src| FInst {
                     op: Op::Conv { c, a },
                     dest: 0,
-                    checked: false,
+                    checked: 0,
                 };
                 let want = value(&arith::to_float("fptrunc", r, &Term::fp(a), Format::BINARY64));
                 let got = compute(
