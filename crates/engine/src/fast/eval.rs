@@ -230,6 +230,34 @@ pub(super) fn exec_op(regs: &mut crate::state::Regs, mem: &mut Memory, rm: Round
                 regs.set_f32(d, r);
             }
         }
+        Op::Conv { c, a } if d != u32::MAX && (matches!(c, Conv::Zext(_) | Conv::Sext(_)) || rne) => {
+            let Src::Reg(k) = a else {
+                return compute_into(regs, mem, rm, inst);
+            };
+            match (c, regs.slot(*k)) {
+                (Conv::Zext(w), Slot::Int(x, _)) => {
+                    let x = mask(*x, *w);
+                    regs.set_int(d, x, *w)
+                }
+                (Conv::Sext(w), Slot::Int(x, v)) => {
+                    let x = mask(sext(*x, *v) as u64, *w);
+                    regs.set_int(d, x, *w)
+                }
+                (Conv::IntToF64 { signed }, Slot::Int(x, w)) => {
+                    let r = if *signed { sext(*x, *w) as f64 } else { *x as f64 };
+                    regs.set_f64(d, r)
+                }
+                (Conv::IntToF32 { signed }, Slot::Int(x, w)) => {
+                    let r = if *signed { sext(*x, *w) as f32 } else { *x as f32 };
+                    regs.set_f32(d, r)
+                }
+                (Conv::F32ToF64, Slot::F32(x)) => {
+                    let r = *x as f64;
+                    regs.set_f64(d, r)
+                }
+                _ => return compute_into(regs, mem, rm, inst),
+            }
+        }
         Op::Load { addr, m } if !matches!(m, Mem::Flt(_)) => {
             let bits = load_bits(mem, int(regs, addr)?, *m)?;
             if d != u32::MAX {
@@ -253,11 +281,15 @@ pub(super) fn exec_op(regs: &mut crate::state::Regs, mem: &mut Memory, rm: Round
                 regs.set_int(d, addr, 64);
             }
         }
-        _ => {
-            let s = compute(regs, mem, rm, inst)?;
-            put(regs, d, s);
-        }
+        _ => return compute_into(regs, mem, rm, inst),
     }
+    Some(())
+}
+
+/// [`compute`], its result written to the instruction's slot.
+fn compute_into(regs: &mut crate::state::Regs, mem: &mut Memory, rm: RoundingMode, inst: &FInst) -> Option<()> {
+    let s = compute(regs, mem, rm, inst)?;
+    put(regs, inst.dest, s);
     Some(())
 }
 

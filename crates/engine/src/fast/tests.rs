@@ -113,6 +113,69 @@ fn integer_operations_agree_with_the_executor() {
     assert!(compared > 100_000);
 }
 
+/// Conversions of a register's value, as the fast path runs them (its
+/// in-place arms), against the executor's.
+#[test]
+fn conversions_from_registers_agree_with_the_executor() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+    let mut st = crate::exec::placeholder();
+    let one = std::sync::Arc::new(crate::state::RegNames::new([&Name::Number(0)]));
+    st.frames.push(Frame::new(0, crate::state::Regs::new(one)));
+    let rne = RoundingMode::NearestTiesToEven;
+    let conv = |c: Conv| FInst {
+        op: Op::Conv { c, a: Src::Reg(0) },
+        dest: 0,
+        checked: 0,
+    };
+    for w in [1u32, 8, 16, 32, 64] {
+        for x in ints(w, &mut rng) {
+            let t = bv(w, x as u128);
+            for to in [1u32, 8, 16, 32, 64] {
+                for signed in [false, true] {
+                    st.frames[0].regs.set_int(0, x, w);
+                    let c = if signed { Conv::Sext(to) } else { Conv::Zext(to) };
+                    let want = as_bv(&crate::exec::resize(&t, to, signed)).unwrap();
+                    assert_eq!(
+                        exec(&mut st, rne, &conv(c)),
+                        Some(Slot::Int(want as u64, to)),
+                        "{c:?} i{w} {x}"
+                    );
+                }
+            }
+            for signed in [false, true] {
+                let name = if signed { "sitofp" } else { "uitofp" };
+                st.frames[0].regs.set_int(0, x, w);
+                let want = arith::to_float(name, rne, &t, Format::BINARY64).as_const();
+                let got = exec(&mut st, rne, &conv(Conv::IntToF64 { signed })).and_then(|s| s.val());
+                assert_eq!(
+                    got.and_then(|v| v.term().and_then(|t| t.as_const())),
+                    want,
+                    "{name} i{w} {x} to double"
+                );
+                st.frames[0].regs.set_int(0, x, w);
+                let want = arith::to_float(name, rne, &t, Format::BINARY32).as_const();
+                let got = exec(&mut st, rne, &conv(Conv::IntToF32 { signed })).and_then(|s| s.val());
+                assert_eq!(
+                    got.and_then(|v| v.term().and_then(|t| t.as_const())),
+                    want,
+                    "{name} i{w} {x} to float"
+                );
+            }
+        }
+    }
+    for x in floats(&mut rng) {
+        let x = x as f32;
+        st.frames[0].regs.set_f32(0, x);
+        let want = arith::to_float("fpext", rne, &Term::fp(Float::from_f32(x)), Format::BINARY64).as_const();
+        let got = exec(&mut st, rne, &conv(Conv::F32ToF64)).and_then(|s| s.val());
+        assert_eq!(
+            got.and_then(|v| v.term().and_then(|t| t.as_const())),
+            want,
+            "fpext {x:e}"
+        );
+    }
+}
+
 /// The division checker is not asked on the fast path
 /// (`only_where_not_plain`): what it reports is exactly what the fast
 /// path leaves to the executor.
