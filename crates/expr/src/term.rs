@@ -93,6 +93,14 @@ impl Term {
         Term(node)
     }
 
+    /// Whether both are the same node (then they are equal; equal terms
+    /// may be different nodes: constants made outside the table). Cheaper
+    /// than `==` where the same node is the common case.
+    #[inline]
+    pub fn same_node(&self, other: &Term) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+
     /// A unique id (stable while the term lives): equal terms have equal ids.
     pub fn id(&self) -> u64 {
         if self.0.id == LAZY {

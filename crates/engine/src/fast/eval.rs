@@ -488,7 +488,7 @@ fn whole(cells: &[Cell], n: u64) -> Option<Value> {
         && cells
             .iter()
             .enumerate()
-            .all(|(i, c)| c.idx as usize == i && c.val == first.val);
+            .all(|(i, c)| c.idx as usize == i && (c.val.same_node(&first.val) || c.val == first.val));
     if whole {
         first.val.as_const()
     } else {
