@@ -63,9 +63,12 @@ WEAK struct lconv *localeconv(void) {
  * give is fixed (the kind and permissions, size 0, one link, 4096-byte
  * blocks, /dev/null's device number 1:3); what varies from machine to
  * machine (the device and inode, the owner, the three times) is an input
- * of the run, "fstat", which replay's fstat writes over the machine's.
- * Another descriptor ends the path (not modelled). x86-64's struct stat;
- * on other targets fstat is not modelled. */
+ * of the run, "fstat", which replay's fstat writes over the machine's:
+ * one per file (standard input and output are the same /dev/null without
+ * --sym-stdin), made at its first fstat and kept, its nanoseconds below
+ * 10^9, its device and inode another file's pair. Another descriptor ends
+ * the path (not modelled). x86-64's struct stat; on other targets fstat
+ * is not modelled. */
 #if defined(__x86_64__)
 struct fpsym_stat {
   unsigned long st_dev, st_ino, st_nlink;
@@ -76,7 +79,8 @@ struct fpsym_stat {
   long st_times[6]; /* atime, mtime, ctime: seconds and nanoseconds */
   long reserved[3];
 };
-/* The inputs, in this order (replay's fstat reads the same struct). */
+/* The inputs, in this order (replay's fstat reads the same struct, and
+ * keeps one per file the same way). */
 struct fpsym_stat_inputs {
   unsigned long dev, ino;
   unsigned int uid, gid;
@@ -84,23 +88,36 @@ struct fpsym_stat_inputs {
 };
 extern unsigned long fpsym_stdin_size;
 void klee_make_symbolic(void *p, unsigned long n, const char *name);
+void klee_assume(unsigned long c);
 void fpsym_unsupported_fstat_descriptor(int fd);
 void fpsym_unsupported_stat_path(const char *path);
+static struct fpsym_stat_inputs fpsym_stat_files[3];
+static int fpsym_stat_made[3];
 WEAK int fstat(int fd, struct fpsym_stat *s) {
   if (fd < 0 || fd > 2) {
     fpsym_unsupported_fstat_descriptor(fd);
     return -1;
   }
-  int pipe = fd == 2 || (fd == 0 && fpsym_stdin_size > 0);
-  struct fpsym_stat_inputs in;
-  klee_make_symbolic(&in, sizeof in, "fstat");
+  int stdin_pipe = fpsym_stdin_size > 0;
+  int pipe = fd == 2 || (fd == 0 && stdin_pipe);
+  int file = fd == 0 && !stdin_pipe ? 1 : fd; /* stdin is stdout's /dev/null */
+  struct fpsym_stat_inputs *in = &fpsym_stat_files[file];
+  if (!fpsym_stat_made[file]) {
+    klee_make_symbolic(in, sizeof *in, "fstat");
+    for (int i = 1; i < 6; i += 2)
+      klee_assume((in->times[i] >= 0) & (in->times[i] <= 999999999)); /* no branch: one path */
+    for (int f = 0; f < 3; f++)
+      if (fpsym_stat_made[f])
+        klee_assume((fpsym_stat_files[f].dev != in->dev) | (fpsym_stat_files[f].ino != in->ino));
+    fpsym_stat_made[file] = 1;
+  }
   *s = (struct fpsym_stat){0};
-  s->st_dev = in.dev;
-  s->st_ino = in.ino;
-  s->st_uid = in.uid;
-  s->st_gid = in.gid;
+  s->st_dev = in->dev;
+  s->st_ino = in->ino;
+  s->st_uid = in->uid;
+  s->st_gid = in->gid;
   for (int i = 0; i < 6; i++)
-    s->st_times[i] = in.times[i];
+    s->st_times[i] = in->times[i];
   s->st_nlink = 1;
   s->st_mode = pipe ? 0010600 : 0020666; /* S_IFIFO | rw-------, S_IFCHR | rw-rw-rw- */
   s->st_rdev = pipe ? 0 : 0x103;

@@ -40,21 +40,32 @@ clock_t clock(void) { clock_t v = 0; size_t k; const unsigned char *d = fpsym_ne
   memcpy(&v, d, k < sizeof v ? k : sizeof v); return v; }
 /* fstat and stat of the standard streams: the machine's answer, with what
    varies from machine to machine (device, inode, owner, times) the test's
-   input "fstat", as fpsym's model gives them (its C runtime's streams.c);
-   other descriptors and paths as the machine says. x86-64's struct stat. */
+   input "fstat", one per file as fpsym's model makes them (its C runtime's
+   streams.c: standard input is standard output's /dev/null unless it is a
+   pipe); other descriptors and paths as the machine says. x86-64's
+   struct stat. */
 #if defined(__x86_64__)
 #include <sys/syscall.h>
 long syscall(long, ...);
 struct fpsym_kstat { unsigned long dev, ino, nlink; unsigned int mode, uid, gid; int pad0; unsigned long rdev;
   long size, blksize, blocks; long times[6]; long reserved[3]; };
 struct fpsym_stat_inputs { unsigned long dev, ino; unsigned int uid, gid; long times[6]; };
+static struct fpsym_stat_inputs fpsym_stat_files[3];
+static int fpsym_stat_made[3];
 int fstat(int fd, void *buf) {
   struct fpsym_kstat *s = buf;
   if (syscall(SYS_fstat, fd, s) != 0) return -1;
   if (fd >= 0 && fd <= 2) {
-    struct fpsym_stat_inputs in; memset(&in, 0, sizeof in); size_t k; const unsigned char *d = fpsym_next(&k);
-    memcpy(&in, d, k < sizeof in ? k : sizeof in);
-    s->dev = in.dev; s->ino = in.ino; s->uid = in.uid; s->gid = in.gid; memcpy(s->times, in.times, sizeof in.times);
+    struct fpsym_kstat in0;
+    int stdin_pipe = syscall(SYS_fstat, 0, &in0) == 0 && (in0.mode & 0170000) == 0010000;
+    int file = fd == 0 && !stdin_pipe ? 1 : fd;
+    struct fpsym_stat_inputs *in = &fpsym_stat_files[file];
+    if (!fpsym_stat_made[file]) {
+      memset(in, 0, sizeof *in); size_t k; const unsigned char *d = fpsym_next(&k);
+      memcpy(in, d, k < sizeof *in ? k : sizeof *in);
+      fpsym_stat_made[file] = 1;
+    }
+    s->dev = in->dev; s->ino = in->ino; s->uid = in->uid; s->gid = in->gid; memcpy(s->times, in->times, sizeof in->times);
   }
   return 0;
 }

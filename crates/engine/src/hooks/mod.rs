@@ -346,6 +346,21 @@ pub(crate) fn int_arg(name: &str, args: &[Val], k: usize) -> Result<Term, ExecEr
 /// Why a run that called `function`, which has neither a model nor a body,
 /// is incomplete, with what is modelled and how to give it a body.
 pub fn unmodelled_call(function: &str) -> String {
+    // fpsym's C runtime ends a path it does not model by calling
+    // `fpsym_unsupported_WHAT`.
+    if let Some(what) = function.strip_prefix("fpsym_unsupported_") {
+        let what = match what {
+            "stream" => "a stream other than stdin, stdout and stderr",
+            "fstat_descriptor" => "fstat of a descriptor other than 0, 1 and 2",
+            "stat_path" => "stat of a path other than a standard stream's",
+            "langinfo" => "this nl_langinfo item",
+            "scanf_directive" => "this scanf directive",
+            "ungetc_depth" => "more than one character pushed back by ungetc",
+            "scanf_token_length" => "a scanf token this long",
+            other => other,
+        };
+        return format!("not modelled: {what} (fpsym's C runtime ends the path here)");
+    }
     format!(
         "call to unmodelled function {function} (fpsym models the KLEE/SV-COMP API, libm, the printf \
          family, malloc/free, getenv/time/rand/errno/atexit, fenv, and glibc's string, ctype, stdlib, \
