@@ -107,6 +107,9 @@ pub enum HeadVar {
     Local(llvm_ir::Name),
     /// A global variable.
     Global(String),
+    /// A scalar inside a local object (its C expression: `y[2]`, `s.x`),
+    /// which k-induction does not assume anything of.
+    Memory(String),
 }
 
 /// `lo <= Σ c_i x_i <= hi` over a loop's values, in exact rationals.
@@ -163,7 +166,11 @@ pub fn linear_facts(invs: &[Invariant], head: &llvm_ir::Name) -> Vec<fpsym_engin
         .filter(|i| i.in_entry && i.function == "main" && i.head == *head)
         .flat_map(|i| i.linear.iter())
         .map(LinearBound::stated)
-        .filter(|b| b.terms.iter().all(|(n, _, _)| is_c_identifier(n)))
+        .filter(|b| {
+            b.terms
+                .iter()
+                .all(|(n, v, _)| is_c_identifier(n) && !matches!(v, HeadVar::Memory(_)))
+        })
         .map(|b| LinearFact {
             terms: b
                 .terms
@@ -172,6 +179,7 @@ pub fn linear_facts(invs: &[Invariant], head: &llvm_ir::Name) -> Vec<fpsym_engin
                     let v = match v {
                         HeadVar::Local(n) => V::Register(n),
                         HeadVar::Global(g) => V::Global(g),
+                        HeadVar::Memory(_) => unreachable!("left out above"),
                     };
                     (v, c)
                 })
@@ -259,6 +267,7 @@ pub fn induction_facts(invs: &[Invariant], head: &llvm_ir::Name) -> Vec<fpsym_en
             let var = match v {
                 HeadVar::Local(n) => V::Register(n.clone()),
                 HeadVar::Global(g) => V::Global(g.clone()),
+                HeadVar::Memory(_) => return None,
             };
             let range = match val {
                 Val::F(x) => Range::Float {

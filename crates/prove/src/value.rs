@@ -157,6 +157,102 @@ impl IntRange {
     }
 }
 
+/// A pointer into the object one `alloca` made in one call: the byte
+/// offsets `lo, lo + stride, ..., hi` from the object's start.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Addr {
+    /// The call context of the function that made the object.
+    pub ctx: u32,
+    /// The `alloca`'s IR name.
+    pub var: llvm_ir::Name,
+    /// The least offset.
+    pub lo: i128,
+    /// The greatest offset.
+    pub hi: i128,
+    /// The step between offsets (0 when there is one).
+    pub stride: i128,
+    /// The object's size in bytes.
+    pub size: i128,
+}
+
+fn gcd(a: i128, b: i128) -> i128 {
+    let (mut a, mut b) = (a.abs(), b.abs());
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+impl Addr {
+    /// One offset.
+    pub fn at(&self, off: i128) -> Addr {
+        Addr {
+            lo: off,
+            hi: off,
+            stride: 0,
+            ..self.clone()
+        }
+    }
+    /// The offsets `self + k * step` for k in `[a, b]` (None on overflow).
+    pub fn plus(&self, a: i128, b: i128, step: i128) -> Option<Addr> {
+        let lo = self.lo.checked_add(a.checked_mul(step)?)?;
+        let hi = self.hi.checked_add(b.checked_mul(step)?)?;
+        let stride = if a == b || step == 0 {
+            self.stride
+        } else {
+            gcd(self.stride, step)
+        };
+        Some(Addr {
+            lo,
+            hi,
+            stride,
+            ..self.clone()
+        })
+    }
+    /// Every offset, in order (None: more than `max`).
+    pub fn offsets(&self, max: usize) -> Option<Vec<i128>> {
+        if self.lo == self.hi || self.stride == 0 {
+            return Some(vec![self.lo]);
+        }
+        let n = (self.hi - self.lo) / self.stride + 1;
+        if n > max as i128 {
+            return None;
+        }
+        Some((0..n).map(|k| self.lo + k * self.stride).collect())
+    }
+    /// Both sets of offsets (the same object).
+    fn join(&self, o: &Addr) -> Addr {
+        Addr {
+            lo: self.lo.min(o.lo),
+            hi: self.hi.max(o.hi),
+            stride: gcd(gcd(self.stride, o.stride), self.lo - o.lo),
+            ..self.clone()
+        }
+    }
+    /// The join, where a growing end jumps to the object's end (an offset
+    /// beyond the object: None).
+    fn widen(&self, o: &Addr) -> Option<Addr> {
+        let mut j = self.join(o);
+        if j.lo < 0 || j.hi > j.size {
+            return None;
+        }
+        if j.lo < self.lo {
+            j.lo = if j.stride == 0 { 0 } else { j.lo.rem_euclid(j.stride) };
+        }
+        if j.hi > self.hi {
+            j.hi = if j.stride == 0 {
+                j.size
+            } else {
+                j.hi + (j.size - j.hi) / j.stride * j.stride
+            };
+        }
+        Some(j)
+    }
+    fn same_object(&self, o: &Addr) -> bool {
+        self.ctx == o.ctx && self.var == o.var
+    }
+}
+
 /// An abstract value of one IR value.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Val {
@@ -172,6 +268,8 @@ pub enum Val {
         /// The element indices it may point to (None: the variable itself).
         idx: Option<(i128, i128)>,
     },
+    /// A pointer into a local variable (an `alloca`'s object).
+    Addr(Addr),
     /// A range of reals: the values of a linear combination of a loop's
     /// variables (a template direction of the relational domain).
     R(RatRange),
@@ -190,6 +288,7 @@ impl Val {
             (Val::F(a), Val::F(b)) => Val::F(a.hull(b)),
             (Val::I(a), Val::I(b)) => Val::I(a.hull(b)),
             (Val::R(a), Val::R(b)) => Val::R(a.hull(b)),
+            (Val::Addr(a), Val::Addr(b)) if a.same_object(b) => Val::Addr(a.join(b)),
             (Val::Lin(a), Val::Lin(b)) if a.0.coefs == b.0.coefs => {
                 let mut f = (*a.0).clone();
                 f.lo = f.lo.min(b.0.lo.clone());
@@ -215,7 +314,7 @@ impl Val {
             (Val::I(a), Val::I(b)) => a.lo >= b.lo && a.hi <= b.hi,
             (Val::R(a), Val::R(b)) => b.contains(a),
             (Val::Lin(a), Val::Lin(b)) => a.0.coefs == b.0.coefs && a.0.lo >= b.0.lo && a.0.hi <= b.0.hi,
-            (a @ Val::Ptr { .. }, b @ Val::Ptr { .. }) => a.join(b) == *b,
+            (a @ Val::Ptr { .. }, b @ Val::Ptr { .. }) | (a @ Val::Addr(_), b @ Val::Addr(_)) => a.join(b) == *b,
             _ => false,
         }
     }
@@ -247,6 +346,7 @@ impl Val {
                 Val::I(IntRange { bits: a.bits, lo, hi })
             }
             (Val::R(a), Val::R(b)) => Val::R(a.widen(b)),
+            (Val::Addr(a), Val::Addr(b)) if a.same_object(b) => a.widen(b).map_or(Val::Top, Val::Addr),
             _ => self.join(o),
         }
     }
@@ -299,6 +399,8 @@ impl fmt::Display for Val {
                 global,
                 idx: Some((l, h)),
             } => write!(f, "&{global}[{l}..{h}]"),
+            Val::Addr(a) if a.lo == a.hi => write!(f, "&{}+{}", a.var, a.lo),
+            Val::Addr(a) => write!(f, "&{}+[{}..{}]", a.var, a.lo, a.hi),
             Val::R(r) => {
                 let show = |q: &Option<BigRational>, inf: &str| {
                     q.as_ref()

@@ -55,25 +55,59 @@ fn loops_with_saturation_bisection_and_tables_are_proved() {
 #[test]
 fn reachable_errors_are_never_proved() {
     // each of these reaches reach_error natively
-    for p in ["diverge.c", "wrap.c", "nan.c", "cast.c", "volatile.c"] {
+    for p in [
+        "diverge.c",
+        "wrap.c",
+        "nan.c",
+        "cast.c",
+        "volatile.c",
+        "array.c",
+        "stale_load.c",
+        "weak_store.c",
+        "pointer_walk.c",
+    ] {
         not_proved(p);
     }
 }
 
 #[test]
 fn what_is_not_modelled_stops_the_proof_with_its_place() {
-    match run("array.c") {
-        Outcome::GaveUp(g) => {
-            let l = g.loc.clone().expect("a location");
-            assert_eq!(l.line, 7, "{g}");
-            assert!(g.what.contains("alloca"), "{g}");
+    for (file, line, what) in [
+        ("punning.c", 8, "`v` (a double) read or written as another type (i64)"),
+        ("out_of_bounds.c", 9, "an access to `buf` that may be out of its bounds"),
+        ("dangling.c", 13, "an access to `t` after its call returned"),
+    ] {
+        match run(file) {
+            Outcome::GaveUp(g) => {
+                assert_eq!(g.loc.as_ref().map(|l| l.line), Some(line), "{file}: {g}");
+                assert!(g.what.contains(what), "{file}: {g}");
+            }
+            other => panic!("{file}: {other:?}"),
         }
-        other => panic!("{other:?}"),
     }
     match run("long_double.c") {
         Outcome::GaveUp(g) => assert!(g.what.contains("`long double` value"), "{g}"),
         other => panic!("{other:?}"),
     }
+}
+
+#[test]
+fn local_arrays_structs_and_addresses_are_followed() {
+    let m = proved("local_memory.c");
+    assert!(
+        m.iter()
+            .any(|i| i.contains("s.a in [-2.0, 2.0]") && i.contains("t[3] in 8.0") && i.contains("y[0] in [-0.875")),
+        "{m:?}"
+    );
+    let a = proved("address_taken.c");
+    assert_eq!(a, vec!["s in [-100.0, 100.0]".to_string()]);
+    // the relational domain over an array's elements
+    let f = proved("local_filter.c");
+    assert!(
+        f.iter()
+            .any(|i| i.contains("y[0] in [-") && i.contains("y[1] in [-") && i.contains("linear constraints")),
+        "{f:?}"
+    );
 }
 
 #[test]

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{analyse, analyse_fp, build, native, native_flags, planted, Gen};
+use common::{analyse, analyse_fp, build, in_memory, native, native_flags, planted, Gen};
 use fpsym_prove::Outcome;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -50,6 +50,56 @@ fn random_loops_are_never_proved_where_the_machine_fails() {
     );
     assert!(planted_n >= 30, "too few planted checks: {planted_n}");
     assert!(proved >= 8, "too few random checks proved: {proved}");
+}
+
+/// The same with the loop's values in local memory (an array through a
+/// pointer, struct fields, scalars written through their addresses, an
+/// array written at an index the input chooses): what the analysis claims
+/// of memory it follows holds natively, and some checks are proved.
+#[test]
+fn random_loops_in_local_memory_are_never_proved_where_the_machine_fails() {
+    let dir = std::env::temp_dir().join(format!("fpsym-prove-random-mem-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (mut proved, mut planted_n, mut gave_up) = (0, 0, 0);
+    for seed in 0..16u64 {
+        let ty = if seed % 2 == 0 { "double" } else { "float" };
+        let mut g = Gen {
+            rng: StdRng::seed_from_u64(seed + 900),
+            ty,
+            inside: seed % 3 == 0,
+        };
+        let (template, range) = g.program();
+        let template = in_memory(&template, ty, seed / 2);
+        for (prog, hits) in planted(&dir, &template, range, seed) {
+            planted_n += 1;
+            match analyse(&dir, &prog) {
+                Outcome::Proved(inv) => {
+                    panic!("proved unreachable, but the machine reaches it {hits} times:\n{prog}\ninvariants: {inv:?}")
+                }
+                Outcome::GaveUp(g) => panic!("the analysis gave up on memory it should follow: {g}\n{prog}"),
+                Outcome::MayReach(..) => {}
+            }
+        }
+        let bound = [1.0, 10.0, 100.0, 1e4, 1e8][g.rng.gen_range(0..5)];
+        let prog = template.replace("CHECK", &format!("v0 > {bound:?} || v0 < -{bound:?}"));
+        match analyse(&dir, &prog) {
+            Outcome::Proved(inv) => {
+                proved += 1;
+                let (hits, _, _) = native(&dir, &prog, range, seed + 1000);
+                assert_eq!(
+                    hits, 0,
+                    "proved unreachable, but the machine reaches it:\n{prog}\ninvariants: {inv:?}"
+                );
+            }
+            Outcome::GaveUp(_) => gave_up += 1,
+            Outcome::MayReach(..) => {}
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    eprintln!("{planted_n} planted checks not proved; {proved} of 16 random checks proved, {gave_up} gave up");
+    assert!(planted_n >= 16, "too few planted checks: {planted_n}");
+    assert!(proved >= 4, "too few random checks proved: {proved}");
+    assert_eq!(gave_up, 0, "the analysis gave up on memory it should follow");
 }
 
 /// Exceptions mode's proofs: on random loop programs, an overflow or a

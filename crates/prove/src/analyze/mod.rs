@@ -13,6 +13,7 @@ use fpsym_frontend::{Loc, Program};
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::time::Instant;
 
+mod memory;
 mod refine;
 pub(crate) mod relational;
 mod transfer;
@@ -36,6 +37,13 @@ pub(crate) enum Key {
     /// the symbols of the linear forms (a global changes during the
     /// iteration; its value at the head does not).
     Head(Ctx, usize, Box<Key>),
+    /// The scalar at a byte offset of a local object (the `alloca` of a
+    /// call context).
+    Cell(Ctx, Name, i128),
+    /// A claim: the register (a load's result) still holds the value of the
+    /// memory it was loaded from (a cell or a global), which has not been
+    /// written since; narrowing one narrows the other.
+    Same(Box<Key>, Box<Key>),
 }
 
 /// The abstract state at a program point (None: unreachable).
@@ -95,6 +103,8 @@ pub(crate) struct Analyzer<'p> {
     pub tracked: HashMap<String, Val>,
     /// Constant global arrays of scalars: their elements.
     arrays: HashMap<String, Vec<Val>>,
+    /// The local objects made so far, by call context and `alloca`.
+    objects: HashMap<(Ctx, Name), std::rc::Rc<memory::Object>>,
     fthresholds: HashMap<Format, Vec<Float>>,
     ithresholds: Vec<i128>,
     /// Per function, each block's predecessors (by index).
@@ -259,6 +269,7 @@ impl<'p> Analyzer<'p> {
             invariants: Vec::new(),
             tracked: HashMap::new(),
             arrays: HashMap::new(),
+            objects: HashMap::new(),
             fthresholds: HashMap::new(),
             ithresholds: Vec::new(),
             preds: HashMap::new(),
@@ -713,6 +724,13 @@ impl<'p> Analyzer<'p> {
                 .collect();
             globals.sort_by(|a, b| a.0.cmp(&b.0));
             vars.extend(globals);
+            // the scalars of local objects, by their C names
+            let mut cells: Vec<(&Key, &Val)> = st
+                .iter()
+                .filter(|(k, v)| matches!((k, v), (Key::Cell(..), Val::F(_) | Val::I(_))))
+                .collect();
+            cells.sort_by(|a, b| a.0.cmp(b.0));
+            vars.extend(cells.into_iter().map(|(k, v)| (self.cell_name(k), v.clone())));
             // the first real line of the head (a phi's location is line 0)
             let loc = bb
                 .instrs
@@ -729,6 +747,7 @@ impl<'p> Analyzer<'p> {
                     .map(|k| match k {
                         Key::Local(_, n) => (c_name(n), crate::HeadVar::Local(n.clone())),
                         Key::Global(g) => (g.clone(), crate::HeadVar::Global(g.clone())),
+                        k @ Key::Cell(..) => (self.cell_name(k), crate::HeadVar::Memory(self.cell_name(k))),
                         _ => (String::new(), crate::HeadVar::Global(String::new())),
                     })
                     .collect();
@@ -941,10 +960,11 @@ impl<'p> Analyzer<'p> {
                 assigned.push((key, v));
             }
             if self.heads.get(&f.name).is_some_and(|h| h.contains(&d)) {
-                // the float globals the loop keeps are its variables too
+                // the float globals and local scalars the loop keeps are its
+                // variables too
                 let mut globals: Vec<Key> = s
                     .iter()
-                    .filter(|(k, v)| matches!((k, v), (Key::Global(_), Val::F(_))))
+                    .filter(|(k, v)| matches!((k, v), (Key::Global(_) | Key::Cell(..), Val::F(_))))
                     .map(|(k, _)| k.clone())
                     .collect();
                 globals.sort();
@@ -1077,7 +1097,7 @@ fn c_name(n: &Name) -> String {
 /// a claim only when both sides make it. (An IR value absent from a state
 /// is one not defined on that path, which no later use reads.)
 fn is_claim(k: &Key) -> bool {
-    matches!(k, Key::Form(_) | Key::Dir(..) | Key::Head(..))
+    matches!(k, Key::Form(_) | Key::Dir(..) | Key::Head(..) | Key::Same(..))
 }
 
 /// A state for `FPSYM_PROVE_DEBUG`: its values and ranges, sorted (forms
@@ -1224,10 +1244,13 @@ fn leq(a: &St, b: &St) -> bool {
     match (a, b) {
         (None, _) => true,
         (Some(_), None) => false,
-        (Some(x), Some(y)) => x.iter().all(|(k, v)| match y.get(k) {
-            Some(w) => v.leq(w),
-            None => is_claim(k),
-        }),
+        // (a claim `b` makes must hold in `a`)
+        (Some(x), Some(y)) => {
+            x.iter().all(|(k, v)| match y.get(k) {
+                Some(w) => v.leq(w),
+                None => is_claim(k),
+            }) && y.keys().all(|k| !is_claim(k) || x.contains_key(k))
+        }
     }
 }
 

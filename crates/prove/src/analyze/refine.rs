@@ -167,6 +167,17 @@ impl<'p> Analyzer<'p> {
         if depth > 16 {
             return Some(st);
         }
+        // a loaded value narrows the memory it still equals
+        let sources: Vec<Key> = st
+            .keys()
+            .filter_map(|s| match s {
+                Key::Same(r, m) if **r == *k => Some((**m).clone()),
+                _ => None,
+            })
+            .collect();
+        for m in sources {
+            st = self.assign(Some(st), &Opnd::Var(m), v.clone(), depth + 1)?;
+        }
         match (self.defs.get(k), &v) {
             (Some(Def::FExt(inner)), Val::F(wide)) => {
                 // the narrower values whose extension is in `wide`

@@ -500,7 +500,7 @@ impl<'p> Analyzer<'p> {
 fn float_vars(ctx: Ctx, f: &Function, b: usize, st: &HashMap<Key, Val>) -> Vec<Key> {
     let mut globals: Vec<Key> = st
         .iter()
-        .filter(|(k, v)| matches!((k, v), (Key::Global(_), Val::F(_))))
+        .filter(|(k, v)| matches!((k, v), (Key::Global(_) | Key::Cell(..), Val::F(_))))
         .map(|(k, _)| k.clone())
         .collect();
     globals.sort();

@@ -319,6 +319,23 @@ impl<'p> Analyzer<'p> {
             I::Load(x) => {
                 let addr = ev!(&x.address);
                 let ty = self.module.type_of(i);
+                if let Val::Addr(a) = &addr {
+                    let (v, form, one) = self.load_local(a, &ty, st).map_err(|e| unsupported(self, e))?;
+                    memory::loaded(st, &dest(&x.dest), one.filter(|_| !x.volatile));
+                    let v = if x.volatile { top_of(&ty).unwrap_or(Val::Top) } else { v };
+                    let fk = Key::Form(Box::new(dest(&x.dest)));
+                    match form.filter(|_| !x.volatile) {
+                        Some(f) => st.insert(fk, f),
+                        None => st.remove(&fk),
+                    };
+                    if !top_of(&ty).is_some_and(|t| same_kind(&t, &v)) {
+                        return Err(unsupported(
+                            self,
+                            format!("a load from `{}` the analysis does not follow", x.address),
+                        ));
+                    }
+                    return self.assigned(ctx, i, st, dest(&x.dest), v);
+                }
                 let v = match &addr {
                     // a volatile object may change outside the program: any value
                     Val::Ptr { global, idx: None } if x.volatile && self.tracked.contains_key(global) => top_of(&ty),
@@ -336,6 +353,13 @@ impl<'p> Analyzer<'p> {
                     }),
                     _ => None,
                 };
+                let global = match &addr {
+                    Val::Ptr { global, idx: None } if !x.volatile && self.tracked.contains_key(global) => {
+                        Some(Key::Global(global.clone()))
+                    }
+                    _ => None,
+                };
+                memory::loaded(st, &dest(&x.dest), global);
                 // a loaded global's linear form goes with its value
                 let form = match &addr {
                     Val::Ptr { global, idx: None } if !x.volatile => {
@@ -361,6 +385,18 @@ impl<'p> Analyzer<'p> {
                 let addr = ev!(&x.address);
                 let v = ev!(&x.value);
                 match &addr {
+                    Val::Addr(a) => {
+                        let form = match &x.value {
+                            Operand::LocalOperand { name, .. } => {
+                                st.get(&Key::Form(Box::new(Key::Local(ctx, name.clone())))).cloned()
+                            }
+                            _ => None,
+                        };
+                        let ty = self.module.type_of(&x.value);
+                        self.store_local(a, &ty, v, form, st)
+                            .map_err(|e| unsupported(self, e))?;
+                        None
+                    }
                     Val::Ptr { global, idx: None } if self.tracked.contains_key(global) => {
                         let g = Key::Global(global.clone());
                         // the stored value's linear form goes with it
@@ -374,6 +410,7 @@ impl<'p> Analyzer<'p> {
                             Some(f) => st.insert(Key::Form(Box::new(g.clone())), f),
                             None => st.remove(&Key::Form(Box::new(g.clone()))),
                         };
+                        memory::written(st, &g);
                         st.insert(g, v);
                         None
                     }
@@ -388,6 +425,18 @@ impl<'p> Analyzer<'p> {
             I::GetElementPtr(x) => {
                 let addr = ev!(&x.address);
                 match (&addr, x.indices.as_slice()) {
+                    (Val::Addr(a), _) => {
+                        let pointee = match self.module.type_of(&x.address).as_ref() {
+                            Type::PointerType { pointee_type, .. } => pointee_type.clone(),
+                            _ => return Err(unsupported(self, format!("`{i}`"))),
+                        };
+                        let mut idx = Vec::with_capacity(x.indices.len());
+                        for op in &x.indices {
+                            idx.push(ev!(op));
+                        }
+                        let v = self.gep(a, &pointee, &idx).map_err(|e| unsupported(self, e))?;
+                        Some((dest(&x.dest), v))
+                    }
                     (Val::Ptr { global, idx: None }, [first, second]) if self.arrays.contains_key(global) => {
                         let z = ev!(first);
                         let e = ev!(second);
@@ -406,28 +455,34 @@ impl<'p> Analyzer<'p> {
                 }
             }
             I::Call(c) => return self.call(ctx, f, b, k, c, st, loc),
+            // allocas mem2reg leaves: arrays, structs, variables whose address is taken
             I::Alloca(x) => {
-                // allocas mem2reg leaves: arrays, structs, variables whose address is taken
-                let var = self
-                    .prog
-                    .local_variable(fname, &name_str(&x.dest))
-                    .map_or(name_str(&x.dest), |v| v.name);
-                let loc = loc.or_else(|| first_use(f, &x.dest));
-                return Err(self.give_up(
-                    fname,
-                    loc,
-                    format!("`{var}`: an alloca (a local array or struct, or a variable whose address is taken)"),
-                ));
+                let v = self.alloca(ctx, f, x, st).map_err(|e| {
+                    let loc = loc.clone().or_else(|| first_use(f, &x.dest));
+                    self.give_up(fname, loc, e)
+                })?;
+                Some((dest(&x.dest), v))
+            }
+            // a pointer into a local object seen as another type: the same
+            // offsets (what is read or written through it is checked then)
+            I::BitCast(x) if matches!(self.eval(ctx, st, &x.operand), Some(Val::Addr(_))) => {
+                Some((dest(&x.dest), ev!(&x.operand)))
             }
             other => return Err(unsupported(self, format!("`{other}`"))),
         };
-        if let Some((key, mut v)) = result {
-            self.relate(ctx, i, st, &key, &mut v);
-            st.insert(key, v);
+        if let Some((key, v)) = result {
+            return self.assigned(ctx, i, st, key, v);
         } else if let Some(d) = i.try_get_result() {
             // an operand of a kind the operation does not take
             return Err(unsupported(self, format!("`{i}` (operand kinds) -> {d}")));
         }
+        Ok(true)
+    }
+
+    /// `key` (the result of `i`) takes value `v`.
+    fn assigned(&mut self, ctx: Ctx, i: &I, st: &mut HashMap<Key, Val>, key: Key, mut v: Val) -> Result<bool, GiveUp> {
+        self.relate(ctx, i, st, &key, &mut v);
+        st.insert(key, v);
         Ok(true)
     }
 
@@ -497,6 +552,15 @@ impl<'p> Analyzer<'p> {
                 }
                 return Ok(true);
             }
+            // (`%n` writes through a pointer: a local object's address
+            // given to `printf` is not followed)
+            "printf"
+                if c.arguments
+                    .iter()
+                    .any(|(a, _)| matches!(self.eval(ctx, st, a), Some(Val::Addr(_)))) =>
+            {
+                return Err(self.give_up(&f.name, loc, "a local object's address given to `printf`"));
+            }
             "printf" | "puts" | "putchar" => {
                 if let Some(t) = &ret_ty {
                     set_ret(st, top_of(t).unwrap_or(Val::Top));
@@ -504,6 +568,14 @@ impl<'p> Analyzer<'p> {
                 return Ok(true);
             }
             _ => {}
+        }
+        let args: Vec<Operand> = c.arguments.iter().map(|(a, _)| a.clone()).collect();
+        if let Some(r) = self.mem_intrinsic(ctx, &name, &args, st) {
+            let ret = r.map_err(|e| self.give_up(&f.name, loc.clone(), e))?;
+            if let Some(v) = ret {
+                set_ret(st, v);
+            }
+            return Ok(true);
         }
         let base = name.trim_end_matches('f');
         let libm = PURE_LIBM.contains(&name.as_str()) || PURE_LIBM.contains(&base);
@@ -544,7 +616,13 @@ impl<'p> Analyzer<'p> {
         }
         let (after, ret) = self.function(cctx, callee, Some(entry))?;
         let Some(mut after) = after else { return Ok(false) };
-        after.retain(|k, _| !matches!(k, Key::Local(c2, _) if *c2 == cctx));
+        // (the callee's registers and local objects end with the call)
+        let callee_own = |k: &Key| matches!(k, Key::Local(c2, _) | Key::Cell(c2, ..) if *c2 == cctx);
+        after.retain(|k, _| match k {
+            Key::Form(k) => !callee_own(k),
+            Key::Same(r, m) => !callee_own(r) && !callee_own(m),
+            k => !callee_own(k),
+        });
         *st = after;
         if let Some(t) = &ret_ty {
             let v = ret.or_else(|| top_of(t)).unwrap_or(Val::Top);

@@ -305,3 +305,66 @@ pub fn native_flags(dir: &Path, prog: &str, range: f64, seed: u64) -> (bool, boo
     let f: Vec<&str> = out.split_whitespace().collect();
     (f[0] == "1", f[1] == "1")
 }
+
+/// The program with `v0` and `v1` kept in memory, as the variant says:
+/// 0, a local array read and written through a pointer to an element;
+/// 1, fields of a local struct; 2, scalars written through their addresses
+/// by a helper; 3, an array also written at an index the input chooses.
+pub fn in_memory(template: &str, ty: &str, variant: u64) -> String {
+    let decl = template
+        .lines()
+        .find(|l| l.starts_with(&format!("  {ty} v0 = ")))
+        .expect("the generator's declaration of v0 and v1");
+    let rest = decl.trim_start_matches(&format!("  {ty} v0 = ")).trim_end_matches(';');
+    let (c0, c1) = rest.split_once(", v1 = ").expect("v0 then v1");
+    let (defs, new_decl) = match variant % 4 {
+        0 => (
+            "#define v0 m[0]\n#define v1 (*p)\n".to_string(),
+            format!("  {ty} m[3] = {{{c0}, {c1}, 0}};\n  {ty} *p = &m[1];"),
+        ),
+        1 => (
+            "#define v0 s.a\n#define v1 s.b[1]\n".to_string(),
+            format!("  struct {{ int n; {ty} a; {ty} b[2]; }} s = {{0, {c0}, {{0, {c1}}}}};"),
+        ),
+        2 => (
+            format!("static void set({ty} *d, {ty} v) {{ *d = v; }}\n"),
+            decl.to_string(),
+        ),
+        _ => (
+            "#define v0 m[0]\n#define v1 m[1]\n".to_string(),
+            format!("  {ty} m[2] = {{{c0}, {c1}}};"),
+        ),
+    };
+    let mut out = template
+        .replace(decl, &new_decl)
+        .replace("int prog_main(void)", &format!("{defs}int prog_main(void)"));
+    match variant % 4 {
+        2 => {
+            // each assignment of v0 or v1 through the helper
+            let lines: Vec<String> = out
+                .lines()
+                .map(|l| {
+                    match l
+                        .trim_start()
+                        .strip_prefix("v0 = ")
+                        .or_else(|| l.trim_start().strip_prefix("v1 = "))
+                    {
+                        Some(e) if !l.contains("if (") => {
+                            let var = &l.trim_start()[..2];
+                            format!("    set(&{var}, {});", e.trim_end_matches(';'))
+                        }
+                        _ => l.to_string(),
+                    }
+                })
+                .collect();
+            out = lines.join("\n") + "\n";
+        }
+        3 => {
+            // the input over one of them, chosen by the input
+            out = out.replace("    i++;", "    m[__VERIFIER_nondet_int() & 1] = x;\n    i++;");
+        }
+        _ => {}
+    }
+    assert!(out != template, "nothing was moved into memory");
+    out
+}
