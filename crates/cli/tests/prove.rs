@@ -150,3 +150,66 @@ fn a_plain_run_through_an_unbounded_loop_is_verified_by_its_invariant() {
     assert_eq!(code, Some(4), "{t}");
     assert!(!t.contains("proof:"), "{t}");
 }
+
+/// `--json`'s record of a run over FIXTURE (its `proof` field, verdict, why).
+fn json_run(name: &str, extra: &[&str]) -> serde_json::Value {
+    let out = std::env::temp_dir().join(format!(
+        "fpsym-prove-json-{}-{name}-{}",
+        std::process::id(),
+        extra.join("")
+    ));
+    let o = Command::new(env!("CARGO_BIN_EXE_fpsym"))
+        .arg("run")
+        .arg(fixture(name))
+        .args([
+            "--property",
+            "unreach-call",
+            "--max-time",
+            "6",
+            "--fuzz-time",
+            "0",
+            "--json",
+            "-o",
+        ])
+        .arg(&out)
+        .arg("--force")
+        .args(extra)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&out);
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{e}: {}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        )
+    })
+}
+
+#[test]
+fn a_loop_over_local_memory_is_verified_and_the_json_says_how() {
+    // a struct updated through a pointer, an array read through one
+    let j = json_run("prove_memory.c", &[]);
+    assert_eq!(j["verdict"], "proved", "{j}");
+    let why = j["why"].as_str().unwrap();
+    assert!(
+        why.starts_with("invariant at tests/c/prove_memory.c:25: ")
+            && why.contains("f.y in [-1.0, 1.0]")
+            && why.contains("last[0] in [-1.0, 1.0]"),
+        "{j}"
+    );
+    let proof = j["proof"].as_str().unwrap();
+    assert!(
+        proof.starts_with("no reach_error call is reachable, by abstract interpretation ("),
+        "{j}"
+    );
+    assert_eq!(j["exit_code"], 0, "{j}");
+    // the unstable one: found, and the record says why nothing was proved
+    let j = json_run("prove_memory.c", &["-DUNSTABLE", "--search", "bfs"]);
+    assert_eq!(j["exit_code"], 1, "{j}");
+    let proof = j["proof"].as_str().unwrap();
+    assert!(
+        proof.starts_with("none (the abstract interpretation cannot exclude reach_error at tests/c/prove_memory.c:31:"),
+        "{j}"
+    );
+}

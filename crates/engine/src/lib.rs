@@ -547,6 +547,7 @@ fn run_unseeded(
         sv_comp: None,
         printed,
         phases: Vec::new(),
+        proof: None,
     };
     if config.goals.property != Property::AllFindings {
         summary.property = Some(config.goals.property);

@@ -586,6 +586,9 @@ pub fn execute_with(
         _ => None,
     };
     summary.phases = budget.phases().to_vec();
+    summary.proof = proof_line
+        .as_ref()
+        .map(|l| l.strip_prefix("proof: ").unwrap_or(l).to_string());
     sink.finish(&summary)?;
     for p in &summary.printed {
         say_part!("{p}");

@@ -141,6 +141,7 @@ fn make_run_in(root: &Path, out: &str, with_stats: bool) -> PathBuf {
             sv_comp: None,
             printed: vec![],
             phases: vec![],
+            proof: None,
         })
         .unwrap();
     }

@@ -118,6 +118,9 @@ pub struct RunJson {
     /// As [`crate::Summary::phases`].
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub phases: Vec<PhaseTime>,
+    /// As [`crate::Summary::proof`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proof: Option<String>,
     /// The findings with their tests' inputs (None: not readable).
     pub findings: Option<Vec<FindingWithInput>>,
     /// The replay's counts, when replayed.
@@ -156,6 +159,7 @@ impl RunJson {
             property: summary.property,
             sv_comp: summary.sv_comp,
             phases: summary.phases,
+            proof: summary.proof,
             findings,
             replay: replay.map(|r| ReplayCounts {
                 tests: r.tests.len(),

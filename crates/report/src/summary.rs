@@ -369,6 +369,12 @@ pub struct Summary {
     /// ...), what it was given and what it used, in the order they ran.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub phases: Vec<PhaseTime>,
+    /// When a proof through loops was tried (`--prove`): its outcome as the
+    /// `proof:` line says it (what proves the verdict and how, or why
+    /// nothing was proved: where the analysis gave up or which call it
+    /// cannot exclude).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proof: Option<String>,
 }
 
 /// One phase of a command: what it was given and what it used, in seconds.
@@ -481,6 +487,7 @@ mod tests {
                 sv_comp: Some("unknown".into()),
                 printed: vec![],
                 phases: vec![],
+                proof: None,
             };
             let text = serde_json::to_string(&s).unwrap();
             let back: Summary = serde_json::from_str(&text).unwrap();
@@ -507,6 +514,7 @@ mod tests {
             sv_comp: Some("true".into()),
             printed: vec![],
             phases: vec![],
+            proof: None,
         };
         // A claim withdrawn is no proof; a failure seen natively is a bug.
         s.set_verdict(Verdict::Unknown("native execution contradicts the model".into()));

@@ -580,7 +580,10 @@ impl<'p> Analyzer<'p> {
         self.frozen = true;
         // descending iterations: each one applies the transfer function to a
         // post-fixpoint, which gives a smaller post-fixpoint
-        for _ in 0..NARROWING_PASSES {
+        // (without a loop, the ascending pass in reverse postorder is
+        // already the least fixpoint)
+        let passes = if heads.is_empty() { 0 } else { NARROWING_PASSES };
+        for _ in 0..passes {
             let mut next: Vec<St> = vec![None; n];
             next[0] = entry.clone();
             for &b in &rpo {
