@@ -388,6 +388,26 @@ fn binary_ops(t: &Table, prefix: &str, e: &[Float], bad: &mut Failures) {
     }
 }
 
+/// `x * x` (the transfer function of an `fmul` of one operand by itself):
+/// `|x| * |x|` holds the machine's square of every member, in every mode.
+fn squares(t: &Table, prefix: &str, e: &[Float], bad: &mut Failures) {
+    let code = format!("{prefix}mul");
+    for a in operands(e) {
+        let r = itv::mul(&itv::abs(&a), &itv::abs(&a));
+        for i in members(&a, e) {
+            for m in 0..4 {
+                let v = result(t, &code, m, i, i, e[0].format());
+                bad.check(r.contains(v), || {
+                    format!(
+                        "{code} square {a:?} in {}: {:?} gives {v:?}, not in {r:?}",
+                        MODES[m], e[i]
+                    )
+                });
+            }
+        }
+    }
+}
+
 fn unary_op(
     t: &Table,
     code: &str,
@@ -547,6 +567,8 @@ fn every_transfer_function_contains_what_the_machine_computes_in_every_rounding_
     let mut bad = Failures::default();
     binary_ops(&t, "d", &de, &mut bad);
     binary_ops(&t, "f", &fe, &mut bad);
+    squares(&t, "d", &de, &mut bad);
+    squares(&t, "f", &fe, &mut bad);
     unary_op(&t, "dsqrt", &de, f64s, itv::sqrt, &mut bad);
     unary_op(&t, "fsqrt", &fe, f32s, itv::sqrt, &mut bad);
     unary_op(&t, "trunc", &de, f32s, |a| itv::convert(a, f32s), &mut bad);

@@ -74,6 +74,12 @@ impl<'p> Analyzer<'p> {
         let result: Option<(Key, Val)> = match i {
             I::FAdd(x) => fbin(&ev!(&x.operand0), &ev!(&x.operand1), itv::add).map(|v| (dest(&x.dest), v)),
             I::FSub(x) => fbin(&ev!(&x.operand0), &ev!(&x.operand1), itv::sub).map(|v| (dest(&x.dest), v)),
+            // `x * x` is `|x| * |x|` in every rounding mode (the result's
+            // sign and rounding depend only on the magnitudes): never negative
+            I::FMul(x) if x.operand0 == x.operand1 => match ev!(&x.operand0) {
+                Val::F(a) => Some((dest(&x.dest), Val::F(itv::mul(&itv::abs(&a), &itv::abs(&a))))),
+                _ => None,
+            },
             I::FMul(x) => fbin(&ev!(&x.operand0), &ev!(&x.operand1), itv::mul).map(|v| (dest(&x.dest), v)),
             I::FDiv(x) => fbin(&ev!(&x.operand0), &ev!(&x.operand1), itv::div).map(|v| (dest(&x.dest), v)),
             I::FRem(x) => ev!(&x.operand0)
