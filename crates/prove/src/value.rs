@@ -253,6 +253,9 @@ impl Addr {
     }
 }
 
+/// Objects a pointer may point into, at most (more: any pointer).
+pub const MAX_OBJECTS: usize = 8;
+
 /// An abstract value of one IR value.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Val {
@@ -270,6 +273,9 @@ pub enum Val {
     },
     /// A pointer into a local variable (an `alloca`'s object).
     Addr(Addr),
+    /// A pointer into one of several local variables (2 to
+    /// [`MAX_OBJECTS`], one entry each, in order).
+    Addrs(Vec<Addr>),
     /// A range of reals: the values of a linear combination of a loop's
     /// variables (a template direction of the relational domain).
     R(RatRange),
@@ -281,6 +287,33 @@ pub enum Val {
 }
 
 impl Val {
+    /// The places a pointer into local memory may point to, one per object
+    /// (None: not such a pointer).
+    pub fn addrs(&self) -> Option<Vec<Addr>> {
+        match self {
+            Val::Addr(a) => Some(vec![a.clone()]),
+            Val::Addrs(v) => Some(v.clone()),
+            _ => None,
+        }
+    }
+    /// A pointer to any of these places (the places in one object joined;
+    /// more than [`MAX_OBJECTS`] objects: any pointer).
+    pub fn from_addrs(mut v: Vec<Addr>) -> Val {
+        v.sort_by(|a, b| (a.ctx, &a.var).cmp(&(b.ctx, &b.var)));
+        let mut out: Vec<Addr> = Vec::with_capacity(v.len());
+        for a in v {
+            match out.last_mut() {
+                Some(l) if l.same_object(&a) => *l = l.join(&a),
+                _ => out.push(a),
+            }
+        }
+        match out.len() {
+            0 => Val::Top,
+            1 => Val::Addr(out.pop().expect("one")),
+            n if n <= MAX_OBJECTS => Val::Addrs(out),
+            _ => Val::Top,
+        }
+    }
     /// The smallest value containing both (None when they do not agree in
     /// kind: a pointer to two different globals).
     pub fn join(&self, o: &Val) -> Val {
@@ -288,7 +321,11 @@ impl Val {
             (Val::F(a), Val::F(b)) => Val::F(a.hull(b)),
             (Val::I(a), Val::I(b)) => Val::I(a.hull(b)),
             (Val::R(a), Val::R(b)) => Val::R(a.hull(b)),
-            (Val::Addr(a), Val::Addr(b)) if a.same_object(b) => Val::Addr(a.join(b)),
+            (Val::Addr(_) | Val::Addrs(_), Val::Addr(_) | Val::Addrs(_)) => {
+                let mut v = self.addrs().expect("a pointer");
+                v.extend(o.addrs().expect("a pointer"));
+                Val::from_addrs(v)
+            }
             (Val::Lin(a), Val::Lin(b)) if a.0.coefs == b.0.coefs => {
                 let mut f = (*a.0).clone();
                 f.lo = f.lo.min(b.0.lo.clone());
@@ -314,7 +351,8 @@ impl Val {
             (Val::I(a), Val::I(b)) => a.lo >= b.lo && a.hi <= b.hi,
             (Val::R(a), Val::R(b)) => b.contains(a),
             (Val::Lin(a), Val::Lin(b)) => a.0.coefs == b.0.coefs && a.0.lo >= b.0.lo && a.0.hi <= b.0.hi,
-            (a @ Val::Ptr { .. }, b @ Val::Ptr { .. }) | (a @ Val::Addr(_), b @ Val::Addr(_)) => a.join(b) == *b,
+            (a @ Val::Ptr { .. }, b @ Val::Ptr { .. })
+            | (a @ (Val::Addr(_) | Val::Addrs(_)), b @ (Val::Addr(_) | Val::Addrs(_))) => a.join(b) == *b,
             _ => false,
         }
     }
@@ -346,7 +384,25 @@ impl Val {
                 Val::I(IntRange { bits: a.bits, lo, hi })
             }
             (Val::R(a), Val::R(b)) => Val::R(a.widen(b)),
-            (Val::Addr(a), Val::Addr(b)) if a.same_object(b) => a.widen(b).map_or(Val::Top, Val::Addr),
+            (Val::Addr(_) | Val::Addrs(_), Val::Addr(_) | Val::Addrs(_)) => {
+                // each object's places widened (an object new to the pointer
+                // joins as it is: there are few objects)
+                let old = self.addrs().expect("a pointer");
+                let Some(joined) = self.join(o).addrs() else {
+                    return Val::Top;
+                };
+                let mut out = Vec::with_capacity(joined.len());
+                for j in joined {
+                    match old.iter().find(|a| a.same_object(&j)) {
+                        Some(a) => match a.widen(&j) {
+                            Some(w) => out.push(w),
+                            None => return Val::Top,
+                        },
+                        None => out.push(j),
+                    }
+                }
+                Val::from_addrs(out)
+            }
             _ => self.join(o),
         }
     }
@@ -399,8 +455,21 @@ impl fmt::Display for Val {
                 global,
                 idx: Some((l, h)),
             } => write!(f, "&{global}[{l}..{h}]"),
-            Val::Addr(a) if a.lo == a.hi => write!(f, "&{}+{}", a.var, a.lo),
-            Val::Addr(a) => write!(f, "&{}+[{}..{}]", a.var, a.lo, a.hi),
+            Val::Addr(_) | Val::Addrs(_) => {
+                let shown: Vec<String> = self
+                    .addrs()
+                    .expect("a pointer")
+                    .iter()
+                    .map(|a| {
+                        if a.lo == a.hi {
+                            format!("&{}+{}", a.var, a.lo)
+                        } else {
+                            format!("&{}+[{}..{}]", a.var, a.lo, a.hi)
+                        }
+                    })
+                    .collect();
+                f.write_str(&shown.join(" or "))
+            }
             Val::R(r) => {
                 let show = |q: &Option<BigRational>, inf: &str| {
                     q.as_ref()

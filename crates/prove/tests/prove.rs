@@ -101,6 +101,13 @@ fn local_arrays_structs_and_addresses_are_followed() {
     );
     let a = proved("address_taken.c");
     assert_eq!(a, vec!["s in [-100.0, 100.0]".to_string()]);
+    // a pointer to one of two variables
+    let p = proved("select_pointer.c");
+    assert!(
+        p.iter()
+            .any(|i| i.contains("left in [-1.0, 1.0]") && i.contains("right in [-1.0, 1.0]")),
+        "{p:?}"
+    );
     // the relational domain over an array's elements
     let f = proved("local_filter.c");
     assert!(

@@ -54,14 +54,15 @@ fn random_loops_are_never_proved_where_the_machine_fails() {
 
 /// The same with the loop's values in local memory (an array through a
 /// pointer, struct fields, scalars written through their addresses, an
-/// array written at an index the input chooses): what the analysis claims
+/// array written at an index the input chooses, a pointer to one of two
+/// scalars): what the analysis claims
 /// of memory it follows holds natively, and some checks are proved.
 #[test]
 fn random_loops_in_local_memory_are_never_proved_where_the_machine_fails() {
     let dir = std::env::temp_dir().join(format!("fpsym-prove-random-mem-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let (mut proved, mut planted_n, mut gave_up) = (0, 0, 0);
-    for seed in 0..16u64 {
+    for seed in 0..12u64 {
         let ty = if seed % 2 == 0 { "double" } else { "float" };
         let mut g = Gen {
             rng: StdRng::seed_from_u64(seed + 900),
@@ -96,9 +97,9 @@ fn random_loops_in_local_memory_are_never_proved_where_the_machine_fails() {
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
-    eprintln!("{planted_n} planted checks not proved; {proved} of 16 random checks proved, {gave_up} gave up");
-    assert!(planted_n >= 16, "too few planted checks: {planted_n}");
-    assert!(proved >= 4, "too few random checks proved: {proved}");
+    eprintln!("{planted_n} planted checks not proved; {proved} of 12 random checks proved, {gave_up} gave up");
+    assert!(planted_n >= 12, "too few planted checks: {planted_n}");
+    assert!(proved >= 3, "too few random checks proved: {proved}");
     assert_eq!(gave_up, 0, "the analysis gave up on memory it should follow");
 }
 

@@ -208,7 +208,7 @@ impl<'p> Analyzer<'p> {
     }
 
     /// `getelementptr` from a pointer into an object: the offsets it may give.
-    pub(super) fn gep(&self, a: &Addr, pointee: &TypeRef, indices: &[Val]) -> Result<Val, String> {
+    pub(super) fn gep(&self, a: &Addr, pointee: &TypeRef, indices: &[Val]) -> Result<Addr, String> {
         let layout = Layout::new(self.module);
         let bad = || {
             format!(
@@ -241,7 +241,20 @@ impl<'p> Analyzer<'p> {
             };
             out = out.plus(r.lo, r.hi, step).ok_or_else(bad)?;
         }
-        Ok(Val::Addr(out))
+        Ok(out)
+    }
+
+    /// The scalars an access of type `t` through a pointer to any of
+    /// `places` may touch.
+    fn cells_of(&self, places: &[Addr], t: &Type, st: &HashMap<Key, Val>) -> Result<Vec<Key>, String> {
+        let mut out = Vec::new();
+        for a in places {
+            out.extend(self.cells(a, t, st)?);
+        }
+        if out.len() > MAX_CELLS {
+            return Err(format!("an access at more than {MAX_CELLS} places"));
+        }
+        Ok(out)
     }
 
     /// The scalars an access of type `t` through `a` may touch.
@@ -277,15 +290,16 @@ impl<'p> Analyzer<'p> {
         Ok(out)
     }
 
-    /// A load of type `t` through `a`: the join of the scalars it may read.
+    /// A load of type `t` through a pointer to `places`: the join of the
+    /// scalars it may read.
     #[allow(clippy::type_complexity)]
     pub(super) fn load_local(
         &self,
-        a: &Addr,
+        places: &[Addr],
         t: &Type,
         st: &HashMap<Key, Val>,
     ) -> Result<(Val, Option<Val>, Option<Key>), String> {
-        let keys = self.cells(a, t, st)?;
+        let keys = self.cells_of(places, t, st)?;
         let v = keys
             .iter()
             .map(|k| st.get(k).cloned().unwrap_or(Val::Top))
@@ -299,16 +313,18 @@ impl<'p> Analyzer<'p> {
         Ok((v, form, one))
     }
 
-    /// A store of `v` (with its linear form) through `a`.
+    /// A store of `v` (with its linear form) through a pointer to `places`:
+    /// to one scalar, it replaces its value; to several, it may be any one
+    /// of them.
     pub(super) fn store_local(
         &self,
-        a: &Addr,
+        places: &[Addr],
         t: &Type,
         v: Val,
         form: Option<Val>,
         st: &mut HashMap<Key, Val>,
     ) -> Result<(), String> {
-        let keys = self.cells(a, t, st)?;
+        let keys = self.cells_of(places, t, st)?;
         let strong = keys.len() == 1;
         for k in keys {
             written(st, &k);

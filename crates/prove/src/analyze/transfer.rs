@@ -325,8 +325,8 @@ impl<'p> Analyzer<'p> {
             I::Load(x) => {
                 let addr = ev!(&x.address);
                 let ty = self.module.type_of(i);
-                if let Val::Addr(a) = &addr {
-                    let (v, form, one) = self.load_local(a, &ty, st).map_err(|e| unsupported(self, e))?;
+                if let Some(places) = addr.addrs() {
+                    let (v, form, one) = self.load_local(&places, &ty, st).map_err(|e| unsupported(self, e))?;
                     memory::loaded(st, &dest(&x.dest), one.filter(|_| !x.volatile));
                     let v = if x.volatile { top_of(&ty).unwrap_or(Val::Top) } else { v };
                     let fk = Key::Form(Box::new(dest(&x.dest)));
@@ -391,7 +391,8 @@ impl<'p> Analyzer<'p> {
                 let addr = ev!(&x.address);
                 let v = ev!(&x.value);
                 match &addr {
-                    Val::Addr(a) => {
+                    Val::Addr(_) | Val::Addrs(_) => {
+                        let places = addr.addrs().expect("a pointer");
                         let form = match &x.value {
                             Operand::LocalOperand { name, .. } => {
                                 st.get(&Key::Form(Box::new(Key::Local(ctx, name.clone())))).cloned()
@@ -399,7 +400,7 @@ impl<'p> Analyzer<'p> {
                             _ => None,
                         };
                         let ty = self.module.type_of(&x.value);
-                        self.store_local(a, &ty, v, form, st)
+                        self.store_local(&places, &ty, v, form, st)
                             .map_err(|e| unsupported(self, e))?;
                         None
                     }
@@ -431,7 +432,7 @@ impl<'p> Analyzer<'p> {
             I::GetElementPtr(x) => {
                 let addr = ev!(&x.address);
                 match (&addr, x.indices.as_slice()) {
-                    (Val::Addr(a), _) => {
+                    (Val::Addr(_) | Val::Addrs(_), _) => {
                         let pointee = match self.module.type_of(&x.address).as_ref() {
                             Type::PointerType { pointee_type, .. } => pointee_type.clone(),
                             _ => return Err(unsupported(self, format!("`{i}`"))),
@@ -440,8 +441,11 @@ impl<'p> Analyzer<'p> {
                         for op in &x.indices {
                             idx.push(ev!(op));
                         }
-                        let v = self.gep(a, &pointee, &idx).map_err(|e| unsupported(self, e))?;
-                        Some((dest(&x.dest), v))
+                        let mut out = Vec::new();
+                        for a in addr.addrs().expect("a pointer") {
+                            out.push(self.gep(&a, &pointee, &idx).map_err(|e| unsupported(self, e))?);
+                        }
+                        Some((dest(&x.dest), Val::from_addrs(out)))
                     }
                     (Val::Ptr { global, idx: None }, [first, second]) if self.arrays.contains_key(global) => {
                         let z = ev!(first);
@@ -471,7 +475,7 @@ impl<'p> Analyzer<'p> {
             }
             // a pointer into a local object seen as another type: the same
             // offsets (what is read or written through it is checked then)
-            I::BitCast(x) if matches!(self.eval(ctx, st, &x.operand), Some(Val::Addr(_))) => {
+            I::BitCast(x) if matches!(self.eval(ctx, st, &x.operand), Some(Val::Addr(_) | Val::Addrs(_))) => {
                 Some((dest(&x.dest), ev!(&x.operand)))
             }
             other => return Err(unsupported(self, format!("`{other}`"))),
@@ -563,7 +567,7 @@ impl<'p> Analyzer<'p> {
             "printf"
                 if c.arguments
                     .iter()
-                    .any(|(a, _)| matches!(self.eval(ctx, st, a), Some(Val::Addr(_)))) =>
+                    .any(|(a, _)| matches!(self.eval(ctx, st, a), Some(Val::Addr(_) | Val::Addrs(_)))) =>
             {
                 return Err(self.give_up(&f.name, loc, "a local object's address given to `printf`"));
             }

@@ -309,7 +309,8 @@ pub fn native_flags(dir: &Path, prog: &str, range: f64, seed: u64) -> (bool, boo
 /// The program with `v0` and `v1` kept in memory, as the variant says:
 /// 0, a local array read and written through a pointer to an element;
 /// 1, fields of a local struct; 2, scalars written through their addresses
-/// by a helper; 3, an array also written at an index the input chooses.
+/// by a helper; 3, an array also written at an index the input chooses;
+/// 4, the scalars also written through a pointer to one of them.
 pub fn in_memory(template: &str, ty: &str, variant: u64) -> String {
     let decl = template
         .lines()
@@ -317,7 +318,7 @@ pub fn in_memory(template: &str, ty: &str, variant: u64) -> String {
         .expect("the generator's declaration of v0 and v1");
     let rest = decl.trim_start_matches(&format!("  {ty} v0 = ")).trim_end_matches(';');
     let (c0, c1) = rest.split_once(", v1 = ").expect("v0 then v1");
-    let (defs, new_decl) = match variant % 4 {
+    let (defs, new_decl) = match variant % 5 {
         0 => (
             "#define v0 m[0]\n#define v1 (*p)\n".to_string(),
             format!("  {ty} m[3] = {{{c0}, {c1}, 0}};\n  {ty} *p = &m[1];"),
@@ -330,15 +331,16 @@ pub fn in_memory(template: &str, ty: &str, variant: u64) -> String {
             format!("static void set({ty} *d, {ty} v) {{ *d = v; }}\n"),
             decl.to_string(),
         ),
-        _ => (
+        3 => (
             "#define v0 m[0]\n#define v1 m[1]\n".to_string(),
             format!("  {ty} m[2] = {{{c0}, {c1}}};"),
         ),
+        _ => (String::new(), decl.to_string()),
     };
     let mut out = template
         .replace(decl, &new_decl)
         .replace("int prog_main(void)", &format!("{defs}int prog_main(void)"));
-    match variant % 4 {
+    match variant % 5 {
         2 => {
             // each assignment of v0 or v1 through the helper
             let lines: Vec<String> = out
@@ -362,6 +364,13 @@ pub fn in_memory(template: &str, ty: &str, variant: u64) -> String {
         3 => {
             // the input over one of them, chosen by the input
             out = out.replace("    i++;", "    m[__VERIFIER_nondet_int() & 1] = x;\n    i++;");
+        }
+        4 => {
+            // the input through a pointer to one of them, chosen by the input
+            out = out.replace(
+                "    i++;",
+                &format!("    {{ {ty} *q = (__VERIFIER_nondet_int() & 1) ? &v0 : &v1; *q = x; }}\n    i++;"),
+            );
         }
         _ => {}
     }
