@@ -211,14 +211,16 @@ impl Addr {
     }
     /// Every offset, in order (None: more than `max`).
     pub fn offsets(&self, max: usize) -> Option<Vec<i128>> {
-        if self.lo == self.hi || self.stride == 0 {
+        if self.lo == self.hi {
             return Some(vec![self.lo]);
         }
-        let n = (self.hi - self.lo) / self.stride + 1;
+        // (a range without a step: every byte of it)
+        let step = if self.stride == 0 { 1 } else { self.stride };
+        let n = (self.hi - self.lo) / step + 1;
         if n > max as i128 {
             return None;
         }
-        Some((0..n).map(|k| self.lo + k * self.stride).collect())
+        Some((0..n).map(|k| self.lo + k * step).collect())
     }
     /// Both sets of offsets (the same object).
     fn join(&self, o: &Addr) -> Addr {
@@ -481,5 +483,74 @@ impl fmt::Display for Val {
             Val::Lin(_) => write!(f, "a linear form"),
             Val::Top => write!(f, "anything"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+    use std::collections::BTreeSet;
+
+    fn random_addr(rng: &mut StdRng, var: &str) -> Addr {
+        let lo = rng.gen_range(0..40);
+        let (hi, stride) = if rng.gen_bool(0.3) {
+            (lo, 0)
+        } else {
+            let s = rng.gen_range(1..9);
+            (lo + s * rng.gen_range(0..6), s)
+        };
+        Addr {
+            ctx: 0,
+            var: llvm_ir::Name::from(var),
+            lo,
+            hi,
+            stride,
+            size: 96,
+        }
+    }
+
+    fn set(a: &Addr) -> BTreeSet<i128> {
+        a.offsets(1 << 20).expect("small").into_iter().collect()
+    }
+
+    /// Joins, widenings and address steps hold every offset they stand
+    /// for, against the enumerated sets.
+    #[test]
+    fn pointer_offsets_against_enumeration() {
+        let mut rng = StdRng::seed_from_u64(7);
+        for _ in 0..5000 {
+            let (a, b) = (random_addr(&mut rng, "m"), random_addr(&mut rng, "m"));
+            let (sa, sb) = (set(&a), set(&b));
+            let j = a.join(&b);
+            let sj = set(&j);
+            assert!(sa.is_subset(&sj) && sb.is_subset(&sj), "{a:?} {b:?} -> {j:?}");
+            match a.widen(&b) {
+                Some(w) => assert!(sj.is_subset(&set(&w)), "{a:?} {b:?} -> {w:?}"),
+                None => assert!(j.lo < 0 || j.hi > j.size, "{a:?} {b:?}"),
+            }
+            let (k0, k1) = {
+                let x: i128 = rng.gen_range(-3..4);
+                (x, x + rng.gen_range(0..4))
+            };
+            let step = rng.gen_range(0..17);
+            let p = a.plus(k0, k1, step).expect("no overflow");
+            let sp = set(&p);
+            for o in &sa {
+                for k in k0..=k1 {
+                    assert!(sp.contains(&(o + k * step)), "{a:?} + [{k0}, {k1}] * {step} -> {p:?}");
+                }
+            }
+        }
+        // pointers into two objects keep both; more than MAX_OBJECTS: any
+        let (a, b) = (random_addr(&mut rng, "a"), random_addr(&mut rng, "b"));
+        let j = Val::Addr(a.clone()).join(&Val::Addr(b.clone()));
+        assert_eq!(j.addrs().map(|v| v.len()), Some(2));
+        assert!(Val::Addr(a.clone()).leq(&j) && Val::Addr(b).leq(&j) && !j.leq(&Val::Addr(a)));
+        let many: Vec<Addr> = (0..=MAX_OBJECTS)
+            .map(|k| random_addr(&mut rng, &format!("v{k}")))
+            .collect();
+        assert_eq!(Val::from_addrs(many), Val::Top);
     }
 }
