@@ -727,10 +727,11 @@ impl<'p> Analyzer<'p> {
                 .collect();
             globals.sort_by(|a, b| a.0.cmp(&b.0));
             vars.extend(globals);
-            // the scalars of local objects, by their C names
+            // the scalars of this call's local objects, by their C names
+            // (a caller's are not in scope here: a witness could not state them)
             let mut cells: Vec<(&Key, &Val)> = st
                 .iter()
-                .filter(|(k, v)| matches!((k, v), (Key::Cell(..), Val::F(_) | Val::I(_))))
+                .filter(|(k, v)| matches!((k, v), (Key::Cell(c, ..), Val::F(_) | Val::I(_)) if *c == ctx))
                 .collect();
             cells.sort_by(|a, b| a.0.cmp(b.0));
             vars.extend(cells.into_iter().map(|(k, v)| (self.cell_name(k), v.clone())));
@@ -750,7 +751,15 @@ impl<'p> Analyzer<'p> {
                     .map(|k| match k {
                         Key::Local(_, n) => (c_name(n), crate::HeadVar::Local(n.clone())),
                         Key::Global(g) => (g.clone(), crate::HeadVar::Global(g.clone())),
-                        k @ Key::Cell(..) => (self.cell_name(k), crate::HeadVar::Memory(self.cell_name(k))),
+                        // (a caller's scalar, named so that no witness states it)
+                        k @ Key::Cell(c, ..) => {
+                            let name = if *c == ctx {
+                                self.cell_name(k)
+                            } else {
+                                format!("{} (a caller's)", self.cell_name(k))
+                            };
+                            (name.clone(), crate::HeadVar::Memory(name))
+                        }
                         _ => (String::new(), crate::HeadVar::Global(String::new())),
                     })
                     .collect();
