@@ -376,13 +376,13 @@ impl<'p> Analyzer<'p> {
                     self.shown(&d)
                 ));
             }
+            let layout = Layout::new(self.module);
             let dst_cells: Vec<(i128, TypeRef)> = obj
                 .cells
                 .iter()
-                .filter(|(o, t)| *o < d.lo + n && *o + Layout::new(self.module).store_size(t) as i128 > d.lo)
+                .filter(|(o, t)| *o < d.lo + n && *o + layout.store_size(t) as i128 > d.lo)
                 .cloned()
                 .collect();
-            let layout = Layout::new(self.module);
             let inside = |o: i128, t: &TypeRef| o >= d.lo && o + layout.store_size(t) as i128 <= d.lo + n;
             let mut writes: Vec<(i128, Val, Option<Val>)> = Vec::new();
             if kind == "memset" {

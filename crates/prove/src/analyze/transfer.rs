@@ -390,15 +390,16 @@ impl<'p> Analyzer<'p> {
             I::Store(x) => {
                 let addr = ev!(&x.address);
                 let v = ev!(&x.value);
+                // the stored value's linear form goes with it
+                let form = match &x.value {
+                    Operand::LocalOperand { name, .. } => {
+                        st.get(&Key::Form(Box::new(Key::Local(ctx, name.clone())))).cloned()
+                    }
+                    _ => None,
+                };
                 match &addr {
                     Val::Addr(_) | Val::Addrs(_) => {
                         let places = addr.addrs().expect("a pointer");
-                        let form = match &x.value {
-                            Operand::LocalOperand { name, .. } => {
-                                st.get(&Key::Form(Box::new(Key::Local(ctx, name.clone())))).cloned()
-                            }
-                            _ => None,
-                        };
                         let ty = self.module.type_of(&x.value);
                         self.store_local(&places, &ty, v, form, st)
                             .map_err(|e| unsupported(self, e))?;
@@ -406,13 +407,6 @@ impl<'p> Analyzer<'p> {
                     }
                     Val::Ptr { global, idx: None } if self.tracked.contains_key(global) => {
                         let g = Key::Global(global.clone());
-                        // the stored value's linear form goes with it
-                        let form = match &x.value {
-                            Operand::LocalOperand { name, .. } => {
-                                st.get(&Key::Form(Box::new(Key::Local(ctx, name.clone())))).cloned()
-                            }
-                            _ => None,
-                        };
                         match form {
                             Some(f) => st.insert(Key::Form(Box::new(g.clone())), f),
                             None => st.remove(&Key::Form(Box::new(g.clone()))),
