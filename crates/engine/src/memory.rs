@@ -72,6 +72,122 @@ pub struct Object {
     /// C99 VLA): its size in bytes as a 64-bit term; `size` is then the
     /// capacity reserved, and every access is checked against this term.
     pub sym_size: Option<fpsym_expr::Term>,
+    /// Concrete bytes the fast path stored, not yet in `cells`: made on
+    /// the object's first such store and kept. Outside the fast path
+    /// every tag is 0 (`cells` holds every byte); see [`Shadow`].
+    pub shadow: Option<Box<Shadow>>,
+}
+
+/// Machine bytes beside an object's cells: the fast path stores concrete
+/// values here (a few byte writes, where a cell takes a term and a
+/// counted reference per byte), and [`Memory::flush_shadows`] turns them
+/// into the cells the executor would have written when the fast path
+/// hands the state back. So every reader of `cells` outside the fast
+/// path sees the executor's contents.
+#[derive(Clone, Debug, Default)]
+pub struct Shadow {
+    /// The object's bytes where their tag is not 0.
+    pub bytes: Vec<u8>,
+    /// Per byte: 0 when `cells` holds it; otherwise how it was stored
+    /// ([`Shadow::tag`]).
+    pub tags: Vec<u8>,
+    /// The bytes with a tag not 0 are in `[lo, hi)`.
+    lo: usize,
+    hi: usize,
+}
+
+/// What a shadowed byte was stored as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stored {
+    /// An integer (or pointer), zero-extended to its bytes.
+    Int = 1,
+    /// A binary32 value (never NaN).
+    F32 = 2,
+    /// A binary64 value (never NaN).
+    F64 = 3,
+}
+
+impl Shadow {
+    /// The tag of byte `idx` of a `size`-byte value (1 to 8 bytes) stored
+    /// as `class`: never 0.
+    #[inline(always)]
+    pub fn tag(class: Stored, size: usize, idx: usize) -> u8 {
+        (class as u8) << 6 | ((size - 1) as u8) << 3 | idx as u8
+    }
+
+    fn sized(n: usize) -> Box<Shadow> {
+        Box::new(Shadow {
+            bytes: vec![0; n],
+            tags: vec![0; n],
+            lo: n,
+            hi: 0,
+        })
+    }
+
+    /// Writes the `size` low bytes of `bits` at `off`; true when the
+    /// shadow had no tagged byte before (the object must be flushed).
+    #[inline(always)]
+    fn put(&mut self, off: usize, bits: u64, size: usize, class: Stored) -> bool {
+        let clean = self.hi == 0;
+        let b = bits.to_le_bytes();
+        self.bytes[off..off + size].copy_from_slice(&b[..size]);
+        for (i, t) in self.tags[off..off + size].iter_mut().enumerate() {
+            *t = Shadow::tag(class, size, i);
+        }
+        self.lo = self.lo.min(off);
+        self.hi = self.hi.max(off + size);
+        clean
+    }
+
+    /// The cells the executor would hold for the tagged bytes, written
+    /// into `cells`; every tag is 0 afterwards. A value whose bytes are
+    /// all still as stored becomes one term shared by its cells (as the
+    /// executor stores it); a byte left of a value partly overwritten
+    /// becomes a plain byte (the same byte).
+    fn flush(&mut self, cells: &mut [Cell]) {
+        use fpsym_float::Float;
+        let mut p = self.lo;
+        while p < self.hi {
+            let t = self.tags[p];
+            if t == 0 {
+                p += 1;
+                continue;
+            }
+            let size = ((t >> 3) & 7) as usize + 1;
+            let class = t >> 6;
+            let intact = t & 7 == 0 && p + size <= self.hi && (0..size).all(|i| self.tags[p + i] == (t & !7) | i as u8);
+            if !intact {
+                cells[p] = Cell::byte(Term::bv(8, self.bytes[p] as u128));
+                self.tags[p] = 0;
+                p += 1;
+                continue;
+            }
+            let mut b = [0u8; 8];
+            b[..size].copy_from_slice(&self.bytes[p..p + size]);
+            let bits = u64::from_le_bytes(b);
+            let val = match class {
+                2 => Term::fp(Float::from_f32(f32::from_bits(bits as u32))),
+                3 => Term::fp(Float::from_f64(f64::from_bits(bits))),
+                _ => Term::bv(8 * size as u32, bits as u128),
+            };
+            for i in 0..size {
+                cells[p + i] = Cell {
+                    val: val.clone(),
+                    size: size as u8,
+                    idx: i as u8,
+                };
+                self.tags[p + i] = 0;
+            }
+            p += size;
+        }
+        (self.lo, self.hi) = (self.tags.len(), 0);
+    }
+
+    /// Whether bytes `[off, off + n)` have a tag.
+    #[inline(always)]
+    pub fn any(&self, off: usize, n: usize) -> bool {
+        off < self.hi && off + n > self.lo && self.tags[off..off + n].iter().any(|t| *t != 0)
+    }
 }
 
 /// The address space of one state.
@@ -81,6 +197,8 @@ pub struct Memory {
     next: u64,
     /// Bytes in live objects.
     pub live_bytes: u64,
+    /// Objects whose shadow has tagged bytes (empty outside the fast path).
+    shadowed: Vec<u64>,
 }
 
 /// Gap left between objects, so that running off one object never lands in
@@ -95,6 +213,7 @@ impl Default for Memory {
             objects: BTreeMap::new(),
             next: FIRST_ADDRESS,
             live_bytes: 0,
+            shadowed: Vec::new(),
         }
     }
 }
@@ -127,6 +246,7 @@ impl Memory {
                 ty,
                 cells: Arc::new(vec![fill; size as usize]),
                 sym_size: None,
+                shadow: None,
             }),
         );
         base
@@ -182,14 +302,55 @@ impl Memory {
         }
     }
 
+    /// Stores the `size` low bytes of `bits` (a value of 1 to 8 bytes
+    /// stored as `class`) at `a`, in the shadow of the object holding
+    /// it, if `ok` of that object: the fast path's store. The cells
+    /// follow at [`Memory::flush_shadows`].
+    #[inline]
+    pub(crate) fn store_shadowed(
+        &mut self,
+        a: u64,
+        bits: u64,
+        size: usize,
+        class: Stored,
+        ok: impl FnOnce(&Object) -> bool,
+    ) -> Option<()> {
+        let o = self.find_mut_if(a, ok)?;
+        let (base, off, n) = (o.base, (a - o.base) as usize, o.size as usize);
+        let sh = o.shadow.get_or_insert_with(|| Shadow::sized(n));
+        if sh.put(off, bits, size, class) {
+            self.shadowed.push(base);
+        }
+        Some(())
+    }
+
+    /// Writes every shadowed byte into its object's cells (see
+    /// [`Shadow`]): the fast path does this before it hands a state back.
+    pub(crate) fn flush_shadows(&mut self) {
+        for base in std::mem::take(&mut self.shadowed) {
+            let o = self.get_mut(base).expect("a shadowed object exists");
+            let mut sh = o.shadow.take().expect("a shadowed object has a shadow");
+            sh.flush(Arc::make_mut(&mut o.cells).as_mut_slice());
+            o.shadow = Some(sh);
+        }
+    }
+
     /// Cells `[off, off + n)` of the object at `base` (caller checked bounds).
     pub fn read(&self, base: u64, off: u64, n: u64) -> Vec<Cell> {
+        debug_assert!(
+            self.shadowed.is_empty(),
+            "cells read while the fast path's bytes are not in them"
+        );
         let o = &self.objects[&base];
         o.cells[off as usize..(off + n) as usize].to_vec()
     }
 
     /// Overwrites cells starting at `off` of the object at `base`.
     pub fn write(&mut self, base: u64, off: u64, cells: &[Cell]) {
+        debug_assert!(
+            self.shadowed.is_empty(),
+            "cells written while the fast path's bytes are not in them"
+        );
         let o = self.get_mut(base).expect("write to an existing object");
         let v = Arc::make_mut(&mut o.cells);
         v[off as usize..off as usize + cells.len()].clone_from_slice(cells);

@@ -252,10 +252,13 @@ pub struct Frame {
     pub regs: Regs,
     /// Objects allocated by this activation (popped on return).
     pub allocas: Vec<u64>,
-    /// Where the caller wants the result.
+    /// Where the caller wants the result, by name: used when `ret_slot`
+    /// is [`u32::MAX`] (the fast path, which runs only where no observer
+    /// watches, leaves it None when it sets `ret_slot`).
     pub ret_dest: Option<Name>,
-    /// `ret_dest`'s slot in the caller's registers when the fast path
-    /// made the call ([`u32::MAX`]: look it up).
+    /// The result's slot in the caller's registers when the fast path
+    /// made the call and the result has one ([`u32::MAX`]: `ret_dest`
+    /// names it, if there is a result).
     pub ret_slot: u32,
     /// The call site in the caller (shared: a call pushes it for every
     /// activation).

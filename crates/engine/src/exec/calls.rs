@@ -634,8 +634,13 @@ impl Exec<'_, '_> {
         if let Err(end) = self.returned(st, &f.name, v.as_ref(), vector, frame.call_site.as_deref()) {
             return Ok(Outcome::End(end));
         }
-        if let (Some(d), Some(v)) = (frame.ret_dest, v) {
-            st.frame_mut().regs.insert(d, v);
+        if let Some(v) = v {
+            let regs = &mut st.frame_mut().regs;
+            if frame.ret_slot != u32::MAX {
+                regs.set_slot(frame.ret_slot, crate::state::Slot::of(v));
+            } else if let Some(d) = frame.ret_dest {
+                regs.insert(d, v);
+            }
         }
         Ok(Outcome::Continue)
     }

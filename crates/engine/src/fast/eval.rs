@@ -268,6 +268,24 @@ pub(super) fn exec_op(regs: &mut crate::state::Regs, mem: &mut Memory, rm: Round
                 }
             }
         }
+        Op::Store { v, addr, m } if !matches!(m, Mem::Flt(_)) => {
+            use crate::memory::Stored;
+            let a = int(regs, addr)?;
+            let (bits, class) = match (*m, v) {
+                // As the executor stores an integer: zero-extended to its
+                // bytes (a register's width is its type's).
+                (Mem::Int(w), Src::Reg(k)) => match regs.slot(*k) {
+                    Slot::Int(x, v) if *v == w => (*x, Stored::Int),
+                    _ => return None,
+                },
+                (Mem::Int(w), Src::Int(x, v)) if *v == w => (*x, Stored::Int),
+                (Mem::F32, v) => (single(regs, v)?.to_bits() as u64, Stored::F32),
+                (Mem::F64, v) => (double(regs, v)?.to_bits(), Stored::F64),
+                _ => return None,
+            };
+            let n = bytes(*m);
+            mem.store_shadowed(a, bits, n as usize, class, |o| holds(o, a, n))?;
+        }
         Op::Gep { base, offset, scaled } => {
             let mut addr = int(regs, base)?.wrapping_add(*offset);
             for (i, size) in scaled {
@@ -455,9 +473,9 @@ fn holds(o: &crate::memory::Object, a: u64, n: u64) -> bool {
 
 pub(super) fn load(mem: &Memory, a: u64, m: Mem) -> Option<Slot> {
     if let Mem::Flt(fmt) = m {
-        // Other formats only as stored whole.
+        // Other formats only as stored whole (never in a shadow).
         let n = bytes(m);
-        let o = mem.find(a).filter(|o| holds(o, a, n))?;
+        let o = mem.find(a).filter(|o| holds(o, a, n) && !shadowed(o, a, n))?;
         let cells = &o.cells[(a - o.base) as usize..(a - o.base + n) as usize];
         return match whole(cells, n)? {
             Value::Fp(f) if f.format() == fmt => Slot::float(f),
@@ -465,6 +483,15 @@ pub(super) fn load(mem: &Memory, a: u64, m: Mem) -> Option<Slot> {
         };
     }
     machine(m, load_bits(mem, a, m)?)
+}
+
+/// Whether some of the `n` bytes at `a` in `o` are in its shadow (see
+/// [`crate::memory::Shadow`]).
+#[inline(always)]
+fn shadowed(o: &crate::memory::Object, a: u64, n: u64) -> bool {
+    o.shadow
+        .as_ref()
+        .is_some_and(|sh| sh.any((a - o.base) as usize, n as usize))
 }
 
 /// The slot of a machine value of class `m` (not [`Mem::Flt`]) from its
@@ -481,7 +508,7 @@ pub(super) fn machine(m: Mem, bits: u64) -> Option<Slot> {
 
 /// The constant of `cells` when they hold one whole value as stored (the
 /// common case).
-fn whole(cells: &[Cell], n: u64) -> Option<Value> {
+pub(super) fn whole(cells: &[Cell], n: u64) -> Option<Value> {
     let first = &cells[0];
     let whole = first.size as u64 == n
         && first.idx == 0
@@ -502,22 +529,36 @@ fn whole(cells: &[Cell], n: u64) -> Option<Value> {
 pub(super) fn load_bits(mem: &Memory, a: u64, m: Mem) -> Option<u64> {
     let n = bytes(m);
     let o = mem.find(a).filter(|o| holds(o, a, n))?;
-    let off = a - o.base;
-    let cells = &o.cells[off as usize..(off + n) as usize];
-    let bits = match whole(cells, n) {
-        Some(v) => match (v, m) {
-            (Value::Bv(b), Mem::Int(_)) if b.width() == 8 * n as u32 => b.bits() as u64,
-            (Value::Fp(f), Mem::F32) if f.format() == Format::BINARY32 && !f.is_nan() => f.to_f32()?.to_bits() as u64,
-            (Value::Fp(f), Mem::F64) if f.format() == Format::BINARY64 && !f.is_nan() => f.to_f64()?.to_bits(),
-            _ => return None,
-        },
-        None => {
+    let off = (a - o.base) as usize;
+    let cells = &o.cells[off..off + n as usize];
+    let bits = match o.shadow.as_deref().filter(|sh| sh.any(off, n as usize)) {
+        // Bytes the fast path stored, beside cells perhaps.
+        Some(sh) => {
+            let (tags, raw) = (&sh.tags[off..off + n as usize], &sh.bytes[off..off + n as usize]);
             let mut x = 0u64;
             for (i, c) in cells.iter().enumerate() {
-                x |= (byte(c)? as u64) << (8 * i);
+                let b = if tags[i] != 0 { raw[i] } else { byte(c)? };
+                x |= (b as u64) << (8 * i);
             }
             x
         }
+        None => match whole(cells, n) {
+            Some(v) => match (v, m) {
+                (Value::Bv(b), Mem::Int(_)) if b.width() == 8 * n as u32 => b.bits() as u64,
+                (Value::Fp(f), Mem::F32) if f.format() == Format::BINARY32 && !f.is_nan() => {
+                    f.to_f32()?.to_bits() as u64
+                }
+                (Value::Fp(f), Mem::F64) if f.format() == Format::BINARY64 && !f.is_nan() => f.to_f64()?.to_bits(),
+                _ => return None,
+            },
+            None => {
+                let mut x = 0u64;
+                for (i, c) in cells.iter().enumerate() {
+                    x |= (byte(c)? as u64) << (8 * i);
+                }
+                x
+            }
+        },
     };
     Some(match m {
         Mem::Int(w) => mask(bits, w),
@@ -537,24 +578,29 @@ pub(super) fn byte(c: &Cell) -> Option<u8> {
 }
 
 pub(super) fn store(mem: &mut Memory, a: u64, v: M, m: Mem) -> Option<()> {
+    use crate::memory::Stored;
     let n = bytes(m);
-    let o = mem.find_mut_if(a, |o| holds(o, a, n))?;
-    let off = a - o.base;
-    let val = match (v, m) {
+    let (bits, class) = match (v, m) {
         // As the executor stores an integer: zero-extended to its bytes.
-        (M::Int(x, w), Mem::Int(mw)) if w == mw => bv(8 * n as u32, x as u128),
-        (M::F32(x), Mem::F32) => Term::fp(Float::from_f32(x)),
-        (M::F64(x), Mem::F64) => Term::fp(Float::from_f64(x)),
-        (M::Flt(f), Mem::Flt(fmt)) if f.format() == fmt => Term::fp(*f),
+        (M::Int(x, w), Mem::Int(mw)) if w == mw => (x, Stored::Int),
+        (M::F32(x), Mem::F32) => (x.to_bits() as u64, Stored::F32),
+        (M::F64(x), Mem::F64) => (x.to_bits(), Stored::F64),
+        (M::Flt(f), Mem::Flt(fmt)) if f.format() == fmt => {
+            // Other formats go to the cells, where no shadowed byte is.
+            let o = mem.find_mut_if(a, |o| holds(o, a, n) && !shadowed(o, a, n))?;
+            let off = a - o.base;
+            let val = Term::fp(*f);
+            let cells = std::sync::Arc::make_mut(&mut o.cells);
+            for (i, c) in cells[off as usize..(off + n) as usize].iter_mut().enumerate() {
+                *c = Cell {
+                    val: val.clone(),
+                    size: n as u8,
+                    idx: i as u8,
+                };
+            }
+            return Some(());
+        }
         _ => return None,
     };
-    let cells = std::sync::Arc::make_mut(&mut o.cells);
-    for (i, c) in cells[off as usize..(off + n) as usize].iter_mut().enumerate() {
-        *c = Cell {
-            val: val.clone(),
-            size: n as u8,
-            idx: i as u8,
-        };
-    }
-    Some(())
+    mem.store_shadowed(a, bits, n as usize, class, |o| holds(o, a, n))
 }

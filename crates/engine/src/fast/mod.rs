@@ -40,7 +40,6 @@ use crate::layout::fp_format;
 use crate::memory::{Cell, Memory};
 use crate::prog::{Callee, Prog};
 use crate::state::{Frame, Loc, Slot, State};
-use crate::term::bv;
 use crate::Config;
 use fpsym_expr::{BvValue, Term, Value};
 use fpsym_float::{Float, Format, RoundingMode};
@@ -468,7 +467,13 @@ pub fn run(fast: &mut Fast, cx: &Cx<'_, '_>, st: &mut State, step_budget: u64, i
                 if !complete {
                     break 'frames;
                 }
-                let dest = prog_block.instrs[ip].try_get_result().cloned();
+                // The result's slot; its name only where it has none (a
+                // name is a string: cloning it is an allocation per call).
+                let dest = if inst.dest == u32::MAX {
+                    prog_block.instrs[ip].try_get_result().cloned()
+                } else {
+                    None
+                };
                 st.frames[top].ip += 1;
                 st.frames.push(Frame {
                     ret_dest: dest,
@@ -546,12 +551,15 @@ pub fn run(fast: &mut Fast, cx: &Cx<'_, '_>, st: &mut State, step_budget: u64, i
                     for a in frame.allocas.iter().chain(&frame.va_areas) {
                         st.mem.kill(*a);
                     }
-                    if let (Some(d), Some(v)) = (frame.ret_dest, v) {
+                    if let Some(v) = v {
                         let f = st.frame_mut();
-                        let slot = Some(frame.ret_slot).filter(|k| *k != u32::MAX);
-                        match slot.or_else(|| f.regs.names().slot(&d)) {
-                            Some(k) => f.regs.set_slot(k, v),
-                            None => f.regs.insert(d, v.val().expect("a written value")),
+                        if frame.ret_slot != u32::MAX {
+                            f.regs.set_slot(frame.ret_slot, v);
+                        } else if let Some(d) = frame.ret_dest {
+                            match f.regs.names().slot(&d) {
+                                Some(k) => f.regs.set_slot(k, v),
+                                None => f.regs.insert(d, v.val().expect("a written value")),
+                            }
                         }
                     }
                     if fast.storage.len() < STORAGE_KEPT {
@@ -566,6 +574,8 @@ pub fn run(fast: &mut Fast, cx: &Cx<'_, '_>, st: &mut State, step_budget: u64, i
             }
         }
     }
+    // The bytes stored here go to the cells before anyone else reads them.
+    st.mem.flush_shadows();
     (done, steps)
 }
 

@@ -4,7 +4,8 @@
 use super::eval::*;
 use super::*;
 use crate::exec::arith;
-use crate::term::{as_bool, as_bv};
+use crate::memory::{Cell, Kind, Memory};
+use crate::term::{as_bool, as_bv, bv};
 use rand::{Rng, SeedableRng};
 
 fn ints(w: u32, rng: &mut rand::rngs::StdRng) -> Vec<u64> {
@@ -470,4 +471,100 @@ fn float_operations_agree_with_the_executor() {
             assert_eq!(Float::from_f32(x as f32), u, "uitofp i{w} {x}");
         }
     }
+}
+
+/// The fast path's stores go to a shadow beside the cells and become
+/// cells when it hands the state back ([`crate::memory::Shadow`]).
+/// Against the executor's way of storing (cells written at once, a term
+/// per value): random stores of every class at every offset, loads and
+/// flushes between them give the same bytes, every load reads what was
+/// stored, and wherever the executor's cells hold a whole value the
+/// flushed cells hold it too, the same constant.
+#[test]
+fn shadowed_stores_become_the_cells_the_executor_writes() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+    let classes = [
+        Mem::Int(1),
+        Mem::Int(8),
+        Mem::Int(16),
+        Mem::Int(24),
+        Mem::Int(32),
+        Mem::Int(64),
+        Mem::F32,
+        Mem::F64,
+    ];
+    let xs = floats(&mut rng);
+    const N: u64 = 24;
+    let (mut loads, mut shadowed_loads) = (0, 0);
+    for _ in 0..4000 {
+        let mut mem = Memory::default();
+        let zero = Cell::byte(bv(8, 0));
+        let base = mem.allocate(N, 16, Kind::Stack, "x", None, zero.clone());
+        let mut want = vec![zero; N as usize];
+        for _ in 0..rng.gen_range(1..14) {
+            let m = classes[rng.gen_range(0..classes.len())];
+            let n = bytes(m);
+            let off = rng.gen_range(0..=N - n);
+            let a = base + off;
+            match rng.gen_range(0..5) {
+                0 | 1 => {
+                    let x = xs[rng.gen_range(0..xs.len())];
+                    let (v, val) = match m {
+                        Mem::Int(w) => {
+                            let x = mask(rng.gen::<u64>(), w);
+                            (M::Int(x, w), bv(8 * n as u32, x as u128))
+                        }
+                        Mem::F32 => (M::F32(x as f32), Term::fp(Float::from_f32(x as f32))),
+                        _ => (M::F64(x), Term::fp(Float::from_f64(x))),
+                    };
+                    store(&mut mem, a, v, m).expect("a store in bounds");
+                    for i in 0..n as usize {
+                        want[off as usize + i] = Cell {
+                            val: val.clone(),
+                            size: n as u8,
+                            idx: i as u8,
+                        };
+                    }
+                }
+                2 | 3 => {
+                    let mut bits = 0u64;
+                    for i in 0..n as usize {
+                        bits |= (byte(&want[off as usize + i]).expect("concrete") as u64) << (8 * i);
+                    }
+                    if let Mem::Int(w) = m {
+                        bits = mask(bits, w);
+                    }
+                    let sh = mem
+                        .find(a)
+                        .and_then(|o| o.shadow.as_ref())
+                        .is_some_and(|s| s.any(off as usize, n as usize));
+                    match load_bits(&mem, a, m) {
+                        Some(got) => assert_eq!(got, bits, "load {m:?} at {off}"),
+                        // Only a whole value of another class is left to the executor.
+                        None => assert!(!sh, "a load from shadowed bytes is plain"),
+                    }
+                    loads += 1;
+                    shadowed_loads += sh as u32;
+                }
+                _ => mem.flush_shadows(),
+            }
+        }
+        mem.flush_shadows();
+        let cells = mem.read(base, 0, N);
+        for (i, (c, w)) in cells.iter().zip(&want).enumerate() {
+            assert_eq!(byte(c), byte(w), "byte {i}");
+        }
+        for p in 0..N as usize {
+            let size = want[p].size as usize;
+            if want[p].idx == 0 && p + size <= N as usize {
+                if let Some(v) = whole(&want[p..p + size], size as u64) {
+                    assert_eq!(whole(&cells[p..p + size], size as u64), Some(v), "value at {p}");
+                }
+            }
+        }
+    }
+    assert!(
+        shadowed_loads > 1000 && loads > shadowed_loads + 1000,
+        "{shadowed_loads} of {loads}"
+    );
 }
