@@ -416,29 +416,34 @@ pub fn run(fast: &mut Fast, cx: &Cx<'_, '_>, st: &mut State, step_budget: u64, i
                 steps += 1;
                 continue 'blocks;
             }
-            let prog_block = &cx.prog.funcs[fidx].basic_blocks[bb];
+            let prog_block = || &cx.prog.funcs[fidx].basic_blocks[bb];
             if ip < block.instrs.len() {
-                // The block's straight-line instructions, in one go.
+                // The block's straight-line instructions, in one go, as
+                // many as the budgets leave.
+                let room = (step_budget - steps).min(instr_budget - done);
+                let end = block.instrs.len().min(ip.saturating_add(room.try_into().unwrap_or(usize::MAX)));
+                let start = ip;
                 let mut ip = ip;
-                while ip < block.instrs.len() && steps < step_budget && done < instr_budget {
+                let frame = &mut st.frames[top];
+                while ip < end {
                     let inst = &block.instrs[ip];
-                    if inst.checked != 0 && !quiet(cx, &st.frames[top].regs, inst, &prog_block.instrs[ip]) {
+                    if inst.checked != 0 && !quiet(cx, &frame.regs, inst, &prog_block().instrs[ip]) {
                         break;
                     }
                     match &inst.op {
                         Op::Nop => {}
                         Op::Slow | Op::Call { .. } => break,
                         _ => {
-                            if exec_op(&mut st.frames[top].regs, &mut st.mem, st.rm, inst).is_none() {
+                            if exec_op(&mut frame.regs, &mut st.mem, st.rm, inst).is_none() {
                                 break;
                             }
                         }
                     }
                     ip += 1;
-                    done += 1;
-                    steps += 1;
                 }
-                st.frames[top].ip = ip;
+                frame.ip = ip;
+                done += (ip - start) as u64;
+                steps += (ip - start) as u64;
                 if ip == block.instrs.len() || steps >= step_budget || done >= instr_budget {
                     continue 'blocks;
                 }
@@ -446,7 +451,7 @@ pub fn run(fast: &mut Fast, cx: &Cx<'_, '_>, st: &mut State, step_budget: u64, i
                 let Op::Call { callee, args, loc } = &inst.op else {
                     break 'frames;
                 };
-                if inst.checked != 0 && !quiet(cx, &st.frames[top].regs, inst, &prog_block.instrs[ip]) {
+                if inst.checked != 0 && !quiet(cx, &st.frames[top].regs, inst, &prog_block().instrs[ip]) {
                     break 'frames;
                 }
                 if st.frames.len() + 1 > cx.config.limits.max_call_depth {
@@ -470,7 +475,7 @@ pub fn run(fast: &mut Fast, cx: &Cx<'_, '_>, st: &mut State, step_budget: u64, i
                 // The result's slot; its name only where it has none (a
                 // name is a string: cloning it is an allocation per call).
                 let dest = if inst.dest == u32::MAX {
-                    prog_block.instrs[ip].try_get_result().cloned()
+                    prog_block().instrs[ip].try_get_result().cloned()
                 } else {
                     None
                 };
