@@ -13,7 +13,6 @@
 //! shared between forked states and copied on write.
 
 use fpsym_expr::Term;
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// One byte of memory: byte `idx` of the `size`-byte value `val`.
@@ -193,7 +192,10 @@ impl Shadow {
 /// The address space of one state.
 #[derive(Clone, Debug)]
 pub struct Memory {
-    objects: BTreeMap<u64, Arc<Object>>,
+    /// In address order: objects are only ever added, each above the
+    /// last (a search is a binary search of a vector, cheaper than an
+    /// ordered map's range query).
+    objects: Vec<Arc<Object>>,
     next: u64,
     /// Bytes in live objects.
     pub live_bytes: u64,
@@ -210,7 +212,7 @@ pub const FIRST_ADDRESS: u64 = 0x1_0000;
 impl Default for Memory {
     fn default() -> Self {
         Memory {
-            objects: BTreeMap::new(),
+            objects: Vec::new(),
             next: FIRST_ADDRESS,
             live_bytes: 0,
             shadowed: Vec::new(),
@@ -234,61 +236,69 @@ impl Memory {
         let base = self.next.div_ceil(align) * align;
         self.next = base + size.max(1) + RED_ZONE;
         self.live_bytes += size;
-        self.objects.insert(
+        debug_assert!(self.objects.last().is_none_or(|o| o.base < base));
+        self.objects.push(Arc::new(Object {
             base,
-            Arc::new(Object {
-                base,
-                size,
-                kind,
-                name: name.to_string(),
-                alive: true,
-                read_only: false,
-                ty,
-                cells: Arc::new(vec![fill; size as usize]),
-                sym_size: None,
-                shadow: None,
-            }),
-        );
+            size,
+            kind,
+            name: name.to_string(),
+            alive: true,
+            read_only: false,
+            ty,
+            cells: Arc::new(vec![fill; size as usize]),
+            sym_size: None,
+            shadow: None,
+        }));
         base
     }
 
     /// Gives the object at `base` a symbolic size (see [`Object::sym_size`]).
     pub fn set_symbolic_size(&mut self, base: u64, size: fpsym_expr::Term) {
-        if let Some(o) = self.objects.get_mut(&base) {
-            Arc::make_mut(o).sym_size = Some(size);
+        if let Some(o) = self.get_mut(base) {
+            o.sym_size = Some(size);
         }
     }
 
     /// The object whose extent `[base, base + size)` contains `addr` (dead
     /// ones included); a zero-sized object matches its base only.
     pub fn find(&self, addr: u64) -> Option<&Object> {
-        let (_, o) = self.objects.range(..=addr).next_back()?;
+        let o = &self.objects[self.below(addr)?];
         (addr < o.base + o.size.max(1)).then_some(o.as_ref())
     }
 
     /// Mutable access to the object [`Memory::find`] gives, if `ok` of it
     /// (copied if shared, after `ok` said yes).
     pub fn find_mut_if(&mut self, addr: u64, ok: impl FnOnce(&Object) -> bool) -> Option<&mut Object> {
-        let (_, o) = self.objects.range_mut(..=addr).next_back()?;
+        let k = self.below(addr)?;
+        let o = &mut self.objects[k];
         (addr < o.base + o.size.max(1) && ok(o)).then(|| Arc::make_mut(o))
     }
 
     /// The object whose red zone (the gap after it) holds `addr`: what an
     /// access just past an object's end touched.
     pub fn just_past(&self, addr: u64) -> Option<&Object> {
-        let (_, o) = self.objects.range(..=addr).next_back()?;
+        let o = &self.objects[self.below(addr)?];
         let end = o.base + o.size.max(1);
         (addr >= end && addr < end + RED_ZONE).then_some(o.as_ref())
     }
 
     /// The object starting at `base`.
     pub fn get(&self, base: u64) -> Option<&Object> {
-        self.objects.get(&base).map(|o| o.as_ref())
+        let k = self.below(base)?;
+        (self.objects[k].base == base).then(|| self.objects[k].as_ref())
+    }
+
+    /// The index of the last object starting at or below `addr`.
+    #[inline]
+    fn below(&self, addr: u64) -> Option<usize> {
+        self.objects.partition_point(|o| o.base <= addr).checked_sub(1)
     }
 
     /// Mutable access to the object starting at `base` (copied if shared).
     pub fn get_mut(&mut self, base: u64) -> Option<&mut Object> {
-        self.objects.get_mut(&base).map(Arc::make_mut)
+        let k = self.below(base)?;
+        let o = &mut self.objects[k];
+        (o.base == base).then(|| Arc::make_mut(o))
     }
 
     /// Marks the object dead.
@@ -341,7 +351,7 @@ impl Memory {
             self.shadowed.is_empty(),
             "cells read while the fast path's bytes are not in them"
         );
-        let o = &self.objects[&base];
+        let o = self.get(base).expect("a read of an existing object");
         o.cells[off as usize..(off + n) as usize].to_vec()
     }
 
@@ -358,6 +368,6 @@ impl Memory {
 
     /// All objects, in address order.
     pub fn objects(&self) -> impl Iterator<Item = &Object> {
-        self.objects.values().map(|o| o.as_ref())
+        self.objects.iter().map(|o| o.as_ref())
     }
 }

@@ -151,11 +151,10 @@ impl Decoder<'_, '_, '_> {
             let Mem::Int(w) = self.class(&self.ty(a))? else {
                 return None;
             };
-            Some(Op::IBin {
-                op,
-                w,
-                a: self.src(a)?,
-                b: self.src(b)?,
+            Some(match (self.src(a)?, self.src(b)?) {
+                (Src::Reg(a), Src::Reg(b)) => Op::IBinRR { op, w, a, b },
+                (Src::Reg(a), Src::Int(c, _)) => Op::IBinRC { op, w, a, c },
+                (a, b) => Op::IBin { op, w, a, b },
             })
         };
         let fbin = |op: FOp, a: &Operand, b: &Operand| -> Option<Op> {
@@ -206,11 +205,11 @@ impl Decoder<'_, '_, '_> {
                 let Mem::Int(w) = self.class(&self.ty(&x.operand0))? else {
                     return None;
                 };
-                Op::ICmp {
-                    p: x.predicate,
-                    w,
-                    a: self.src(&x.operand0)?,
-                    b: self.src(&x.operand1)?,
+                let p = x.predicate;
+                match (self.src(&x.operand0)?, self.src(&x.operand1)?) {
+                    (Src::Reg(a), Src::Reg(b)) => Op::ICmpRR { p, w, a, b },
+                    (Src::Reg(a), Src::Int(c, _)) => Op::ICmpRC { p, w, a, c },
+                    (a, b) => Op::ICmp { p, w, a, b },
                 }
             }
             I::FCmp(x) => match self.class(&self.ty(&x.operand0))? {

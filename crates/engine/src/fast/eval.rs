@@ -72,8 +72,9 @@ pub(super) fn read_slot(regs: &crate::state::Regs, s: &Src) -> Slot {
     }
 }
 
+#[inline(always)]
 pub(super) fn int_op(op: IOp, w: u32, a: u64, b: u64) -> Option<u64> {
-    let (sa, sb) = (sext(a, w), sext(b, w));
+    let (sa, sb) = (|| sext(a, w), || sext(b, w));
     Some(mask(
         match op {
             IOp::Add => a.wrapping_add(b),
@@ -87,11 +88,11 @@ pub(super) fn int_op(op: IOp, w: u32, a: u64, b: u64) -> Option<u64> {
             // 0, or the sign for ashr.
             IOp::Shl => a.wrapping_shl((b % crate::exec::arith::shift_mask(w)) as u32),
             IOp::LShr => a >> (b % crate::exec::arith::shift_mask(w)),
-            IOp::AShr => (sa >> (b % crate::exec::arith::shift_mask(w))) as u64,
+            IOp::AShr => (sa() >> (b % crate::exec::arith::shift_mask(w))) as u64,
             IOp::UDiv if b != 0 => a / b,
             IOp::URem if b != 0 => a % b,
-            IOp::SDiv if b != 0 && !(sb == -1 && a == 1u64 << (w - 1)) => sa.wrapping_div(sb) as u64,
-            IOp::SRem if b != 0 && !(sb == -1 && a == 1u64 << (w - 1)) => sa.wrapping_rem(sb) as u64,
+            IOp::SDiv if b != 0 && !(sb() == -1 && a == 1u64 << (w - 1)) => sa().wrapping_div(sb()) as u64,
+            IOp::SRem if b != 0 && !(sb() == -1 && a == 1u64 << (w - 1)) => sa().wrapping_rem(sb()) as u64,
             _ => return None,
         },
         w,
@@ -114,6 +115,7 @@ pub(super) fn host<
     }
 }
 
+#[inline(always)]
 pub(super) fn icmp(p: IntPredicate, a: u64, b: u64, w: u32) -> bool {
     let (sa, sb) = (sext(a, w), sext(b, w));
     match p {
@@ -165,7 +167,16 @@ pub(super) fn to_int(x: f64, signed: bool, w: u32) -> Option<u64> {
 pub(super) fn quiet(cx: &Cx<'_, '_>, regs: &crate::state::Regs, inst: &FInst, llvm: &Instruction) -> bool {
     // The operands in the instruction's order (`instruction_operands`),
     // without allocating (this runs at every integer division).
+    let (ra, rb);
     let ops: [Option<&Src>; 3] = match &inst.op {
+        Op::IBinRR { a, b, .. } | Op::ICmpRR { a, b, .. } => {
+            (ra, rb) = (Src::Reg(*a), Src::Reg(*b));
+            [Some(&ra), Some(&rb), None]
+        }
+        Op::IBinRC { a, c, w, .. } | Op::ICmpRC { a, c, w, .. } => {
+            (ra, rb) = (Src::Reg(*a), Src::Int(*c, *w));
+            [Some(&ra), Some(&rb), None]
+        }
         Op::IBin { a, b, .. } | Op::ICmp { a, b, .. } | Op::FBin { a, b, .. } | Op::FCmp { a, b, .. } => {
             [Some(a), Some(b), None]
         }
@@ -200,6 +211,38 @@ pub(super) fn exec_op(regs: &mut crate::state::Regs, mem: &mut Memory, rm: Round
     let rne = rm == RoundingMode::NearestTiesToEven;
     let d = inst.dest;
     match &inst.op {
+        Op::IBinRR { op, w, a, b } => {
+            let (Slot::Int(x, _), Slot::Int(y, _)) = (regs.slot(*a), regs.slot(*b)) else {
+                return None;
+            };
+            let r = int_op(*op, *w, *x, *y)?;
+            if d != u32::MAX {
+                regs.set_int(d, r, *w);
+            }
+        }
+        Op::IBinRC { op, w, a, c } => {
+            let Slot::Int(x, _) = regs.slot(*a) else { return None };
+            let r = int_op(*op, *w, *x, *c)?;
+            if d != u32::MAX {
+                regs.set_int(d, r, *w);
+            }
+        }
+        Op::ICmpRR { p, w, a, b } => {
+            let (Slot::Int(x, _), Slot::Int(y, _)) = (regs.slot(*a), regs.slot(*b)) else {
+                return None;
+            };
+            let r = icmp(*p, *x, *y, *w);
+            if d != u32::MAX {
+                regs.set_int(d, r as u64, 1);
+            }
+        }
+        Op::ICmpRC { p, w, a, c } => {
+            let Slot::Int(x, _) = regs.slot(*a) else { return None };
+            let r = icmp(*p, *x, *c, *w);
+            if d != u32::MAX {
+                regs.set_int(d, r as u64, 1);
+            }
+        }
         Op::IBin { op, w, a, b } => {
             let r = int_op(*op, *w, int(regs, a)?, int(regs, b)?)?;
             if d != u32::MAX {
@@ -535,12 +578,18 @@ pub(super) fn load_bits(mem: &Memory, a: u64, m: Mem) -> Option<u64> {
         // Bytes the fast path stored, beside cells perhaps.
         Some(sh) => {
             let (tags, raw) = (&sh.tags[off..off + n as usize], &sh.bytes[off..off + n as usize]);
-            let mut x = 0u64;
-            for (i, c) in cells.iter().enumerate() {
-                let b = if tags[i] != 0 { raw[i] } else { byte(c)? };
-                x |= (b as u64) << (8 * i);
+            if tags.iter().all(|t| *t != 0) {
+                let mut b = [0u8; 8];
+                b[..raw.len()].copy_from_slice(raw);
+                u64::from_le_bytes(b)
+            } else {
+                let mut x = 0u64;
+                for (i, c) in cells.iter().enumerate() {
+                    let b = if tags[i] != 0 { raw[i] } else { byte(c)? };
+                    x |= (b as u64) << (8 * i);
+                }
+                x
             }
-            x
         }
         None => match whole(cells, n) {
             Some(v) => match (v, m) {

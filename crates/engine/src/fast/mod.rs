@@ -166,6 +166,35 @@ enum Op {
         a: Src,
         b: Src,
     },
+    /// [`Op::IBin`] of two registers: the common shapes are read without
+    /// matching their operands.
+    IBinRR {
+        op: IOp,
+        w: u32,
+        a: u32,
+        b: u32,
+    },
+    /// [`Op::IBin`] of a register and a constant (`add %i, 1`).
+    IBinRC {
+        op: IOp,
+        w: u32,
+        a: u32,
+        c: u64,
+    },
+    /// [`Op::ICmp`] of two registers.
+    ICmpRR {
+        p: IntPredicate,
+        w: u32,
+        a: u32,
+        b: u32,
+    },
+    /// [`Op::ICmp`] of a register and a constant (`icmp slt %i, 100`).
+    ICmpRC {
+        p: IntPredicate,
+        w: u32,
+        a: u32,
+        c: u64,
+    },
     ICmp {
         p: IntPredicate,
         /// The operands' width.
@@ -265,20 +294,18 @@ struct FFunc {
     blocks: Vec<FBlock>,
 }
 
+/// `x`'s low `w` bits (`w` from 1 to 64), without a branch.
+#[inline(always)]
 fn mask(x: u64, w: u32) -> u64 {
-    if w >= 64 {
-        x
-    } else {
-        x & ((1u64 << w) - 1)
-    }
+    debug_assert!((1..=64).contains(&w));
+    x & (u64::MAX >> (64 - w))
 }
 
+/// The `w`-bit value `x` (`w` from 1 to 64) sign-extended, without a branch.
+#[inline(always)]
 fn sext(x: u64, w: u32) -> i64 {
-    if w >= 64 {
-        x as i64
-    } else {
-        ((x << (64 - w)) as i64) >> (64 - w)
-    }
+    debug_assert!((1..=64).contains(&w));
+    ((x << (64 - w)) as i64) >> (64 - w)
 }
 
 /// The machine value of a slot, as an operand.
@@ -421,7 +448,10 @@ pub fn run(fast: &mut Fast, cx: &Cx<'_, '_>, st: &mut State, step_budget: u64, i
                 // The block's straight-line instructions, in one go, as
                 // many as the budgets leave.
                 let room = (step_budget - steps).min(instr_budget - done);
-                let end = block.instrs.len().min(ip.saturating_add(room.try_into().unwrap_or(usize::MAX)));
+                let end = block
+                    .instrs
+                    .len()
+                    .min(ip.saturating_add(room.try_into().unwrap_or(usize::MAX)));
                 let start = ip;
                 let mut ip = ip;
                 let frame = &mut st.frames[top];

@@ -568,3 +568,135 @@ fn shadowed_stores_become_the_cells_the_executor_writes() {
         "{shadowed_loads} of {loads}"
     );
 }
+
+/// The integer shapes decoded for speed (two registers, a register and a
+/// constant) give what the general instruction gives on the same
+/// values, result or not plain.
+#[test]
+fn integer_shapes_agree_with_the_general_instruction() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+    let mut st = crate::exec::placeholder();
+    let names = std::sync::Arc::new(crate::state::RegNames::new([
+        &Name::Number(0),
+        &Name::Number(1),
+        &Name::Number(2),
+    ]));
+    st.frames.push(Frame::new(0, crate::state::Regs::new(names)));
+    let rne = RoundingMode::NearestTiesToEven;
+    let ops = [
+        IOp::Add,
+        IOp::Sub,
+        IOp::Mul,
+        IOp::And,
+        IOp::Or,
+        IOp::Xor,
+        IOp::Shl,
+        IOp::LShr,
+        IOp::AShr,
+        IOp::UDiv,
+        IOp::SDiv,
+        IOp::URem,
+        IOp::SRem,
+    ];
+    let preds = [
+        IntPredicate::EQ,
+        IntPredicate::UGT,
+        IntPredicate::SLE,
+        IntPredicate::SLT,
+        IntPredicate::UGE,
+    ];
+    let run = |st: &mut State, op: Op| {
+        st.frames[0].regs.set_slot(2, Slot::Empty);
+        let inst = FInst {
+            op,
+            dest: 2,
+            checked: 0,
+        };
+        exec_op(&mut st.frames[0].regs, &mut st.mem, rne, &inst).map(|()| st.frames[0].regs.slot(2).clone())
+    };
+    let mut compared = 0;
+    for w in [1u32, 8, 16, 32, 64] {
+        let xs = ints(w, &mut rng);
+        for &a in &xs {
+            for &b in &xs {
+                st.frames[0].regs.set_int(0, a, w);
+                st.frames[0].regs.set_int(1, b, w);
+                for op in ops {
+                    let want = run(
+                        &mut st,
+                        Op::IBin {
+                            op,
+                            w,
+                            a: Src::Reg(0),
+                            b: Src::Reg(1),
+                        },
+                    );
+                    assert_eq!(want.clone(), int_op(op, w, a, b).map(|r| Slot::Int(r, w)));
+                    assert_eq!(
+                        run(&mut st, Op::IBinRR { op, w, a: 0, b: 1 }),
+                        want,
+                        "{op:?} i{w} {a} {b}"
+                    );
+                    assert_eq!(
+                        run(&mut st, Op::IBinRC { op, w, a: 0, c: b }),
+                        want,
+                        "{op:?} i{w} {a} {b}"
+                    );
+                    compared += 1;
+                }
+                for p in preds {
+                    let want = Some(Slot::Int(icmp(p, a, b, w) as u64, 1));
+                    assert_eq!(
+                        run(
+                            &mut st,
+                            Op::ICmp {
+                                p,
+                                w,
+                                a: Src::Reg(0),
+                                b: Src::Int(b, w)
+                            }
+                        ),
+                        want
+                    );
+                    assert_eq!(
+                        run(&mut st, Op::ICmpRR { p, w, a: 0, b: 1 }),
+                        want,
+                        "{p:?} i{w} {a} {b}"
+                    );
+                    assert_eq!(
+                        run(&mut st, Op::ICmpRC { p, w, a: 0, c: b }),
+                        want,
+                        "{p:?} i{w} {a} {b}"
+                    );
+                }
+            }
+        }
+    }
+    // A register that holds no machine integer is not plain.
+    st.frames[0].regs.set_slot(0, Slot::F64(1.0));
+    assert_eq!(
+        run(
+            &mut st,
+            Op::IBinRC {
+                op: IOp::Add,
+                w: 64,
+                a: 0,
+                c: 1
+            }
+        ),
+        None
+    );
+    assert_eq!(
+        run(
+            &mut st,
+            Op::ICmpRR {
+                p: IntPredicate::EQ,
+                w: 64,
+                a: 0,
+                b: 1
+            }
+        ),
+        None
+    );
+    assert!(compared > 50_000);
+}
