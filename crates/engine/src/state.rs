@@ -143,11 +143,25 @@ impl Regs {
         Regs { names, slots }
     }
     /// Empty registers numbered by `names`, kept in `storage` (a returned
-    /// frame's, reused: no allocation when it is large enough).
+    /// frame's, reused: no allocation when it is large enough; its old
+    /// values are dropped here).
     pub fn with_storage(names: Arc<RegNames>, mut storage: Vec<Slot>) -> Regs {
-        storage.clear();
-        storage.resize(names.len(), Slot::Empty);
+        let n = names.len();
+        storage.truncate(n);
+        for s in storage.iter_mut() {
+            Regs::empty(s);
+        }
+        storage.resize_with(n, || Slot::Empty);
         Regs { names, slots: storage }
+    }
+    /// Empties slot `s`, dropping its old value only when it owns something.
+    #[inline(always)]
+    fn empty(s: &mut Slot) {
+        if matches!(s, Slot::Val(_) | Slot::Flt(_)) {
+            *s = Slot::Empty;
+        } else {
+            std::mem::forget(std::mem::replace(s, Slot::Empty));
+        }
     }
     /// Writes the integer `x` of width `w` to slot `k`: in place when the
     /// slot holds an integer already (no temporary value: the fast path
@@ -193,9 +207,10 @@ impl Regs {
         }
         true
     }
-    /// The slots' storage, for [`Regs::with_storage`].
-    pub fn into_storage(self) -> Vec<Slot> {
-        self.slots
+    /// The slots' storage taken out (no slot left), for
+    /// [`Regs::with_storage`].
+    pub fn take_storage(&mut self) -> Vec<Slot> {
+        std::mem::take(&mut self.slots)
     }
     /// The value of register `n`, if written.
     pub fn get(&self, n: &Name) -> Option<Val> {
@@ -263,9 +278,6 @@ pub struct Frame {
     /// The call site in the caller (shared: a call pushes it for every
     /// activation).
     pub call_site: Option<Arc<Loc>>,
-    /// `llvm.stacksave` marks: allocas after the mark are released by
-    /// `llvm.stackrestore`.
-    pub stack_marks: Vec<usize>,
     /// The arguments passed beyond a variadic function's fixed
     /// parameters, with their IR types (laid out by `llvm.va_start`).
     pub varargs: Vec<(Val, llvm_ir::TypeRef)>,
@@ -289,7 +301,6 @@ impl Frame {
             ret_dest: None,
             ret_slot: u32::MAX,
             call_site: None,
-            stack_marks: Vec::new(),
             varargs: Vec::new(),
             va_areas: Vec::new(),
         }
@@ -463,6 +474,7 @@ impl State {
     /// Jumps to block `to` of the current function (whose loop headers
     /// are `headers`); a jump back to a loop's header counts one more
     /// repetition of the loop, and says so (true).
+    #[inline]
     pub fn enter_block(&mut self, to: usize, headers: &[bool]) -> bool {
         let f = self.frame_mut();
         let (fidx, from) = (f.func, f.bb);

@@ -582,25 +582,29 @@ pub fn run(fast: &mut Fast, cx: &Cx<'_, '_>, st: &mut State, step_budget: u64, i
                         }
                         None => None,
                     };
-                    let frame = st.frames.pop().expect("a frame to return from");
+                    // The frame is dropped where it is (moving it out
+                    // copies it), after what is needed is taken.
+                    let frame = &mut st.frames[top];
                     for a in frame.allocas.iter().chain(&frame.va_areas) {
                         st.mem.kill(*a);
                     }
+                    let (ret_slot, ret_dest) = (frame.ret_slot, frame.ret_dest.take());
+                    if fast.storage.len() < STORAGE_KEPT {
+                        // Its slots are emptied when it is used again
+                        // (`Regs::with_storage`), in the same pass that fills it.
+                        fast.storage.push(frame.regs.take_storage());
+                    }
+                    st.frames.truncate(top);
                     if let Some(v) = v {
                         let f = st.frame_mut();
-                        if frame.ret_slot != u32::MAX {
-                            f.regs.set_slot(frame.ret_slot, v);
-                        } else if let Some(d) = frame.ret_dest {
+                        if ret_slot != u32::MAX {
+                            f.regs.set_slot(ret_slot, v);
+                        } else if let Some(d) = ret_dest {
                             match f.regs.names().slot(&d) {
                                 Some(k) => f.regs.set_slot(k, v),
                                 None => f.regs.insert(d, v.val().expect("a written value")),
                             }
                         }
-                    }
-                    if fast.storage.len() < STORAGE_KEPT {
-                        let mut s = frame.regs.into_storage();
-                        s.clear();
-                        fast.storage.push(s);
                     }
                     done += 1;
                     steps += 1;

@@ -143,7 +143,6 @@ impl Exec<'_, '_> {
             }
             "stacksave" => {
                 let mark = st.frame().allocas.len();
-                st.frame_mut().stack_marks.push(mark);
                 set(st, Val::Bv(bv(64, mark as u128)));
             }
             "stackrestore" => {
