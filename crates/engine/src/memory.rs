@@ -201,6 +201,9 @@ pub struct Memory {
     pub live_bytes: u64,
     /// Objects whose shadow has tagged bytes (empty outside the fast path).
     shadowed: Vec<u64>,
+    /// The index of the object the fast path found last: the next access
+    /// is most often to the same one (checked, never trusted).
+    last: usize,
 }
 
 /// Gap left between objects, so that running off one object never lands in
@@ -216,6 +219,7 @@ impl Default for Memory {
             next: FIRST_ADDRESS,
             live_bytes: 0,
             shadowed: Vec::new(),
+            last: 0,
         }
     }
 }
@@ -288,6 +292,30 @@ impl Memory {
         (self.objects[k].base == base).then(|| self.objects[k].as_ref())
     }
 
+    /// The index of the object [`Memory::find`] gives for `addr`, the
+    /// one found last tried first (no search when the access is to it
+    /// again).
+    #[inline(always)]
+    fn index_of(&mut self, addr: u64) -> Option<usize> {
+        let within = |o: &Object| o.base <= addr && addr < o.base + o.size.max(1);
+        if self.objects.get(self.last).is_some_and(|o| within(o)) {
+            return Some(self.last);
+        }
+        let k = self.below(addr)?;
+        within(&self.objects[k]).then(|| {
+            self.last = k;
+            k
+        })
+    }
+
+    /// [`Memory::find`], faster when the object is the one found last
+    /// (the fast path's loads).
+    #[inline(always)]
+    pub(crate) fn locate(&mut self, addr: u64) -> Option<&Object> {
+        let k = self.index_of(addr)?;
+        Some(self.objects[k].as_ref())
+    }
+
     /// The index of the last object starting at or below `addr`.
     #[inline]
     fn below(&self, addr: u64) -> Option<usize> {
@@ -325,7 +353,12 @@ impl Memory {
         class: Stored,
         ok: impl FnOnce(&Object) -> bool,
     ) -> Option<()> {
-        let o = self.find_mut_if(a, ok)?;
+        let k = self.index_of(a)?;
+        let o = &mut self.objects[k];
+        if !ok(o) {
+            return None;
+        }
+        let o = Arc::make_mut(o);
         let (base, off, n) = (o.base, (a - o.base) as usize, o.size as usize);
         let sh = o.shadow.get_or_insert_with(|| Shadow::sized(n));
         if sh.put(off, bits, size, class) {

@@ -215,6 +215,7 @@ pub(crate) fn categories(size: Size) -> Vec<(&'static str, Vec<OpSpec>)> {
     int_cast(size, &mut cats);
     libm_special(size, &mut cats);
     strtod(size, &mut cats);
+    memory(size, &mut cats);
     cats
 }
 
@@ -909,4 +910,102 @@ pub(crate) fn int_cast(size: Size, cats: &mut Cats) {
         ));
     }
     cats.push(("int_cast", ops));
+}
+
+/// Values through memory, as C code reaches them with unions: a float's
+/// bytes read back as an integer and the other way, bytes reversed, half
+/// of one value's bytes over another's, the top byte alone, and
+/// arithmetic on what such an overwrite left (in both subset rounding
+/// modes). In the concrete runs these are the fast path's shadow bytes
+/// and the cells the executor reads after them; in the symbolic runs the
+/// executor's byte terms.
+///
+/// Where the arithmetic makes a NaN, the bytes read from it depend on
+/// which NaN x86 returns (the first NaN operand quieted, or the default
+/// NaN), which fpsym leaves open (any NaN): the native bytes must be
+/// possible there.
+pub(crate) fn memory(size: Size, cats: &mut Cats) {
+    let mut ops = Vec::new();
+    for t in [F, D, L] {
+        let (c, n) = (t.c(), t.bytes());
+        let fmt = format(t);
+        // The integer as wide as the float's storage (long double: 16
+        // bytes, 10 of them its value; the union is zeroed first so that
+        // the other 6 are 0 on both sides).
+        let bits = match n {
+            4 => Ty::Int(32, false),
+            8 => Ty::Int(64, false),
+            _ => Ty::Int(128, false),
+        };
+        let u = format!(
+            "union {{ {c} f; {i} i; uint16_t h[{h}]; uint8_t b[{s}]; }}",
+            i = bits.c(),
+            h = bits.bytes() / 2,
+            s = bits.bytes()
+        );
+        let tg = t.tag();
+        // Two operands: a few values (one of them a signalling NaN, which
+        // x86 quiets), each pair a case.
+        let mut few = few_floats(t, size);
+        few.push(nan_bits(fmt, false, false, 1));
+        ops.push(op(
+            &format!("to_bits_{tg}"),
+            bits,
+            &[t],
+            &format!("({{ {u} x; x.i = 0; x.f = a; x.i; }})"),
+            "FE_TONEAREST",
+        ));
+        ops.push(
+            op(
+                &format!("from_bits_{tg}"),
+                t,
+                &[bits],
+                &format!("({{ {u} x; x.i = a; x.f; }})"),
+                "FE_TONEAREST",
+            )
+            .inputs(vec![float_values(fmt, size)]),
+        );
+        ops.push(op(
+            &format!("reversed_{tg}"),
+            t,
+            &[t],
+            &format!(
+                "({{ {u} x, y; x.i = 0; y.i = 0; x.f = a; for (int k = 0; k < {n}; k++) y.b[k] = x.b[{n} - 1 - k]; y.f; }})"
+            ),
+            "FE_TONEAREST",
+        ));
+        ops.push(op(
+            &format!("half_over_{tg}"),
+            t,
+            &[t, t],
+            &format!("({{ {u} x, y; x.i = 0; y.i = 0; x.f = a; y.f = b; x.h[0] = y.h[1]; x.b[{n} - 1] ^= y.b[2]; x.f; }})"),
+            "FE_TONEAREST",
+        ).inputs(vec![few.clone(), few.clone()]));
+        ops.push(op(
+            &format!("top_byte_{tg}"),
+            Ty::Int(8, false),
+            &[t],
+            &format!("({{ {u} x; x.i = 0; x.f = a; x.b[{n} - 1]; }})"),
+            "FE_TONEAREST",
+        ));
+        for m in modes(size) {
+            let nan = move |v: &[u128]| {
+                let a = Float::from_bits(fmt, v[0] ^ 0x5a5a);
+                let b = Float::from_bits(fmt, v[1]);
+                a.mul(b, RoundingMode::NearestTiesToEven).value.is_nan()
+            };
+            ops.push(
+                op(
+                    &format!("through_memory_{tg}_{m}"),
+                    Ty::Int(16, false),
+                    &[t, t],
+                    &format!("({{ {u} x, y; x.i = 0; y.i = 0; x.f = a; x.h[0] ^= 0x5a5a; y.f = x.f * b; y.h[0]; }})"),
+                    m,
+                )
+                .inputs(vec![few.clone(), few.clone()])
+                .check(Check::Possible(std::sync::Arc::new(nan))),
+            );
+        }
+    }
+    cats.push(("memory", ops));
 }

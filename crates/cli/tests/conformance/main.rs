@@ -497,7 +497,7 @@ fn symbolic_plan(name: &str, size: Size, cases: usize) -> (usize, &'static [&'st
     const CP: &[&str] = &["cp"];
     let new = matches!(
         name,
-        "vector" | "intrinsic" | "constrained" | "int_cast" | "libm_special" | "strtod"
+        "vector" | "intrinsic" | "constrained" | "int_cast" | "libm_special" | "strtod" | "memory"
     );
     match (name, size) {
         // libm's symbolic runs take minutes (fp.rem, fma) and z3 declines
@@ -507,6 +507,9 @@ fn symbolic_plan(name: &str, size: Size, cases: usize) -> (usize, &'static [&'st
         ("libm_special", Size::Subset) => (29, CP),
         // Only short strings run symbolically (see strtod): denser.
         ("strtod", Size::Subset) => (13, BOTH),
+        // Bytes of symbolic values (the executor's cells) are what the
+        // symbolic runs check here, and the category is small: denser.
+        ("memory", Size::Subset) => (5, BOTH),
         // Small categories: denser.
         (_, Size::Subset) if new => (53, BOTH),
         // One path runs every case, and its queries grow slower with its
@@ -677,6 +680,7 @@ subset!(constrained_operations_agree_with_the_machine, "constrained");
 subset!(integer_casts_agree_with_the_machine, "int_cast");
 subset!(libm_special_cases_agree_with_the_machine, "libm_special");
 subset!(strtod_agrees_with_the_machine, "strtod");
+subset!(values_through_memory_agree_with_the_machine, "memory");
 // i386 (`--data-model ILP32`): where its code differs from x86-64's
 // (conversions to and from unsigned integers). The other categories under
 // ILP32: `FPSYM_CONFORMANCE_MODEL=ILP32` with `full_suite`.

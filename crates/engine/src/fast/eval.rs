@@ -514,7 +514,7 @@ fn holds(o: &crate::memory::Object, a: u64, n: u64) -> bool {
     o.alive && o.sym_size.is_none() && a - o.base + n <= o.size
 }
 
-pub(super) fn load(mem: &Memory, a: u64, m: Mem) -> Option<Slot> {
+pub(super) fn load(mem: &mut Memory, a: u64, m: Mem) -> Option<Slot> {
     if let Mem::Flt(fmt) = m {
         // Other formats only as stored whole (never in a shadow).
         let n = bytes(m);
@@ -569,9 +569,9 @@ pub(super) fn whole(cells: &[Cell], n: u64) -> Option<Value> {
 /// The bits of the value of class `m` (an integer masked to its width, a
 /// binary32 or binary64 value's encoding) at `a`, if they are all
 /// concrete and not a NaN stored as a float; not for [`Mem::Flt`].
-pub(super) fn load_bits(mem: &Memory, a: u64, m: Mem) -> Option<u64> {
+pub(super) fn load_bits(mem: &mut Memory, a: u64, m: Mem) -> Option<u64> {
     let n = bytes(m);
-    let o = mem.find(a).filter(|o| holds(o, a, n))?;
+    let o = mem.locate(a).filter(|o| holds(o, a, n))?;
     let off = (a - o.base) as usize;
     let cells = &o.cells[off..off + n as usize];
     let bits = match o.shadow.as_deref().filter(|sh| sh.any(off, n as usize)) {

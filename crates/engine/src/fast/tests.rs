@@ -538,7 +538,7 @@ fn shadowed_stores_become_the_cells_the_executor_writes() {
                         .find(a)
                         .and_then(|o| o.shadow.as_ref())
                         .is_some_and(|s| s.any(off as usize, n as usize));
-                    match load_bits(&mem, a, m) {
+                    match load_bits(&mut mem, a, m) {
                         Some(got) => assert_eq!(got, bits, "load {m:?} at {off}"),
                         // Only a whole value of another class is left to the executor.
                         None => assert!(!sh, "a load from shadowed bytes is plain"),
