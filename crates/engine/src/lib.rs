@@ -29,6 +29,7 @@ pub mod paths;
 pub mod plugin;
 pub mod posix;
 pub mod prog;
+mod retrier;
 pub mod searcher;
 pub mod seeds;
 pub mod shape;
@@ -101,6 +102,13 @@ pub struct RunContext<'a> {
     pub progress: Option<&'a mut dyn FnMut(&Stats, usize)>,
     /// Observers and the branch oracle.
     pub plugins: plugin::Plugins,
+    /// A second solver, for branch sides whose query timed out: they are
+    /// asked again, with twice the timeout each time, on a thread of its
+    /// own while the run goes on with its other states. None: they are
+    /// asked between the run's steps, while such retries have taken less
+    /// than [`RETRY_SHARE`] of the run's time, or when nothing else is
+    /// left to run.
+    pub retry_solver: Option<Box<dyn Solver>>,
 }
 
 impl Default for RunContext<'_> {
@@ -110,6 +118,7 @@ impl Default for RunContext<'_> {
             user: fpsym_frontend::UserCode::default(),
             progress: None,
             plugins: plugin::Plugins::default(),
+            retry_solver: None,
         }
     }
 }
@@ -275,6 +284,9 @@ fn run_unseeded(
     searcher.update(&entries, &[]);
     let mut limits = Limits::new(config, deadline, interrupt.clone());
     let mut pending: std::collections::VecDeque<Pending> = Default::default();
+    // The retries' own thread, and the side it is deciding.
+    let mut background = cx.retry_solver.take().and_then(retrier::Background::new);
+    let mut in_flight: Option<Pending> = None;
     let mut stop = StopReason::Exhausted;
     let mut last_progress = Instant::now();
     loop {
@@ -290,10 +302,56 @@ fn run_unseeded(
             }
             last_progress = Instant::now();
         }
-        // Branch sides whose query timed out are asked again when nothing
-        // else is left to run, or while retries have used less than their
-        // share of the run's time.
-        if let Some(p) = pending.front() {
+        // Branch sides whose query timed out: on the retries' thread, one
+        // after another as soon as they come, the run going on meanwhile
+        // (waiting for the answer only when nothing else is left to run).
+        if let Some(bg) = background.as_mut() {
+            if in_flight.is_some() {
+                let wait = if searcher.is_empty() {
+                    Duration::from_millis(50)
+                } else {
+                    Duration::ZERO
+                };
+                if let Some((r, secs)) = bg.answer(wait) {
+                    engine.retry_seconds += secs;
+                    let p = in_flight.take().expect("a side in flight");
+                    // The run's solver learns the answer (its caches then
+                    // answer the path's later queries that contain it).
+                    if let Ok(res @ (fpsym_solver::SolveResult::Sat(_) | fpsym_solver::SolveResult::Unsat)) = &r {
+                        engine
+                            .solver
+                            .learn(&fpsym_solver::Query::new(p.state.path.clone()), res);
+                    }
+                    let d = engine.decision(r);
+                    if let Some(s) = engine.settle(p, d, &mut pending)? {
+                        let entry = engine.admit(&mut states, &mut next_id, s);
+                        searcher.update(&[entry], &[]);
+                    }
+                    continue;
+                }
+            }
+            if in_flight.is_none() && engine.fault.is_none() {
+                if let Some(mut p) = pending.pop_front() {
+                    p.timeout = p.timeout.saturating_mul(2);
+                    p.retries += 1;
+                    engine.stats.retries += 1;
+                    engine.stats.queries += 1;
+                    bg.start(
+                        fpsym_solver::Query::new(p.state.path.clone()),
+                        engine.deadline,
+                        p.timeout,
+                    );
+                    in_flight = Some(p);
+                }
+            }
+            if in_flight.is_some() && searcher.is_empty() {
+                continue;
+            }
+        }
+        // Without that thread: asked again here when nothing else is left
+        // to run, or while retries have used less than their share of the
+        // run's time.
+        if let (None, Some(p)) = (&background, pending.front()) {
             let next = p.timeout.saturating_mul(2).as_secs_f64();
             let due = engine.retry_seconds + next <= RETRY_SHARE * start.elapsed().as_secs_f64();
             if searcher.is_empty() || due {
@@ -470,7 +528,12 @@ fn run_unseeded(
         }
         searcher.update(&added, &removed);
     }
-    // Branch sides still undecided are dropped now (with an event each).
+    // Branch sides still undecided are dropped now (with an event each),
+    // the one being retried included (its query cancelled).
+    drop(background);
+    if let Some(p) = in_flight.take() {
+        pending.push_front(p);
+    }
     for p in std::mem::take(&mut pending) {
         let why = match p.retries {
             0 => format!("{}; still undecided when the run stopped", p.reason),
@@ -845,6 +908,19 @@ impl<'e, 'p> Engine<'e, 'p> {
         let began = Instant::now();
         let d = self.exec().decide(&p.state, &[], Some(timeout));
         self.retry_seconds += began.elapsed().as_secs_f64();
+        p.timeout = timeout;
+        self.settle(p, d, pending)
+    }
+
+    /// What a retry's answer `d` (asked with `p.timeout`) makes of the
+    /// pending side `p`: see [`Engine::retry`].
+    fn settle(
+        &mut self,
+        mut p: Pending,
+        d: exec::Decision,
+        pending: &mut std::collections::VecDeque<Pending>,
+    ) -> Result<Option<State>, EngineError> {
+        let timeout = p.timeout;
         match d {
             exec::Decision::Yes(_) => {
                 self.stats.recovered += 1;
@@ -864,7 +940,6 @@ impl<'e, 'p> Engine<'e, 'p> {
                 }
             }
             exec::Decision::Timeout => {
-                p.timeout = timeout;
                 let cap = self
                     .config
                     .limits
@@ -885,6 +960,23 @@ impl<'e, 'p> Engine<'e, 'p> {
             exec::Decision::Unknown(why) => self.drop_pending(p, why)?,
         }
         Ok(None)
+    }
+
+    /// The decision of a solver's answer, as [`exec::Exec::decide`] makes
+    /// it (an error is the run's solver fault).
+    fn decision(&mut self, r: Result<fpsym_solver::SolveResult, fpsym_solver::SolverError>) -> exec::Decision {
+        use fpsym_solver::{Reason, SolveResult};
+        match r {
+            Ok(SolveResult::Sat(m)) => exec::Decision::Yes(m),
+            Ok(SolveResult::Unsat) => exec::Decision::No,
+            Ok(SolveResult::Unknown(Reason::Timeout)) => exec::Decision::Timeout,
+            Ok(SolveResult::Unknown(r)) => exec::Decision::Unknown(r.to_string()),
+            Err(e) => {
+                let why = format!("solver error: {e}");
+                self.fault.get_or_insert(e);
+                exec::Decision::Unknown(why)
+            }
+        }
     }
 
     /// Gives up on a pending branch side: a `BranchDropped` event, and the

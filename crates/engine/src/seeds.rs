@@ -433,6 +433,10 @@ impl Solver for SeedSolver<'_> {
         self.inner.name()
     }
 
+    fn learn(&mut self, query: &Query, result: &SolveResult) {
+        self.inner.learn(query, result);
+    }
+
     fn check(&mut self, query: &Query, budget: &Budget) -> Result<SolveResult, SolverError> {
         let mut side_budget = None;
         if let Ok(mut s) = self.shared.lock() {

@@ -301,3 +301,141 @@ entry:
         proved.summary.verdict
     );
 }
+
+/// A branch side whose query timed out is retried on the run's second
+/// solver ([`fpsym_engine::RunContext::retry_solver`]) while the run goes
+/// on: the retry here answers only once the run has asked ten more
+/// queries (so it cannot be answered between the run's steps), the run's
+/// solver learns its answer, and the side is explored to its end (its
+/// test made from what was learned: the run's own backend never decides
+/// that side).
+#[test]
+fn a_timed_out_side_is_retried_while_the_run_goes_on() {
+    use fpsym_expr::Value;
+    use fpsym_solver::{Backend, Budget, Query, Reason, SolveResult, Solver, SolverConfig, SolverError};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+    use std::time::{Duration, Instant};
+
+    // The side `x == 12345` (not its negation).
+    fn hard(q: &Query) -> bool {
+        q.assertions.iter().any(|a| {
+            !matches!(a.op(), fpsym_expr::Op::Not)
+                && a.args()
+                    .iter()
+                    .any(|c| matches!(c.as_const(), Some(Value::Bv(b)) if b.bits() == 12345))
+        })
+    }
+    fn cp() -> Box<dyn Solver> {
+        fpsym_solver::build(&SolverConfig::bare(Backend::Cp(Default::default())))
+    }
+    /// The run's solver: `timeout` on the hard side, cp on the others
+    /// (counted).
+    struct Run(Box<dyn Solver>, Arc<AtomicUsize>);
+    impl Solver for Run {
+        fn name(&self) -> String {
+            "run".into()
+        }
+        fn check(&mut self, q: &Query, b: &Budget) -> Result<SolveResult, SolverError> {
+            if hard(q) {
+                return Ok(SolveResult::Unknown(Reason::Timeout));
+            }
+            self.1.fetch_add(1, Ordering::SeqCst);
+            self.0.check(q, b)
+        }
+    }
+    /// The retries' solver: answers once the run has asked ten more
+    /// queries than when it was asked (or after ten seconds: the test
+    /// then fails below), and says how many it saw.
+    struct Retry(Box<dyn Solver>, Arc<AtomicUsize>, Arc<AtomicUsize>);
+    impl Solver for Retry {
+        fn name(&self) -> String {
+            "retry".into()
+        }
+        fn check(&mut self, q: &Query, b: &Budget) -> Result<SolveResult, SolverError> {
+            let (asked, until) = (self.1.load(Ordering::SeqCst), Instant::now() + Duration::from_secs(10));
+            while self.1.load(Ordering::SeqCst) < asked + 10 && Instant::now() < until && !b.expired() {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            self.2.store(self.1.load(Ordering::SeqCst) - asked, Ordering::SeqCst);
+            self.0.check(q, &Budget::timeout(Duration::from_secs(10)))
+        }
+    }
+
+    let p = program(
+        r#"
+define i32 @f(i32 %x, i32 %y) {
+entry:
+  %hard = icmp eq i32 %x, 12345
+  br i1 %hard, label %rare, label %b0
+rare:
+  ret i32 99
+b0:
+  %y0 = and i32 %y, 1
+  %c0 = icmp eq i32 %y0, 0
+  br i1 %c0, label %z0, label %o0
+z0:
+  br label %b1
+o0:
+  br label %b1
+b1:
+  %y1 = and i32 %y, 2
+  %c1 = icmp eq i32 %y1, 0
+  br i1 %c1, label %z1, label %o1
+z1:
+  br label %b2
+o1:
+  br label %b2
+b2:
+  %s2 = phi i32 [ 0, %z1 ], [ 2, %o1 ]
+  %y2 = and i32 %y, 4
+  %c2 = icmp eq i32 %y2, 0
+  br i1 %c2, label %z2, label %o2
+z2:
+  br label %b3
+o2:
+  br label %b3
+b3:
+  %s3 = phi i32 [ %s2, %z2 ], [ 4, %o2 ]
+  %y3 = and i32 %y, 8
+  %c3 = icmp eq i32 %y3, 0
+  br i1 %c3, label %z3, label %o3
+z3:
+  ret i32 %s3
+o3:
+  %r = add i32 %s3, 8
+  ret i32 %r
+}
+"#,
+    );
+    let mut config = fpsym_engine::Config::default();
+    config.entry = fpsym_engine::Entry::Function {
+        name: "f".into(),
+        ranges: Vec::new(),
+        array_len: None,
+    };
+    config.limits.solver_timeout = Some(Duration::from_millis(100));
+    config.limits.max_time = Some(Duration::from_secs(60));
+    let (asked, seen) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+    // The run's solver: its own backend under the chain's caches, which
+    // learn the retry's answer (the rare path's test is made from it).
+    let mut solver = fpsym_solver::Independent::new(Box::new(fpsym_solver::CexReuse::new(
+        Box::new(fpsym_solver::Cached::new(Box::new(Run(cp(), asked.clone())), 100)),
+        64,
+        8,
+    )));
+    let mut cx = fpsym_engine::RunContext {
+        retry_solver: Some(Box::new(Retry(cp(), asked.clone(), seen.clone()))),
+        ..Default::default()
+    };
+    let mut sink = fpsym_engine::report::Collect::default();
+    let s = fpsym_engine::run(&p, &mut solver, &config, &mut sink, &mut cx).expect("the run starts");
+    let mut ends: Vec<String> = sink.tests.iter().map(|t| t.end.to_string()).collect();
+    ends.sort();
+    assert!(ends.contains(&"exit 99".to_string()), "{ends:?} {s:?}");
+    assert!(seen.load(Ordering::SeqCst) >= 10, "the run waited: {s:?}");
+    assert_eq!(s.stats.recovered, 1, "{s:?}");
+    assert_eq!(s.stats.dropped, 0, "{s:?}");
+    assert_eq!(s.stop, StopReason::Exhausted, "{s:?}");
+    assert!(s.verdict == Verdict::Verified, "{s:?}");
+}

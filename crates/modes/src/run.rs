@@ -479,6 +479,12 @@ pub fn execute_with(
         user: fpsym_frontend::UserCode::from_inputs(&opts.files),
         progress: Some(&mut on_progress),
         plugins,
+        // Branch sides whose query timed out are retried on a second
+        // solver while the run goes on (none times out without a timeout).
+        retry_solver: engine
+            .limits
+            .solver_timeout
+            .map(|_| fpsym_solver::build_with_workers(&opts.solver, opts.session.workers())),
     };
     let search_start = std::time::Instant::now();
     let mut summary = fpsym_engine::run(program, solver.as_mut(), engine, &mut sink, &mut cx).map_err(|e| match e {

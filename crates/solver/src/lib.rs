@@ -233,6 +233,13 @@ pub trait Solver: Send {
     fn stats(&self) -> BTreeMap<String, f64> {
         BTreeMap::new()
     }
+    /// Takes note of `result`, a definite answer to `query` that another
+    /// solver gave (a retry's, on a thread of its own), as if this one had
+    /// given it: the caches of the chain remember it. The caller vouches
+    /// for it (a model satisfies the query). Default: nothing.
+    fn learn(&mut self, query: &Query, result: &SolveResult) {
+        let _ = (query, result);
+    }
 }
 
 /// Which backend decides queries.

@@ -55,6 +55,10 @@ impl<S: Solver + ?Sized> Solver for Validated<S> {
         Ok(SolveResult::Sat(model))
     }
 
+    fn learn(&mut self, query: &Query, result: &SolveResult) {
+        self.inner.learn(query, result);
+    }
+
     fn stats(&self) -> BTreeMap<String, f64> {
         let mut s = self.inner.stats();
         s.insert("models_validated".into(), self.checked as f64);

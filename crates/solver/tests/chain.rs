@@ -765,3 +765,56 @@ fn staged_portfolio_caps_a_member_that_only_decides_quickly_on_a_shape() {
     assert!(matches!(p.check(&late, &budget()).unwrap(), SolveResult::Sat(_)));
     assert_eq!(p.stats()["portfolio.second_rounds"], 1.0, "{:?}", p.stats());
 }
+
+/// An answer found elsewhere (a retry's solver) and learned by the chain
+/// answers the queries that contain it without the backend: the exact
+/// query (`Cached`), a group of a larger query split by `Independent`
+/// (its part of the model), a superset of a learned unsat query
+/// (`CexReuse`). An unsat answer to a query of several groups is not
+/// learned (which group is unsat is not known).
+#[test]
+fn an_answer_learned_from_elsewhere_answers_later_queries() {
+    let log = Arc::new(Mutex::new(Log::default()));
+    let mut s = Independent::new(Box::new(CexReuse::new(
+        Box::new(Cached::new(Box::new(Scripted::new(&log)), 100)),
+        64,
+        0,
+    )));
+    let (x, y, z) = (f32v("x"), f32v("y"), f32v("z"));
+    let hard = Query::new(vec![lt(&c(0.0), &x), lt(&c(0.0), &y)]);
+    let mut m = Model::new();
+    m.insert(x.clone(), Value::Fp(Float::from_f32(1.0)));
+    m.insert(y.clone(), Value::Fp(Float::from_f32(2.0)));
+    m.insert(z.clone(), Value::Fp(Float::from_f32(7.0)));
+    s.learn(&hard, &SolveResult::Sat(m));
+    // The same query, and each of its groups inside a larger query whose
+    // other group the backend decides alone.
+    assert!(matches!(s.check(&hard, &unlimited()).unwrap(), SolveResult::Sat(_)));
+    assert_eq!(calls(&log), 0);
+    let more = Query::new(vec![lt(&c(0.0), &x), lt(&c(0.0), &y), lt(&z, &c(0.0))]);
+    match s.check(&more, &unlimited()).unwrap() {
+        SolveResult::Sat(m) => assert_eq!(m.get(&x), Some(Value::Fp(Float::from_f32(1.0)))),
+        r => panic!("{r:?}"),
+    }
+    let reached = log.lock().unwrap().queries.clone();
+    assert_eq!(
+        reached.len(),
+        1,
+        "only the other group reaches the backend: {reached:?}"
+    );
+    assert!(reached.iter().all(|q| q.vars() == vec![z.clone()]), "{reached:?}");
+    // An unsat answer of one group: its supersets are unsat.
+    let never = Query::new(vec![lt(&x, &c(0.0)), lt(&c(0.0), &x)]);
+    s.learn(&never, &SolveResult::Unsat);
+    let bigger = Query::new(vec![lt(&x, &c(0.0)), lt(&c(0.0), &x), lt(&x, &c(5.0))]);
+    assert_eq!(s.check(&bigger, &unlimited()).unwrap(), SolveResult::Unsat);
+    assert_eq!(calls(&log), 1);
+    // Unsat over two groups: not learned, the backend is asked.
+    let two = Query::new(vec![lt(&y, &c(-5.0)), lt(&c(5.0), &z)]);
+    s.learn(&two, &SolveResult::Unsat);
+    assert!(matches!(
+        s.check(&two, &unlimited()).unwrap(),
+        SolveResult::Sat(_) | SolveResult::Unsat
+    ));
+    assert!(calls(&log) > 1);
+}

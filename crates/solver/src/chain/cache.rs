@@ -96,6 +96,16 @@ impl Solver for Cached {
         Ok(r)
     }
 
+    fn learn(&mut self, query: &Query, result: &SolveResult) {
+        if !matches!(result, SolveResult::Unknown(_)) {
+            if self.map.len() >= self.capacity {
+                self.map.clear();
+            }
+            self.map.insert(query_key(query), result.clone());
+        }
+        self.inner.learn(query, result);
+    }
+
     /// The wrapped solver's statistics plus `cache.hits` and `cache.misses`.
     fn stats(&self) -> BTreeMap<String, f64> {
         let mut s = self.inner.stats();
@@ -168,6 +178,19 @@ impl CexReuse {
         }
     }
 
+    /// Keeps a definite answer to the query of `key`.
+    fn remember(&mut self, key: Vec<Term>, r: &SolveResult) {
+        let model = match r {
+            SolveResult::Sat(m) => Some(m.clone()),
+            SolveResult::Unsat => None,
+            SolveResult::Unknown(_) => return,
+        };
+        if self.entries.len() >= self.capacity {
+            self.entries.pop_front();
+        }
+        self.entries.push_back(Entry { key, model });
+    }
+
     fn lookup(&mut self, key: &[Term], query: &Query, budget: &Budget) -> Option<SolveResult> {
         // Most recent first: path conditions grow, so recent answers are
         // the closest relatives.
@@ -228,16 +251,13 @@ impl Solver for CexReuse {
         }
         self.misses += 1;
         let r = self.inner.check(query, budget)?;
-        let model = match &r {
-            SolveResult::Sat(m) => Some(m.clone()),
-            SolveResult::Unsat => None,
-            SolveResult::Unknown(_) => return Ok(r),
-        };
-        if self.entries.len() >= self.capacity {
-            self.entries.pop_front();
-        }
-        self.entries.push_back(Entry { key, model });
+        self.remember(key, &r);
         Ok(r)
+    }
+
+    fn learn(&mut self, query: &Query, result: &SolveResult) {
+        self.remember(query_key(query), result);
+        self.inner.learn(query, result);
     }
 
     /// The wrapped solver's statistics plus `cex.unsat_subset`,

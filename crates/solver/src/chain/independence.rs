@@ -145,6 +145,23 @@ impl Solver for Independent {
         })
     }
 
+    /// Each group learns its part: an unsat answer only where the query is
+    /// one group (which group is unsat is not known), a model restricted
+    /// to each group's variables.
+    fn learn(&mut self, query: &Query, result: &SolveResult) {
+        let groups = self.partition(query);
+        if groups.len() <= 1 {
+            return self.inner.learn(query, result);
+        }
+        if let SolveResult::Sat(m) = result {
+            for g in groups {
+                let q = Query::new(g);
+                let part = super::cache::restrict(m, &q);
+                self.inner.learn(&q, &SolveResult::Sat(part));
+            }
+        }
+    }
+
     /// The wrapped solver's statistics plus `independence.queries`,
     /// `independence.split` (queries with more than one group) and
     /// `independence.groups` (groups decided).
