@@ -98,13 +98,14 @@ impl Background {
 
 impl Drop for Background {
     /// Cancels the query asked, if any, and lets the thread end: waited
-    /// for up to a second (a solver answers a cancellation well within
-    /// it), else left to end on its own.
+    /// for up to a fifth of a second (the chain's detached backends answer
+    /// a cancellation within it), else left to end on its own (the run's
+    /// limits hold within a second, its wrap-up included).
     fn drop(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
         self.ask = None;
         if let Some(t) = self.thread.take() {
-            let until = Instant::now() + Duration::from_secs(1);
+            let until = Instant::now() + Duration::from_millis(200);
             while !t.is_finished() && Instant::now() < until {
                 std::thread::sleep(Duration::from_millis(5));
             }
