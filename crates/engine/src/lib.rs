@@ -344,7 +344,8 @@ fn run_unseeded(
                     in_flight = Some(p);
                 }
             }
-            if in_flight.is_some() && searcher.is_empty() {
+            // (A goal reached stops the run below, without the answer.)
+            if in_flight.is_some() && searcher.is_empty() && !engine.goal_found {
                 continue;
             }
         }
