@@ -55,14 +55,12 @@ impl Background {
     pub(crate) fn start(&mut self, q: Query, deadline: Option<Instant>, timeout: Duration) {
         debug_assert!(!self.busy, "one query at a time");
         let budget = Budget::until(deadline).with_cancel(self.stop.clone()).at_most(timeout);
-        if let Some(ask) = &self.ask {
-            // A send fails only when the thread is gone: the answer below
-            // is then an error.
-            self.busy = ask.send((q, budget)).is_ok();
-            if !self.busy {
-                self.ask = None;
-            }
+        // A send fails only when the thread is gone: [`Background::answer`]
+        // then finds its channel closed and answers `unknown`.
+        if self.ask.as_ref().is_some_and(|ask| ask.send((q, budget)).is_err()) {
+            self.ask = None;
         }
+        self.busy = true;
     }
 
     /// The answer to the query asked, if it came within `wait`. A thread
