@@ -113,3 +113,42 @@ impl Drop for Background {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    /// Answers sat with an empty model, or panics (a thread that dies).
+    struct Scripted(bool);
+    impl Solver for Scripted {
+        fn name(&self) -> String {
+            "scripted".into()
+        }
+        fn check(&mut self, _: &Query, _: &Budget) -> Result<SolveResult, SolverError> {
+            assert!(self.0, "the backend fails");
+            Ok(SolveResult::Sat(Default::default()))
+        }
+        fn stats(&self) -> BTreeMap<String, f64> {
+            BTreeMap::new()
+        }
+    }
+
+    fn ask(bg: &mut Background) -> Result<SolveResult, SolverError> {
+        bg.start(Query::new(Vec::new()), None, Duration::from_secs(5));
+        bg.answer(Duration::from_secs(5)).expect("an answer").0
+    }
+
+    /// Answers come back; a thread that died answers `unknown`, every
+    /// time (a retry is never left waiting).
+    #[test]
+    fn answers_come_back_and_a_dead_thread_answers_unknown() {
+        let mut bg = Background::new(Box::new(Scripted(true))).expect("a thread");
+        assert!(bg.answer(Duration::ZERO).is_none(), "nothing asked");
+        assert!(matches!(ask(&mut bg), Ok(SolveResult::Sat(_))));
+        let mut dead = Background::new(Box::new(Scripted(false))).expect("a thread");
+        for _ in 0..2 {
+            assert!(matches!(ask(&mut dead), Ok(SolveResult::Unknown(Reason::Backend(_)))));
+        }
+    }
+}
