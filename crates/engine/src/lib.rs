@@ -322,7 +322,7 @@ fn run_unseeded(
                             .solver
                             .learn(&fpsym_solver::Query::new(p.state.path.clone()), res);
                     }
-                    let d = engine.decision(r);
+                    let d = exec::decision(r, &mut engine.fault);
                     if let Some(s) = engine.settle(p, d, &mut pending)? {
                         let entry = engine.admit(&mut states, &mut next_id, s);
                         searcher.update(&[entry], &[]);
@@ -961,23 +961,6 @@ impl<'e, 'p> Engine<'e, 'p> {
             exec::Decision::Unknown(why) => self.drop_pending(p, why)?,
         }
         Ok(None)
-    }
-
-    /// The decision of a solver's answer, as [`exec::Exec::decide`] makes
-    /// it (an error is the run's solver fault).
-    fn decision(&mut self, r: Result<fpsym_solver::SolveResult, fpsym_solver::SolverError>) -> exec::Decision {
-        use fpsym_solver::{Reason, SolveResult};
-        match r {
-            Ok(SolveResult::Sat(m)) => exec::Decision::Yes(m),
-            Ok(SolveResult::Unsat) => exec::Decision::No,
-            Ok(SolveResult::Unknown(Reason::Timeout)) => exec::Decision::Timeout,
-            Ok(SolveResult::Unknown(r)) => exec::Decision::Unknown(r.to_string()),
-            Err(e) => {
-                let why = format!("solver error: {e}");
-                self.fault.get_or_insert(e);
-                exec::Decision::Unknown(why)
-            }
-        }
     }
 
     /// Gives up on a pending branch side: a `BranchDropped` event, and the

@@ -273,9 +273,9 @@ impl Memory {
     /// Mutable access to the object [`Memory::find`] gives, if `ok` of it
     /// (copied if shared, after `ok` said yes).
     pub fn find_mut_if(&mut self, addr: u64, ok: impl FnOnce(&Object) -> bool) -> Option<&mut Object> {
-        let k = self.below(addr)?;
+        let k = self.index_of(addr)?;
         let o = &mut self.objects[k];
-        (addr < o.base + o.size.max(1) && ok(o)).then(|| Arc::make_mut(o))
+        ok(o).then(|| Arc::make_mut(o))
     }
 
     /// The object whose red zone (the gap after it) holds `addr`: what an
@@ -353,12 +353,7 @@ impl Memory {
         class: Stored,
         ok: impl FnOnce(&Object) -> bool,
     ) -> Option<()> {
-        let k = self.index_of(a)?;
-        let o = &mut self.objects[k];
-        if !ok(o) {
-            return None;
-        }
-        let o = Arc::make_mut(o);
+        let o = self.find_mut_if(a, ok)?;
         let (base, off, n) = (o.base, (a - o.base) as usize, o.size as usize);
         let sh = o.shadow.get_or_insert_with(|| Shadow::sized(n));
         if sh.put(off, bits, size, class) {

@@ -117,7 +117,6 @@ impl Drop for Background {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::BTreeMap;
 
     /// Answers sat with an empty model, or panics (a thread that dies).
     struct Scripted(bool);
@@ -128,9 +127,6 @@ mod tests {
         fn check(&mut self, _: &Query, _: &Budget) -> Result<SolveResult, SolverError> {
             assert!(self.0, "the backend fails");
             Ok(SolveResult::Sat(Default::default()))
-        }
-        fn stats(&self) -> BTreeMap<String, f64> {
-            BTreeMap::new()
         }
     }
 

@@ -225,17 +225,7 @@ impl<'e, 'p> Exec<'e, 'p> {
         self.stats.queries += 1;
         let r = self.solver.check(&q, &budget);
         self.stats.solver_seconds += start.elapsed().as_secs_f64();
-        match r {
-            Ok(SolveResult::Sat(m)) => Decision::Yes(m),
-            Ok(SolveResult::Unsat) => Decision::No,
-            Ok(SolveResult::Unknown(fpsym_solver::Reason::Timeout)) => Decision::Timeout,
-            Ok(SolveResult::Unknown(r)) => Decision::Unknown(r.to_string()),
-            Err(e) => {
-                let why = format!("solver error: {e}");
-                self.fault.get_or_insert(e);
-                Decision::Unknown(why)
-            }
-        }
+        decision(r, self.fault)
     }
 
     /// For a float-to-integer conversion that x86-64 code makes by a library
@@ -1328,6 +1318,25 @@ impl<'e, 'p> Exec<'e, 'p> {
 /// at depth `depth`: split off to execute that instruction again.
 pub(crate) fn reexecutes(st: &State, depth: usize, bb: usize, ip: usize) -> bool {
     st.frames.len() == depth && st.frames.last().is_some_and(|f| f.bb == bb && f.ip == ip)
+}
+
+/// The decision of a solver's answer; an error is recorded in `fault`
+/// (the first one: the run's solver fault) and is no answer.
+pub(crate) fn decision(
+    r: Result<SolveResult, fpsym_solver::SolverError>,
+    fault: &mut Option<fpsym_solver::SolverError>,
+) -> Decision {
+    match r {
+        Ok(SolveResult::Sat(m)) => Decision::Yes(m),
+        Ok(SolveResult::Unsat) => Decision::No,
+        Ok(SolveResult::Unknown(fpsym_solver::Reason::Timeout)) => Decision::Timeout,
+        Ok(SolveResult::Unknown(r)) => Decision::Unknown(r.to_string()),
+        Err(e) => {
+            let why = format!("solver error: {e}");
+            fault.get_or_insert(e);
+            Decision::Unknown(why)
+        }
+    }
 }
 
 /// A state-shaped placeholder while the real one is being forked.

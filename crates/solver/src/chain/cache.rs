@@ -71,6 +71,20 @@ impl Cached {
     }
 }
 
+impl Cached {
+    /// Keeps a definite answer to the query of `key` (`unknown` is not
+    /// kept: a later call may have more time).
+    fn remember(&mut self, key: Vec<Term>, r: &SolveResult) {
+        if matches!(r, SolveResult::Unknown(_)) {
+            return;
+        }
+        if self.map.len() >= self.capacity {
+            self.map.clear();
+        }
+        self.map.insert(key, r.clone());
+    }
+}
+
 impl Solver for Cached {
     fn name(&self) -> String {
         self.inner.name()
@@ -87,22 +101,12 @@ impl Solver for Cached {
         }
         self.misses += 1;
         let r = self.inner.check(query, budget)?;
-        if !matches!(r, SolveResult::Unknown(_)) {
-            if self.map.len() >= self.capacity {
-                self.map.clear();
-            }
-            self.map.insert(key, r.clone());
-        }
+        self.remember(key, &r);
         Ok(r)
     }
 
     fn learn(&mut self, query: &Query, result: &SolveResult) {
-        if !matches!(result, SolveResult::Unknown(_)) {
-            if self.map.len() >= self.capacity {
-                self.map.clear();
-            }
-            self.map.insert(query_key(query), result.clone());
-        }
+        self.remember(query_key(query), result);
         self.inner.learn(query, result);
     }
 
