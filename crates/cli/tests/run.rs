@@ -585,7 +585,7 @@ fn outcome(out: &Path, stats: &Summary, findings: &[Finding]) -> String {
 /// fast_path.c's instructions are its.
 #[test]
 fn the_fast_path_changes_no_result() {
-    for name in [
+    let names = [
         "fast_path.c",
         "heap_calls.c",
         "pointers.c",
@@ -607,30 +607,46 @@ fn the_fast_path_changes_no_result() {
         "atexit_exit.c",
         "fast_quantum.c",
         "fast_select.ll",
-    ] {
-        let mut seen = Vec::new();
-        let exp = expectations(&std::fs::read_to_string(fixture(name)).unwrap());
-        for (tag, extra) in [("fast", None), ("slow", Some("--no-fast-path"))] {
-            let mut args = vec!["--solver", "z3", "--fuzz-time", "0"];
-            args.extend(exp.flags.iter().map(String::as_str));
-            args.extend(extra);
-            let (code, stdout, findings, stats, out) = run_in(name, tag, &args);
-            let stats = stats.unwrap_or_else(|| panic!("{name}: no stats.json\n{stdout}"));
-            let (fast, all) = (stats.stats.fast_instructions, stats.stats.instructions);
-            if extra.is_some() {
-                assert_eq!(fast, 0, "{name}: --no-fast-path ran the fast path");
-            } else if name == "fast_path.c" {
-                assert!(
-                    fast * 10 > all * 9,
-                    "{name}: {fast} of {all} instructions on the fast path"
-                );
-            }
-            seen.push((code, outcome(&out, &stats, &findings), stdout));
-            let _ = std::fs::remove_dir_all(&out);
+    ];
+    // Two programs at a time (the runs are independent; one after another
+    // they took a minute, the longest test of this file).
+    let (odd, even): (Vec<_>, Vec<_>) = names.iter().enumerate().partition(|(k, _)| k % 2 == 1);
+    std::thread::scope(|scope| {
+        for half in [odd, even] {
+            scope.spawn(move || {
+                for (_, name) in half {
+                    fast_and_slow_agree(name);
+                }
+            });
         }
-        assert_eq!(seen[0].0, seen[1].0, "{name}: exit codes\n{}\n{}", seen[0].2, seen[1].2);
-        assert_eq!(seen[0].1, seen[1].1, "{name}: with and without the fast path");
+    });
+}
+
+/// One program of [`the_fast_path_changes_no_result`], with and without
+/// the fast path.
+fn fast_and_slow_agree(name: &str) {
+    let mut seen = Vec::new();
+    let exp = expectations(&std::fs::read_to_string(fixture(name)).unwrap());
+    for (tag, extra) in [("fast", None), ("slow", Some("--no-fast-path"))] {
+        let mut args = vec!["--solver", "z3", "--fuzz-time", "0"];
+        args.extend(exp.flags.iter().map(String::as_str));
+        args.extend(extra);
+        let (code, stdout, findings, stats, out) = run_in(name, tag, &args);
+        let stats = stats.unwrap_or_else(|| panic!("{name}: no stats.json\n{stdout}"));
+        let (fast, all) = (stats.stats.fast_instructions, stats.stats.instructions);
+        if extra.is_some() {
+            assert_eq!(fast, 0, "{name}: --no-fast-path ran the fast path");
+        } else if name == "fast_path.c" {
+            assert!(
+                fast * 10 > all * 9,
+                "{name}: {fast} of {all} instructions on the fast path"
+            );
+        }
+        seen.push((code, outcome(&out, &stats, &findings), stdout));
+        let _ = std::fs::remove_dir_all(&out);
     }
+    assert_eq!(seen[0].0, seen[1].0, "{name}: exit codes\n{}\n{}", seen[0].2, seen[1].2);
+    assert_eq!(seen[0].1, seen[1].1, "{name}: with and without the fast path");
 }
 
 /// In `exceptions` mode too: an x87 long double moved without arithmetic
