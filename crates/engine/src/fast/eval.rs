@@ -199,8 +199,8 @@ pub(super) fn quiet(cx: &Cx<'_, '_>, regs: &crate::state::Regs, inst: &FInst, ll
 }
 
 /// Executes one plain instruction on registers `regs`, memory `mem`, in
-/// rounding mode `rm`, writing its result; None: not plain, nothing
-/// changed.
+/// rounding mode `rm`, writing its result; None: not plain (or a call,
+/// which the caller makes), nothing changed.
 #[inline(always)]
 pub(super) fn exec_op(regs: &mut crate::state::Regs, mem: &mut Memory, rm: RoundingMode, inst: &FInst) -> Option<()> {
     // The common cases read their operands as what they must be (no
@@ -211,6 +211,8 @@ pub(super) fn exec_op(regs: &mut crate::state::Regs, mem: &mut Memory, rm: Round
     let rne = rm == RoundingMode::NearestTiesToEven;
     let d = inst.dest;
     match &inst.op {
+        Op::Nop => {}
+        Op::Slow | Op::Call { .. } => return None,
         Op::IBinRR { op, w, a, b } => {
             let (Slot::Int(x, _), Slot::Int(y, _)) = (regs.slot(*a), regs.slot(*b)) else {
                 return None;

@@ -460,14 +460,10 @@ pub fn run(fast: &mut Fast, cx: &Cx<'_, '_>, st: &mut State, step_budget: u64, i
                     if inst.checked != 0 && !quiet(cx, &frame.regs, inst, &prog_block().instrs[ip]) {
                         break;
                     }
-                    match &inst.op {
-                        Op::Nop => {}
-                        Op::Slow | Op::Call { .. } => break,
-                        _ => {
-                            if exec_op(&mut frame.regs, &mut st.mem, st.rm, inst).is_none() {
-                                break;
-                            }
-                        }
+                    // One dispatch: `exec_op` does nothing for a no-op and
+                    // leaves calls and slow instructions (None).
+                    if exec_op(&mut frame.regs, &mut st.mem, st.rm, inst).is_none() {
+                        break;
                     }
                     ip += 1;
                 }
