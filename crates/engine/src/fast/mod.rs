@@ -617,6 +617,7 @@ pub fn run(fast: &mut Fast, cx: &Cx<'_, '_>, st: &mut State, step_budget: u64, i
 /// Jumps to block `to` of the current function, counting loop
 /// repetitions as [`crate::exec::Exec::goto`] does. True when the chunk
 /// must end here (a loop repeated under a loop bound).
+#[inline(always)]
 fn goto(cx: &Cx<'_, '_>, st: &mut State, fidx: usize, to: usize) -> bool {
     st.enter_block(to, &cx.prog.loop_headers[fidx]) && cx.config.limits.loop_bound.is_some()
 }
