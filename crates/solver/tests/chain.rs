@@ -207,8 +207,9 @@ fn independence_splits_and_merges() {
     for v in [&x, &y, &z, &w] {
         assert!(m.get(v).is_some(), "{v:?} assigned");
     }
+    // The last assertion's group first, then the others in their order.
     let sizes: Vec<usize> = log.lock().unwrap().queries.iter().map(|q| q.assertions.len()).collect();
-    assert_eq!(sizes, vec![2, 2, 1]);
+    assert_eq!(sizes, vec![1, 2, 2]);
     // An unsat group makes the query unsat.
     let q = Query::new(vec![lt(&x, &c(0.0)), lt(&c(1.0), &x), lt(&z, &w)]);
     assert_eq!(s.check(&q, &unlimited()).unwrap(), SolveResult::Unsat);
@@ -817,4 +818,36 @@ fn an_answer_learned_from_elsewhere_answers_later_queries() {
         SolveResult::Sat(_) | SolveResult::Unsat
     ));
     assert!(calls(&log) > 1);
+}
+
+/// The group of the query's last assertion (a path's new branch
+/// condition) is asked first: unsat at once, it decides the query, even
+/// when a group of the path before it would use up the budget.
+#[test]
+fn independence_asks_the_last_assertions_group_first() {
+    let ran = Arc::new(Mutex::new(Vec::new()));
+    // Any query on x runs past every budget here; the others take 1 ms.
+    let slow_on_x = |q: &Query, _: &SolveResult| {
+        let on_x = q.vars().iter().any(|v| format!("{v:?}").contains('x'));
+        (Duration::from_secs(if on_x { 3600 } else { 0 }), true)
+    };
+    let backend = ByQuery {
+        name: "slow-on-x",
+        script: slow_on_x,
+        ran: ran.clone(),
+    };
+    let mut s = Independent::new(Box::new(backend));
+    let (x, y) = (f32v("x"), f32v("y"));
+    // x's group comes first in the path; the branch condition 1 < y
+    // contradicts y < 0.
+    let q = Query::new(vec![lt(&c(0.0), &x), lt(&y, &c(0.0)), lt(&c(1.0), &y)]);
+    let started = Instant::now();
+    let budget = Budget::unlimited().at_most(Duration::from_millis(300));
+    assert_eq!(s.check(&q, &budget).unwrap(), SolveResult::Unsat);
+    assert_eq!(ran.lock().unwrap().len(), 1, "x's group never reached the backend");
+    assert!(
+        started.elapsed() < Duration::from_millis(250),
+        "{:?}",
+        started.elapsed()
+    );
 }

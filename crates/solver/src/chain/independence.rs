@@ -117,10 +117,18 @@ impl Solver for Independent {
         if budget.expired() {
             return Ok(SolveResult::Unknown(Reason::Timeout));
         }
-        let groups = self.partition(query);
+        let mut groups = self.partition(query);
         if groups.len() <= 1 {
             self.groups += groups.len() as u64;
             return self.inner.check(query, budget);
+        }
+        // The group of the last assertion first: on a path condition that
+        // is the new branch condition's, the only one that can be unsat
+        // (the others are parts of a path already satisfiable). Asked after
+        // a group that used up the budget, it was left unknown, and the
+        // side with it, even when it is unsat at once.
+        if let Some(k) = groups.iter().position(|g| g.last() == query.assertions.last()) {
+            groups[..=k].rotate_right(1);
         }
         self.split += 1;
         self.groups += groups.len() as u64;
