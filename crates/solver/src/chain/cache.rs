@@ -69,9 +69,7 @@ impl Cached {
             misses: 0,
         }
     }
-}
 
-impl Cached {
     /// Keeps a definite answer to the query of `key` (`unknown` is not
     /// kept: a later call may have more time).
     fn remember(&mut self, key: Vec<Term>, r: &SolveResult) {

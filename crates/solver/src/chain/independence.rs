@@ -122,11 +122,12 @@ impl Solver for Independent {
             self.groups += groups.len() as u64;
             return self.inner.check(query, budget);
         }
-        // The group of the last assertion first: on a path condition that
-        // is the new branch condition's, the only one that can be unsat
-        // (the others are parts of a path already satisfiable). Asked after
-        // a group that used up the budget, it was left unknown, and the
-        // side with it, even when it is unsat at once.
+        // The group of the last assertion first. On a path condition the
+        // last assertion is the new branch condition, and its group is the
+        // only one that can be unsat (the others are parts of a path
+        // already satisfiable). Asked after a group that used up the
+        // budget, it was left unknown, and the side with it, even when it
+        // is unsat at once.
         if let Some(k) = groups.iter().position(|g| g.last() == query.assertions.last()) {
             groups[..=k].rotate_right(1);
         }
