@@ -162,6 +162,7 @@ macro_rules! run_test {
 
 run_test!(division_by_zero, "div_zero.c");
 run_test!(concrete_fast_path, "fast_path.c");
+run_test!(calls_on_the_fast_path, "fast_calls.c");
 run_test!(byval_arguments_are_copies, "byval_copy.c");
 run_test!(nan_is_unequal_to_itself, "nan_self.c");
 run_test!(signed_zero, "signed_zero.c");
@@ -607,6 +608,7 @@ fn the_fast_path_changes_no_result() {
         "atexit_exit.c",
         "fast_quantum.c",
         "fast_select.ll",
+        "fast_calls.c",
     ];
     // Two programs at a time (the runs are independent; one after another
     // they took a minute, the longest test of this file).

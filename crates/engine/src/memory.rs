@@ -95,6 +95,36 @@ pub struct Shadow {
     hi: usize,
 }
 
+/// Writes the `dst.len()` (1 to 8) low bytes of `bits` into `dst`,
+/// little-endian: a fixed-size copy for 1, 2, 4 and 8 bytes (a copy of
+/// a length known only at run time calls `memcpy`).
+#[inline(always)]
+pub(crate) fn put_le(dst: &mut [u8], bits: u64) {
+    match dst.len() {
+        8 => dst.copy_from_slice(&bits.to_le_bytes()),
+        4 => dst.copy_from_slice(&(bits as u32).to_le_bytes()),
+        2 => dst.copy_from_slice(&(bits as u16).to_le_bytes()),
+        1 => dst[0] = bits as u8,
+        n => dst.copy_from_slice(&bits.to_le_bytes()[..n]),
+    }
+}
+
+/// The little-endian value of `src` (1 to 8 bytes), as [`put_le`] writes it.
+#[inline(always)]
+pub(crate) fn get_le(src: &[u8]) -> u64 {
+    match *src {
+        [a, b, c, d, e, f, g, h] => u64::from_le_bytes([a, b, c, d, e, f, g, h]),
+        [a, b, c, d] => u32::from_le_bytes([a, b, c, d]) as u64,
+        [a, b] => u16::from_le_bytes([a, b]) as u64,
+        [a] => a as u64,
+        _ => {
+            let mut b = [0u8; 8];
+            b[..src.len()].copy_from_slice(src);
+            u64::from_le_bytes(b)
+        }
+    }
+}
+
 /// What a shadowed byte was stored as.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stored {
@@ -128,8 +158,7 @@ impl Shadow {
     #[inline(always)]
     fn put(&mut self, off: usize, bits: u64, size: usize, class: Stored) -> bool {
         let clean = self.hi == 0;
-        let b = bits.to_le_bytes();
-        self.bytes[off..off + size].copy_from_slice(&b[..size]);
+        put_le(&mut self.bytes[off..off + size], bits);
         for (i, t) in self.tags[off..off + size].iter_mut().enumerate() {
             *t = Shadow::tag(class, size, i);
         }
@@ -161,9 +190,7 @@ impl Shadow {
                 p += 1;
                 continue;
             }
-            let mut b = [0u8; 8];
-            b[..size].copy_from_slice(&self.bytes[p..p + size]);
-            let bits = u64::from_le_bytes(b);
+            let bits = get_le(&self.bytes[p..p + size]);
             let val = match class {
                 2 => Term::fp(Float::from_f32(f32::from_bits(bits as u32))),
                 3 => Term::fp(Float::from_f64(f64::from_bits(bits))),

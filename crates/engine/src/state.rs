@@ -148,11 +148,18 @@ impl Regs {
     pub fn with_storage(names: Arc<RegNames>, mut storage: Vec<Slot>) -> Regs {
         let n = names.len();
         storage.truncate(n);
-        for s in storage.iter_mut() {
+        let mut r = Regs { names, slots: storage };
+        r.reset();
+        r.slots.resize_with(n, || Slot::Empty);
+        r
+    }
+    /// Empties every slot (the registers of a new activation of the
+    /// same function, without allocating).
+    #[inline]
+    pub fn reset(&mut self) {
+        for s in self.slots.iter_mut() {
             Regs::empty(s);
         }
-        storage.resize_with(n, || Slot::Empty);
-        Regs { names, slots: storage }
     }
     /// Empties slot `s`, dropping its old value only when it owns something.
     #[inline(always)]

@@ -581,9 +581,7 @@ pub(super) fn load_bits(mem: &mut Memory, a: u64, m: Mem) -> Option<u64> {
         Some(sh) => {
             let (tags, raw) = (&sh.tags[off..off + n as usize], &sh.bytes[off..off + n as usize]);
             if tags.iter().all(|t| *t != 0) {
-                let mut b = [0u8; 8];
-                b[..raw.len()].copy_from_slice(raw);
-                u64::from_le_bytes(b)
+                crate::memory::get_le(raw)
             } else {
                 let mut x = 0u64;
                 for (i, c) in cells.iter().enumerate() {

@@ -39,13 +39,14 @@ use crate::hooks::{self, Resolution};
 use crate::layout::fp_format;
 use crate::memory::{Cell, Memory};
 use crate::prog::{Callee, Prog};
-use crate::state::{Frame, Loc, Slot, State};
+use crate::state::{Frame, Loc, Regs, Slot, State};
 use crate::Config;
 use fpsym_expr::{BvValue, Term, Value};
 use fpsym_float::{Float, Format, RoundingMode};
 use llvm_ir::predicates::{FPPredicate, IntPredicate};
 use llvm_ir::{Constant, Instruction, Name, Operand, Terminator, Type};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// Decoded functions of one run, made on first use.
 #[derive(Default)]
@@ -57,6 +58,9 @@ pub struct Fast {
     staged: Vec<Slot>,
     /// Register storage of returned frames, for the next calls.
     storage: Vec<Vec<Slot>>,
+    /// Lite activations (see [`Lite`]): those of a chunk, then kept for
+    /// the next calls at their depth.
+    lite: Vec<Lite>,
 }
 
 /// Returned frames' register storage kept for reuse.
@@ -342,7 +346,32 @@ mod eval;
 mod tests;
 
 use decode::Decoder;
-use eval::{exec_op, quiet, read, read_slot};
+use eval::{exec_op, quiet, read_slot};
+
+/// A call the fast path made and has not returned from, kept out of
+/// [`State::frames`]: it becomes a [`Frame`] only if the chunk ends
+/// inside it (a call whose callee returns within the chunk builds no
+/// frame). It never has allocas (an `alloca` goes to the executor, which
+/// makes the frame real first). Its caller is the activation below it;
+/// the call instruction is the caller's, just before the caller's `ip`,
+/// and gives the result's slot and the call site.
+struct Lite {
+    func: usize,
+    bb: usize,
+    ip: usize,
+    prev: Option<usize>,
+    regs: Regs,
+}
+
+/// Why a function's blocks stopped running.
+enum Next {
+    /// The chunk ends (a budget, a loop bound, an instruction that is not plain).
+    Exit,
+    /// The instruction at `ip` is a call.
+    Call,
+    /// The terminator is a return.
+    Ret,
+}
 
 /// Executes plain instructions of `st`, at most `step_budget` steps and
 /// `instr_budget` instructions; returns how many instructions and steps
@@ -351,99 +380,86 @@ use eval::{exec_op, quiet, read, read_slot};
 /// instruction). Stops before the first instruction that is not plain,
 /// and after a jump back to a loop header when the run has a loop bound
 /// (the engine checks it).
+///
+/// The running activation's position is kept in locals for a
+/// function's blocks, and calls push no [`Frame`] until the chunk ends
+/// inside them (see [`Lite`]).
 pub fn run(fast: &mut Fast, cx: &Cx<'_, '_>, st: &mut State, step_budget: u64, instr_budget: u64) -> (u64, u64) {
     if fast.funcs.len() != cx.prog.funcs.len() {
         fast.funcs = vec![None; cx.prog.funcs.len()];
     }
     let (mut done, mut steps) = (0u64, 0u64);
-    'frames: while steps < step_budget && done < instr_budget && st.split_at.is_none() {
-        let Some(frame) = st.frames.last() else { break };
-        let fidx = frame.func;
-        if fast.funcs[fidx].is_none() {
+    if st.split_at.is_some() || st.frames.is_empty() {
+        return (0, 0);
+    }
+    let Fast {
+        funcs,
+        staged,
+        storage,
+        lite,
+    } = fast;
+    let State {
+        frames,
+        mem,
+        trail,
+        loop_visits,
+        rm,
+        ..
+    } = st;
+    let rm = *rm;
+    // Lite activations above the top frame (`lite[..depth]`).
+    let mut depth = 0usize;
+    let bound = cx.config.limits.loop_bound.is_some();
+    'frames: while steps < step_budget && done < instr_budget {
+        let top = frames.len() - 1;
+        let (fidx, mut bb, mut ip, mut prev) = match depth {
+            0 => {
+                let f = &frames[top];
+                (f.func, f.bb, f.ip, f.prev_bb)
+            }
+            d => {
+                let l = &lite[d - 1];
+                (l.func, l.bb, l.ip, l.prev)
+            }
+        };
+        if funcs[fidx].is_none() {
             let d = Decoder {
                 cx,
                 fidx,
                 names: &cx.prog.reg_names[fidx],
             };
-            fast.funcs[fidx] = Some(d.function());
+            funcs[fidx] = Some(d.function());
         }
-        let func = fast.funcs[fidx].as_ref().expect("decoded");
-        if !std::sync::Arc::ptr_eq(&func.names, st.frame().regs.names()) {
+        let func = funcs[fidx].as_ref().expect("decoded");
+        if depth == 0 && !Arc::ptr_eq(&func.names, frames[top].regs.names()) {
             break;
         }
-        let top = st.frames.len() - 1;
-        // The function's blocks, one after another, until a call or a
-        // return changes the frame.
-        'blocks: loop {
+        let headers = &cx.prog.loop_headers[fidx];
+        // The function's blocks, one after another, until a call, a
+        // return or the end of the chunk.
+        let next = loop {
             if steps >= step_budget || done >= instr_budget {
-                break 'frames;
+                break Next::Exit;
             }
-            let (bb, ip) = (st.frames[top].bb, st.frames[top].ip);
+            let regs = match depth {
+                0 => &mut frames[top].regs,
+                d => &mut lite[d - 1].regs,
+            };
             let block = &func.blocks[bb];
             // Phis, all read on entry, then written.
             if ip == 0 && !block.phis.is_empty() {
-                let Some(prev) = st.frame().prev_bb else { break 'frames };
-                if block.independent {
-                    // Copied straight in; one missing leaves the phis to the
-                    // executor, which reads the same values.
-                    let regs = &mut st.frame_mut().regs;
-                    let mut complete = true;
-                    for (dest, incoming) in &block.phis {
-                        let Some((_, s)) = incoming.iter().find(|(b, _)| *b == prev) else {
-                            complete = false;
-                            break;
-                        };
-                        complete = *dest != u32::MAX
-                            && match s {
-                                Src::Reg(k) => regs.copy_slot(*k, *dest),
-                                s => {
-                                    regs.set_slot(*dest, read_slot(regs, s));
-                                    true
-                                }
-                            };
-                        if !complete {
-                            break;
-                        }
-                    }
-                    if !complete {
-                        break 'frames;
-                    }
-                    let n = block.phis.len();
-                    st.frame_mut().ip = n;
-                    done += n as u64;
-                    steps += 1;
-                    continue 'blocks;
+                let Some(p) = prev else { break Next::Exit };
+                if !phis(block, p, regs, staged) {
+                    break Next::Exit;
                 }
-                let regs = &st.frame().regs;
-                let staged = &mut fast.staged;
-                staged.clear();
-                for (dest, incoming) in &block.phis {
-                    let Some((_, s)) = incoming.iter().find(|(b, _)| *b == prev) else {
-                        break;
-                    };
-                    if *dest == u32::MAX {
-                        break;
-                    }
-                    let v = read_slot(regs, s);
-                    if v == Slot::Empty {
-                        break;
-                    }
-                    staged.push(v);
-                }
-                if staged.len() != block.phis.len() {
-                    break 'frames;
-                }
-                let n = staged.len();
-                let f = st.frame_mut();
-                for ((d, _), v) in block.phis.iter().zip(staged.drain(..)) {
-                    f.regs.set_slot(*d, v);
-                }
-                f.ip = n;
+                let n = block.phis.len();
+                ip = n;
                 done += n as u64;
                 steps += 1;
-                continue 'blocks;
+                if steps >= step_budget || done >= instr_budget {
+                    break Next::Exit;
+                }
             }
-            let prog_block = || &cx.prog.funcs[fidx].basic_blocks[bb];
             if ip < block.instrs.len() {
                 // The block's straight-line instructions, in one go, as
                 // many as the budgets leave.
@@ -453,146 +469,187 @@ pub fn run(fast: &mut Fast, cx: &Cx<'_, '_>, st: &mut State, step_budget: u64, i
                     .len()
                     .min(ip.saturating_add(room.try_into().unwrap_or(usize::MAX)));
                 let start = ip;
-                let mut ip = ip;
-                let frame = &mut st.frames[top];
-                while ip < end {
-                    let inst = &block.instrs[ip];
-                    if inst.checked != 0 && !quiet(cx, &frame.regs, inst, &prog_block().instrs[ip]) {
+                loop {
+                    ip += straight(regs, mem, rm, &block.instrs[ip..end]);
+                    // Stopped at an instruction a checker may look at: run
+                    // when no checker reports with these operands.
+                    let Some(inst) = block.instrs[..end].get(ip).filter(|i| i.checked != 0) else {
                         break;
-                    }
-                    // One dispatch: `exec_op` does nothing for a no-op and
-                    // leaves calls and slow instructions (None).
-                    if exec_op(&mut frame.regs, &mut st.mem, st.rm, inst).is_none() {
+                    };
+                    if !quiet(cx, regs, inst, &cx.prog.funcs[fidx].basic_blocks[bb].instrs[ip])
+                        || exec_op(regs, mem, rm, inst).is_none()
+                    {
                         break;
                     }
                     ip += 1;
                 }
-                frame.ip = ip;
                 done += (ip - start) as u64;
                 steps += (ip - start) as u64;
-                if ip == block.instrs.len() || steps >= step_budget || done >= instr_budget {
-                    continue 'blocks;
+                if ip < block.instrs.len() {
+                    if ip < end && matches!(block.instrs[ip].op, Op::Call { .. }) {
+                        break Next::Call;
+                    }
+                    break Next::Exit;
                 }
-                let inst = &block.instrs[ip];
-                let Op::Call { callee, args, loc } = &inst.op else {
-                    break 'frames;
-                };
-                if inst.checked != 0 && !quiet(cx, &st.frames[top].regs, inst, &prog_block().instrs[ip]) {
-                    break 'frames;
+                if steps >= step_budget || done >= instr_budget {
+                    break Next::Exit;
                 }
-                if st.frames.len() + 1 > cx.config.limits.max_call_depth {
-                    break 'frames;
-                }
-                let regs = &st.frames[top].regs;
-                let names = cx.prog.reg_names[*callee].clone();
-                let mut r = match fast.storage.pop() {
-                    Some(v) => crate::state::Regs::with_storage(names, v),
-                    None => crate::state::Regs::new(names),
-                };
-                let mut complete = true;
-                for (k, a) in args.iter().enumerate() {
-                    let v = read_slot(regs, a);
-                    complete &= v != Slot::Empty;
-                    r.set_slot(k as u32, v);
-                }
-                if !complete {
-                    break 'frames;
-                }
-                // The result's slot; its name only where it has none (a
-                // name is a string: cloning it is an allocation per call).
-                let dest = if inst.dest == u32::MAX {
-                    prog_block().instrs[ip].try_get_result().cloned()
-                } else {
-                    None
-                };
-                st.frames[top].ip += 1;
-                st.frames.push(Frame {
-                    ret_dest: dest,
-                    ret_slot: inst.dest,
-                    call_site: loc.clone(),
-                    ..Frame::new(*callee, r)
-                });
-                done += 1;
-                steps += 1;
-                continue 'frames;
             }
             // The terminator.
             if !cx.terminators {
-                break 'frames;
+                break Next::Exit;
             }
-            match &block.term {
-                FTerm::Slow => break 'frames,
-                FTerm::Br(to) => {
-                    done += 1;
-                    steps += 1;
-                    if goto(cx, st, fidx, *to) {
-                        break 'frames;
-                    }
-                }
+            let to = match &block.term {
+                FTerm::Slow => break Next::Exit,
+                FTerm::Ret(_) => break Next::Ret,
+                FTerm::Br(to) => *to,
                 FTerm::CondBr { c, t, f } => {
                     if !cx.branches {
-                        break 'frames;
+                        break Next::Exit;
                     }
-                    let Some(M::Int(c, _)) = read(&st.frame().regs, c) else {
-                        break 'frames;
-                    };
+                    let Some(c) = eval::int(regs, c) else { break Next::Exit };
                     let (to, k) = if c != 0 { (*t, 0) } else { (*f, 1) };
-                    st.trail.push((fidx, bb, k));
-                    done += 1;
-                    steps += 1;
-                    if goto(cx, st, fidx, to) {
-                        break 'frames;
-                    }
+                    trail.push((fidx, bb, k));
+                    to
                 }
                 FTerm::Switch { c, cases, default } => {
                     if !cx.branches {
-                        break 'frames;
+                        break Next::Exit;
                     }
-                    let Some(M::Int(c, _)) = read(&st.frame().regs, c) else {
-                        break 'frames;
-                    };
+                    let Some(c) = eval::int(regs, c) else { break Next::Exit };
                     // The executor's trail: the taken case's index, or the
                     // number of cases for the default.
                     let (k, to) = match cases.iter().position(|(v, _)| *v == c) {
                         Some(k) => (k, cases[k].1),
                         None => (cases.len(), *default),
                     };
-                    st.trail.push((fidx, bb, k));
-                    done += 1;
-                    steps += 1;
-                    if goto(cx, st, fidx, to) {
-                        break 'frames;
-                    }
+                    trail.push((fidx, bb, k));
+                    to
                 }
-                FTerm::Ret(v) => {
-                    if st.frames.len() < 2 {
-                        break 'frames;
-                    }
-                    let v = match v {
-                        Some(s) => {
-                            let v = read_slot(&st.frame().regs, s);
-                            if v == Slot::Empty {
-                                break 'frames;
-                            }
-                            Some(v)
+            };
+            done += 1;
+            steps += 1;
+            // As `State::enter_block`: a jump back to a loop header counts
+            // a repetition, and ends the chunk under a loop bound.
+            let back = to <= bb && headers.get(to).copied().unwrap_or(false);
+            (prev, bb, ip) = (Some(bb), to, 0);
+            if back {
+                loop_visits.bump((fidx, to));
+                if bound {
+                    break Next::Exit;
+                }
+            }
+        };
+        match depth {
+            0 => {
+                let f = &mut frames[top];
+                (f.bb, f.ip, f.prev_bb) = (bb, ip, prev);
+            }
+            d => {
+                let l = &mut lite[d - 1];
+                (l.bb, l.ip, l.prev) = (bb, ip, prev);
+            }
+        }
+        match next {
+            Next::Exit => break 'frames,
+            Next::Call => {
+                let inst = &func.blocks[bb].instrs[ip];
+                let Op::Call { callee, args, .. } = &inst.op else {
+                    unreachable!("Next::Call stops at a call")
+                };
+                let llvm = &cx.prog.funcs[fidx].basic_blocks[bb].instrs[ip];
+                // A result without a slot is the executor's to name.
+                if inst.dest == u32::MAX && llvm.try_get_result().is_some() {
+                    break 'frames;
+                }
+                if frames.len() + depth + 1 > cx.config.limits.max_call_depth {
+                    break 'frames;
+                }
+                let caller = match depth {
+                    0 => &frames[top].regs,
+                    d => &lite[d - 1].regs,
+                };
+                if inst.checked != 0 && !quiet(cx, caller, inst, llvm) {
+                    break 'frames;
+                }
+                // The activation's registers: those of the last call at
+                // this depth, emptied, when they are numbered alike.
+                let names = &cx.prog.reg_names[*callee];
+                if lite.len() == depth {
+                    lite.push(Lite {
+                        func: *callee,
+                        bb: 0,
+                        ip: 0,
+                        prev: None,
+                        regs: Regs::new(names.clone()),
+                    });
+                } else if Arc::ptr_eq(lite[depth].regs.names(), names) {
+                    lite[depth].regs.reset();
+                } else {
+                    let l = &mut lite[depth];
+                    l.regs = Regs::with_storage(names.clone(), l.regs.take_storage());
+                }
+                let (below, above) = lite.split_at_mut(depth);
+                let caller = match depth {
+                    0 => &frames[top].regs,
+                    d => &below[d - 1].regs,
+                };
+                let l = &mut above[0];
+                let mut complete = true;
+                for (k, a) in args.iter().enumerate() {
+                    let v = read_slot(caller, a);
+                    complete &= v != Slot::Empty;
+                    l.regs.set_slot(k as u32, v);
+                }
+                if !complete {
+                    break 'frames;
+                }
+                (l.func, l.bb, l.ip, l.prev) = (*callee, 0, 0, None);
+                match depth {
+                    0 => frames[top].ip += 1,
+                    d => below[d - 1].ip += 1,
+                }
+                depth += 1;
+                done += 1;
+                steps += 1;
+            }
+            Next::Ret => {
+                let FTerm::Ret(v) = &func.blocks[bb].term else {
+                    unreachable!("Next::Ret stops at a return")
+                };
+                if depth == 0 && frames.len() < 2 {
+                    break 'frames;
+                }
+                let regs = match depth {
+                    0 => &frames[top].regs,
+                    d => &lite[d - 1].regs,
+                };
+                let v = match v {
+                    Some(s) => {
+                        let v = read_slot(regs, s);
+                        if v == Slot::Empty {
+                            break 'frames;
                         }
-                        None => None,
-                    };
-                    // The frame is dropped where it is (moving it out
-                    // copies it), after what is needed is taken.
-                    let frame = &mut st.frames[top];
+                        Some(v)
+                    }
+                    None => None,
+                };
+                if depth == 0 {
+                    // A frame: dropped where it is (moving it out copies
+                    // it), after what is needed is taken.
+                    let frame = &mut frames[top];
                     for a in frame.allocas.iter().chain(&frame.va_areas) {
-                        st.mem.kill(*a);
+                        mem.kill(*a);
                     }
                     let (ret_slot, ret_dest) = (frame.ret_slot, frame.ret_dest.take());
-                    if fast.storage.len() < STORAGE_KEPT {
+                    if storage.len() < STORAGE_KEPT {
                         // Its slots are emptied when it is used again
                         // (`Regs::with_storage`), in the same pass that fills it.
-                        fast.storage.push(frame.regs.take_storage());
+                        storage.push(frame.regs.take_storage());
                     }
-                    st.frames.truncate(top);
+                    frames.truncate(top);
                     if let Some(v) = v {
-                        let f = st.frame_mut();
+                        let f = frames.last_mut().expect("a caller");
                         if ret_slot != u32::MAX {
                             f.regs.set_slot(ret_slot, v);
                         } else if let Some(d) = ret_dest {
@@ -602,22 +659,126 @@ pub fn run(fast: &mut Fast, cx: &Cx<'_, '_>, st: &mut State, step_budget: u64, i
                             }
                         }
                     }
-                    done += 1;
-                    steps += 1;
-                    continue 'frames;
+                } else {
+                    // A lite activation: the call just before its caller's
+                    // `ip` names the result's slot.
+                    depth -= 1;
+                    if let Some(v) = v {
+                        let dest = call_before(funcs, frames, lite, depth).dest;
+                        let caller = match depth {
+                            0 => &mut frames[top].regs,
+                            d => &mut lite[d - 1].regs,
+                        };
+                        if dest != u32::MAX {
+                            caller.set_slot(dest, v);
+                        }
+                    }
                 }
+                done += 1;
+                steps += 1;
             }
         }
     }
+    // Lite activations the chunk ends in become frames, in call order.
+    for k in 0..depth {
+        let inst = call_before(funcs, frames, lite, k);
+        let Op::Call { loc, .. } = &inst.op else {
+            unreachable!("a lite activation's caller stands after a call")
+        };
+        let (ret_slot, call_site) = (inst.dest, loc.clone());
+        let l = &mut lite[k];
+        let regs = std::mem::take(&mut l.regs);
+        frames.push(Frame {
+            bb: l.bb,
+            ip: l.ip,
+            prev_bb: l.prev,
+            ret_slot,
+            call_site,
+            ..Frame::new(l.func, regs)
+        });
+    }
     // The bytes stored here go to the cells before anyone else reads them.
-    st.mem.flush_shadows();
+    mem.flush_shadows();
     (done, steps)
 }
 
-/// Jumps to block `to` of the current function, counting loop
-/// repetitions as [`crate::exec::Exec::goto`] does. True when the chunk
-/// must end here (a loop repeated under a loop bound).
+/// Executes `instrs` in order while each is plain and no checker looks
+/// at it; returns how many ran. Kept apart from [`run`], so that its
+/// loop holds its few values in machine registers.
+#[inline(never)]
+fn straight(regs: &mut Regs, mem: &mut Memory, rm: RoundingMode, instrs: &[FInst]) -> usize {
+    let mut n = 0;
+    for inst in instrs {
+        // One dispatch: `exec_op` does nothing for a no-op and leaves
+        // calls and slow instructions (None).
+        if inst.checked != 0 || exec_op(regs, mem, rm, inst).is_none() {
+            break;
+        }
+        n += 1;
+    }
+    n
+}
+
+/// The call instruction that made lite activation `k` (`lite[k]`): the
+/// one just before the `ip` of the activation below it (the top frame
+/// for `k` = 0, which the materialized activations below `k` extend).
+fn call_before<'f>(funcs: &'f [Option<FFunc>], frames: &[Frame], lite: &[Lite], k: usize) -> &'f FInst {
+    let (func, bb, ip) = match k {
+        0 => {
+            let f = frames.last().expect("a frame");
+            (f.func, f.bb, f.ip)
+        }
+        k => {
+            let l = &lite[k - 1];
+            (l.func, l.bb, l.ip)
+        }
+    };
+    &funcs[func].as_ref().expect("decoded").blocks[bb].instrs[ip - 1]
+}
+
+/// Writes a block's phis for the jump from block `prev`: all read on
+/// entry, then written. False (perhaps some written, as the executor
+/// would write them again) when one has no incoming value from `prev` or
+/// no value yet.
 #[inline(always)]
-fn goto(cx: &Cx<'_, '_>, st: &mut State, fidx: usize, to: usize) -> bool {
-    st.enter_block(to, &cx.prog.loop_headers[fidx]) && cx.config.limits.loop_bound.is_some()
+fn phis(block: &FBlock, prev: usize, regs: &mut Regs, staged: &mut Vec<Slot>) -> bool {
+    if block.independent {
+        // Copied straight in; one missing leaves the phis to the
+        // executor, which reads the same values.
+        for (dest, incoming) in &block.phis {
+            let Some((_, s)) = incoming.iter().find(|(b, _)| *b == prev) else {
+                return false;
+            };
+            let complete = *dest != u32::MAX
+                && match s {
+                    Src::Reg(k) => regs.copy_slot(*k, *dest),
+                    s => {
+                        regs.set_slot(*dest, read_slot(regs, s));
+                        true
+                    }
+                };
+            if !complete {
+                return false;
+            }
+        }
+        return true;
+    }
+    staged.clear();
+    for (dest, incoming) in &block.phis {
+        let Some((_, s)) = incoming.iter().find(|(b, _)| *b == prev) else {
+            return false;
+        };
+        if *dest == u32::MAX {
+            return false;
+        }
+        let v = read_slot(regs, s);
+        if v == Slot::Empty {
+            return false;
+        }
+        staged.push(v);
+    }
+    for ((d, _), v) in block.phis.iter().zip(staged.drain(..)) {
+        regs.set_slot(*d, v);
+    }
+    true
 }
