@@ -214,6 +214,19 @@ impl Regs {
         }
         true
     }
+    /// Copies slot `from` of `src` (another activation's registers) to
+    /// slot `to`; false (nothing written) when it is empty.
+    #[inline(always)]
+    pub fn copy_from(&mut self, to: u32, src: &Regs, from: u32) -> bool {
+        match src.slot(from) {
+            Slot::Int(x, w) => self.set_int(to, *x, *w),
+            Slot::F64(x) => self.set_f64(to, *x),
+            Slot::F32(x) => self.set_f32(to, *x),
+            Slot::Empty => return false,
+            s => self.set_slot(to, s.clone()),
+        }
+        true
+    }
     /// The slots' storage taken out (no slot left), for
     /// [`Regs::with_storage`].
     pub fn take_storage(&mut self) -> Vec<Slot> {

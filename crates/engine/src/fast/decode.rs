@@ -142,7 +142,12 @@ impl Decoder<'_, '_, '_> {
             .enumerate()
             .filter(|(_, c)| c.may_check(inst, None) && !c.only_where_not_plain(inst))
             .fold(0u64, |m, (k, _)| m | 1 << k.min(63));
-        FInst { op, dest, checked }
+        FInst {
+            op,
+            next: ip as u32 + 1,
+            dest,
+            checked,
+        }
     }
 
     fn op(&self, inst: &Instruction) -> Option<Op> {
@@ -469,12 +474,21 @@ impl Decoder<'_, '_, '_> {
                     // left to the executor (found missing at run time).
                     phis.push((self.names.slot(&p.dest).unwrap_or(u32::MAX), incoming));
                 }
-                let instrs = b
+                let mut instrs: Vec<FInst> = b
                     .instrs
                     .iter()
                     .enumerate()
                     .map(|(ip, i)| self.inst(bb, ip, i))
                     .collect();
+                // Each instruction's successor, past the no-ops no checker
+                // looks at.
+                let mut next = instrs.len() as u32;
+                for (ip, inst) in instrs.iter_mut().enumerate().rev() {
+                    inst.next = next;
+                    if !matches!(inst.op, Op::Nop) || inst.checked != 0 {
+                        next = ip as u32;
+                    }
+                }
                 // No phi reads another's register: they may be written as
                 // they are read.
                 let dests: Vec<u32> = phis.iter().map(|(d, _)| *d).collect();
@@ -488,9 +502,45 @@ impl Decoder<'_, '_, '_> {
                     independent,
                     instrs,
                     term: self.term(bb, &b.term),
+                    edges: Vec::new(),
                 }
             })
             .collect();
+        let mut blocks: Vec<FBlock> = blocks;
+        // Each terminator's edges, with the phis of their targets.
+        let headers = &self.cx.prog.loop_headers[self.fidx];
+        for bb in 0..blocks.len() {
+            let targets: Vec<usize> = match &blocks[bb].term {
+                FTerm::Br(to) => vec![*to],
+                FTerm::CondBr { t, f, .. } => vec![*t, *f],
+                FTerm::Switch { cases, default, .. } => cases.iter().map(|(_, to)| *to).chain([*default]).collect(),
+                FTerm::Slow | FTerm::Ret(_) => vec![],
+            };
+            let edges = targets
+                .into_iter()
+                .map(|to| {
+                    let phis = &blocks[to].phis;
+                    let moves = phis
+                        .iter()
+                        .map(|(dest, incoming)| {
+                            let (_, s) = incoming.iter().find(|(b, _)| *b == bb)?;
+                            (*dest != u32::MAX).then(|| (*dest, s.clone()))
+                        })
+                        .collect::<Option<Vec<_>>>();
+                    let independent = moves.as_ref().is_some_and(|m| {
+                        m.iter()
+                            .all(|(_, s)| !matches!(s, Src::Reg(k) if phis.iter().any(|(d, _)| d == k)))
+                    });
+                    FEdge {
+                        to,
+                        back: to <= bb && headers.get(to).copied().unwrap_or(false),
+                        moves,
+                        independent,
+                    }
+                })
+                .collect();
+            blocks[bb].edges = edges;
+        }
         FFunc {
             names: self.cx.prog.reg_names[self.fidx].clone(),
             blocks,

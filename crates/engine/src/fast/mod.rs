@@ -254,6 +254,10 @@ enum Op {
 #[derive(Clone, Debug)]
 struct FInst {
     op: Op,
+    /// The index of the next instruction to run after this one: the
+    /// next, or past the no-ops that follow it (each still counted as
+    /// run, as the executor runs it), where no checker looks at them.
+    next: u32,
     /// The result's slot (unused without a result).
     dest: u32,
     /// Some checker may report here: it is asked with the operands.
@@ -290,6 +294,27 @@ struct FBlock {
     independent: bool,
     instrs: Vec<FInst>,
     term: FTerm,
+    /// The terminator's edges, in the executor's trail order: a branch's
+    /// true then false side, a switch's cases then its default, a jump's
+    /// one target.
+    edges: Vec<FEdge>,
+}
+
+/// A jump from one block to another, with what entering the target
+/// takes: its phis' values for this edge, and whether it is a loop's
+/// back edge.
+#[derive(Clone, Debug)]
+struct FEdge {
+    to: usize,
+    /// The target is a loop header at or above the source (as
+    /// `State::enter_block` counts a repetition).
+    back: bool,
+    /// The target's phis, (slot, value) for this edge; None when one is
+    /// left to the executor (no decoded value, no slot).
+    moves: Option<Vec<(u32, Src)>>,
+    /// No move's value is another of the target's phis: each may be
+    /// written as soon as it is read.
+    independent: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -360,6 +385,8 @@ struct Lite {
     bb: usize,
     ip: usize,
     prev: Option<usize>,
+    /// The result's slot in the caller ([`u32::MAX`]: none).
+    ret: u32,
     regs: Regs,
 }
 
@@ -412,7 +439,7 @@ pub fn run(fast: &mut Fast, cx: &Cx<'_, '_>, st: &mut State, step_budget: u64, i
     let bound = cx.config.limits.loop_bound.is_some();
     'frames: while steps < step_budget && done < instr_budget {
         let top = frames.len() - 1;
-        let (fidx, mut bb, mut ip, mut prev) = match depth {
+        let (fidx, bb, ip, prev) = match depth {
             0 => {
                 let f = &frames[top];
                 (f.func, f.bb, f.ip, f.prev_bb)
@@ -434,112 +461,29 @@ pub fn run(fast: &mut Fast, cx: &Cx<'_, '_>, st: &mut State, step_budget: u64, i
         if depth == 0 && !Arc::ptr_eq(&func.names, frames[top].regs.names()) {
             break;
         }
-        let headers = &cx.prog.loop_headers[fidx];
         // The function's blocks, one after another, until a call, a
         // return or the end of the chunk.
-        let next = loop {
-            if steps >= step_budget || done >= instr_budget {
-                break Next::Exit;
-            }
-            let regs = match depth {
-                0 => &mut frames[top].regs,
-                d => &mut lite[d - 1].regs,
-            };
-            let block = &func.blocks[bb];
-            // Phis, all read on entry, then written.
-            if ip == 0 && !block.phis.is_empty() {
-                let Some(p) = prev else { break Next::Exit };
-                if !phis(block, p, regs, staged) {
-                    break Next::Exit;
-                }
-                let n = block.phis.len();
-                ip = n;
-                done += n as u64;
-                steps += 1;
-                if steps >= step_budget || done >= instr_budget {
-                    break Next::Exit;
-                }
-            }
-            if ip < block.instrs.len() {
-                // The block's straight-line instructions, in one go, as
-                // many as the budgets leave.
-                let room = (step_budget - steps).min(instr_budget - done);
-                let end = block
-                    .instrs
-                    .len()
-                    .min(ip.saturating_add(room.try_into().unwrap_or(usize::MAX)));
-                let start = ip;
-                loop {
-                    ip += straight(regs, mem, rm, &block.instrs[ip..end]);
-                    // Stopped at an instruction a checker may look at: run
-                    // when no checker reports with these operands.
-                    let Some(inst) = block.instrs[..end].get(ip).filter(|i| i.checked != 0) else {
-                        break;
-                    };
-                    if !quiet(cx, regs, inst, &cx.prog.funcs[fidx].basic_blocks[bb].instrs[ip])
-                        || exec_op(regs, mem, rm, inst).is_none()
-                    {
-                        break;
-                    }
-                    ip += 1;
-                }
-                done += (ip - start) as u64;
-                steps += (ip - start) as u64;
-                if ip < block.instrs.len() {
-                    if ip < end && matches!(block.instrs[ip].op, Op::Call { .. }) {
-                        break Next::Call;
-                    }
-                    break Next::Exit;
-                }
-                if steps >= step_budget || done >= instr_budget {
-                    break Next::Exit;
-                }
-            }
-            // The terminator.
-            if !cx.terminators {
-                break Next::Exit;
-            }
-            let to = match &block.term {
-                FTerm::Slow => break Next::Exit,
-                FTerm::Ret(_) => break Next::Ret,
-                FTerm::Br(to) => *to,
-                FTerm::CondBr { c, t, f } => {
-                    if !cx.branches {
-                        break Next::Exit;
-                    }
-                    let Some(c) = eval::int(regs, c) else { break Next::Exit };
-                    let (to, k) = if c != 0 { (*t, 0) } else { (*f, 1) };
-                    trail.push((fidx, bb, k));
-                    to
-                }
-                FTerm::Switch { c, cases, default } => {
-                    if !cx.branches {
-                        break Next::Exit;
-                    }
-                    let Some(c) = eval::int(regs, c) else { break Next::Exit };
-                    // The executor's trail: the taken case's index, or the
-                    // number of cases for the default.
-                    let (k, to) = match cases.iter().position(|(v, _)| *v == c) {
-                        Some(k) => (k, cases[k].1),
-                        None => (cases.len(), *default),
-                    };
-                    trail.push((fidx, bb, k));
-                    to
-                }
-            };
-            done += 1;
-            steps += 1;
-            // As `State::enter_block`: a jump back to a loop header counts
-            // a repetition, and ends the chunk under a loop bound.
-            let back = to <= bb && headers.get(to).copied().unwrap_or(false);
-            (prev, bb, ip) = (Some(bb), to, 0);
-            if back {
-                loop_visits.bump((fidx, to));
-                if bound {
-                    break Next::Exit;
-                }
-            }
+        let regs = match depth {
+            0 => &mut frames[top].regs,
+            d => &mut lite[d - 1].regs,
         };
+        let mut pos = Pos { bb, ip, prev };
+        let mut count = Count {
+            done,
+            steps,
+            step_budget,
+            instr_budget,
+        };
+        let env = Env {
+            cx,
+            func,
+            fidx,
+            bound,
+            rm,
+        };
+        let next = blocks(&env, regs, mem, trail, loop_visits, staged, &mut pos, &mut count);
+        (done, steps) = (count.done, count.steps);
+        let (bb, ip, prev) = (pos.bb, pos.ip, pos.prev);
         match depth {
             0 => {
                 let f = &mut frames[top];
@@ -557,9 +501,9 @@ pub fn run(fast: &mut Fast, cx: &Cx<'_, '_>, st: &mut State, step_budget: u64, i
                 let Op::Call { callee, args, .. } = &inst.op else {
                     unreachable!("Next::Call stops at a call")
                 };
-                let llvm = &cx.prog.funcs[fidx].basic_blocks[bb].instrs[ip];
+                let llvm = || &cx.prog.funcs[fidx].basic_blocks[bb].instrs[ip];
                 // A result without a slot is the executor's to name.
-                if inst.dest == u32::MAX && llvm.try_get_result().is_some() {
+                if inst.dest == u32::MAX && llvm().try_get_result().is_some() {
                     break 'frames;
                 }
                 if frames.len() + depth + 1 > cx.config.limits.max_call_depth {
@@ -569,7 +513,7 @@ pub fn run(fast: &mut Fast, cx: &Cx<'_, '_>, st: &mut State, step_budget: u64, i
                     0 => &frames[top].regs,
                     d => &lite[d - 1].regs,
                 };
-                if inst.checked != 0 && !quiet(cx, caller, inst, llvm) {
+                if inst.checked != 0 && !quiet(cx, caller, inst, llvm()) {
                     break 'frames;
                 }
                 // The activation's registers: those of the last call at
@@ -581,6 +525,7 @@ pub fn run(fast: &mut Fast, cx: &Cx<'_, '_>, st: &mut State, step_budget: u64, i
                         bb: 0,
                         ip: 0,
                         prev: None,
+                        ret: u32::MAX,
                         regs: Regs::new(names.clone()),
                     });
                 } else if Arc::ptr_eq(lite[depth].regs.names(), names) {
@@ -597,14 +542,18 @@ pub fn run(fast: &mut Fast, cx: &Cx<'_, '_>, st: &mut State, step_budget: u64, i
                 let l = &mut above[0];
                 let mut complete = true;
                 for (k, a) in args.iter().enumerate() {
-                    let v = read_slot(caller, a);
-                    complete &= v != Slot::Empty;
-                    l.regs.set_slot(k as u32, v);
+                    complete &= match a {
+                        Src::Reg(j) => l.regs.copy_from(k as u32, caller, *j),
+                        a => {
+                            l.regs.set_slot(k as u32, read_slot(caller, a));
+                            true
+                        }
+                    };
                 }
                 if !complete {
                     break 'frames;
                 }
-                (l.func, l.bb, l.ip, l.prev) = (*callee, 0, 0, None);
+                (l.func, l.bb, l.ip, l.prev, l.ret) = (*callee, 0, 0, None, inst.dest);
                 match depth {
                     0 => frames[top].ip += 1,
                     d => below[d - 1].ip += 1,
@@ -660,11 +609,10 @@ pub fn run(fast: &mut Fast, cx: &Cx<'_, '_>, st: &mut State, step_budget: u64, i
                         }
                     }
                 } else {
-                    // A lite activation: the call just before its caller's
-                    // `ip` names the result's slot.
+                    // A lite activation.
                     depth -= 1;
                     if let Some(v) = v {
-                        let dest = call_before(funcs, frames, lite, depth).dest;
+                        let dest = lite[depth].ret;
                         let caller = match depth {
                             0 => &mut frames[top].regs,
                             d => &mut lite[d - 1].regs,
@@ -702,21 +650,189 @@ pub fn run(fast: &mut Fast, cx: &Cx<'_, '_>, st: &mut State, step_budget: u64, i
     (done, steps)
 }
 
-/// Executes `instrs` in order while each is plain and no checker looks
-/// at it; returns how many ran. Kept apart from [`run`], so that its
-/// loop holds its few values in machine registers.
+/// What [`blocks`] needs that stays the same for an activation.
+struct Env<'e, 'a, 'p> {
+    cx: &'e Cx<'a, 'p>,
+    func: &'e FFunc,
+    fidx: usize,
+    /// The run has a loop bound (a jump back to a loop header ends the chunk).
+    bound: bool,
+    rm: RoundingMode,
+}
+
+/// An activation's position: block, next instruction, block it came from.
+struct Pos {
+    bb: usize,
+    ip: usize,
+    prev: Option<usize>,
+}
+
+/// Instructions and steps run, and their budgets.
+struct Count {
+    done: u64,
+    steps: u64,
+    step_budget: u64,
+    instr_budget: u64,
+}
+
+/// Runs an activation's blocks from `pos` (phis, instructions,
+/// terminator, one block after another) until a call, a return, or the
+/// end of the chunk; `pos` and `n` are left where it stopped. A function
+/// of its own, so that its loop keeps the position and counts in
+/// machine registers.
+#[allow(clippy::too_many_arguments)]
 #[inline(never)]
-fn straight(regs: &mut Regs, mem: &mut Memory, rm: RoundingMode, instrs: &[FInst]) -> usize {
-    let mut n = 0;
-    for inst in instrs {
+fn blocks(
+    env: &Env<'_, '_, '_>,
+    regs: &mut Regs,
+    mem: &mut Memory,
+    trail: &mut crate::state::Trail,
+    visits: &mut crate::state::LoopVisits,
+    staged: &mut Vec<Slot>,
+    pos: &mut Pos,
+    n: &mut Count,
+) -> Next {
+    let Env {
+        cx,
+        func,
+        fidx,
+        bound,
+        rm,
+    } = *env;
+    let (mut bb, mut ip, mut prev) = (pos.bb, pos.ip, pos.prev);
+    let (mut done, mut steps) = (n.done, n.steps);
+    let (step_budget, instr_budget) = (n.step_budget, n.instr_budget);
+    let next = loop {
+        if steps >= step_budget || done >= instr_budget {
+            break Next::Exit;
+        }
+        let block = &func.blocks[bb];
+        // Phis, all read on entry, then written.
+        if ip == 0 && !block.phis.is_empty() {
+            let Some(p) = prev else { break Next::Exit };
+            if !phis(block, p, regs, staged) {
+                break Next::Exit;
+            }
+            let k = block.phis.len();
+            ip = k;
+            done += k as u64;
+            steps += 1;
+            if steps >= step_budget || done >= instr_budget {
+                break Next::Exit;
+            }
+        }
+        if ip < block.instrs.len() {
+            // The block's straight-line instructions, in one go, as
+            // many as the budgets leave.
+            let room = (step_budget - steps).min(instr_budget - done);
+            let end = block
+                .instrs
+                .len()
+                .min(ip.saturating_add(room.try_into().unwrap_or(usize::MAX)));
+            let start = ip;
+            loop {
+                ip = straight(regs, mem, rm, &block.instrs, ip, end);
+                // Stopped at an instruction a checker may look at: run
+                // when no checker reports with these operands.
+                let Some(inst) = block.instrs[..end].get(ip).filter(|i| i.checked != 0) else {
+                    break;
+                };
+                if !quiet(cx, regs, inst, &cx.prog.funcs[fidx].basic_blocks[bb].instrs[ip])
+                    || exec_op(regs, mem, rm, inst).is_none()
+                {
+                    break;
+                }
+                ip += 1;
+            }
+            done += (ip - start) as u64;
+            steps += (ip - start) as u64;
+            if ip < block.instrs.len() {
+                if ip < end && matches!(block.instrs[ip].op, Op::Call { .. }) {
+                    break Next::Call;
+                }
+                break Next::Exit;
+            }
+            if steps >= step_budget || done >= instr_budget {
+                break Next::Exit;
+            }
+        }
+        // The terminator.
+        if !cx.terminators {
+            break Next::Exit;
+        }
+        let k = match &block.term {
+            FTerm::Slow => break Next::Exit,
+            FTerm::Ret(_) => break Next::Ret,
+            FTerm::Br(_) => 0,
+            FTerm::CondBr { c, .. } => {
+                if !cx.branches {
+                    break Next::Exit;
+                }
+                let Some(c) = eval::int(regs, c) else { break Next::Exit };
+                let k = (c == 0) as usize;
+                trail.push((fidx, bb, k));
+                k
+            }
+            FTerm::Switch { c, cases, .. } => {
+                if !cx.branches {
+                    break Next::Exit;
+                }
+                let Some(c) = eval::int(regs, c) else { break Next::Exit };
+                // The executor's trail: the taken case's index, or the
+                // number of cases for the default.
+                let k = cases.iter().position(|(v, _)| *v == c).unwrap_or(cases.len());
+                trail.push((fidx, bb, k));
+                k
+            }
+        };
+        let edge = &block.edges[k];
+        done += 1;
+        steps += 1;
+        (prev, bb, ip) = (Some(bb), edge.to, 0);
+        // As `State::enter_block`: a jump back to a loop header counts
+        // a repetition, and ends the chunk under a loop bound.
+        if edge.back {
+            visits.bump((fidx, edge.to));
+            if bound {
+                break Next::Exit;
+            }
+        }
+        // The target's phis, as the edge has them.
+        let Some(moves) = &edge.moves else { break Next::Exit };
+        if !moves.is_empty() {
+            if steps >= step_budget || done >= instr_budget {
+                break Next::Exit;
+            }
+            if !phi_moves(moves, edge.independent, regs, staged) {
+                break Next::Exit;
+            }
+            ip = moves.len();
+            done += ip as u64;
+            steps += 1;
+        }
+    };
+    (pos.bb, pos.ip, pos.prev) = (bb, ip, prev);
+    (n.done, n.steps) = (done, steps);
+    next
+}
+
+/// Executes `instrs[ip..end]` in order while each is plain and no checker
+/// looks at it; returns where it stopped. The no-ops after an
+/// instruction (`llvm.dbg.*` calls) are passed over with it. Kept apart
+/// from [`run`], so that its loop holds its few values in machine
+/// registers.
+#[inline(never)]
+fn straight(regs: &mut Regs, mem: &mut Memory, rm: RoundingMode, instrs: &[FInst], mut ip: usize, end: usize) -> usize {
+    while ip < end {
+        let inst = &instrs[ip];
         // One dispatch: `exec_op` does nothing for a no-op and leaves
         // calls and slow instructions (None).
         if inst.checked != 0 || exec_op(regs, mem, rm, inst).is_none() {
             break;
         }
-        n += 1;
+        ip = (inst.next as usize).min(end);
     }
-    n
+    ip
 }
 
 /// The call instruction that made lite activation `k` (`lite[k]`): the
@@ -736,27 +852,36 @@ fn call_before<'f>(funcs: &'f [Option<FFunc>], frames: &[Frame], lite: &[Lite], 
     &funcs[func].as_ref().expect("decoded").blocks[bb].instrs[ip - 1]
 }
 
-/// Writes a block's phis for the jump from block `prev`: all read on
-/// entry, then written. False (perhaps some written, as the executor
-/// would write them again) when one has no incoming value from `prev` or
-/// no value yet.
-#[inline(always)]
+/// Writes a block's phis for the jump from block `prev` (a block entered
+/// outside the fast path; a jump on it writes them with its edge's
+/// moves). False when one has no incoming value from `prev`, no slot,
+/// or no value yet.
 fn phis(block: &FBlock, prev: usize, regs: &mut Regs, staged: &mut Vec<Slot>) -> bool {
-    if block.independent {
-        // Copied straight in; one missing leaves the phis to the
-        // executor, which reads the same values.
-        for (dest, incoming) in &block.phis {
-            let Some((_, s)) = incoming.iter().find(|(b, _)| *b == prev) else {
-                return false;
+    let edge = block.phis.iter().map(|(dest, incoming)| {
+        let (_, s) = incoming.iter().find(|(b, _)| *b == prev)?;
+        (*dest != u32::MAX).then(|| (*dest, s.clone()))
+    });
+    let Some(moves) = edge.collect::<Option<Vec<_>>>() else {
+        return false;
+    };
+    phi_moves(&moves, block.independent, regs, staged)
+}
+
+/// Writes phis' values (slot, value): all read, then written (as soon as
+/// each is read when `independent`: no value is another's slot). False
+/// (perhaps some written, as the executor would write them again) when
+/// one has no value yet.
+#[inline(always)]
+fn phi_moves(moves: &[(u32, Src)], independent: bool, regs: &mut Regs, staged: &mut Vec<Slot>) -> bool {
+    if independent {
+        for (dest, s) in moves {
+            let complete = match s {
+                Src::Reg(k) => regs.copy_slot(*k, *dest),
+                s => {
+                    regs.set_slot(*dest, read_slot(regs, s));
+                    true
+                }
             };
-            let complete = *dest != u32::MAX
-                && match s {
-                    Src::Reg(k) => regs.copy_slot(*k, *dest),
-                    s => {
-                        regs.set_slot(*dest, read_slot(regs, s));
-                        true
-                    }
-                };
             if !complete {
                 return false;
             }
@@ -764,20 +889,14 @@ fn phis(block: &FBlock, prev: usize, regs: &mut Regs, staged: &mut Vec<Slot>) ->
         return true;
     }
     staged.clear();
-    for (dest, incoming) in &block.phis {
-        let Some((_, s)) = incoming.iter().find(|(b, _)| *b == prev) else {
-            return false;
-        };
-        if *dest == u32::MAX {
-            return false;
-        }
+    for (_, s) in moves {
         let v = read_slot(regs, s);
         if v == Slot::Empty {
             return false;
         }
         staged.push(v);
     }
-    for ((d, _), v) in block.phis.iter().zip(staged.drain(..)) {
+    for ((d, _), v) in moves.iter().zip(staged.drain(..)) {
         regs.set_slot(*d, v);
     }
     true

@@ -127,6 +127,7 @@ fn conversions_from_registers_agree_with_the_executor() {
         op: Op::Conv { c, a: Src::Reg(0) },
         dest: 0,
         checked: 0,
+        next: 0,
     };
     for w in [1u32, 8, 16, 32, 64] {
         for x in ints(w, &mut rng) {
@@ -350,6 +351,7 @@ fn float_operations_agree_with_the_executor() {
                         },
                         dest: 0,
                         checked: 0,
+                        next: 0,
                     };
                     match exec(&mut st, r, &inst) {
                         Some(Slot::F64(x)) => assert_eq!(Float::from_f64(x), want, "{name} {r:?} {a:e} {b:e}"),
@@ -369,6 +371,7 @@ fn float_operations_agree_with_the_executor() {
                         },
                         dest: 0,
                         checked: 0,
+                        next: 0,
                     };
                     match exec(&mut st, r, &inst) {
                         Some(Slot::F32(x)) => assert_eq!(Float::from_f32(x), want, "{name} {r:?} {a32:e} {b32:e}"),
@@ -414,6 +417,7 @@ fn float_operations_agree_with_the_executor() {
                             },
                             dest: 0,
                             checked: 0,
+                            next: 0,
                         };
                         match exec(&mut st, r, &inst) {
                             Some(Slot::Flt(x)) => assert_eq!(*x, want, "{name} {r:?} {a:?} {b:?}"),
@@ -431,6 +435,7 @@ fn float_operations_agree_with_the_executor() {
                             },
                             dest: 0,
                             checked: 0,
+                            next: 0,
                         };
                         let got = compute(&st.frames[0].regs, &mut st.mem, r, &inst);
                         assert_eq!(got, Some(Slot::Int(want as u64, 1)), "fcmp {p:?} {a:?} {b:?}");
@@ -441,6 +446,7 @@ fn float_operations_agree_with_the_executor() {
                     op: Op::Conv { c, a },
                     dest: 0,
                     checked: 0,
+                    next: 0,
                 };
                 let want = value(&arith::to_float("fptrunc", r, &Term::fp(a), Format::BINARY64));
                 let got = compute(
@@ -611,6 +617,7 @@ fn integer_shapes_agree_with_the_general_instruction() {
             op,
             dest: 2,
             checked: 0,
+            next: 0,
         };
         exec_op(&mut st.frames[0].regs, &mut st.mem, rne, &inst).map(|()| st.frames[0].regs.slot(2).clone())
     };
