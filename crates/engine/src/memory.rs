@@ -125,6 +125,14 @@ pub(crate) fn get_le(src: &[u8]) -> u64 {
     }
 }
 
+/// Whether each of the `n` (1 to 8) low bytes of `w` is not 0 (a word
+/// at a time: a byte's borrow reaches its top bit only from 0).
+#[inline(always)]
+pub(crate) fn no_zero_byte(w: u64, n: usize) -> bool {
+    let ones = u64::MAX / 255 >> (64 - 8 * n);
+    w.wrapping_sub(ones) & !w & ones << 7 == 0
+}
+
 /// What a shadowed byte was stored as.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stored {
@@ -207,6 +215,17 @@ impl Shadow {
             p += size;
         }
         (self.lo, self.hi) = (self.tags.len(), 0);
+    }
+
+    /// The tags of bytes `[off, off + n)` (1 to 8 bytes) as one
+    /// little-endian word: 0 when none has a tag.
+    #[inline(always)]
+    pub fn tags_at(&self, off: usize, n: usize) -> u64 {
+        if off < self.hi && off + n > self.lo {
+            get_le(&self.tags[off..off + n])
+        } else {
+            0
+        }
     }
 
     /// Whether bytes `[off, off + n)` have a tag.

@@ -576,11 +576,12 @@ pub(super) fn load_bits(mem: &mut Memory, a: u64, m: Mem) -> Option<u64> {
     let o = mem.locate(a).filter(|o| holds(o, a, n))?;
     let off = (a - o.base) as usize;
     let cells = &o.cells[off..off + n as usize];
-    let bits = match o.shadow.as_deref().filter(|sh| sh.any(off, n as usize)) {
+    let tagged = o.shadow.as_deref().map_or(0, |sh| sh.tags_at(off, n as usize));
+    let bits = match o.shadow.as_deref().filter(|_| tagged != 0) {
         // Bytes the fast path stored, beside cells perhaps.
         Some(sh) => {
             let (tags, raw) = (&sh.tags[off..off + n as usize], &sh.bytes[off..off + n as usize]);
-            if tags.iter().all(|t| *t != 0) {
+            if crate::memory::no_zero_byte(tagged, n as usize) {
                 crate::memory::get_le(raw)
             } else {
                 let mut x = 0u64;

@@ -266,7 +266,10 @@ struct FInst {
     checked: u64,
 }
 
+/// An explicit tag (`repr(u8)`): read with one load, where the niche
+/// in a `Vec` took a decoding at every terminator.
 #[derive(Clone, Debug)]
+#[repr(u8)]
 enum FTerm {
     Slow,
     Br(usize),
@@ -821,7 +824,7 @@ fn blocks(
 /// instruction (`llvm.dbg.*` calls) are passed over with it. Kept apart
 /// from [`run`], so that its loop holds its few values in machine
 /// registers.
-#[inline(never)]
+#[inline(always)]
 fn straight(regs: &mut Regs, mem: &mut Memory, rm: RoundingMode, instrs: &[FInst], mut ip: usize, end: usize) -> usize {
     while ip < end {
         let inst = &instrs[ip];
