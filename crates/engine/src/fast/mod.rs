@@ -680,9 +680,9 @@ struct Count {
 
 /// Runs an activation's blocks from `pos` (phis, instructions,
 /// terminator, one block after another) until a call, a return, or the
-/// end of the chunk; `pos` and `n` are left where it stopped. A function
-/// of its own, so that its loop keeps the position and counts in
-/// machine registers.
+/// end of the chunk; `pos` and `n` are left where it stopped. The
+/// position and counts are locals here, written back once; [`run`]
+/// around it makes the calls and returns.
 #[allow(clippy::too_many_arguments)]
 #[inline(never)]
 fn blocks(
@@ -821,9 +821,7 @@ fn blocks(
 
 /// Executes `instrs[ip..end]` in order while each is plain and no checker
 /// looks at it; returns where it stopped. The no-ops after an
-/// instruction (`llvm.dbg.*` calls) are passed over with it. Kept apart
-/// from [`run`], so that its loop holds its few values in machine
-/// registers.
+/// instruction (`llvm.dbg.*` calls) are passed over with it.
 #[inline(always)]
 fn straight(regs: &mut Regs, mem: &mut Memory, rm: RoundingMode, instrs: &[FInst], mut ip: usize, end: usize) -> usize {
     while ip < end {
