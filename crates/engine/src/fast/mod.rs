@@ -381,8 +381,8 @@ use eval::{exec_op, quiet, read_slot};
 /// inside it (a call whose callee returns within the chunk builds no
 /// frame). It never has allocas (an `alloca` goes to the executor, which
 /// makes the frame real first). Its caller is the activation below it;
-/// the call instruction is the caller's, just before the caller's `ip`,
-/// and gives the result's slot and the call site.
+/// the call instruction is the caller's, just before the caller's `ip`
+/// ([`call_before`]: the call site a frame made of it records).
 struct Lite {
     func: usize,
     bb: usize,
