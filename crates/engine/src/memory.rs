@@ -457,8 +457,13 @@ mod tests {
     fn word_helpers_agree_with_bytes() {
         let patterns: Vec<u64> = (0..8)
             .flat_map(|z| {
-                [0x0101_0101_0101_0101u64, 0x8080_8080_8080_8080, 0xff01_80ff_0180_ff01, 0x0123_4567_89ab_cdef]
-                    .map(|p| p & !(0xffu64 << (8 * z)))
+                [
+                    0x0101_0101_0101_0101u64,
+                    0x8080_8080_8080_8080,
+                    0xff01_80ff_0180_ff01,
+                    0x0123_4567_89ab_cdef,
+                ]
+                .map(|p| p & !(0xffu64 << (8 * z)))
             })
             .chain([0, u64::MAX, 0x0100, 0x8000_0000_0000_0001])
             .collect();
