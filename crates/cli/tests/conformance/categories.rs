@@ -216,6 +216,7 @@ pub(crate) fn categories(size: Size) -> Vec<(&'static str, Vec<OpSpec>)> {
     libm_special(size, &mut cats);
     strtod(size, &mut cats);
     memory(size, &mut cats);
+    calls(size, &mut cats);
     cats
 }
 
@@ -1008,4 +1009,43 @@ pub(crate) fn memory(size: Size, cats: &mut Cats) {
         }
     }
     cats.push(("memory", ops));
+}
+
+/// Values through calls (the prelude's `CALLS` helpers): every edge value
+/// of float, double and long double passed down four calls that swap
+/// their operands and returned (signalling NaNs and payloads included:
+/// moving a value quiets nothing), and arithmetic done in callees in each
+/// rounding mode of the suite. In the concrete runs these are the fast
+/// path's calls, returns and phis (a callee's activation made a frame
+/// when the executor takes over inside it); in the symbolic runs the
+/// executor's.
+pub(crate) fn calls(size: Size, cats: &mut Cats) {
+    let mut ops = Vec::new();
+    for t in [F, D, L] {
+        let tg = t.tag();
+        let few = few_floats(t, size);
+        ops.push(
+            op(
+                &format!("swapped_{tg}"),
+                t,
+                &[t, t],
+                &format!("swap_{tg}(a, b, 3)"),
+                "FE_TONEAREST",
+            )
+            .inputs(vec![float_values(format(t), size), few.clone()]),
+        );
+        for m in modes(size) {
+            ops.push(
+                op(
+                    &format!("in_callees_{tg}_{m}"),
+                    t,
+                    &[t, t],
+                    &format!("twice_{tg}(a, b)"),
+                    m,
+                )
+                .inputs(vec![few.clone(), few.clone()]),
+            );
+        }
+    }
+    cats.push(("calls", ops));
 }

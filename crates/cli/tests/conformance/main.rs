@@ -169,6 +169,16 @@ fn prelude(ops: &[OpSpec], check: bool) -> String {
          typedef int64_t e2i64 __attribute__((ext_vector_type(2)));\n\
          static int pin_now;\n",
     );
+    // Calls for the `calls` category: values passed down a recursion that
+    // swaps its operands (through a phi at each level), and arithmetic in
+    // callees (the concrete fast path's calls and returns).
+    s.push_str(
+        "#define CALLS(T, s) \\\n\
+         __attribute__((unused)) static T swap_##s(T x, T y, int n) { return n > 0 ? swap_##s(y, x, n - 1) : x; } \\\n\
+         __attribute__((unused)) static T mul_##s(T x, T y) { return x * y; } \\\n\
+         __attribute__((unused)) static T twice_##s(T x, T y) { T r = mul_##s(x, y); return mul_##s(r, y) + swap_##s(x, y, 2); }\n\
+         CALLS(float, f)\nCALLS(double, d)\nCALLS(long double, l)\n",
+    );
     if check {
         // A string operand (strtod's) made symbolic and pinned, in the
         // symbolic runs.
@@ -497,7 +507,7 @@ fn symbolic_plan(name: &str, size: Size, cases: usize) -> (usize, &'static [&'st
     const CP: &[&str] = &["cp"];
     let new = matches!(
         name,
-        "vector" | "intrinsic" | "constrained" | "int_cast" | "libm_special" | "strtod" | "memory"
+        "vector" | "intrinsic" | "constrained" | "int_cast" | "libm_special" | "strtod" | "memory" | "calls"
     );
     match (name, size) {
         // libm's symbolic runs take minutes (fp.rem, fma) and z3 declines
@@ -510,6 +520,8 @@ fn symbolic_plan(name: &str, size: Size, cases: usize) -> (usize, &'static [&'st
         // Bytes of symbolic values (the executor's cells) are what the
         // symbolic runs check here, and the category is small: denser.
         ("memory", Size::Subset) => (5, BOTH),
+        // Calls and returns of symbolic values: likewise.
+        ("calls", Size::Subset) => (5, BOTH),
         // Small categories: denser.
         (_, Size::Subset) if new => (53, BOTH),
         // One path runs every case, and its queries grow slower with its
@@ -681,6 +693,7 @@ subset!(integer_casts_agree_with_the_machine, "int_cast");
 subset!(libm_special_cases_agree_with_the_machine, "libm_special");
 subset!(strtod_agrees_with_the_machine, "strtod");
 subset!(values_through_memory_agree_with_the_machine, "memory");
+subset!(values_through_calls_agree_with_the_machine, "calls");
 // i386 (`--data-model ILP32`): where its code differs from x86-64's
 // (conversions to and from unsigned integers). The other categories under
 // ILP32: `FPSYM_CONFORMANCE_MODEL=ILP32` with `full_suite`.

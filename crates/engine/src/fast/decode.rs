@@ -489,17 +489,8 @@ impl Decoder<'_, '_, '_> {
                         next = ip as u32;
                     }
                 }
-                // No phi reads another's register: they may be written as
-                // they are read.
-                let dests: Vec<u32> = phis.iter().map(|(d, _)| *d).collect();
-                let independent = phis.iter().all(|(_, incoming): &(u32, Vec<(usize, Src)>)| {
-                    incoming
-                        .iter()
-                        .all(|(_, s)| !matches!(s, Src::Reg(k) if dests.contains(k)))
-                });
                 FBlock {
                     phis,
-                    independent,
                     instrs,
                     term: self.term(bb, &b.term),
                     edges: Vec::new(),

@@ -292,9 +292,6 @@ enum FTerm {
 struct FBlock {
     /// Phis: (slot, incoming value per predecessor block index).
     phis: Vec<(u32, Vec<(usize, Src)>)>,
-    /// No phi's incoming value is another phi's register: each may be
-    /// written as soon as it is read.
-    independent: bool,
     instrs: Vec<FInst>,
     term: FTerm,
     /// The terminator's edges, in the executor's trail order: a branch's
@@ -713,7 +710,13 @@ fn blocks(
         // Phis, all read on entry, then written.
         if ip == 0 && !block.phis.is_empty() {
             let Some(p) = prev else { break Next::Exit };
-            if !phis(block, p, regs, staged) {
+            // The moves of the edge from `p` (whose terminator may be
+            // the executor's: entered from outside the fast path).
+            let Some(edge) = func.blocks[p].edges.iter().find(|e| e.to == bb) else {
+                break Next::Exit;
+            };
+            let Some(moves) = &edge.moves else { break Next::Exit };
+            if !phi_moves(moves, edge.independent, regs, staged) {
                 break Next::Exit;
             }
             let k = block.phis.len();
@@ -851,21 +854,6 @@ fn call_before<'f>(funcs: &'f [Option<FFunc>], frames: &[Frame], lite: &[Lite], 
         }
     };
     &funcs[func].as_ref().expect("decoded").blocks[bb].instrs[ip - 1]
-}
-
-/// Writes a block's phis for the jump from block `prev` (a block entered
-/// outside the fast path; a jump on it writes them with its edge's
-/// moves). False when one has no incoming value from `prev`, no slot,
-/// or no value yet.
-fn phis(block: &FBlock, prev: usize, regs: &mut Regs, staged: &mut Vec<Slot>) -> bool {
-    let edge = block.phis.iter().map(|(dest, incoming)| {
-        let (_, s) = incoming.iter().find(|(b, _)| *b == prev)?;
-        (*dest != u32::MAX).then(|| (*dest, s.clone()))
-    });
-    let Some(moves) = edge.collect::<Option<Vec<_>>>() else {
-        return false;
-    };
-    phi_moves(&moves, block.independent, regs, staged)
 }
 
 /// Writes phis' values (slot, value): all read, then written (as soon as
