@@ -489,11 +489,14 @@ impl Decoder<'_, '_, '_> {
                         next = ip as u32;
                     }
                 }
+                let (kops, kidx) = kops(&instrs, phis.len());
                 FBlock {
                     phis,
                     instrs,
                     term: self.term(bb, &b.term),
                     edges: Vec::new(),
+                    kops,
+                    kidx,
                 }
             })
             .collect();
@@ -537,4 +540,70 @@ impl Decoder<'_, '_, '_> {
             blocks,
         }
     }
+}
+
+/// A block's [`FBlock::kops`] and [`FBlock::kidx`] from its
+/// instructions after the phis (from `start`).
+fn kops(instrs: &[FInst], start: usize) -> (Vec<(KOp, u32)>, Vec<u32>) {
+    let mut kops = Vec::new();
+    let mut kidx = Vec::new();
+    for (ip, inst) in instrs.iter().enumerate().skip(start) {
+        kidx.push(kops.len() as u32);
+        let d = inst.dest;
+        let k = match &inst.op {
+            _ if inst.checked != 0 => KOp::Stop,
+            Op::Slow | Op::Call { .. } => KOp::Stop,
+            Op::Nop => continue,
+            _ if d == u32::MAX => KOp::Inst,
+            Op::IBinRR { op, w, a, b } => KOp::IBinRR {
+                op: *op,
+                w: *w,
+                d,
+                a: *a,
+                b: *b,
+            },
+            Op::IBinRC { op, w, a, c } => KOp::IBinRC {
+                op: *op,
+                w: *w,
+                d,
+                a: *a,
+                c: *c,
+            },
+            Op::ICmpRR { p, w, a, b } => KOp::ICmpRR {
+                p: *p,
+                w: *w,
+                d,
+                a: *a,
+                b: *b,
+            },
+            Op::ICmpRC { p, w, a, c } => KOp::ICmpRC {
+                p: *p,
+                w: *w,
+                d,
+                a: *a,
+                c: *c,
+            },
+            Op::Conv {
+                c: Conv::Zext(to),
+                a: Src::Reg(a),
+            } => KOp::Ext {
+                signed: false,
+                to: *to,
+                d,
+                a: *a,
+            },
+            Op::Conv {
+                c: Conv::Sext(to),
+                a: Src::Reg(a),
+            } => KOp::Ext {
+                signed: true,
+                to: *to,
+                d,
+                a: *a,
+            },
+            _ => KOp::Inst,
+        };
+        kops.push((k, ip as u32));
+    }
+    (kops, kidx)
 }

@@ -214,33 +214,25 @@ pub(super) fn exec_op(regs: &mut crate::state::Regs, mem: &mut Memory, rm: Round
         Op::Nop => {}
         Op::Slow | Op::Call { .. } => return None,
         Op::IBinRR { op, w, a, b } => {
-            let (Slot::Int(x, _), Slot::Int(y, _)) = (regs.slot(*a), regs.slot(*b)) else {
-                return None;
-            };
-            let r = int_op(*op, *w, *x, *y)?;
+            let r = ibin_rr(regs, *op, *w, *a, *b)?;
             if d != u32::MAX {
                 regs.set_int(d, r, *w);
             }
         }
         Op::IBinRC { op, w, a, c } => {
-            let Slot::Int(x, _) = regs.slot(*a) else { return None };
-            let r = int_op(*op, *w, *x, *c)?;
+            let r = ibin_rc(regs, *op, *w, *a, *c)?;
             if d != u32::MAX {
                 regs.set_int(d, r, *w);
             }
         }
         Op::ICmpRR { p, w, a, b } => {
-            let (Slot::Int(x, _), Slot::Int(y, _)) = (regs.slot(*a), regs.slot(*b)) else {
-                return None;
-            };
-            let r = icmp(*p, *x, *y, *w);
+            let r = icmp_rr(regs, *p, *w, *a, *b)?;
             if d != u32::MAX {
                 regs.set_int(d, r as u64, 1);
             }
         }
         Op::ICmpRC { p, w, a, c } => {
-            let Slot::Int(x, _) = regs.slot(*a) else { return None };
-            let r = icmp(*p, *x, *c, *w);
+            let r = icmp_rc(regs, *p, *w, *a, *c)?;
             if d != u32::MAX {
                 regs.set_int(d, r as u64, 1);
             }
@@ -280,12 +272,8 @@ pub(super) fn exec_op(regs: &mut crate::state::Regs, mem: &mut Memory, rm: Round
                 return compute_into(regs, mem, rm, inst);
             };
             match (c, regs.slot(*k)) {
-                (Conv::Zext(w), Slot::Int(x, _)) => {
-                    let x = mask(*x, *w);
-                    regs.set_int(d, x, *w)
-                }
-                (Conv::Sext(w), Slot::Int(x, v)) => {
-                    let x = mask(sext(*x, *v) as u64, *w);
+                (Conv::Zext(w) | Conv::Sext(w), Slot::Int(..)) => {
+                    let x = ext(regs, matches!(c, Conv::Sext(_)), *w, *k)?;
                     regs.set_int(d, x, *w)
                 }
                 (Conv::IntToF64 { signed }, Slot::Int(x, w)) => {
@@ -347,6 +335,47 @@ pub(super) fn exec_op(regs: &mut crate::state::Regs, mem: &mut Memory, rm: Round
         _ => return compute_into(regs, mem, rm, inst),
     }
     Some(())
+}
+
+/// `a op b` of integer registers `a` and `b` of `w` bits (None: not
+/// both integers, or a division the executor makes).
+#[inline(always)]
+pub(super) fn ibin_rr(regs: &Regs, op: IOp, w: u32, a: u32, b: u32) -> Option<u64> {
+    let (Slot::Int(x, _), Slot::Int(y, _)) = (regs.slot(a), regs.slot(b)) else {
+        return None;
+    };
+    int_op(op, w, *x, *y)
+}
+
+/// `a op c` of an integer register and a constant.
+#[inline(always)]
+pub(super) fn ibin_rc(regs: &Regs, op: IOp, w: u32, a: u32, c: u64) -> Option<u64> {
+    let Slot::Int(x, _) = regs.slot(a) else { return None };
+    int_op(op, w, *x, c)
+}
+
+/// `icmp p a b` of integer registers.
+#[inline(always)]
+pub(super) fn icmp_rr(regs: &Regs, p: IntPredicate, w: u32, a: u32, b: u32) -> Option<bool> {
+    let (Slot::Int(x, _), Slot::Int(y, _)) = (regs.slot(a), regs.slot(b)) else {
+        return None;
+    };
+    Some(icmp(p, *x, *y, w))
+}
+
+/// `icmp p a c` of an integer register and a constant.
+#[inline(always)]
+pub(super) fn icmp_rc(regs: &Regs, p: IntPredicate, w: u32, a: u32, c: u64) -> Option<bool> {
+    let Slot::Int(x, _) = regs.slot(a) else { return None };
+    Some(icmp(p, *x, c, w))
+}
+
+/// Integer register `a` sign- (`signed`) or zero-extended or truncated
+/// to `to` bits.
+#[inline(always)]
+pub(super) fn ext(regs: &Regs, signed: bool, to: u32, a: u32) -> Option<u64> {
+    let Slot::Int(x, w) = regs.slot(a) else { return None };
+    Some(mask(if signed { sext(*x, *w) as u64 } else { *x }, to))
 }
 
 /// [`compute`], its result written to the instruction's slot.

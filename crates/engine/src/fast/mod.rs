@@ -298,6 +298,59 @@ struct FBlock {
     /// true then false side, a switch's cases then its default, a jump's
     /// one target.
     edges: Vec<FEdge>,
+    /// The instructions after the phis in the form [`kernel`] runs (the
+    /// no-ops left out), each with its index in `instrs`.
+    kops: Vec<(KOp, u32)>,
+    /// For each index in `instrs` from the first after the phis, the
+    /// index in `kops` of the instruction run there (past no-ops).
+    kidx: Vec<u32>,
+}
+
+/// An instruction as [`kernel`] runs it: the common operations with
+/// their result's slot (each has one), read without matching operand
+/// kinds; any other plain one through [`exec_op`].
+#[derive(Clone, Copy, Debug)]
+enum KOp {
+    IBinRR {
+        op: IOp,
+        w: u32,
+        d: u32,
+        a: u32,
+        b: u32,
+    },
+    IBinRC {
+        op: IOp,
+        w: u32,
+        d: u32,
+        a: u32,
+        c: u64,
+    },
+    ICmpRR {
+        p: IntPredicate,
+        w: u32,
+        d: u32,
+        a: u32,
+        b: u32,
+    },
+    ICmpRC {
+        p: IntPredicate,
+        w: u32,
+        d: u32,
+        a: u32,
+        c: u64,
+    },
+    /// `zext`/`trunc` (`signed` false) or `sext` of a register to `to` bits.
+    Ext {
+        signed: bool,
+        to: u32,
+        d: u32,
+        a: u32,
+    },
+    /// The instruction, through [`exec_op`].
+    Inst,
+    /// A call, an instruction that is not plain, or one a checker may
+    /// look at: [`kernel`] stops before it.
+    Stop,
 }
 
 /// A jump from one block to another, with what entering the target
@@ -390,13 +443,14 @@ struct Lite {
     regs: Regs,
 }
 
-/// Why a function's blocks stopped running.
+/// Why [`blocks`] stopped.
 enum Next {
     /// The chunk ends (a budget, a loop bound, an instruction that is not plain).
     Exit,
-    /// The instruction at `ip` is a call.
-    Call,
-    /// The terminator is a return.
+    /// The instruction at the running activation's `ip` is a call to
+    /// this function, not decoded yet.
+    Decode(usize),
+    /// The terminator is a return from the top frame.
     Ret,
 }
 
@@ -408,14 +462,13 @@ enum Next {
 /// and after a jump back to a loop header when the run has a loop bound
 /// (the engine checks it).
 ///
-/// The running activation's position is kept in locals for a
-/// function's blocks, and calls push no [`Frame`] until the chunk ends
-/// inside them (see [`Lite`]).
+/// The running activation's position is kept in locals (see
+/// [`blocks`]), and calls push no [`Frame`] until the chunk ends inside
+/// them (see [`Lite`]).
 pub fn run(fast: &mut Fast, cx: &Cx<'_, '_>, st: &mut State, step_budget: u64, instr_budget: u64) -> (u64, u64) {
     if fast.funcs.len() != cx.prog.funcs.len() {
         fast.funcs = vec![None; cx.prog.funcs.len()];
     }
-    let (mut done, mut steps) = (0u64, 0u64);
     if st.split_at.is_some() || st.frames.is_empty() {
         return (0, 0);
     }
@@ -433,22 +486,12 @@ pub fn run(fast: &mut Fast, cx: &Cx<'_, '_>, st: &mut State, step_budget: u64, i
         rm,
         ..
     } = st;
-    let rm = *rm;
-    // Lite activations above the top frame (`lite[..depth]`).
-    let mut depth = 0usize;
-    let bound = cx.config.limits.loop_bound.is_some();
-    'frames: while steps < step_budget && done < instr_budget {
-        let top = frames.len() - 1;
-        let (fidx, bb, ip, prev) = match depth {
-            0 => {
-                let f = &frames[top];
-                (f.func, f.bb, f.ip, f.prev_bb)
-            }
-            d => {
-                let l = &lite[d - 1];
-                (l.func, l.bb, l.ip, l.prev)
-            }
-        };
+    let env = Env {
+        cx,
+        bound: cx.config.limits.loop_bound.is_some(),
+        rm: *rm,
+    };
+    let decode = |funcs: &mut Vec<Option<FFunc>>, fidx: usize| {
         if funcs[fidx].is_none() {
             let d = Decoder {
                 cx,
@@ -457,125 +500,49 @@ pub fn run(fast: &mut Fast, cx: &Cx<'_, '_>, st: &mut State, step_budget: u64, i
             };
             funcs[fidx] = Some(d.function());
         }
-        let func = funcs[fidx].as_ref().expect("decoded");
-        if depth == 0 && !Arc::ptr_eq(&func.names, frames[top].regs.names()) {
-            break;
-        }
-        // The function's blocks, one after another, until a call, a
-        // return or the end of the chunk.
-        let regs = match depth {
-            0 => &mut frames[top].regs,
-            d => &mut lite[d - 1].regs,
-        };
-        let mut pos = Pos { bb, ip, prev };
-        let mut count = Count {
-            done,
-            steps,
-            step_budget,
-            instr_budget,
-        };
-        let env = Env {
-            cx,
-            func,
-            fidx,
-            bound,
-            rm,
-        };
-        let next = blocks(&env, regs, mem, trail, loop_visits, staged, &mut pos, &mut count);
-        (done, steps) = (count.done, count.steps);
-        let (bb, ip, prev) = (pos.bb, pos.ip, pos.prev);
-        match depth {
-            0 => {
-                let f = &mut frames[top];
-                (f.bb, f.ip, f.prev_bb) = (bb, ip, prev);
-            }
-            d => {
-                let l = &mut lite[d - 1];
-                (l.bb, l.ip, l.prev) = (bb, ip, prev);
+    };
+    // Lite activations above the top frame (`lite[..depth]`).
+    let mut depth = 0usize;
+    let mut count = Count {
+        done: 0,
+        steps: 0,
+        step_budget,
+        instr_budget,
+    };
+    'frames: while count.steps < step_budget && count.done < instr_budget {
+        let top = frames.len() - 1;
+        if depth == 0 {
+            let f = &frames[top];
+            decode(funcs, f.func);
+            let names = &funcs[f.func].as_ref().expect("decoded").names;
+            if !Arc::ptr_eq(names, f.regs.names()) {
+                break;
             }
         }
+        let n = frames.len();
+        let acts = Acts {
+            frame: &mut frames[top],
+            lite,
+            depth,
+            frames: n,
+        };
+        let (next, d) = blocks(&env, funcs, acts, mem, trail, loop_visits, staged, &mut count);
+        depth = d;
         match next {
             Next::Exit => break 'frames,
-            Next::Call => {
-                let inst = &func.blocks[bb].instrs[ip];
-                let Op::Call { callee, args, .. } = &inst.op else {
-                    unreachable!("Next::Call stops at a call")
-                };
-                let llvm = || &cx.prog.funcs[fidx].basic_blocks[bb].instrs[ip];
-                // A result without a slot is the executor's to name.
-                if inst.dest == u32::MAX && llvm().try_get_result().is_some() {
-                    break 'frames;
-                }
-                if frames.len() + depth + 1 > cx.config.limits.max_call_depth {
-                    break 'frames;
-                }
-                let caller = match depth {
-                    0 => &frames[top].regs,
-                    d => &lite[d - 1].regs,
-                };
-                if inst.checked != 0 && !quiet(cx, caller, inst, llvm()) {
-                    break 'frames;
-                }
-                // The activation's registers: those of the last call at
-                // this depth, emptied, when they are numbered alike.
-                let names = &cx.prog.reg_names[*callee];
-                if lite.len() == depth {
-                    lite.push(Lite {
-                        func: *callee,
-                        bb: 0,
-                        ip: 0,
-                        prev: None,
-                        ret: u32::MAX,
-                        regs: Regs::new(names.clone()),
-                    });
-                } else if Arc::ptr_eq(lite[depth].regs.names(), names) {
-                    lite[depth].regs.reset();
-                } else {
-                    let l = &mut lite[depth];
-                    l.regs = Regs::with_storage(names.clone(), l.regs.take_storage());
-                }
-                let (below, above) = lite.split_at_mut(depth);
-                let caller = match depth {
-                    0 => &frames[top].regs,
-                    d => &below[d - 1].regs,
-                };
-                let l = &mut above[0];
-                let mut complete = true;
-                for (k, a) in args.iter().enumerate() {
-                    complete &= match a {
-                        Src::Reg(j) => l.regs.copy_from(k as u32, caller, *j),
-                        a => {
-                            l.regs.set_slot(k as u32, read_slot(caller, a));
-                            true
-                        }
-                    };
-                }
-                if !complete {
-                    break 'frames;
-                }
-                (l.func, l.bb, l.ip, l.prev, l.ret) = (*callee, 0, 0, None, inst.dest);
-                match depth {
-                    0 => frames[top].ip += 1,
-                    d => below[d - 1].ip += 1,
-                }
-                depth += 1;
-                done += 1;
-                steps += 1;
-            }
+            Next::Decode(callee) => decode(funcs, callee),
             Next::Ret => {
-                let FTerm::Ret(v) = &func.blocks[bb].term else {
+                // From the top frame (lite activations return in `blocks`).
+                let f = &frames[top];
+                let FTerm::Ret(v) = &funcs[f.func].as_ref().expect("decoded").blocks[f.bb].term else {
                     unreachable!("Next::Ret stops at a return")
                 };
-                if depth == 0 && frames.len() < 2 {
+                if frames.len() < 2 {
                     break 'frames;
                 }
-                let regs = match depth {
-                    0 => &frames[top].regs,
-                    d => &lite[d - 1].regs,
-                };
                 let v = match v {
                     Some(s) => {
-                        let v = read_slot(regs, s);
+                        let v = read_slot(&f.regs, s);
                         if v == Slot::Empty {
                             break 'frames;
                         }
@@ -583,47 +550,32 @@ pub fn run(fast: &mut Fast, cx: &Cx<'_, '_>, st: &mut State, step_budget: u64, i
                     }
                     None => None,
                 };
-                if depth == 0 {
-                    // A frame: dropped where it is (moving it out copies
-                    // it), after what is needed is taken.
-                    let frame = &mut frames[top];
-                    for a in frame.allocas.iter().chain(&frame.va_areas) {
-                        mem.kill(*a);
-                    }
-                    let (ret_slot, ret_dest) = (frame.ret_slot, frame.ret_dest.take());
-                    if storage.len() < STORAGE_KEPT {
-                        // Its slots are emptied when it is used again
-                        // (`Regs::with_storage`), in the same pass that fills it.
-                        storage.push(frame.regs.take_storage());
-                    }
-                    frames.truncate(top);
-                    if let Some(v) = v {
-                        let f = frames.last_mut().expect("a caller");
-                        if ret_slot != u32::MAX {
-                            f.regs.set_slot(ret_slot, v);
-                        } else if let Some(d) = ret_dest {
-                            match f.regs.names().slot(&d) {
-                                Some(k) => f.regs.set_slot(k, v),
-                                None => f.regs.insert(d, v.val().expect("a written value")),
-                            }
-                        }
-                    }
-                } else {
-                    // A lite activation.
-                    depth -= 1;
-                    if let Some(v) = v {
-                        let dest = lite[depth].ret;
-                        let caller = match depth {
-                            0 => &mut frames[top].regs,
-                            d => &mut lite[d - 1].regs,
-                        };
-                        if dest != u32::MAX {
-                            caller.set_slot(dest, v);
+                // The frame is dropped where it is (moving it out copies
+                // it), after what is needed is taken.
+                let frame = &mut frames[top];
+                for a in frame.allocas.iter().chain(&frame.va_areas) {
+                    mem.kill(*a);
+                }
+                let (ret_slot, ret_dest) = (frame.ret_slot, frame.ret_dest.take());
+                if storage.len() < STORAGE_KEPT {
+                    // Its slots are emptied when it is used again
+                    // (`Regs::with_storage`), in the same pass that fills it.
+                    storage.push(frame.regs.take_storage());
+                }
+                frames.truncate(top);
+                if let Some(v) = v {
+                    let f = frames.last_mut().expect("a caller");
+                    if ret_slot != u32::MAX {
+                        f.regs.set_slot(ret_slot, v);
+                    } else if let Some(d) = ret_dest {
+                        match f.regs.names().slot(&d) {
+                            Some(k) => f.regs.set_slot(k, v),
+                            None => f.regs.insert(d, v.val().expect("a written value")),
                         }
                     }
                 }
-                done += 1;
-                steps += 1;
+                count.done += 1;
+                count.steps += 1;
             }
         }
     }
@@ -647,24 +599,120 @@ pub fn run(fast: &mut Fast, cx: &Cx<'_, '_>, st: &mut State, step_budget: u64, i
     }
     // The bytes stored here go to the cells before anyone else reads them.
     mem.flush_shadows();
-    (done, steps)
+    (count.done, count.steps)
 }
 
-/// What [`blocks`] needs that stays the same for an activation.
+/// What [`blocks`] needs that stays the same in a chunk.
 struct Env<'e, 'a, 'p> {
     cx: &'e Cx<'a, 'p>,
-    func: &'e FFunc,
-    fidx: usize,
     /// The run has a loop bound (a jump back to a loop header ends the chunk).
     bound: bool,
     rm: RoundingMode,
 }
 
-/// An activation's position: block, next instruction, block it came from.
-struct Pos {
-    bb: usize,
-    ip: usize,
-    prev: Option<usize>,
+/// The activations [`blocks`] runs in: the top frame, and the lite
+/// activations above it (`lite[..depth]`).
+struct Acts<'s> {
+    frame: &'s mut Frame,
+    lite: &'s mut Vec<Lite>,
+    depth: usize,
+    /// The state's frames (for the call depth limit).
+    frames: usize,
+}
+
+impl Acts<'_> {
+    /// Activation `d`'s function and position (0: the top frame's).
+    fn pos(&self, d: usize) -> (usize, usize, usize, Option<usize>) {
+        match d {
+            0 => (self.frame.func, self.frame.bb, self.frame.ip, self.frame.prev_bb),
+            d => {
+                let l = &self.lite[d - 1];
+                (l.func, l.bb, l.ip, l.prev)
+            }
+        }
+    }
+    /// Keeps activation `d`'s position.
+    fn set_pos(&mut self, d: usize, bb: usize, ip: usize, prev: Option<usize>) {
+        match d {
+            0 => (self.frame.bb, self.frame.ip, self.frame.prev_bb) = (bb, ip, prev),
+            d => {
+                let l = &mut self.lite[d - 1];
+                (l.bb, l.ip, l.prev) = (bb, ip, prev);
+            }
+        }
+    }
+    /// Activation `d`'s registers.
+    fn regs(&mut self, d: usize) -> &mut Regs {
+        match d {
+            0 => &mut self.frame.regs,
+            d => &mut self.lite[d - 1].regs,
+        }
+    }
+    /// Starts lite activation `depth + 1` of `callee` (whose registers
+    /// are numbered by `names`) for the call `inst` of the running one,
+    /// its arguments copied; false (no activation started) when one has
+    /// no value.
+    fn call(&mut self, callee: usize, names: &Arc<crate::state::RegNames>, args: &[Src], ret: u32) -> bool {
+        let depth = self.depth;
+        let lite = &mut *self.lite;
+        // The activation's registers: those of the last call at this
+        // depth, emptied, when they are numbered alike.
+        if lite.len() == depth {
+            lite.push(Lite {
+                func: callee,
+                bb: 0,
+                ip: 0,
+                prev: None,
+                ret: u32::MAX,
+                regs: Regs::new(names.clone()),
+            });
+        } else if Arc::ptr_eq(lite[depth].regs.names(), names) {
+            lite[depth].regs.reset();
+        } else {
+            let l = &mut lite[depth];
+            l.regs = Regs::with_storage(names.clone(), l.regs.take_storage());
+        }
+        let (below, above) = lite.split_at_mut(depth);
+        let caller = match depth {
+            0 => &self.frame.regs,
+            d => &below[d - 1].regs,
+        };
+        let l = &mut above[0];
+        for (k, a) in args.iter().enumerate() {
+            let complete = match a {
+                Src::Reg(j) => l.regs.copy_from(k as u32, caller, *j),
+                a => {
+                    l.regs.set_slot(k as u32, read_slot(caller, a));
+                    true
+                }
+            };
+            if !complete {
+                return false;
+            }
+        }
+        (l.func, l.bb, l.ip, l.prev, l.ret) = (callee, 0, 0, None, ret);
+        self.depth += 1;
+        true
+    }
+    /// Returns from the running lite activation (`depth` > 0) with
+    /// value `v`, written to its result's slot in the caller.
+    fn ret(&mut self, v: Option<Slot>) {
+        self.depth -= 1;
+        let dest = self.lite[self.depth].ret;
+        if let Some(v) = v.filter(|_| dest != u32::MAX) {
+            self.regs(self.depth).set_slot(dest, v);
+        }
+    }
+}
+
+/// Why an activation's blocks stopped running ([`blocks`] within).
+enum Stop {
+    /// The chunk ends.
+    Exit,
+    /// The instruction at `ip` is a call.
+    Call,
+    /// The terminator is a return.
+    Ret,
 }
 
 /// Instructions and steps run, and their budgets.
@@ -675,153 +723,217 @@ struct Count {
     instr_budget: u64,
 }
 
-/// Runs an activation's blocks from `pos` (phis, instructions,
-/// terminator, one block after another) until a call, a return, or the
-/// end of the chunk; `pos` and `n` are left where it stopped. The
-/// position and counts are locals here, written back once; [`run`]
-/// around it makes the calls and returns.
+/// Runs blocks from the running activation's position (phis,
+/// instructions, terminator, one block after another), and the calls
+/// and returns of lite activations, until a return from the top frame,
+/// a call to a function not decoded yet, or the end of the chunk; each
+/// activation's position is left where it stopped, and the depth is
+/// returned. The running activation's position and the counts are
+/// locals here, written back when it changes and at the end.
 #[allow(clippy::too_many_arguments)]
 #[inline(never)]
 fn blocks(
     env: &Env<'_, '_, '_>,
-    regs: &mut Regs,
+    funcs: &[Option<FFunc>],
+    mut acts: Acts<'_>,
     mem: &mut Memory,
     trail: &mut crate::state::Trail,
     visits: &mut crate::state::LoopVisits,
     staged: &mut Vec<Slot>,
-    pos: &mut Pos,
     n: &mut Count,
-) -> Next {
-    let Env {
-        cx,
-        func,
-        fidx,
-        bound,
-        rm,
-    } = *env;
-    let (mut bb, mut ip, mut prev) = (pos.bb, pos.ip, pos.prev);
+) -> (Next, usize) {
+    let Env { cx, bound, rm } = *env;
+    let (terminators, branches) = (cx.terminators, cx.branches);
+    let (mut fidx, mut bb, mut ip, mut prev) = acts.pos(acts.depth);
     let (mut done, mut steps) = (n.done, n.steps);
     let (step_budget, instr_budget) = (n.step_budget, n.instr_budget);
-    let next = loop {
-        if steps >= step_budget || done >= instr_budget {
-            break Next::Exit;
-        }
-        let block = &func.blocks[bb];
-        // Phis, all read on entry, then written.
-        if ip == 0 && !block.phis.is_empty() {
-            let Some(p) = prev else { break Next::Exit };
-            // The moves of the edge from `p` (whose terminator may be
-            // the executor's: entered from outside the fast path).
-            let Some(edge) = func.blocks[p].edges.iter().find(|e| e.to == bb) else {
-                break Next::Exit;
-            };
-            let Some(moves) = &edge.moves else { break Next::Exit };
-            if !phi_moves(moves, edge.independent, regs, staged) {
-                break Next::Exit;
-            }
-            let k = block.phis.len();
-            ip = k;
-            done += k as u64;
-            steps += 1;
+    let next = 'acts: loop {
+        let func = funcs[fidx].as_ref().expect("decoded");
+        let depth = acts.depth;
+        let regs = acts.regs(depth);
+        let stop = loop {
             if steps >= step_budget || done >= instr_budget {
-                break Next::Exit;
+                break Stop::Exit;
             }
-        }
-        if ip < block.instrs.len() {
-            // The block's straight-line instructions, in one go, as
-            // many as the budgets leave.
-            let room = (step_budget - steps).min(instr_budget - done);
-            let end = block
-                .instrs
-                .len()
-                .min(ip.saturating_add(room.try_into().unwrap_or(usize::MAX)));
-            let start = ip;
-            loop {
-                ip = straight(regs, mem, rm, &block.instrs, ip, end);
-                // Stopped at an instruction a checker may look at: run
-                // when no checker reports with these operands.
-                let Some(inst) = block.instrs[..end].get(ip).filter(|i| i.checked != 0) else {
-                    break;
+            let block = &func.blocks[bb];
+            // Phis, all read on entry, then written.
+            if ip == 0 && !block.phis.is_empty() {
+                let Some(p) = prev else { break Stop::Exit };
+                // The moves of the edge from `p` (whose terminator may be
+                // the executor's: entered from outside the fast path).
+                let Some(edge) = func.blocks[p].edges.iter().find(|e| e.to == bb) else {
+                    break Stop::Exit;
                 };
-                if !quiet(cx, regs, inst, &cx.prog.funcs[fidx].basic_blocks[bb].instrs[ip])
-                    || exec_op(regs, mem, rm, inst).is_none()
-                {
-                    break;
+                let Some(moves) = &edge.moves else { break Stop::Exit };
+                if !phi_moves(moves, edge.independent, regs, staged) {
+                    break Stop::Exit;
                 }
-                ip += 1;
+                let k = block.phis.len();
+                ip = k;
+                done += k as u64;
+                steps += 1;
+                if steps >= step_budget || done >= instr_budget {
+                    break Stop::Exit;
+                }
             }
-            done += (ip - start) as u64;
-            steps += (ip - start) as u64;
+            // The block's instructions in their common form, up to a call or
+            // one that is not, when the budgets leave room for all of them.
+            if let Some(&j) = block.kidx.get(ip.wrapping_sub(block.phis.len())) {
+                let room = (step_budget - steps).min(instr_budget - done);
+                if (block.instrs.len() - ip) as u64 <= room {
+                    let start = ip;
+                    ip = kernel(regs, mem, rm, &block.kops[j as usize..], &block.instrs);
+                    done += (ip - start) as u64;
+                    steps += (ip - start) as u64;
+                }
+            }
             if ip < block.instrs.len() {
-                if ip < end && matches!(block.instrs[ip].op, Op::Call { .. }) {
-                    break Next::Call;
+                // The block's straight-line instructions, in one go, as
+                // many as the budgets leave.
+                let room = (step_budget - steps).min(instr_budget - done);
+                let end = block
+                    .instrs
+                    .len()
+                    .min(ip.saturating_add(room.try_into().unwrap_or(usize::MAX)));
+                let start = ip;
+                loop {
+                    ip = straight(regs, mem, rm, &block.instrs, ip, end);
+                    // Stopped at an instruction a checker may look at: run
+                    // when no checker reports with these operands.
+                    let Some(inst) = block.instrs[..end].get(ip).filter(|i| i.checked != 0) else {
+                        break;
+                    };
+                    if !quiet(cx, regs, inst, &cx.prog.funcs[fidx].basic_blocks[bb].instrs[ip])
+                        || exec_op(regs, mem, rm, inst).is_none()
+                    {
+                        break;
+                    }
+                    ip += 1;
                 }
-                break Next::Exit;
-            }
-            if steps >= step_budget || done >= instr_budget {
-                break Next::Exit;
-            }
-        }
-        // The terminator.
-        if !cx.terminators {
-            break Next::Exit;
-        }
-        let k = match &block.term {
-            FTerm::Slow => break Next::Exit,
-            FTerm::Ret(_) => break Next::Ret,
-            FTerm::Br(_) => 0,
-            FTerm::CondBr { c, .. } => {
-                if !cx.branches {
-                    break Next::Exit;
+                done += (ip - start) as u64;
+                steps += (ip - start) as u64;
+                if ip < block.instrs.len() {
+                    if ip < end && matches!(block.instrs[ip].op, Op::Call { .. }) {
+                        break Stop::Call;
+                    }
+                    break Stop::Exit;
                 }
-                let Some(c) = eval::int(regs, c) else { break Next::Exit };
-                let k = (c == 0) as usize;
-                trail.push((fidx, bb, k));
-                k
-            }
-            FTerm::Switch { c, cases, .. } => {
-                if !cx.branches {
-                    break Next::Exit;
+                if steps >= step_budget || done >= instr_budget {
+                    break Stop::Exit;
                 }
-                let Some(c) = eval::int(regs, c) else { break Next::Exit };
-                // The executor's trail: the taken case's index, or the
-                // number of cases for the default.
-                let k = cases.iter().position(|(v, _)| *v == c).unwrap_or(cases.len());
-                trail.push((fidx, bb, k));
-                k
+            }
+            // The terminator.
+            if !terminators {
+                break Stop::Exit;
+            }
+            let k = match &block.term {
+                FTerm::Slow => break Stop::Exit,
+                FTerm::Ret(_) => break Stop::Ret,
+                FTerm::Br(_) => 0,
+                FTerm::CondBr { c, .. } => {
+                    if !branches {
+                        break Stop::Exit;
+                    }
+                    let Some(c) = eval::int(regs, c) else { break Stop::Exit };
+                    let k = (c == 0) as usize;
+                    trail.push((fidx, bb, k));
+                    k
+                }
+                FTerm::Switch { c, cases, .. } => {
+                    if !branches {
+                        break Stop::Exit;
+                    }
+                    let Some(c) = eval::int(regs, c) else { break Stop::Exit };
+                    // The executor's trail: the taken case's index, or the
+                    // number of cases for the default.
+                    let k = cases.iter().position(|(v, _)| *v == c).unwrap_or(cases.len());
+                    trail.push((fidx, bb, k));
+                    k
+                }
+            };
+            let edge = &block.edges[k];
+            done += 1;
+            steps += 1;
+            (prev, bb, ip) = (Some(bb), edge.to, 0);
+            // As `State::enter_block`: a jump back to a loop header counts
+            // a repetition, and ends the chunk under a loop bound.
+            if edge.back {
+                visits.bump((fidx, edge.to));
+                if bound {
+                    break Stop::Exit;
+                }
+            }
+            // The target's phis, as the edge has them.
+            let Some(moves) = &edge.moves else { break Stop::Exit };
+            if !moves.is_empty() {
+                if steps >= step_budget || done >= instr_budget {
+                    break Stop::Exit;
+                }
+                if !phi_moves(moves, edge.independent, regs, staged) {
+                    break Stop::Exit;
+                }
+                ip = moves.len();
+                done += ip as u64;
+                steps += 1;
             }
         };
-        let edge = &block.edges[k];
-        done += 1;
-        steps += 1;
-        (prev, bb, ip) = (Some(bb), edge.to, 0);
-        // As `State::enter_block`: a jump back to a loop header counts
-        // a repetition, and ends the chunk under a loop bound.
-        if edge.back {
-            visits.bump((fidx, edge.to));
-            if bound {
-                break Next::Exit;
+        match stop {
+            Stop::Exit => break 'acts Next::Exit,
+            Stop::Ret if depth == 0 => break 'acts Next::Ret,
+            Stop::Call => {
+                // A call at `ip`: into a lite activation.
+                let inst = &func.blocks[bb].instrs[ip];
+                let Op::Call { callee, args, .. } = &inst.op else {
+                    unreachable!("stopped at a call")
+                };
+                let llvm = || &cx.prog.funcs[fidx].basic_blocks[bb].instrs[ip];
+                // A result without a slot is the executor's to name.
+                if inst.dest == u32::MAX && llvm().try_get_result().is_some() {
+                    break 'acts Next::Exit;
+                }
+                if acts.frames + acts.depth + 1 > cx.config.limits.max_call_depth {
+                    break 'acts Next::Exit;
+                }
+                if inst.checked != 0 && !quiet(cx, acts.regs(depth), inst, llvm()) {
+                    break 'acts Next::Exit;
+                }
+                let Some(callee_func) = &funcs[*callee] else {
+                    break 'acts Next::Decode(*callee);
+                };
+                let d = acts.depth;
+                if !acts.call(*callee, &callee_func.names, args, inst.dest) {
+                    break 'acts Next::Exit;
+                }
+                acts.set_pos(d, bb, ip + 1, prev);
+                (fidx, bb, ip, prev) = (*callee, 0, 0, None);
+                done += 1;
+                steps += 1;
             }
-        }
-        // The target's phis, as the edge has them.
-        let Some(moves) = &edge.moves else { break Next::Exit };
-        if !moves.is_empty() {
-            if steps >= step_budget || done >= instr_budget {
-                break Next::Exit;
+            Stop::Ret => {
+                let FTerm::Ret(v) = &func.blocks[bb].term else {
+                    unreachable!("stopped at a return")
+                };
+                let v = match v {
+                    Some(s) => {
+                        let v = read_slot(regs, s);
+                        if v == Slot::Empty {
+                            break 'acts Next::Exit;
+                        }
+                        Some(v)
+                    }
+                    None => None,
+                };
+                acts.ret(v);
+                (fidx, bb, ip, prev) = acts.pos(acts.depth);
+                done += 1;
+                steps += 1;
             }
-            if !phi_moves(moves, edge.independent, regs, staged) {
-                break Next::Exit;
-            }
-            ip = moves.len();
-            done += ip as u64;
-            steps += 1;
         }
     };
-    (pos.bb, pos.ip, pos.prev) = (bb, ip, prev);
+    acts.set_pos(acts.depth, bb, ip, prev);
     (n.done, n.steps) = (done, steps);
-    next
+    (next, acts.depth)
 }
-
 /// Executes `instrs[ip..end]` in order while each is plain and no checker
 /// looks at it; returns where it stopped. The no-ops after an
 /// instruction (`llvm.dbg.*` calls) are passed over with it.
@@ -837,6 +949,44 @@ fn straight(regs: &mut Regs, mem: &mut Memory, rm: RoundingMode, instrs: &[FInst
         ip = (inst.next as usize).min(end);
     }
     ip
+}
+
+/// Runs `kops` (the rest of a block's, see [`FBlock::kops`]) in order
+/// while each is plain; returns the index in `instrs` where it stopped
+/// (its length: after all of them).
+#[inline(always)]
+fn kernel(regs: &mut Regs, mem: &mut Memory, rm: RoundingMode, kops: &[(KOp, u32)], instrs: &[FInst]) -> usize {
+    for &(k, ip) in kops {
+        match k {
+            KOp::IBinRR { op, w, d, a, b } => match eval::ibin_rr(regs, op, w, a, b) {
+                Some(r) => regs.set_int(d, r, w),
+                None => return ip as usize,
+            },
+            KOp::IBinRC { op, w, d, a, c } => match eval::ibin_rc(regs, op, w, a, c) {
+                Some(r) => regs.set_int(d, r, w),
+                None => return ip as usize,
+            },
+            KOp::ICmpRR { p, w, d, a, b } => match eval::icmp_rr(regs, p, w, a, b) {
+                Some(r) => regs.set_int(d, r as u64, 1),
+                None => return ip as usize,
+            },
+            KOp::ICmpRC { p, w, d, a, c } => match eval::icmp_rc(regs, p, w, a, c) {
+                Some(r) => regs.set_int(d, r as u64, 1),
+                None => return ip as usize,
+            },
+            KOp::Ext { signed, to, d, a } => match eval::ext(regs, signed, to, a) {
+                Some(r) => regs.set_int(d, r, to),
+                None => return ip as usize,
+            },
+            KOp::Inst => {
+                if exec_op(regs, mem, rm, &instrs[ip as usize]).is_none() {
+                    return ip as usize;
+                }
+            }
+            KOp::Stop => return ip as usize,
+        }
+    }
+    instrs.len()
 }
 
 /// The call instruction that made lite activation `k` (`lite[k]`): the
