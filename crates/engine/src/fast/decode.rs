@@ -544,7 +544,7 @@ impl Decoder<'_, '_, '_> {
 
 /// A block's [`FBlock::kops`] and [`FBlock::kidx`] from its
 /// instructions after the phis (from `start`).
-fn kops(instrs: &[FInst], start: usize) -> (Vec<(KOp, u32)>, Vec<u32>) {
+pub(super) fn kops(instrs: &[FInst], start: usize) -> (Vec<(KOp, u32)>, Vec<u32>) {
     let mut kops = Vec::new();
     let mut kidx = Vec::new();
     for (ip, inst) in instrs.iter().enumerate().skip(start) {
@@ -600,6 +600,57 @@ fn kops(instrs: &[FInst], start: usize) -> (Vec<(KOp, u32)>, Vec<u32>) {
                 to: *to,
                 d,
                 a: *a,
+            },
+            Op::FBin { op, m: Mem::F64, a, b } => match (a, b) {
+                (Src::Reg(a), Src::Reg(b)) => KOp::F64RR {
+                    op: *op,
+                    d,
+                    a: *a,
+                    b: *b,
+                },
+                (Src::Reg(a), Src::F64(c)) => KOp::F64RC {
+                    op: *op,
+                    d,
+                    a: *a,
+                    c: *c,
+                },
+                (Src::F64(c), Src::Reg(b)) => KOp::F64CR {
+                    op: *op,
+                    d,
+                    c: *c,
+                    b: *b,
+                },
+                _ => KOp::Inst,
+            },
+            Op::Conv {
+                c: Conv::IntToF64 { signed },
+                a: Src::Reg(a),
+            } => KOp::IToF64 {
+                signed: *signed,
+                d,
+                a: *a,
+            },
+            Op::Load { addr: Src::Reg(a), m } if !matches!(m, Mem::Flt(_)) => KOp::Load { m: *m, d, a: *a },
+            Op::Gep {
+                base: Src::Reg(base),
+                offset,
+                scaled,
+            } => match scaled.as_slice() {
+                [] => KOp::Gep {
+                    d,
+                    base: *base,
+                    offset: *offset,
+                    idx: u32::MAX,
+                    size: 0,
+                },
+                [(Src::Reg(idx), size)] => KOp::Gep {
+                    d,
+                    base: *base,
+                    offset: *offset,
+                    idx: *idx,
+                    size: *size,
+                },
+                _ => KOp::Inst,
             },
             _ => KOp::Inst,
         };

@@ -100,6 +100,7 @@ pub(super) fn int_op(op: IOp, w: u32, a: u64, b: u64) -> Option<u64> {
 }
 
 /// `a op b` in host arithmetic (IEEE 754's in round-to-nearest-even).
+#[inline(always)]
 pub(super) fn host<
     T: std::ops::Add<Output = T> + std::ops::Sub<Output = T> + std::ops::Mul<Output = T> + std::ops::Div<Output = T>,
 >(
@@ -250,10 +251,7 @@ pub(super) fn exec_op(regs: &mut crate::state::Regs, mem: &mut Memory, rm: Round
             }
         }
         Op::FBin { op, m: Mem::F64, a, b } if rne => {
-            let r = host(*op, double(regs, a)?, double(regs, b)?);
-            if r.is_nan() {
-                return None;
-            }
+            let r = fbin64(*op, double(regs, a)?, double(regs, b)?)?;
             if d != u32::MAX {
                 regs.set_f64(d, r);
             }
@@ -277,7 +275,7 @@ pub(super) fn exec_op(regs: &mut crate::state::Regs, mem: &mut Memory, rm: Round
                     regs.set_int(d, x, *w)
                 }
                 (Conv::IntToF64 { signed }, Slot::Int(x, w)) => {
-                    let r = if *signed { sext(*x, *w) as f64 } else { *x as f64 };
+                    let r = int_to_f64(*x, *w, *signed);
                     regs.set_f64(d, r)
                 }
                 (Conv::IntToF32 { signed }, Slot::Int(x, w)) => {
@@ -294,11 +292,7 @@ pub(super) fn exec_op(regs: &mut crate::state::Regs, mem: &mut Memory, rm: Round
         Op::Load { addr, m } if !matches!(m, Mem::Flt(_)) => {
             let bits = load_bits(mem, int(regs, addr)?, *m)?;
             if d != u32::MAX {
-                match *m {
-                    Mem::Int(w) => regs.set_int(d, bits, w),
-                    Mem::F32 => regs.set_f32(d, Some(f32::from_bits(bits as u32)).filter(|f| !f.is_nan())?),
-                    _ => regs.set_f64(d, Some(f64::from_bits(bits)).filter(|f| !f.is_nan())?),
-                }
+                put_loaded(regs, d, *m, bits)?;
             }
         }
         Op::Store { v, addr, m } if !matches!(m, Mem::Flt(_)) => {
@@ -323,10 +317,7 @@ pub(super) fn exec_op(regs: &mut crate::state::Regs, mem: &mut Memory, rm: Round
             let mut addr = int(regs, base)?.wrapping_add(*offset);
             for (i, size) in scaled {
                 let Src::Reg(k) = i else { return None };
-                let Slot::Int(x, w) = regs.slot(*k) else {
-                    return None;
-                };
-                addr = addr.wrapping_add((sext(*x, *w) as u64).wrapping_mul(*size));
+                addr = addr.wrapping_add(scaled_index(regs, *k, *size)?);
             }
             if d != u32::MAX {
                 regs.set_int(d, addr, 64);
@@ -376,6 +367,53 @@ pub(super) fn icmp_rc(regs: &Regs, p: IntPredicate, w: u32, a: u32, c: u64) -> O
 pub(super) fn ext(regs: &Regs, signed: bool, to: u32, a: u32) -> Option<u64> {
     let Slot::Int(x, w) = regs.slot(a) else { return None };
     Some(mask(if signed { sext(*x, *w) as u64 } else { *x }, to))
+}
+
+/// Writes the value of class `m` (not [`Mem::Flt`]) whose bits a load
+/// read to slot `d`; None (nothing written) for a NaN.
+#[inline(always)]
+pub(super) fn put_loaded(regs: &mut Regs, d: u32, m: Mem, bits: u64) -> Option<()> {
+    match m {
+        Mem::Int(w) => regs.set_int(d, bits, w),
+        Mem::F32 => regs.set_f32(d, Some(f32::from_bits(bits as u32)).filter(|f| !f.is_nan())?),
+        _ => regs.set_f64(d, Some(f64::from_bits(bits)).filter(|f| !f.is_nan())?),
+    }
+    Some(())
+}
+
+/// A `getelementptr` index's part of the address: integer register `k`,
+/// sign-extended, times `size`.
+#[inline(always)]
+pub(super) fn scaled_index(regs: &Regs, k: u32, size: u64) -> Option<u64> {
+    let Slot::Int(x, w) = regs.slot(k) else { return None };
+    Some((sext(*x, *w) as u64).wrapping_mul(size))
+}
+
+/// The binary64 value of register `a`, if it holds one.
+#[inline(always)]
+pub(super) fn f64_reg(regs: &Regs, a: u32) -> Option<f64> {
+    match regs.slot(a) {
+        Slot::F64(x) => Some(*x),
+        _ => None,
+    }
+}
+
+/// binary64 `x op y` in round-to-nearest-even; None for a NaN (whose
+/// encoding is the executor's to choose).
+#[inline(always)]
+pub(super) fn fbin64(op: FOp, x: f64, y: f64) -> Option<f64> {
+    Some(host(op, x, y)).filter(|r| !r.is_nan())
+}
+
+/// The `w`-bit integer `x` (signed or not) as binary64, rounded to
+/// nearest, ties to even.
+#[inline(always)]
+pub(super) fn int_to_f64(x: u64, w: u32, signed: bool) -> f64 {
+    if signed {
+        sext(x, w) as f64
+    } else {
+        x as f64
+    }
 }
 
 /// [`compute`], its result written to the instruction's slot.

@@ -346,6 +346,51 @@ enum KOp {
         d: u32,
         a: u32,
     },
+    /// binary64 `a op b` of registers, or of a register and a constant
+    /// (`F64RC`: `a op c`; `F64CR`: `c op b`), in round-to-nearest-even
+    /// (other rounding modes through [`exec_op`]).
+    F64RR {
+        op: FOp,
+        d: u32,
+        a: u32,
+        b: u32,
+    },
+    F64RC {
+        op: FOp,
+        d: u32,
+        a: u32,
+        c: f64,
+    },
+    F64CR {
+        op: FOp,
+        d: u32,
+        c: f64,
+        b: u32,
+    },
+    /// `sitofp`/`uitofp` of an integer register to binary64 (in
+    /// round-to-nearest-even; other modes through [`exec_op`]).
+    IToF64 {
+        signed: bool,
+        d: u32,
+        a: u32,
+    },
+    /// A load of a value of class `m` (not [`Mem::Flt`]) from the
+    /// address in register `a`.
+    Load {
+        m: Mem,
+        d: u32,
+        a: u32,
+    },
+    /// `getelementptr` of register `base`: `base + offset`, plus
+    /// register `idx` (sign-extended) times `size` unless `idx` is
+    /// [`u32::MAX`].
+    Gep {
+        d: u32,
+        base: u32,
+        offset: u64,
+        idx: u32,
+        size: u64,
+    },
     /// The instruction, through [`exec_op`].
     Inst,
     /// A call, an instruction that is not plain, or one a checker may
@@ -956,8 +1001,10 @@ fn straight(regs: &mut Regs, mem: &mut Memory, rm: RoundingMode, instrs: &[FInst
 /// (its length: after all of them).
 #[inline(always)]
 fn kernel(regs: &mut Regs, mem: &mut Memory, rm: RoundingMode, kops: &[(KOp, u32)], instrs: &[FInst]) -> usize {
-    for &(k, ip) in kops {
-        match k {
+    let rne = rm == RoundingMode::NearestTiesToEven;
+    for (k, ip) in kops {
+        let ip = *ip;
+        match *k {
             KOp::IBinRR { op, w, d, a, b } => match eval::ibin_rr(regs, op, w, a, b) {
                 Some(r) => regs.set_int(d, r, w),
                 None => return ip as usize,
@@ -978,12 +1025,66 @@ fn kernel(regs: &mut Regs, mem: &mut Memory, rm: RoundingMode, kops: &[(KOp, u32
                 Some(r) => regs.set_int(d, r, to),
                 None => return ip as usize,
             },
-            KOp::Inst => {
+            KOp::F64RR { op, d, a, b } if rne => match (eval::f64_reg(regs, a), eval::f64_reg(regs, b)) {
+                (Some(x), Some(y)) => match eval::fbin64(op, x, y) {
+                    Some(r) => regs.set_f64(d, r),
+                    None => return ip as usize,
+                },
+                _ => return ip as usize,
+            },
+            KOp::F64RC { op, d, a, c } if rne => match eval::f64_reg(regs, a).and_then(|x| eval::fbin64(op, x, c)) {
+                Some(r) => regs.set_f64(d, r),
+                None => return ip as usize,
+            },
+            KOp::F64CR { op, d, c, b } if rne => match eval::f64_reg(regs, b).and_then(|y| eval::fbin64(op, c, y)) {
+                Some(r) => regs.set_f64(d, r),
+                None => return ip as usize,
+            },
+            KOp::IToF64 { signed, d, a } if rne => match regs.slot(a) {
+                Slot::Int(x, w) => {
+                    let r = eval::int_to_f64(*x, *w, signed);
+                    regs.set_f64(d, r)
+                }
+                _ => return ip as usize,
+            },
+            KOp::Load { m, d, a } => {
+                let Slot::Int(x, _) = regs.slot(a) else {
+                    return ip as usize;
+                };
+                let x = *x;
+                if eval::load_bits(mem, x, m)
+                    .and_then(|b| eval::put_loaded(regs, d, m, b))
+                    .is_none()
+                {
+                    return ip as usize;
+                }
+            }
+            KOp::Gep {
+                d,
+                base,
+                offset,
+                idx,
+                size,
+            } => {
+                let Slot::Int(x, _) = regs.slot(base) else {
+                    return ip as usize;
+                };
+                let mut addr = x.wrapping_add(offset);
+                if idx != u32::MAX {
+                    match eval::scaled_index(regs, idx, size) {
+                        Some(y) => addr = addr.wrapping_add(y),
+                        None => return ip as usize,
+                    }
+                }
+                regs.set_int(d, addr, 64);
+            }
+            KOp::Stop => return ip as usize,
+            // Other instructions, and the float ones in other rounding modes.
+            _ => {
                 if exec_op(regs, mem, rm, &instrs[ip as usize]).is_none() {
                     return ip as usize;
                 }
             }
-            KOp::Stop => return ip as usize,
         }
     }
     instrs.len()

@@ -46,6 +46,24 @@ fn floats(rng: &mut rand::rngs::StdRng) -> Vec<f64> {
     v
 }
 
+/// Executes `inst` (its result in slot 2 of `st`'s frame) as
+/// [`exec_op`] does and as [`kernel`] does in the form `decode::kops`
+/// gives it, from the same registers; checks that both give the same
+/// result, or both leave it (None).
+fn both(st: &mut State, rm: RoundingMode, inst: &FInst) -> Option<Slot> {
+    let regs = st.frames[0].regs.clone();
+    st.frames[0].regs.set_slot(2, Slot::Empty);
+    let want = exec_op(&mut st.frames[0].regs, &mut st.mem, rm, inst).map(|()| st.frames[0].regs.slot(2).clone());
+    st.frames[0].regs = regs;
+    st.frames[0].regs.set_slot(2, Slot::Empty);
+    let instrs = std::slice::from_ref(inst);
+    let (kops, _) = decode::kops(instrs, 0);
+    let ran = kernel(&mut st.frames[0].regs, &mut st.mem, rm, &kops, instrs) == 1;
+    let got = ran.then(|| st.frames[0].regs.slot(2).clone());
+    assert_eq!(got, want, "{:?} as {kops:?} in {rm:?}", inst.op);
+    want
+}
+
 /// Executes `inst` as the fast path does, its result in slot 0 of
 /// `st`'s frame; None when it is not plain there.
 fn exec(st: &mut State, r: RoundingMode, inst: &FInst) -> Option<Slot> {
@@ -612,14 +630,13 @@ fn integer_shapes_agree_with_the_general_instruction() {
         IntPredicate::UGE,
     ];
     let run = |st: &mut State, op: Op| {
-        st.frames[0].regs.set_slot(2, Slot::Empty);
         let inst = FInst {
             op,
             dest: 2,
             checked: 0,
-            next: 0,
+            next: 1,
         };
-        exec_op(&mut st.frames[0].regs, &mut st.mem, rne, &inst).map(|()| st.frames[0].regs.slot(2).clone())
+        both(st, rne, &inst)
     };
     let mut compared = 0;
     for w in [1u32, 8, 16, 32, 64] {
@@ -706,4 +723,114 @@ fn integer_shapes_agree_with_the_general_instruction() {
         None
     );
     assert!(compared > 50_000);
+}
+
+/// The kernel's forms of float arithmetic, conversions to binary64,
+/// loads and address arithmetic give what [`exec_op`] gives on the same
+/// values (result or not plain), in every rounding mode (the kernel
+/// leaves other modes to `exec_op`).
+#[test]
+fn kernel_forms_agree_with_the_instructions() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(13);
+    let mut st = crate::exec::placeholder();
+    let names = std::sync::Arc::new(crate::state::RegNames::new([
+        &Name::Number(0),
+        &Name::Number(1),
+        &Name::Number(2),
+    ]));
+    st.frames.push(Frame::new(0, crate::state::Regs::new(names)));
+    let inst = |op: Op| FInst {
+        op,
+        dest: 2,
+        checked: 0,
+        next: 1,
+    };
+    let xs = floats(&mut rng);
+    let modes = [
+        RoundingMode::NearestTiesToEven,
+        RoundingMode::TowardZero,
+        RoundingMode::TowardPositive,
+    ];
+    let mut ran = 0;
+    for rm in modes {
+        for &a in xs.iter().step_by(3) {
+            for &b in xs.iter().step_by(2) {
+                st.frames[0].regs.set_f64(0, a);
+                st.frames[0].regs.set_f64(1, b);
+                for op in [FOp::Add, FOp::Sub, FOp::Mul, FOp::Div] {
+                    let m = Mem::F64;
+                    for (a, b) in [
+                        (Src::Reg(0), Src::Reg(1)),
+                        (Src::Reg(0), Src::F64(b)),
+                        (Src::F64(a), Src::Reg(1)),
+                    ] {
+                        ran += both(&mut st, rm, &inst(Op::FBin { op, m, a, b })).is_some() as u32;
+                    }
+                }
+            }
+        }
+        for w in [1u32, 8, 32, 64] {
+            for x in ints(w, &mut rng) {
+                st.frames[0].regs.set_int(0, x, w);
+                for signed in [false, true] {
+                    let c = Conv::IntToF64 { signed };
+                    ran += both(&mut st, rm, &inst(Op::Conv { c, a: Src::Reg(0) })).is_some() as u32;
+                }
+            }
+        }
+    }
+    // Registers that do not hold what the operation reads.
+    st.frames[0].regs.set_int(0, 1, 64);
+    let rne = RoundingMode::NearestTiesToEven;
+    let add = |a, b| {
+        inst(Op::FBin {
+            op: FOp::Add,
+            m: Mem::F64,
+            a,
+            b,
+        })
+    };
+    assert_eq!(both(&mut st, rne, &add(Src::Reg(0), Src::Reg(1))), None);
+    assert_eq!(both(&mut st, rne, &add(Src::F64(1.0), Src::Reg(0))), None);
+    st.frames[0].regs.set_f64(0, 1.0);
+    let c = Conv::IntToF64 { signed: true };
+    assert_eq!(both(&mut st, rne, &inst(Op::Conv { c, a: Src::Reg(0) })), None);
+    // Loads and addresses: an object of 64 bytes, read at every offset
+    // in and out of it, as each class, after stores of each class.
+    let zero = Cell::byte(bv(8, 0));
+    let base = st.mem.allocate(64, 16, Kind::Stack, "x", None, zero);
+    for k in 0..8u64 {
+        let v = match k % 3 {
+            0 => M::Int(rng.gen::<u64>() & 0xffff_ffff, 32),
+            1 => M::F64(xs[k as usize]),
+            _ => M::F32(xs[k as usize] as f32),
+        };
+        let m = match v {
+            M::Int(..) => Mem::Int(32),
+            M::F64(_) => Mem::F64,
+            _ => Mem::F32,
+        };
+        store(&mut st.mem, base + 8 * k, v, m).expect("a store in the object");
+    }
+    let mut loads = 0;
+    for off in (0..72u64).chain([u64::MAX - 3]) {
+        for m in [Mem::Int(8), Mem::Int(32), Mem::Int(64), Mem::F32, Mem::F64] {
+            st.frames[0].regs.set_int(0, base.wrapping_add(off), 64);
+            loads += both(&mut st, rne, &inst(Op::Load { addr: Src::Reg(0), m })).is_some() as u32;
+        }
+        for (idx, size) in [(0u64, 8u64), (u64::MAX, 8), (3, 12)] {
+            st.frames[0].regs.set_int(0, base, 64);
+            st.frames[0].regs.set_int(1, idx & 0xffff_ffff, 32);
+            for scaled in [vec![], vec![(Src::Reg(1), size)]] {
+                let op = Op::Gep {
+                    base: Src::Reg(0),
+                    offset: off,
+                    scaled,
+                };
+                assert!(both(&mut st, rne, &inst(op)).is_some());
+            }
+        }
+    }
+    st.mem.flush_shadows();
+    assert!(ran > 1000 && loads > 100, "{ran} float results, {loads} loads");
 }
