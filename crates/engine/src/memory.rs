@@ -167,9 +167,10 @@ impl Shadow {
     fn put(&mut self, off: usize, bits: u64, size: usize, class: Stored) -> bool {
         let clean = self.hi == 0;
         put_le(&mut self.bytes[off..off + size], bits);
-        for (i, t) in self.tags[off..off + size].iter_mut().enumerate() {
-            *t = Shadow::tag(class, size, i);
-        }
+        // Byte i's tag is `tag(class, size, 0) + i` (i < 8: no carry),
+        // written a word at a time.
+        let first = Shadow::tag(class, size, 0) as u64 * (u64::MAX / 255);
+        put_le(&mut self.tags[off..off + size], first + 0x0706_0504_0302_0100);
         self.lo = self.lo.min(off);
         self.hi = self.hi.max(off + size);
         clean
