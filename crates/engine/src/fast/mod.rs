@@ -4,9 +4,10 @@
 //! Each function is decoded once, when a state first enters it on this
 //! path: registers become slot indices (see [`crate::state::Regs`]),
 //! constants machine values, types widths and byte sizes, branch targets
-//! block indices. Then [`run`] executes a state's instructions until one
-//! is not *plain*, and the executor ([`crate::exec::Exec::step`]) takes
-//! over for that one. Plain means that the result is the same as the
+//! block indices; each block's instructions are also kept in a compact
+//! form for their common case ([`KOp`], run by [`kernel`]). Then [`run`]
+//! executes a state's instructions until one is not *plain*, and the
+//! executor ([`crate::exec::Exec::step`]) takes over for that one. Plain means that the result is the same as the
 //! executor's and nothing else would have happened there:
 //!
 //! - every operand is a machine value (a concrete integer of at most 64

@@ -46,6 +46,18 @@ fn floats(rng: &mut rand::rngs::StdRng) -> Vec<f64> {
     v
 }
 
+/// A state with one frame of three registers (slots 0 to 2).
+fn three_registers() -> State {
+    let mut st = crate::exec::placeholder();
+    let names = std::sync::Arc::new(crate::state::RegNames::new([
+        &Name::Number(0),
+        &Name::Number(1),
+        &Name::Number(2),
+    ]));
+    st.frames.push(Frame::new(0, crate::state::Regs::new(names)));
+    st
+}
+
 /// Executes `inst` (its result in slot 2 of `st`'s frame) as
 /// [`exec_op`] does and as [`kernel`] does in the form `decode::kops`
 /// gives it, from the same registers; checks that both give the same
@@ -599,13 +611,7 @@ fn shadowed_stores_become_the_cells_the_executor_writes() {
 #[test]
 fn integer_shapes_agree_with_the_general_instruction() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(5);
-    let mut st = crate::exec::placeholder();
-    let names = std::sync::Arc::new(crate::state::RegNames::new([
-        &Name::Number(0),
-        &Name::Number(1),
-        &Name::Number(2),
-    ]));
-    st.frames.push(Frame::new(0, crate::state::Regs::new(names)));
+    let mut st = three_registers();
     let rne = RoundingMode::NearestTiesToEven;
     let ops = [
         IOp::Add,
@@ -732,13 +738,7 @@ fn integer_shapes_agree_with_the_general_instruction() {
 #[test]
 fn kernel_forms_agree_with_the_instructions() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(13);
-    let mut st = crate::exec::placeholder();
-    let names = std::sync::Arc::new(crate::state::RegNames::new([
-        &Name::Number(0),
-        &Name::Number(1),
-        &Name::Number(2),
-    ]));
-    st.frames.push(Frame::new(0, crate::state::Regs::new(names)));
+    let mut st = three_registers();
     let inst = |op: Op| FInst {
         op,
         dest: 2,
