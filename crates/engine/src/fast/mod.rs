@@ -7,8 +7,9 @@
 //! block indices; each block's instructions are also kept in a compact
 //! form for their common case ([`KOp`], run by [`kernel`]). Then [`run`]
 //! executes a state's instructions until one is not *plain*, and the
-//! executor ([`crate::exec::Exec::step`]) takes over for that one. Plain means that the result is the same as the
-//! executor's and nothing else would have happened there:
+//! executor ([`crate::exec::Exec::step`]) takes over for that one. Plain
+//! means that the result is the same as the executor's and nothing else
+//! would have happened there:
 //!
 //! - every operand is a machine value (a concrete integer of at most 64
 //!   bits, a binary32 or binary64 value that is not NaN), except that a
