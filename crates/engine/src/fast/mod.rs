@@ -5,7 +5,7 @@
 //! path: registers become slot indices (see [`crate::state::Regs`]),
 //! constants machine values, types widths and byte sizes, branch targets
 //! block indices; each block's instructions are also kept in a compact
-//! form for their common case ([`KOp`], run by [`kernel`]). Then [`run`]
+//! form for their common case (`KOp`, run by `kernel`). Then [`run`]
 //! executes a state's instructions until one is not *plain*, and the
 //! executor ([`crate::exec::Exec::step`]) takes over for that one. Plain
 //! means that the result is the same as the executor's and nothing else
@@ -510,8 +510,8 @@ enum Next {
 /// (the engine checks it).
 ///
 /// The running activation's position is kept in locals (see
-/// [`blocks`]), and calls push no [`Frame`] until the chunk ends inside
-/// them (see [`Lite`]).
+/// `blocks`), and calls push no [`Frame`] until the chunk ends inside
+/// them (see `Lite`).
 pub fn run(fast: &mut Fast, cx: &Cx<'_, '_>, st: &mut State, step_budget: u64, instr_budget: u64) -> (u64, u64) {
     if fast.funcs.len() != cx.prog.funcs.len() {
         fast.funcs = vec![None; cx.prog.funcs.len()];
