@@ -26,6 +26,21 @@ pub(crate) fn categories(size: Size) -> Vec<(&'static str, Vec<OpSpec>)> {
         }
         arith.push(op(&format!("neg_{}", t.tag()), t, &[t], "-a", "FE_TONEAREST"));
     }
+    // binary64 arithmetic with a constant on either side (the fast path
+    // has its own forms for both): signed zeros, a subnormal and inexact
+    // constants, in each rounding mode.
+    for m in modes(size) {
+        for (name, e) in [
+            ("add_negzero", "a + -0.0"),
+            ("negzero_sub", "-0.0 - a"),
+            ("mul_subnormal", "a * 0x1p-1074"),
+            ("const_div", "2.5 / a"),
+            ("div_const", "a / 3.0"),
+            ("const_sub", "0.1 - a"),
+        ] {
+            arith.push(op(&format!("{name}_{}_{m}", D.tag()), D, &[D], e, m));
+        }
+    }
     cats.push(("arith", arith));
 
     let mut libm_exact = Vec::new();
