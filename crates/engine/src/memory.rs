@@ -391,7 +391,7 @@ impl Memory {
     /// stored as `class`) at `a`, in the shadow of the object holding
     /// it, if `ok` of that object: the fast path's store. The cells
     /// follow at [`Memory::flush_shadows`].
-    #[inline]
+    #[inline(always)]
     pub(crate) fn store_shadowed(
         &mut self,
         a: u64,

@@ -554,6 +554,12 @@ pub(super) fn kops(instrs: &[FInst], start: usize) -> (Vec<(KOp, u32)>, Vec<u32>
             _ if inst.checked != 0 => KOp::Stop,
             Op::Slow | Op::Call { .. } => KOp::Stop,
             Op::Nop => continue,
+            // A store has no result.
+            Op::Store {
+                v: Src::Reg(v),
+                addr: Src::Reg(a),
+                m,
+            } if !matches!(m, Mem::Flt(_)) => KOp::Store { m: *m, v: *v, a: *a },
             _ if d == u32::MAX => KOp::Inst,
             Op::IBinRR { op, w, a, b } => KOp::IBinRR {
                 op: *op,

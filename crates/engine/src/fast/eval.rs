@@ -299,19 +299,13 @@ pub(super) fn exec_op(regs: &mut crate::state::Regs, mem: &mut Memory, rm: Round
             use crate::memory::Stored;
             let a = int(regs, addr)?;
             let (bits, class) = match (*m, v) {
-                // As the executor stores an integer: zero-extended to its
-                // bytes (a register's width is its type's).
-                (Mem::Int(w), Src::Reg(k)) => match regs.slot(*k) {
-                    Slot::Int(x, v) if *v == w => (*x, Stored::Int),
-                    _ => return None,
-                },
+                (m, Src::Reg(k)) => reg_bits(regs, m, *k)?,
                 (Mem::Int(w), Src::Int(x, v)) if *v == w => (*x, Stored::Int),
-                (Mem::F32, v) => (single(regs, v)?.to_bits() as u64, Stored::F32),
-                (Mem::F64, v) => (double(regs, v)?.to_bits(), Stored::F64),
+                (Mem::F32, Src::F32(x)) => (x.to_bits() as u64, Stored::F32),
+                (Mem::F64, Src::F64(x)) => (x.to_bits(), Stored::F64),
                 _ => return None,
             };
-            let n = bytes(*m);
-            mem.store_shadowed(a, bits, n as usize, class, |o| holds(o, a, n))?;
+            store_bits(mem, a, *m, bits, class)?;
         }
         Op::Gep { base, offset, scaled } => {
             let mut addr = int(regs, base)?.wrapping_add(*offset);
@@ -635,11 +629,51 @@ pub(super) fn whole(cells: &[Cell], n: u64) -> Option<Value> {
     }
 }
 
+/// What a store of register `k` as a value of class `m` (not
+/// [`Mem::Flt`]) writes: its bits and how they were stored. An integer
+/// as the executor stores it: zero-extended to its bytes (a register's
+/// width is its type's).
+#[inline(always)]
+pub(super) fn reg_bits(regs: &Regs, m: Mem, k: u32) -> Option<(u64, crate::memory::Stored)> {
+    use crate::memory::Stored;
+    Some(match (m, regs.slot(k)) {
+        (Mem::Int(w), Slot::Int(x, v)) if *v == w => (*x, Stored::Int),
+        (Mem::F32, Slot::F32(x)) => (x.to_bits() as u64, Stored::F32),
+        (Mem::F64, Slot::F64(x)) => (x.to_bits(), Stored::F64),
+        _ => return None,
+    })
+}
+
+/// Stores `bits` (a value of class `m`, not [`Mem::Flt`], stored as
+/// `class`) at `a` in the shadow of a live object of a concrete size
+/// holding all its bytes.
+pub(super) fn store_bits(mem: &mut Memory, a: u64, m: Mem, bits: u64, class: crate::memory::Stored) -> Option<()> {
+    // One body per common size, as in `load_bits`.
+    let at = |mem: &mut Memory, n: u64| mem.store_shadowed(a, bits, n as usize, class, |o| holds(o, a, n));
+    match bytes(m) {
+        1 => at(mem, 1),
+        4 => at(mem, 4),
+        8 => at(mem, 8),
+        n => at(mem, n),
+    }
+}
+
 /// The bits of the value of class `m` (an integer masked to its width, a
 /// binary32 or binary64 value's encoding) at `a`, if they are all
 /// concrete and not a NaN stored as a float; not for [`Mem::Flt`].
 pub(super) fn load_bits(mem: &mut Memory, a: u64, m: Mem) -> Option<u64> {
-    let n = bytes(m);
+    // One body per common size: its word reads then take no size dispatch.
+    match bytes(m) {
+        1 => load_sized(mem, a, m, 1),
+        4 => load_sized(mem, a, m, 4),
+        8 => load_sized(mem, a, m, 8),
+        n => load_sized(mem, a, m, n),
+    }
+}
+
+/// [`load_bits`] of the `n` bytes of class `m`.
+#[inline(always)]
+fn load_sized(mem: &mut Memory, a: u64, m: Mem, n: u64) -> Option<u64> {
     let o = mem.locate(a).filter(|o| holds(o, a, n))?;
     let off = (a - o.base) as usize;
     let cells = &o.cells[off..off + n as usize];

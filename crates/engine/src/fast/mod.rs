@@ -383,6 +383,13 @@ enum KOp {
         d: u32,
         a: u32,
     },
+    /// A store of register `v`'s value as class `m` (not [`Mem::Flt`])
+    /// at the address in register `a`.
+    Store {
+        m: Mem,
+        v: u32,
+        a: u32,
+    },
     /// `getelementptr` of register `base`: `base + offset`, plus
     /// register `idx` (sign-extended) times `size` unless `idx` is
     /// [`u32::MAX`].
@@ -792,14 +799,18 @@ fn blocks(
     let Env { cx, bound, rm } = *env;
     let (terminators, branches) = (cx.terminators, cx.branches);
     let (mut fidx, mut bb, mut ip, mut prev) = acts.pos(acts.depth);
-    let (mut done, mut steps) = (n.done, n.steps);
+    // Steps, and the instructions beyond one per step (a block's phis
+    // are one step): the budgets come to one limit on steps.
+    let (mut steps, mut extra) = (n.steps, n.done - n.steps);
     let (step_budget, instr_budget) = (n.step_budget, n.instr_budget);
+    let limit_of = |extra: u64| step_budget.min(instr_budget.saturating_sub(extra));
+    let mut limit = limit_of(extra);
     let next = 'acts: loop {
         let func = funcs[fidx].as_ref().expect("decoded");
         let depth = acts.depth;
         let regs = acts.regs(depth);
         let stop = loop {
-            if steps >= step_budget || done >= instr_budget {
+            if steps >= limit {
                 break Stop::Exit;
             }
             let block = &func.blocks[bb];
@@ -817,27 +828,32 @@ fn blocks(
                 }
                 let k = block.phis.len();
                 ip = k;
-                done += k as u64;
                 steps += 1;
-                if steps >= step_budget || done >= instr_budget {
+                extra += k as u64 - 1;
+                limit = limit_of(extra);
+                if steps >= limit {
                     break Stop::Exit;
                 }
             }
             // The block's instructions in their common form, up to a call or
             // one that is not, when the budgets leave room for all of them.
             if let Some(&j) = block.kidx.get(ip.wrapping_sub(block.phis.len())) {
-                let room = (step_budget - steps).min(instr_budget - done);
+                let room = limit - steps;
                 if (block.instrs.len() - ip) as u64 <= room {
                     let start = ip;
                     ip = kernel(regs, mem, rm, &block.kops[j as usize..], &block.instrs);
-                    done += (ip - start) as u64;
                     steps += (ip - start) as u64;
+                    // Stopped at a call: made below (what `straight` would
+                    // do first is to stop there too).
+                    if ip < block.instrs.len() && matches!(block.instrs[ip].op, Op::Call { .. }) {
+                        break Stop::Call;
+                    }
                 }
             }
             if ip < block.instrs.len() {
                 // The block's straight-line instructions, in one go, as
                 // many as the budgets leave.
-                let room = (step_budget - steps).min(instr_budget - done);
+                let room = limit - steps;
                 let end = block
                     .instrs
                     .len()
@@ -857,7 +873,6 @@ fn blocks(
                     }
                     ip += 1;
                 }
-                done += (ip - start) as u64;
                 steps += (ip - start) as u64;
                 if ip < block.instrs.len() {
                     if ip < end && matches!(block.instrs[ip].op, Op::Call { .. }) {
@@ -865,7 +880,7 @@ fn blocks(
                     }
                     break Stop::Exit;
                 }
-                if steps >= step_budget || done >= instr_budget {
+                if steps >= limit {
                     break Stop::Exit;
                 }
             }
@@ -899,7 +914,6 @@ fn blocks(
                 }
             };
             let edge = &block.edges[k];
-            done += 1;
             steps += 1;
             (prev, bb, ip) = (Some(bb), edge.to, 0);
             // As `State::enter_block`: a jump back to a loop header counts
@@ -913,15 +927,16 @@ fn blocks(
             // The target's phis, as the edge has them.
             let Some(moves) = &edge.moves else { break Stop::Exit };
             if !moves.is_empty() {
-                if steps >= step_budget || done >= instr_budget {
+                if steps >= limit {
                     break Stop::Exit;
                 }
                 if !phi_moves(moves, edge.independent, regs, staged) {
                     break Stop::Exit;
                 }
                 ip = moves.len();
-                done += ip as u64;
                 steps += 1;
+                extra += ip as u64 - 1;
+                limit = limit_of(extra);
             }
         };
         match stop {
@@ -953,7 +968,6 @@ fn blocks(
                 }
                 acts.set_pos(d, bb, ip + 1, prev);
                 (fidx, bb, ip, prev) = (*callee, 0, 0, None);
-                done += 1;
                 steps += 1;
             }
             Stop::Ret => {
@@ -972,13 +986,12 @@ fn blocks(
                 };
                 acts.ret(v);
                 (fidx, bb, ip, prev) = acts.pos(acts.depth);
-                done += 1;
                 steps += 1;
             }
         }
     };
     acts.set_pos(acts.depth, bb, ip, prev);
-    (n.done, n.steps) = (done, steps);
+    (n.done, n.steps) = (steps + extra, steps);
     (next, acts.depth)
 }
 /// Executes `instrs[ip..end]` in order while each is plain and no checker
@@ -1056,6 +1069,18 @@ fn kernel(regs: &mut Regs, mem: &mut Memory, rm: RoundingMode, kops: &[(KOp, u32
                 let x = *x;
                 if eval::load_bits(mem, x, m)
                     .and_then(|b| eval::put_loaded(regs, d, m, b))
+                    .is_none()
+                {
+                    return ip as usize;
+                }
+            }
+            KOp::Store { m, v, a } => {
+                let Slot::Int(x, _) = regs.slot(a) else {
+                    return ip as usize;
+                };
+                let x = *x;
+                if eval::reg_bits(regs, m, v)
+                    .and_then(|(bits, class)| eval::store_bits(mem, x, m, bits, class))
                     .is_none()
                 {
                     return ip as usize;
