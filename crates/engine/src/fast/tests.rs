@@ -831,6 +831,45 @@ fn kernel_forms_agree_with_the_instructions() {
             }
         }
     }
+    // Stores of each class, and of registers of the wrong width or
+    // class, at every offset in and out of the object: the kernel's
+    // and the instruction's, each on its own copy of the state, then
+    // every byte of the object read back from both.
+    let mut stores = 0;
+    let values = [
+        (Mem::Int(8), Slot::Int(0xab, 8)),
+        (Mem::Int(16), Slot::Int(0xbeef, 16)),
+        (Mem::Int(32), Slot::Int(0xdead_beef, 32)),
+        (Mem::Int(64), Slot::Int(u64::MAX - 5, 64)),
+        (Mem::F32, Slot::F32(-1.5)),
+        (Mem::F64, Slot::F64(0.1)),
+        (Mem::Int(32), Slot::Int(5, 16)),
+        (Mem::F64, Slot::F32(2.0)),
+        (Mem::F32, Slot::Int(1, 32)),
+    ];
+    for off in (0..72u64).chain([u64::MAX - 3]) {
+        for (m, v) in values.clone() {
+            st.frames[0].regs.set_int(0, base.wrapping_add(off), 64);
+            st.frames[0].regs.set_slot(1, v);
+            let store = inst(Op::Store {
+                v: Src::Reg(1),
+                addr: Src::Reg(0),
+                m,
+            });
+            let instrs = std::slice::from_ref(&store);
+            let (kops, _) = decode::kops(instrs, 0);
+            assert!(matches!(kops[0].0, KOp::Store { .. }), "{kops:?}");
+            let (mut a, mut b) = (st.clone(), st.clone());
+            let want = exec_op(&mut a.frames[0].regs, &mut a.mem, rne, &store).is_some();
+            let got = kernel(&mut b.frames[0].regs, &mut b.mem, rne, &kops, instrs) == 1;
+            assert_eq!(got, want, "{m:?} at {off}");
+            stores += got as u32;
+            for k in 0..64 {
+                let byte = |mem: &mut Memory| load_bits(mem, base + k, Mem::Int(8));
+                assert_eq!(byte(&mut a.mem), byte(&mut b.mem), "{m:?} at {off}: byte {k}");
+            }
+        }
+    }
     st.mem.flush_shadows();
-    assert!(ran > 1000 && loads > 100, "{ran} float results, {loads} loads");
+    assert!(ran > 1000 && loads > 100 && stores > 300, "{ran} float results, {loads} loads, {stores} stores");
 }
