@@ -170,49 +170,26 @@ impl Regs {
             std::mem::forget(std::mem::replace(s, Slot::Empty));
         }
     }
-    /// Writes the integer `x` of width `w` to slot `k`: in place when the
-    /// slot holds an integer already (no temporary value: the fast path
-    /// writes this way).
+    /// Writes the integer `x` of width `w` to slot `k` (see [`SlotsMut`]).
     #[inline(always)]
     pub fn set_int(&mut self, k: u32, x: u64, w: u32) {
-        match &mut self.slots[k as usize] {
-            Slot::Int(a, b) => (*a, *b) = (x, w),
-            _ => self.set_slot(k, Slot::Int(x, w)),
-        }
+        self.slots.set_int(k, x, w)
     }
-    /// Writes the binary64 value `x` (not NaN) to slot `k`, in place when
-    /// it holds one.
+    /// Writes the binary64 value `x` (not NaN) to slot `k`.
     #[inline(always)]
     pub fn set_f64(&mut self, k: u32, x: f64) {
-        match &mut self.slots[k as usize] {
-            Slot::F64(a) => *a = x,
-            _ => self.set_slot(k, Slot::F64(x)),
-        }
+        self.slots.set_f64(k, x)
     }
-    /// Writes the binary32 value `x` (not NaN) to slot `k`, in place when
-    /// it holds one.
+    /// Writes the binary32 value `x` (not NaN) to slot `k`.
     #[inline(always)]
     pub fn set_f32(&mut self, k: u32, x: f32) {
-        match &mut self.slots[k as usize] {
-            Slot::F32(a) => *a = x,
-            _ => self.set_slot(k, Slot::F32(x)),
-        }
+        self.slots.set_f32(k, x)
     }
     /// Copies slot `from` to slot `to`; false (nothing written) when
     /// `from` is empty.
     #[inline(always)]
     pub fn copy_slot(&mut self, from: u32, to: u32) -> bool {
-        match &self.slots[from as usize] {
-            Slot::Int(x, w) => self.set_int(to, *x, *w),
-            Slot::F64(x) => self.set_f64(to, *x),
-            Slot::F32(x) => self.set_f32(to, *x),
-            Slot::Empty => return false,
-            s => {
-                let s = s.clone();
-                self.set_slot(to, s)
-            }
-        }
-        true
+        self.slots.copy_slot(from, to)
     }
     /// Copies slot `from` of `src` (another activation's registers) to
     /// slot `to`; false (nothing written) when it is empty.
@@ -261,7 +238,61 @@ impl Regs {
     /// Writes slot `k`.
     #[inline]
     pub fn set_slot(&mut self, k: u32, s: Slot) {
-        let d = &mut self.slots[k as usize];
+        self.slots.set_slot(k, s)
+    }
+    /// The slots, for the fast path: an operation takes them once and
+    /// reads and writes them by number (see [`SlotsMut`]).
+    #[inline(always)]
+    pub(crate) fn slots_mut(&mut self) -> &mut [Slot] {
+        &mut self.slots
+    }
+}
+
+/// Writes to a register file's slots by number, in place: what
+/// [`Regs`] writes through, and the fast path's operations on the slice
+/// they take once ([`Regs::slots_mut`]).
+pub(crate) trait SlotsMut {
+    /// Writes the integer `x` of width `w` to slot `k`: in place when the
+    /// slot holds an integer already (no temporary value).
+    fn set_int(&mut self, k: u32, x: u64, w: u32);
+    /// Writes the binary64 value `x` (not NaN) to slot `k`, in place when
+    /// it holds one.
+    fn set_f64(&mut self, k: u32, x: f64);
+    /// Writes the binary32 value `x` (not NaN) to slot `k`, in place when
+    /// it holds one.
+    fn set_f32(&mut self, k: u32, x: f32);
+    /// Writes slot `k`.
+    fn set_slot(&mut self, k: u32, s: Slot);
+    /// Copies slot `from` to slot `to`; false (nothing written) when
+    /// `from` is empty.
+    fn copy_slot(&mut self, from: u32, to: u32) -> bool;
+}
+
+impl SlotsMut for [Slot] {
+    #[inline(always)]
+    fn set_int(&mut self, k: u32, x: u64, w: u32) {
+        match &mut self[k as usize] {
+            Slot::Int(a, b) => (*a, *b) = (x, w),
+            _ => self.set_slot(k, Slot::Int(x, w)),
+        }
+    }
+    #[inline(always)]
+    fn set_f64(&mut self, k: u32, x: f64) {
+        match &mut self[k as usize] {
+            Slot::F64(a) => *a = x,
+            _ => self.set_slot(k, Slot::F64(x)),
+        }
+    }
+    #[inline(always)]
+    fn set_f32(&mut self, k: u32, x: f32) {
+        match &mut self[k as usize] {
+            Slot::F32(a) => *a = x,
+            _ => self.set_slot(k, Slot::F32(x)),
+        }
+    }
+    #[inline]
+    fn set_slot(&mut self, k: u32, s: Slot) {
+        let d = &mut self[k as usize];
         if matches!(d, Slot::Val(_) | Slot::Flt(_)) {
             *d = s;
         } else {
@@ -269,6 +300,20 @@ impl Regs {
             // fast path's common case, without a call to drop it).
             std::mem::forget(std::mem::replace(d, s));
         }
+    }
+    #[inline(always)]
+    fn copy_slot(&mut self, from: u32, to: u32) -> bool {
+        match &self[from as usize] {
+            Slot::Int(x, w) => self.set_int(to, *x, *w),
+            Slot::F64(x) => self.set_f64(to, *x),
+            Slot::F32(x) => self.set_f32(to, *x),
+            Slot::Empty => return false,
+            s => {
+                let s = s.clone();
+                self.set_slot(to, s)
+            }
+        }
+        true
     }
 }
 

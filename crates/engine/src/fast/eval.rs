@@ -215,25 +215,25 @@ pub(super) fn exec_op(regs: &mut crate::state::Regs, mem: &mut Memory, rm: Round
         Op::Nop => {}
         Op::Slow | Op::Call { .. } => return None,
         Op::IBinRR { op, w, a, b } => {
-            let r = ibin_rr(regs, *op, *w, *a, *b)?;
+            let r = ibin_rr(regs.slots_mut(), *op, *w, *a, *b)?;
             if d != u32::MAX {
                 regs.set_int(d, r, *w);
             }
         }
         Op::IBinRC { op, w, a, c } => {
-            let r = ibin_rc(regs, *op, *w, *a, *c)?;
+            let r = ibin_rc(regs.slots_mut(), *op, *w, *a, *c)?;
             if d != u32::MAX {
                 regs.set_int(d, r, *w);
             }
         }
         Op::ICmpRR { p, w, a, b } => {
-            let r = icmp_rr(regs, *p, *w, *a, *b)?;
+            let r = icmp_rr(regs.slots_mut(), *p, *w, *a, *b)?;
             if d != u32::MAX {
                 regs.set_int(d, r as u64, 1);
             }
         }
         Op::ICmpRC { p, w, a, c } => {
-            let r = icmp_rc(regs, *p, *w, *a, *c)?;
+            let r = icmp_rc(regs.slots_mut(), *p, *w, *a, *c)?;
             if d != u32::MAX {
                 regs.set_int(d, r as u64, 1);
             }
@@ -271,7 +271,7 @@ pub(super) fn exec_op(regs: &mut crate::state::Regs, mem: &mut Memory, rm: Round
             };
             match (c, regs.slot(*k)) {
                 (Conv::Zext(w) | Conv::Sext(w), Slot::Int(..)) => {
-                    let x = ext(regs, matches!(c, Conv::Sext(_)), *w, *k)?;
+                    let x = ext(regs.slots_mut(), matches!(c, Conv::Sext(_)), *w, *k)?;
                     regs.set_int(d, x, *w)
                 }
                 (Conv::IntToF64 { signed }, Slot::Int(x, w)) => {
@@ -292,14 +292,14 @@ pub(super) fn exec_op(regs: &mut crate::state::Regs, mem: &mut Memory, rm: Round
         Op::Load { addr, m } if !matches!(m, Mem::Flt(_)) => {
             let bits = load_bits(mem, int(regs, addr)?, *m)?;
             if d != u32::MAX {
-                put_loaded(regs, d, *m, bits)?;
+                put_loaded(regs.slots_mut(), d, *m, bits)?;
             }
         }
         Op::Store { v, addr, m } if !matches!(m, Mem::Flt(_)) => {
             use crate::memory::Stored;
             let a = int(regs, addr)?;
             let (bits, class) = match (*m, v) {
-                (m, Src::Reg(k)) => reg_bits(regs, m, *k)?,
+                (m, Src::Reg(k)) => reg_bits(regs.slots_mut(), m, *k)?,
                 (Mem::Int(w), Src::Int(x, v)) if *v == w => (*x, Stored::Int),
                 (Mem::F32, Src::F32(x)) => (x.to_bits() as u64, Stored::F32),
                 (Mem::F64, Src::F64(x)) => (x.to_bits(), Stored::F64),
@@ -311,7 +311,7 @@ pub(super) fn exec_op(regs: &mut crate::state::Regs, mem: &mut Memory, rm: Round
             let mut addr = int(regs, base)?.wrapping_add(*offset);
             for (i, size) in scaled {
                 let Src::Reg(k) = i else { return None };
-                addr = addr.wrapping_add(scaled_index(regs, *k, *size)?);
+                addr = addr.wrapping_add(scaled_index(regs.slots_mut(), *k, *size)?);
             }
             if d != u32::MAX {
                 regs.set_int(d, addr, 64);
@@ -325,8 +325,8 @@ pub(super) fn exec_op(regs: &mut crate::state::Regs, mem: &mut Memory, rm: Round
 /// `a op b` of integer registers `a` and `b` of `w` bits (None: not
 /// both integers, or a division the executor makes).
 #[inline(always)]
-pub(super) fn ibin_rr(regs: &Regs, op: IOp, w: u32, a: u32, b: u32) -> Option<u64> {
-    let (Slot::Int(x, _), Slot::Int(y, _)) = (regs.slot(a), regs.slot(b)) else {
+pub(super) fn ibin_rr(regs: &[Slot], op: IOp, w: u32, a: u32, b: u32) -> Option<u64> {
+    let (Slot::Int(x, _), Slot::Int(y, _)) = (&regs[a as usize], &regs[b as usize]) else {
         return None;
     };
     int_op(op, w, *x, *y)
@@ -334,15 +334,15 @@ pub(super) fn ibin_rr(regs: &Regs, op: IOp, w: u32, a: u32, b: u32) -> Option<u6
 
 /// `a op c` of an integer register and a constant.
 #[inline(always)]
-pub(super) fn ibin_rc(regs: &Regs, op: IOp, w: u32, a: u32, c: u64) -> Option<u64> {
-    let Slot::Int(x, _) = regs.slot(a) else { return None };
+pub(super) fn ibin_rc(regs: &[Slot], op: IOp, w: u32, a: u32, c: u64) -> Option<u64> {
+    let Slot::Int(x, _) = &regs[a as usize] else { return None };
     int_op(op, w, *x, c)
 }
 
 /// `icmp p a b` of integer registers.
 #[inline(always)]
-pub(super) fn icmp_rr(regs: &Regs, p: IntPredicate, w: u32, a: u32, b: u32) -> Option<bool> {
-    let (Slot::Int(x, _), Slot::Int(y, _)) = (regs.slot(a), regs.slot(b)) else {
+pub(super) fn icmp_rr(regs: &[Slot], p: IntPredicate, w: u32, a: u32, b: u32) -> Option<bool> {
+    let (Slot::Int(x, _), Slot::Int(y, _)) = (&regs[a as usize], &regs[b as usize]) else {
         return None;
     };
     Some(icmp(p, *x, *y, w))
@@ -350,23 +350,23 @@ pub(super) fn icmp_rr(regs: &Regs, p: IntPredicate, w: u32, a: u32, b: u32) -> O
 
 /// `icmp p a c` of an integer register and a constant.
 #[inline(always)]
-pub(super) fn icmp_rc(regs: &Regs, p: IntPredicate, w: u32, a: u32, c: u64) -> Option<bool> {
-    let Slot::Int(x, _) = regs.slot(a) else { return None };
+pub(super) fn icmp_rc(regs: &[Slot], p: IntPredicate, w: u32, a: u32, c: u64) -> Option<bool> {
+    let Slot::Int(x, _) = &regs[a as usize] else { return None };
     Some(icmp(p, *x, c, w))
 }
 
 /// Integer register `a` sign- (`signed`) or zero-extended or truncated
 /// to `to` bits.
 #[inline(always)]
-pub(super) fn ext(regs: &Regs, signed: bool, to: u32, a: u32) -> Option<u64> {
-    let Slot::Int(x, w) = regs.slot(a) else { return None };
+pub(super) fn ext(regs: &[Slot], signed: bool, to: u32, a: u32) -> Option<u64> {
+    let Slot::Int(x, w) = &regs[a as usize] else { return None };
     Some(mask(if signed { sext(*x, *w) as u64 } else { *x }, to))
 }
 
 /// Writes the value of class `m` (not [`Mem::Flt`]) whose bits a load
 /// read to slot `d`; None (nothing written) for a NaN.
 #[inline(always)]
-pub(super) fn put_loaded(regs: &mut Regs, d: u32, m: Mem, bits: u64) -> Option<()> {
+pub(super) fn put_loaded(regs: &mut [Slot], d: u32, m: Mem, bits: u64) -> Option<()> {
     match m {
         Mem::Int(w) => regs.set_int(d, bits, w),
         Mem::F32 => regs.set_f32(d, Some(f32::from_bits(bits as u32)).filter(|f| !f.is_nan())?),
@@ -378,15 +378,15 @@ pub(super) fn put_loaded(regs: &mut Regs, d: u32, m: Mem, bits: u64) -> Option<(
 /// A `getelementptr` index's part of the address: integer register `k`,
 /// sign-extended, times `size`.
 #[inline(always)]
-pub(super) fn scaled_index(regs: &Regs, k: u32, size: u64) -> Option<u64> {
-    let Slot::Int(x, w) = regs.slot(k) else { return None };
+pub(super) fn scaled_index(regs: &[Slot], k: u32, size: u64) -> Option<u64> {
+    let Slot::Int(x, w) = &regs[k as usize] else { return None };
     Some((sext(*x, *w) as u64).wrapping_mul(size))
 }
 
 /// The binary64 value of register `a`, if it holds one.
 #[inline(always)]
-pub(super) fn f64_reg(regs: &Regs, a: u32) -> Option<f64> {
-    match regs.slot(a) {
+pub(super) fn f64_reg(regs: &[Slot], a: u32) -> Option<f64> {
+    match &regs[a as usize] {
         Slot::F64(x) => Some(*x),
         _ => None,
     }
@@ -634,9 +634,9 @@ pub(super) fn whole(cells: &[Cell], n: u64) -> Option<Value> {
 /// as the executor stores it: zero-extended to its bytes (a register's
 /// width is its type's).
 #[inline(always)]
-pub(super) fn reg_bits(regs: &Regs, m: Mem, k: u32) -> Option<(u64, crate::memory::Stored)> {
+pub(super) fn reg_bits(regs: &[Slot], m: Mem, k: u32) -> Option<(u64, crate::memory::Stored)> {
     use crate::memory::Stored;
-    Some(match (m, regs.slot(k)) {
+    Some(match (m, &regs[k as usize]) {
         (Mem::Int(w), Slot::Int(x, v)) if *v == w => (*x, Stored::Int),
         (Mem::F32, Slot::F32(x)) => (x.to_bits() as u64, Stored::F32),
         (Mem::F64, Slot::F64(x)) => (x.to_bits(), Stored::F64),

@@ -41,7 +41,7 @@ use crate::hooks::{self, Resolution};
 use crate::layout::fp_format;
 use crate::memory::{Cell, Memory};
 use crate::prog::{Callee, Prog};
-use crate::state::{Frame, Loc, Regs, Slot, State};
+use crate::state::{Frame, Loc, Regs, Slot, SlotsMut, State};
 use crate::Config;
 use fpsym_expr::{BvValue, Term, Value};
 use fpsym_float::{Float, Format, RoundingMode};
@@ -1019,67 +1019,68 @@ fn kernel(regs: &mut Regs, mem: &mut Memory, rm: RoundingMode, kops: &[(KOp, u32
     let rne = rm == RoundingMode::NearestTiesToEven;
     for (k, ip) in kops {
         let ip = *ip;
+        let s = regs.slots_mut();
         match *k {
-            KOp::IBinRR { op, w, d, a, b } => match eval::ibin_rr(regs, op, w, a, b) {
-                Some(r) => regs.set_int(d, r, w),
+            KOp::IBinRR { op, w, d, a, b } => match eval::ibin_rr(s, op, w, a, b) {
+                Some(r) => s.set_int(d, r, w),
                 None => return ip as usize,
             },
-            KOp::IBinRC { op, w, d, a, c } => match eval::ibin_rc(regs, op, w, a, c) {
-                Some(r) => regs.set_int(d, r, w),
+            KOp::IBinRC { op, w, d, a, c } => match eval::ibin_rc(s, op, w, a, c) {
+                Some(r) => s.set_int(d, r, w),
                 None => return ip as usize,
             },
-            KOp::ICmpRR { p, w, d, a, b } => match eval::icmp_rr(regs, p, w, a, b) {
-                Some(r) => regs.set_int(d, r as u64, 1),
+            KOp::ICmpRR { p, w, d, a, b } => match eval::icmp_rr(s, p, w, a, b) {
+                Some(r) => s.set_int(d, r as u64, 1),
                 None => return ip as usize,
             },
-            KOp::ICmpRC { p, w, d, a, c } => match eval::icmp_rc(regs, p, w, a, c) {
-                Some(r) => regs.set_int(d, r as u64, 1),
+            KOp::ICmpRC { p, w, d, a, c } => match eval::icmp_rc(s, p, w, a, c) {
+                Some(r) => s.set_int(d, r as u64, 1),
                 None => return ip as usize,
             },
-            KOp::Ext { signed, to, d, a } => match eval::ext(regs, signed, to, a) {
-                Some(r) => regs.set_int(d, r, to),
+            KOp::Ext { signed, to, d, a } => match eval::ext(s, signed, to, a) {
+                Some(r) => s.set_int(d, r, to),
                 None => return ip as usize,
             },
-            KOp::F64RR { op, d, a, b } if rne => match (eval::f64_reg(regs, a), eval::f64_reg(regs, b)) {
+            KOp::F64RR { op, d, a, b } if rne => match (eval::f64_reg(s, a), eval::f64_reg(s, b)) {
                 (Some(x), Some(y)) => match eval::fbin64(op, x, y) {
-                    Some(r) => regs.set_f64(d, r),
+                    Some(r) => s.set_f64(d, r),
                     None => return ip as usize,
                 },
                 _ => return ip as usize,
             },
-            KOp::F64RC { op, d, a, c } if rne => match eval::f64_reg(regs, a).and_then(|x| eval::fbin64(op, x, c)) {
-                Some(r) => regs.set_f64(d, r),
+            KOp::F64RC { op, d, a, c } if rne => match eval::f64_reg(s, a).and_then(|x| eval::fbin64(op, x, c)) {
+                Some(r) => s.set_f64(d, r),
                 None => return ip as usize,
             },
-            KOp::F64CR { op, d, c, b } if rne => match eval::f64_reg(regs, b).and_then(|y| eval::fbin64(op, c, y)) {
-                Some(r) => regs.set_f64(d, r),
+            KOp::F64CR { op, d, c, b } if rne => match eval::f64_reg(s, b).and_then(|y| eval::fbin64(op, c, y)) {
+                Some(r) => s.set_f64(d, r),
                 None => return ip as usize,
             },
-            KOp::IToF64 { signed, d, a } if rne => match regs.slot(a) {
+            KOp::IToF64 { signed, d, a } if rne => match &s[a as usize] {
                 Slot::Int(x, w) => {
                     let r = eval::int_to_f64(*x, *w, signed);
-                    regs.set_f64(d, r)
+                    s.set_f64(d, r)
                 }
                 _ => return ip as usize,
             },
             KOp::Load { m, d, a } => {
-                let Slot::Int(x, _) = regs.slot(a) else {
+                let Slot::Int(x, _) = &s[a as usize] else {
                     return ip as usize;
                 };
                 let x = *x;
                 if eval::load_bits(mem, x, m)
-                    .and_then(|b| eval::put_loaded(regs, d, m, b))
+                    .and_then(|b| eval::put_loaded(s, d, m, b))
                     .is_none()
                 {
                     return ip as usize;
                 }
             }
             KOp::Store { m, v, a } => {
-                let Slot::Int(x, _) = regs.slot(a) else {
+                let Slot::Int(x, _) = &s[a as usize] else {
                     return ip as usize;
                 };
                 let x = *x;
-                if eval::reg_bits(regs, m, v)
+                if eval::reg_bits(s, m, v)
                     .and_then(|(bits, class)| eval::store_bits(mem, x, m, bits, class))
                     .is_none()
                 {
@@ -1093,17 +1094,17 @@ fn kernel(regs: &mut Regs, mem: &mut Memory, rm: RoundingMode, kops: &[(KOp, u32
                 idx,
                 size,
             } => {
-                let Slot::Int(x, _) = regs.slot(base) else {
+                let Slot::Int(x, _) = &s[base as usize] else {
                     return ip as usize;
                 };
                 let mut addr = x.wrapping_add(offset);
                 if idx != u32::MAX {
-                    match eval::scaled_index(regs, idx, size) {
+                    match eval::scaled_index(s, idx, size) {
                         Some(y) => addr = addr.wrapping_add(y),
                         None => return ip as usize,
                     }
                 }
-                regs.set_int(d, addr, 64);
+                s.set_int(d, addr, 64);
             }
             KOp::Stop => return ip as usize,
             // Other instructions, and the float ones in other rounding modes.
@@ -1143,7 +1144,7 @@ fn phi_moves(moves: &[(u32, Src)], independent: bool, regs: &mut Regs, staged: &
     if independent {
         for (dest, s) in moves {
             let complete = match s {
-                Src::Reg(k) => regs.copy_slot(*k, *dest),
+                Src::Reg(k) => regs.slots_mut().copy_slot(*k, *dest),
                 s => {
                     regs.set_slot(*dest, read_slot(regs, s));
                     true
