@@ -335,7 +335,9 @@ pub(super) fn ibin_rr(regs: &[Slot], op: IOp, w: u32, a: u32, b: u32) -> Option<
 /// `a op c` of an integer register and a constant.
 #[inline(always)]
 pub(super) fn ibin_rc(regs: &[Slot], op: IOp, w: u32, a: u32, c: u64) -> Option<u64> {
-    let Slot::Int(x, _) = &regs[a as usize] else { return None };
+    let Slot::Int(x, _) = &regs[a as usize] else {
+        return None;
+    };
     int_op(op, w, *x, c)
 }
 
@@ -351,7 +353,9 @@ pub(super) fn icmp_rr(regs: &[Slot], p: IntPredicate, w: u32, a: u32, b: u32) ->
 /// `icmp p a c` of an integer register and a constant.
 #[inline(always)]
 pub(super) fn icmp_rc(regs: &[Slot], p: IntPredicate, w: u32, a: u32, c: u64) -> Option<bool> {
-    let Slot::Int(x, _) = &regs[a as usize] else { return None };
+    let Slot::Int(x, _) = &regs[a as usize] else {
+        return None;
+    };
     Some(icmp(p, *x, c, w))
 }
 
@@ -359,7 +363,9 @@ pub(super) fn icmp_rc(regs: &[Slot], p: IntPredicate, w: u32, a: u32, c: u64) ->
 /// to `to` bits.
 #[inline(always)]
 pub(super) fn ext(regs: &[Slot], signed: bool, to: u32, a: u32) -> Option<u64> {
-    let Slot::Int(x, w) = &regs[a as usize] else { return None };
+    let Slot::Int(x, w) = &regs[a as usize] else {
+        return None;
+    };
     Some(mask(if signed { sext(*x, *w) as u64 } else { *x }, to))
 }
 
@@ -379,7 +385,9 @@ pub(super) fn put_loaded(regs: &mut [Slot], d: u32, m: Mem, bits: u64) -> Option
 /// sign-extended, times `size`.
 #[inline(always)]
 pub(super) fn scaled_index(regs: &[Slot], k: u32, size: u64) -> Option<u64> {
-    let Slot::Int(x, w) = &regs[k as usize] else { return None };
+    let Slot::Int(x, w) = &regs[k as usize] else {
+        return None;
+    };
     Some((sext(*x, *w) as u64).wrapping_mul(size))
 }
 

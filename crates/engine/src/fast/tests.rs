@@ -871,5 +871,8 @@ fn kernel_forms_agree_with_the_instructions() {
         }
     }
     st.mem.flush_shadows();
-    assert!(ran > 1000 && loads > 100 && stores > 300, "{ran} float results, {loads} loads, {stores} stores");
+    assert!(
+        ran > 1000 && loads > 100 && stores > 300,
+        "{ran} float results, {loads} loads, {stores} stores"
+    );
 }
