@@ -71,10 +71,6 @@ pub struct Object {
     /// C99 VLA): its size in bytes as a 64-bit term; `size` is then the
     /// capacity reserved, and every access is checked against this term.
     pub sym_size: Option<fpsym_expr::Term>,
-    /// Concrete bytes the fast path stored, not yet in `cells`: made on
-    /// the object's first such store and kept. Outside the fast path
-    /// every tag is 0 (`cells` holds every byte); see [`Shadow`].
-    pub shadow: Option<Box<Shadow>>,
 }
 
 /// Machine bytes beside an object's cells: the fast path stores concrete
@@ -237,7 +233,7 @@ impl Shadow {
 }
 
 /// The address space of one state.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Memory {
     /// In address order: objects are only ever added, each above the
     /// last (a search is a binary search of a vector, cheaper than an
@@ -246,8 +242,16 @@ pub struct Memory {
     next: u64,
     /// Bytes in live objects.
     pub live_bytes: u64,
-    /// Objects whose shadow has tagged bytes (empty outside the fast path).
-    shadowed: Vec<u64>,
+    /// Concrete bytes the fast path stored, not yet in the cells, by
+    /// object index (see [`Shadow`]): made on an object's first such
+    /// store and kept. Outside the fast path every tag is 0 (the cells
+    /// hold every byte). Beside the objects, not in them: a store needs
+    /// no unique object (`Arc::make_mut`, an atomic operation) until
+    /// the bytes are flushed.
+    shadows: Vec<Option<Box<Shadow>>>,
+    /// Indices of objects whose shadow has tagged bytes (empty outside
+    /// the fast path).
+    shadowed: Vec<usize>,
     /// The index of the object the fast path found last: the next access
     /// is most often to the same one (checked, never trusted).
     last: usize,
@@ -265,8 +269,25 @@ impl Default for Memory {
             objects: Vec::new(),
             next: FIRST_ADDRESS,
             live_bytes: 0,
+            shadows: Vec::new(),
             shadowed: Vec::new(),
             last: 0,
+        }
+    }
+}
+
+/// A copy (a fork's) without the shadows: outside the fast path they
+/// hold no tagged byte, and each copy makes its own on its first store.
+impl Clone for Memory {
+    fn clone(&self) -> Self {
+        debug_assert!(self.shadowed.is_empty(), "memory copied with bytes not in its cells");
+        Memory {
+            objects: self.objects.clone(),
+            next: self.next,
+            live_bytes: self.live_bytes,
+            shadows: Vec::new(),
+            shadowed: Vec::new(),
+            last: self.last,
         }
     }
 }
@@ -298,7 +319,6 @@ impl Memory {
             ty,
             cells: Arc::new(vec![fill; size as usize]),
             sym_size: None,
-            shadow: None,
         }));
         base
     }
@@ -356,11 +376,23 @@ impl Memory {
     }
 
     /// [`Memory::find`], faster when the object is the one found last
-    /// (the fast path's loads).
+    /// (the fast path's loads), with its shadow if it has one.
     #[inline(always)]
-    pub(crate) fn locate(&mut self, addr: u64) -> Option<&Object> {
+    pub(crate) fn locate(&mut self, addr: u64) -> Option<(&Object, Option<&Shadow>)> {
         let k = self.index_of(addr)?;
-        Some(self.objects[k].as_ref())
+        Some((self.objects[k].as_ref(), self.shadows.get(k).and_then(|s| s.as_deref())))
+    }
+
+    /// Whether some of the `n` bytes at `addr` are in their object's
+    /// shadow (stored by the fast path, not yet in the cells).
+    pub(crate) fn shadowed(&self, addr: u64, n: u64) -> bool {
+        let Some(k) = self.below(addr) else { return false };
+        let o = &self.objects[k];
+        let within = addr - o.base + n <= o.size;
+        self.shadows
+            .get(k)
+            .and_then(|s| s.as_deref())
+            .is_some_and(|sh| within && sh.any((addr - o.base) as usize, n as usize))
     }
 
     /// The index of the last object starting at or below `addr`.
@@ -400,11 +432,18 @@ impl Memory {
         class: Stored,
         ok: impl FnOnce(&Object) -> bool,
     ) -> Option<()> {
-        let o = self.find_mut_if(a, ok)?;
-        let (base, off, n) = (o.base, (a - o.base) as usize, o.size as usize);
-        let sh = o.shadow.get_or_insert_with(|| Shadow::sized(n));
+        let k = self.index_of(a)?;
+        let o = &self.objects[k];
+        if !ok(o) {
+            return None;
+        }
+        let (off, n) = ((a - o.base) as usize, o.size as usize);
+        if self.shadows.len() <= k {
+            self.shadows.resize_with(k + 1, || None);
+        }
+        let sh = self.shadows[k].get_or_insert_with(|| Shadow::sized(n));
         if sh.put(off, bits, size, class) {
-            self.shadowed.push(base);
+            self.shadowed.push(k);
         }
         Some(())
     }
@@ -412,11 +451,10 @@ impl Memory {
     /// Writes every shadowed byte into its object's cells (see
     /// [`Shadow`]): the fast path does this before it hands a state back.
     pub(crate) fn flush_shadows(&mut self) {
-        for base in std::mem::take(&mut self.shadowed) {
-            let o = self.get_mut(base).expect("a shadowed object exists");
-            let mut sh = o.shadow.take().expect("a shadowed object has a shadow");
+        for k in std::mem::take(&mut self.shadowed) {
+            let sh = self.shadows[k].as_mut().expect("a shadowed object has a shadow");
+            let o = Arc::make_mut(&mut self.objects[k]);
             sh.flush(Arc::make_mut(&mut o.cells).as_mut_slice());
-            o.shadow = Some(sh);
         }
     }
 

@@ -589,7 +589,10 @@ pub(super) fn load(mem: &mut Memory, a: u64, m: Mem) -> Option<Slot> {
     if let Mem::Flt(fmt) = m {
         // Other formats only as stored whole (never in a shadow).
         let n = bytes(m);
-        let o = mem.find(a).filter(|o| holds(o, a, n) && !shadowed(o, a, n))?;
+        if mem.shadowed(a, n) {
+            return None;
+        }
+        let o = mem.find(a).filter(|o| holds(o, a, n))?;
         let cells = &o.cells[(a - o.base) as usize..(a - o.base + n) as usize];
         return match whole(cells, n)? {
             Value::Fp(f) if f.format() == fmt => Slot::float(f),
@@ -597,15 +600,6 @@ pub(super) fn load(mem: &mut Memory, a: u64, m: Mem) -> Option<Slot> {
         };
     }
     machine(m, load_bits(mem, a, m)?)
-}
-
-/// Whether some of the `n` bytes at `a` in `o` are in its shadow (see
-/// [`crate::memory::Shadow`]).
-#[inline(always)]
-fn shadowed(o: &crate::memory::Object, a: u64, n: u64) -> bool {
-    o.shadow
-        .as_ref()
-        .is_some_and(|sh| sh.any((a - o.base) as usize, n as usize))
 }
 
 /// The slot of a machine value of class `m` (not [`Mem::Flt`]) from its
@@ -658,11 +652,11 @@ pub(super) fn reg_bits(regs: &[Slot], m: Mem, k: u32) -> Option<(u64, crate::mem
 pub(super) fn store_bits(mem: &mut Memory, a: u64, m: Mem, bits: u64, class: crate::memory::Stored) -> Option<()> {
     // One body per common size, as in `load_bits`.
     let at = |mem: &mut Memory, n: u64| mem.store_shadowed(a, bits, n as usize, class, |o| holds(o, a, n));
-    match bytes(m) {
-        1 => at(mem, 1),
-        4 => at(mem, 4),
-        8 => at(mem, 8),
-        n => at(mem, n),
+    match m {
+        Mem::Int(8) => at(mem, 1),
+        Mem::Int(32) | Mem::F32 => at(mem, 4),
+        Mem::Int(64) | Mem::F64 => at(mem, 8),
+        _ => at(mem, bytes(m)),
     }
 }
 
@@ -671,22 +665,30 @@ pub(super) fn store_bits(mem: &mut Memory, a: u64, m: Mem, bits: u64, class: cra
 /// concrete and not a NaN stored as a float; not for [`Mem::Flt`].
 pub(super) fn load_bits(mem: &mut Memory, a: u64, m: Mem) -> Option<u64> {
     // One body per common size: its word reads then take no size dispatch.
-    match bytes(m) {
-        1 => load_sized(mem, a, m, 1),
-        4 => load_sized(mem, a, m, 4),
-        8 => load_sized(mem, a, m, 8),
-        n => load_sized(mem, a, m, n),
+    match m {
+        Mem::Int(8) => load_sized(mem, a, m, 1),
+        Mem::Int(32) | Mem::F32 => load_sized(mem, a, m, 4),
+        Mem::Int(64) | Mem::F64 => load_sized(mem, a, m, 8),
+        _ => load_sized(mem, a, m, bytes(m)),
     }
 }
 
 /// [`load_bits`] of the `n` bytes of class `m`.
 #[inline(always)]
 fn load_sized(mem: &mut Memory, a: u64, m: Mem, n: u64) -> Option<u64> {
-    let o = mem.locate(a).filter(|o| holds(o, a, n))?;
+    let (o, shadow) = mem.locate(a).filter(|(o, _)| holds(o, a, n))?;
     let off = (a - o.base) as usize;
+    // Bytes all stored by the fast path (the common case, first).
+    let tagged = shadow.map_or(0, |sh| sh.tags_at(off, n as usize));
+    if let Some(sh) = shadow.filter(|_| crate::memory::no_zero_byte(tagged, n as usize)) {
+        let bits = crate::memory::get_le(&sh.bytes[off..off + n as usize]);
+        return Some(match m {
+            Mem::Int(w) => mask(bits, w),
+            _ => bits,
+        });
+    }
     let cells = &o.cells[off..off + n as usize];
-    let tagged = o.shadow.as_deref().map_or(0, |sh| sh.tags_at(off, n as usize));
-    let bits = match o.shadow.as_deref().filter(|_| tagged != 0) {
+    let bits = match shadow.filter(|_| tagged != 0) {
         // Bytes the fast path stored, beside cells perhaps.
         Some(sh) => {
             let (tags, raw) = (&sh.tags[off..off + n as usize], &sh.bytes[off..off + n as usize]);
@@ -746,7 +748,10 @@ pub(super) fn store(mem: &mut Memory, a: u64, v: M, m: Mem) -> Option<()> {
         (M::F64(x), Mem::F64) => (x.to_bits(), Stored::F64),
         (M::Flt(f), Mem::Flt(fmt)) if f.format() == fmt => {
             // Other formats go to the cells, where no shadowed byte is.
-            let o = mem.find_mut_if(a, |o| holds(o, a, n) && !shadowed(o, a, n))?;
+            if mem.shadowed(a, n) {
+                return None;
+            }
+            let o = mem.find_mut_if(a, |o| holds(o, a, n))?;
             let off = a - o.base;
             let val = Term::fp(*f);
             let cells = std::sync::Arc::make_mut(&mut o.cells);

@@ -570,10 +570,7 @@ fn shadowed_stores_become_the_cells_the_executor_writes() {
                     if let Mem::Int(w) = m {
                         bits = mask(bits, w);
                     }
-                    let sh = mem
-                        .find(a)
-                        .and_then(|o| o.shadow.as_ref())
-                        .is_some_and(|s| s.any(off as usize, n as usize));
+                    let sh = mem.shadowed(a, n);
                     match load_bits(&mut mem, a, m) {
                         Some(got) => assert_eq!(got, bits, "load {m:?} at {off}"),
                         // Only a whole value of another class is left to the executor.
