@@ -276,17 +276,24 @@ impl Default for Memory {
     }
 }
 
-/// A copy (a fork's) without the shadows: outside the fast path they
-/// hold no tagged byte, and each copy makes its own on its first store.
+/// A copy (a fork's). Only the shadows holding tagged bytes are copied
+/// (there are none outside the fast path); each copy makes the others
+/// again on its first store there.
 impl Clone for Memory {
     fn clone(&self) -> Self {
-        debug_assert!(self.shadowed.is_empty(), "memory copied with bytes not in its cells");
+        let mut shadows = Vec::new();
+        for &k in &self.shadowed {
+            if shadows.len() <= k {
+                shadows.resize_with(k + 1, || None);
+            }
+            shadows[k] = self.shadows[k].clone();
+        }
         Memory {
             objects: self.objects.clone(),
             next: self.next,
             live_bytes: self.live_bytes,
-            shadows: Vec::new(),
-            shadowed: Vec::new(),
+            shadows,
+            shadowed: self.shadowed.clone(),
             last: self.last,
         }
     }

@@ -873,3 +873,31 @@ fn kernel_forms_agree_with_the_instructions() {
         "{ran} float results, {loads} loads, {stores} stores"
     );
 }
+
+/// A copy of memory made while the fast path holds stored bytes in
+/// shadows keeps them (each copy flushes its own), and a copy made after
+/// the flush reads the same values from the cells.
+#[test]
+fn memory_copies_keep_unflushed_stores() {
+    let mut mem = Memory::default();
+    let zero = Cell::byte(bv(8, 0));
+    let base = mem.allocate(64, 16, Kind::Stack, "x", None, zero);
+    let other = mem.allocate(8, 16, Kind::Stack, "y", None, Cell::byte(bv(8, 0)));
+    store(&mut mem, base + 8, M::Int(0xdead_beef, 32), Mem::Int(32)).expect("a store");
+    store(&mut mem, base + 16, M::F64(-2.5), Mem::F64).expect("a store");
+    store(&mut mem, other, M::Int(7, 8), Mem::Int(8)).expect("a store");
+    assert!(mem.shadowed(base + 8, 4));
+    let mut copy = mem.clone();
+    assert!(copy.shadowed(base + 8, 4) && copy.shadowed(other, 1));
+    for m in [&mut mem, &mut copy] {
+        m.flush_shadows();
+        assert!(!m.shadowed(base + 8, 4));
+        let later = m.clone();
+        for mem in [m, &mut later.clone()] {
+            assert_eq!(load_bits(mem, base + 8, Mem::Int(32)), Some(0xdead_beef));
+            assert_eq!(load_bits(mem, base + 16, Mem::F64), Some((-2.5f64).to_bits()));
+            assert_eq!(load_bits(mem, other, Mem::Int(8)), Some(7));
+            assert_eq!(load_bits(mem, base, Mem::Int(64)), Some(0));
+        }
+    }
+}
