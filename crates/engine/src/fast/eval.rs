@@ -766,5 +766,5 @@ pub(super) fn store(mem: &mut Memory, a: u64, v: M, m: Mem) -> Option<()> {
         }
         _ => return None,
     };
-    mem.store_shadowed(a, bits, n as usize, class, |o| holds(o, a, n))
+    store_bits(mem, a, m, bits, class)
 }
