@@ -75,7 +75,7 @@ pub struct Object {
 
 /// Machine bytes beside an object's cells: the fast path stores concrete
 /// values here (a few byte writes, where a cell takes a term and a
-/// counted reference per byte), and [`Memory::flush_shadows`] turns them
+/// counted reference per byte), and `Memory::flush_shadows` turns them
 /// into the cells the executor would have written when the fast path
 /// hands the state back. So every reader of `cells` outside the fast
 /// path sees the executor's contents.

@@ -170,7 +170,8 @@ impl Regs {
             std::mem::forget(std::mem::replace(s, Slot::Empty));
         }
     }
-    /// Writes the integer `x` of width `w` to slot `k` (see [`SlotsMut`]).
+    /// Writes the integer `x` of width `w` to slot `k` (in place when it
+    /// holds an integer already).
     #[inline(always)]
     pub fn set_int(&mut self, k: u32, x: u64, w: u32) {
         self.slots.set_int(k, x, w)
