@@ -1023,6 +1023,53 @@ pub(crate) fn memory(size: Size, cats: &mut Cats) {
             );
         }
     }
+    // Arrays: register values stored at computed indices and read back,
+    // a product of two elements in each mode, and integers of each width
+    // with a byte overwritten through a `uint8_t` pointer (the fast
+    // path's load and store forms, of every size, in the concrete runs).
+    for t in [F, D] {
+        let (c, tg) = (t.c(), t.tag());
+        let fmt = format(t);
+        ops.push(op(
+            &format!("array_store_{tg}"),
+            t,
+            &[t],
+            &format!("({{ {c} v[4] = {{0}}; int k = 1; v[k] = a; v[k + 2] = -v[k]; v[k + 1] = v[3]; v[2]; }})"),
+            "FE_TONEAREST",
+        ));
+        let mut few = few_floats(t, size);
+        few.push(nan_bits(fmt, false, false, 1));
+        for m in modes(size) {
+            let nan = move |v: &[u128]| {
+                let (a, b) = (Float::from_bits(fmt, v[0]), Float::from_bits(fmt, v[1]));
+                a.mul(b, RoundingMode::NearestTiesToEven).value.is_nan()
+            };
+            ops.push(
+                op(
+                    &format!("array_product_{tg}_{m}"),
+                    t,
+                    &[t, t],
+                    &format!("({{ {c} v[3] = {{0}}; v[0] = a; v[1] = b; v[2] = v[0] * v[1]; v[2]; }})"),
+                    m,
+                )
+                .inputs(vec![few.clone(), few.clone()])
+                .check(Check::Possible(std::sync::Arc::new(nan))),
+            );
+        }
+    }
+    for (w, signed) in [(8, false), (16, true), (32, true), (64, false)] {
+        let t = Ty::Int(w, signed);
+        let c = t.c();
+        ops.push(op(
+            &format!("int_array_{}{w}", if signed { "i" } else { "u" }),
+            t,
+            &[t],
+            &format!(
+                "({{ {c} v[4] = {{0}}; v[1] = a; v[2] = ({c})(v[1] + 1); uint8_t *p = (uint8_t *)v; p[0] = p[sizeof({c})]; p[3 * sizeof({c})] = p[2 * sizeof({c}) + sizeof({c}) - 1]; ({c})(v[0] ^ v[2] ^ v[3]); }})"
+            ),
+            "FE_TONEAREST",
+        ));
+    }
     cats.push(("memory", ops));
 }
 
