@@ -249,51 +249,47 @@ impl Regs {
     }
 }
 
-/// Writes to a register file's slots by number, in place: what
+/// Reads and writes a register file's slots by number, in place: what
 /// [`Regs`] writes through, and the fast path's operations on the slice
-/// they take once ([`Regs::slots_mut`]).
+/// they take once ([`Regs::slots_mut`]) or on its view without bounds
+/// checks. An implementation gives slot access ([`SlotsMut::at`],
+/// [`SlotsMut::at_mut`]); the writers follow from it.
 pub(crate) trait SlotsMut {
+    /// Slot `k`.
+    fn at(&self, k: u32) -> &Slot;
+    /// Slot `k`, to write.
+    fn at_mut(&mut self, k: u32) -> &mut Slot;
     /// Writes the integer `x` of width `w` to slot `k`: in place when the
     /// slot holds an integer already (no temporary value).
-    fn set_int(&mut self, k: u32, x: u64, w: u32);
-    /// Writes the binary64 value `x` (not NaN) to slot `k`, in place when
-    /// it holds one.
-    fn set_f64(&mut self, k: u32, x: f64);
-    /// Writes the binary32 value `x` (not NaN) to slot `k`, in place when
-    /// it holds one.
-    fn set_f32(&mut self, k: u32, x: f32);
-    /// Writes slot `k`.
-    fn set_slot(&mut self, k: u32, s: Slot);
-    /// Copies slot `from` to slot `to`; false (nothing written) when
-    /// `from` is empty.
-    fn copy_slot(&mut self, from: u32, to: u32) -> bool;
-}
-
-impl SlotsMut for [Slot] {
     #[inline(always)]
     fn set_int(&mut self, k: u32, x: u64, w: u32) {
-        match &mut self[k as usize] {
+        match self.at_mut(k) {
             Slot::Int(a, b) => (*a, *b) = (x, w),
             _ => self.set_slot(k, Slot::Int(x, w)),
         }
     }
+    /// Writes the binary64 value `x` (not NaN) to slot `k`, in place when
+    /// it holds one.
     #[inline(always)]
     fn set_f64(&mut self, k: u32, x: f64) {
-        match &mut self[k as usize] {
+        match self.at_mut(k) {
             Slot::F64(a) => *a = x,
             _ => self.set_slot(k, Slot::F64(x)),
         }
     }
+    /// Writes the binary32 value `x` (not NaN) to slot `k`, in place when
+    /// it holds one.
     #[inline(always)]
     fn set_f32(&mut self, k: u32, x: f32) {
-        match &mut self[k as usize] {
+        match self.at_mut(k) {
             Slot::F32(a) => *a = x,
             _ => self.set_slot(k, Slot::F32(x)),
         }
     }
+    /// Writes slot `k`.
     #[inline]
     fn set_slot(&mut self, k: u32, s: Slot) {
-        let d = &mut self[k as usize];
+        let d = self.at_mut(k);
         if matches!(d, Slot::Val(_) | Slot::Flt(_)) {
             *d = s;
         } else {
@@ -302,12 +298,24 @@ impl SlotsMut for [Slot] {
             std::mem::forget(std::mem::replace(d, s));
         }
     }
+    /// Copies slot `from` to slot `to`; false (nothing written) when
+    /// `from` is empty.
     #[inline(always)]
     fn copy_slot(&mut self, from: u32, to: u32) -> bool {
-        match &self[from as usize] {
-            Slot::Int(x, w) => self.set_int(to, *x, *w),
-            Slot::F64(x) => self.set_f64(to, *x),
-            Slot::F32(x) => self.set_f32(to, *x),
+        // Integers first, without a jump table (phis move them most).
+        if let Slot::Int(x, w) = *self.at(from) {
+            self.set_int(to, x, w);
+            return true;
+        }
+        match self.at(from) {
+            Slot::F64(x) => {
+                let x = *x;
+                self.set_f64(to, x)
+            }
+            Slot::F32(x) => {
+                let x = *x;
+                self.set_f32(to, x)
+            }
             Slot::Empty => return false,
             s => {
                 let s = s.clone();
@@ -315,6 +323,17 @@ impl SlotsMut for [Slot] {
             }
         }
         true
+    }
+}
+
+impl SlotsMut for [Slot] {
+    #[inline(always)]
+    fn at(&self, k: u32) -> &Slot {
+        &self[k as usize]
+    }
+    #[inline(always)]
+    fn at_mut(&mut self, k: u32) -> &mut Slot {
+        &mut self[k as usize]
     }
 }
 

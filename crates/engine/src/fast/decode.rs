@@ -537,6 +537,7 @@ impl Decoder<'_, '_, '_> {
         }
         FFunc {
             names: self.cx.prog.reg_names[self.fidx].clone(),
+            slots: slot_bound(&blocks),
             blocks,
         }
     }
@@ -559,8 +560,47 @@ pub(super) fn kops(instrs: &[FInst], start: usize) -> (Vec<(KOp, u32)>, Vec<u32>
                 v: Src::Reg(v),
                 addr: Src::Reg(a),
                 m,
-            } if !matches!(m, Mem::Flt(_)) => KOp::Store { m: *m, v: *v, a: *a },
+            } => match m {
+                Mem::Int(32) | Mem::F32 => KOp::Store4 { m: *m, v: *v, a: *a },
+                Mem::Int(64) | Mem::F64 => KOp::Store8 { m: *m, v: *v, a: *a },
+                Mem::Flt(_) => KOp::Inst,
+                _ => KOp::Store { m: *m, v: *v, a: *a },
+            },
             _ if d == u32::MAX => KOp::Inst,
+            Op::IBinRR { op, w, a, b } if flat(*op) => {
+                let o = RR {
+                    w: *w,
+                    d,
+                    a: *a,
+                    b: *b,
+                    m: mask(u64::MAX, *w),
+                };
+                match op {
+                    IOp::Add => KOp::AddRR(o),
+                    IOp::Sub => KOp::SubRR(o),
+                    IOp::Mul => KOp::MulRR(o),
+                    IOp::And => KOp::AndRR(o),
+                    IOp::Or => KOp::OrRR(o),
+                    _ => KOp::XorRR(o),
+                }
+            }
+            Op::IBinRC { op, w, a, c } if flat(*op) => {
+                let o = RC {
+                    w: *w,
+                    d,
+                    a: *a,
+                    m: mask(u64::MAX, *w),
+                    c: *c,
+                };
+                match op {
+                    IOp::Add => KOp::AddRC(o),
+                    IOp::Sub => KOp::SubRC(o),
+                    IOp::Mul => KOp::MulRC(o),
+                    IOp::And => KOp::AndRC(o),
+                    IOp::Or => KOp::OrRC(o),
+                    _ => KOp::XorRC(o),
+                }
+            }
             Op::IBinRR { op, w, a, b } => KOp::IBinRR {
                 op: *op,
                 w: *w,
@@ -636,7 +676,12 @@ pub(super) fn kops(instrs: &[FInst], start: usize) -> (Vec<(KOp, u32)>, Vec<u32>
                 d,
                 a: *a,
             },
-            Op::Load { addr: Src::Reg(a), m } if !matches!(m, Mem::Flt(_)) => KOp::Load { m: *m, d, a: *a },
+            Op::Load { addr: Src::Reg(a), m } => match m {
+                Mem::Int(32) | Mem::F32 => KOp::Load4 { m: *m, d, a: *a },
+                Mem::Int(64) | Mem::F64 => KOp::Load8 { m: *m, d, a: *a },
+                Mem::Flt(_) => KOp::Inst,
+                _ => KOp::Load { m: *m, d, a: *a },
+            },
             Op::Gep {
                 base: Src::Reg(base),
                 offset,
@@ -663,4 +708,54 @@ pub(super) fn kops(instrs: &[FInst], start: usize) -> (Vec<(KOp, u32)>, Vec<u32>
         kops.push((k, ip as u32));
     }
     (kops, kidx)
+}
+
+/// Whether the kernel has a variant of its own for `op` (see [`KOp::AddRR`]).
+fn flat(op: IOp) -> bool {
+    matches!(op, IOp::Add | IOp::Sub | IOp::Mul | IOp::And | IOp::Or | IOp::Xor)
+}
+
+/// One above the largest slot that `blocks`' kernel operations and phi
+/// moves name (what [`Bounded`] views are checked against; a slot number
+/// that stands for none, [`u32::MAX`], is not one).
+pub(super) fn slot_bound(blocks: &[FBlock]) -> usize {
+    let kops = blocks.iter().flat_map(|b| b.kops.iter().map(|(k, _)| *k));
+    let moves = blocks
+        .iter()
+        .flat_map(|b| &b.edges)
+        .flat_map(|e| e.moves.iter().flatten())
+        .flat_map(|(d, v)| [Some(*d), if let Src::Reg(k) = v { Some(*k) } else { None }]);
+    kops.flat_map(kop_slots)
+        .chain(moves)
+        .flatten()
+        .map(|k| k as usize + 1)
+        .max()
+        .unwrap_or(0)
+}
+
+/// The slots a kernel operation reads or writes (up to three).
+pub(super) fn kop_slots(k: KOp) -> [Option<u32>; 3] {
+    match k {
+        KOp::AddRR(o) | KOp::SubRR(o) | KOp::MulRR(o) | KOp::AndRR(o) | KOp::OrRR(o) | KOp::XorRR(o) => {
+            [Some(o.d), Some(o.a), Some(o.b)]
+        }
+        KOp::AddRC(o) | KOp::SubRC(o) | KOp::MulRC(o) | KOp::AndRC(o) | KOp::OrRC(o) | KOp::XorRC(o) => {
+            [Some(o.d), Some(o.a), None]
+        }
+        KOp::IBinRR { d, a, b, .. } | KOp::ICmpRR { d, a, b, .. } | KOp::F64RR { d, a, b, .. } => {
+            [Some(d), Some(a), Some(b)]
+        }
+        KOp::IBinRC { d, a, .. }
+        | KOp::ICmpRC { d, a, .. }
+        | KOp::Ext { d, a, .. }
+        | KOp::F64RC { d, a, .. }
+        | KOp::IToF64 { d, a, .. }
+        | KOp::Load { d, a, .. }
+        | KOp::Load4 { d, a, .. }
+        | KOp::Load8 { d, a, .. } => [Some(d), Some(a), None],
+        KOp::F64CR { d, b, .. } => [Some(d), Some(b), None],
+        KOp::Store { v, a, .. } | KOp::Store4 { v, a, .. } | KOp::Store8 { v, a, .. } => [Some(v), Some(a), None],
+        KOp::Gep { d, base, idx, .. } => [Some(d), Some(base), (idx != u32::MAX).then_some(idx)],
+        KOp::Inst | KOp::Stop => [None; 3],
+    }
 }

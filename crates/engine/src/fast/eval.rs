@@ -65,6 +65,15 @@ pub(super) fn single(regs: &crate::state::Regs, s: &Src) -> Option<f32> {
 pub(super) fn read_slot(regs: &crate::state::Regs, s: &Src) -> Slot {
     match s {
         Src::Reg(k) => regs.slot(*k).clone(),
+        c => constant(c),
+    }
+}
+
+/// The slot of a constant operand (`Empty` for a register).
+#[inline]
+pub(super) fn constant(s: &Src) -> Slot {
+    match s {
+        Src::Reg(_) => Slot::Empty,
         Src::Int(x, w) => Slot::Int(*x, *w),
         Src::F32(x) => Slot::F32(*x),
         Src::F64(x) => Slot::F64(*x),
@@ -325,8 +334,8 @@ pub(super) fn exec_op(regs: &mut crate::state::Regs, mem: &mut Memory, rm: Round
 /// `a op b` of integer registers `a` and `b` of `w` bits (None: not
 /// both integers, or a division the executor makes).
 #[inline(always)]
-pub(super) fn ibin_rr(regs: &[Slot], op: IOp, w: u32, a: u32, b: u32) -> Option<u64> {
-    let (Slot::Int(x, _), Slot::Int(y, _)) = (&regs[a as usize], &regs[b as usize]) else {
+pub(super) fn ibin_rr<S: SlotsMut + ?Sized>(regs: &S, op: IOp, w: u32, a: u32, b: u32) -> Option<u64> {
+    let (Slot::Int(x, _), Slot::Int(y, _)) = (regs.at(a), regs.at(b)) else {
         return None;
     };
     int_op(op, w, *x, *y)
@@ -334,8 +343,8 @@ pub(super) fn ibin_rr(regs: &[Slot], op: IOp, w: u32, a: u32, b: u32) -> Option<
 
 /// `a op c` of an integer register and a constant.
 #[inline(always)]
-pub(super) fn ibin_rc(regs: &[Slot], op: IOp, w: u32, a: u32, c: u64) -> Option<u64> {
-    let Slot::Int(x, _) = &regs[a as usize] else {
+pub(super) fn ibin_rc<S: SlotsMut + ?Sized>(regs: &S, op: IOp, w: u32, a: u32, c: u64) -> Option<u64> {
+    let Slot::Int(x, _) = regs.at(a) else {
         return None;
     };
     int_op(op, w, *x, c)
@@ -343,8 +352,8 @@ pub(super) fn ibin_rc(regs: &[Slot], op: IOp, w: u32, a: u32, c: u64) -> Option<
 
 /// `icmp p a b` of integer registers.
 #[inline(always)]
-pub(super) fn icmp_rr(regs: &[Slot], p: IntPredicate, w: u32, a: u32, b: u32) -> Option<bool> {
-    let (Slot::Int(x, _), Slot::Int(y, _)) = (&regs[a as usize], &regs[b as usize]) else {
+pub(super) fn icmp_rr<S: SlotsMut + ?Sized>(regs: &S, p: IntPredicate, w: u32, a: u32, b: u32) -> Option<bool> {
+    let (Slot::Int(x, _), Slot::Int(y, _)) = (regs.at(a), regs.at(b)) else {
         return None;
     };
     Some(icmp(p, *x, *y, w))
@@ -352,8 +361,8 @@ pub(super) fn icmp_rr(regs: &[Slot], p: IntPredicate, w: u32, a: u32, b: u32) ->
 
 /// `icmp p a c` of an integer register and a constant.
 #[inline(always)]
-pub(super) fn icmp_rc(regs: &[Slot], p: IntPredicate, w: u32, a: u32, c: u64) -> Option<bool> {
-    let Slot::Int(x, _) = &regs[a as usize] else {
+pub(super) fn icmp_rc<S: SlotsMut + ?Sized>(regs: &S, p: IntPredicate, w: u32, a: u32, c: u64) -> Option<bool> {
+    let Slot::Int(x, _) = regs.at(a) else {
         return None;
     };
     Some(icmp(p, *x, c, w))
@@ -362,8 +371,8 @@ pub(super) fn icmp_rc(regs: &[Slot], p: IntPredicate, w: u32, a: u32, c: u64) ->
 /// Integer register `a` sign- (`signed`) or zero-extended or truncated
 /// to `to` bits.
 #[inline(always)]
-pub(super) fn ext(regs: &[Slot], signed: bool, to: u32, a: u32) -> Option<u64> {
-    let Slot::Int(x, w) = &regs[a as usize] else {
+pub(super) fn ext<S: SlotsMut + ?Sized>(regs: &S, signed: bool, to: u32, a: u32) -> Option<u64> {
+    let Slot::Int(x, w) = regs.at(a) else {
         return None;
     };
     Some(mask(if signed { sext(*x, *w) as u64 } else { *x }, to))
@@ -372,7 +381,7 @@ pub(super) fn ext(regs: &[Slot], signed: bool, to: u32, a: u32) -> Option<u64> {
 /// Writes the value of class `m` (not [`Mem::Flt`]) whose bits a load
 /// read to slot `d`; None (nothing written) for a NaN.
 #[inline(always)]
-pub(super) fn put_loaded(regs: &mut [Slot], d: u32, m: Mem, bits: u64) -> Option<()> {
+pub(super) fn put_loaded<S: SlotsMut + ?Sized>(regs: &mut S, d: u32, m: Mem, bits: u64) -> Option<()> {
     match m {
         Mem::Int(w) => regs.set_int(d, bits, w),
         Mem::F32 => regs.set_f32(d, Some(f32::from_bits(bits as u32)).filter(|f| !f.is_nan())?),
@@ -384,8 +393,8 @@ pub(super) fn put_loaded(regs: &mut [Slot], d: u32, m: Mem, bits: u64) -> Option
 /// A `getelementptr` index's part of the address: integer register `k`,
 /// sign-extended, times `size`.
 #[inline(always)]
-pub(super) fn scaled_index(regs: &[Slot], k: u32, size: u64) -> Option<u64> {
-    let Slot::Int(x, w) = &regs[k as usize] else {
+pub(super) fn scaled_index<S: SlotsMut + ?Sized>(regs: &S, k: u32, size: u64) -> Option<u64> {
+    let Slot::Int(x, w) = regs.at(k) else {
         return None;
     };
     Some((sext(*x, *w) as u64).wrapping_mul(size))
@@ -393,8 +402,8 @@ pub(super) fn scaled_index(regs: &[Slot], k: u32, size: u64) -> Option<u64> {
 
 /// The binary64 value of register `a`, if it holds one.
 #[inline(always)]
-pub(super) fn f64_reg(regs: &[Slot], a: u32) -> Option<f64> {
-    match &regs[a as usize] {
+pub(super) fn f64_reg<S: SlotsMut + ?Sized>(regs: &S, a: u32) -> Option<f64> {
+    match regs.at(a) {
         Slot::F64(x) => Some(*x),
         _ => None,
     }
@@ -636,9 +645,9 @@ pub(super) fn whole(cells: &[Cell], n: u64) -> Option<Value> {
 /// as the executor stores it: zero-extended to its bytes (a register's
 /// width is its type's).
 #[inline(always)]
-pub(super) fn reg_bits(regs: &[Slot], m: Mem, k: u32) -> Option<(u64, crate::memory::Stored)> {
+pub(super) fn reg_bits<S: SlotsMut + ?Sized>(regs: &S, m: Mem, k: u32) -> Option<(u64, crate::memory::Stored)> {
     use crate::memory::Stored;
-    Some(match (m, &regs[k as usize]) {
+    Some(match (m, regs.at(k)) {
         (Mem::Int(w), Slot::Int(x, v)) if *v == w => (*x, Stored::Int),
         (Mem::F32, Slot::F32(x)) => (x.to_bits() as u64, Stored::F32),
         (Mem::F64, Slot::F64(x)) => (x.to_bits(), Stored::F64),
@@ -651,13 +660,30 @@ pub(super) fn reg_bits(regs: &[Slot], m: Mem, k: u32) -> Option<(u64, crate::mem
 /// holding all its bytes.
 pub(super) fn store_bits(mem: &mut Memory, a: u64, m: Mem, bits: u64, class: crate::memory::Stored) -> Option<()> {
     // One body per common size, as in `load_bits`.
-    let at = |mem: &mut Memory, n: u64| mem.store_shadowed(a, bits, n as usize, class, |o| holds(o, a, n));
     match m {
-        Mem::Int(8) => at(mem, 1),
-        Mem::Int(32) | Mem::F32 => at(mem, 4),
-        Mem::Int(64) | Mem::F64 => at(mem, 8),
-        _ => at(mem, bytes(m)),
+        Mem::Int(8) => store_sized(mem, a, bits, 1, class),
+        Mem::Int(32) | Mem::F32 => store4(mem, a, bits, class),
+        Mem::Int(64) | Mem::F64 => store8(mem, a, bits, class),
+        _ => store_sized(mem, a, bits, bytes(m), class),
     }
+}
+
+/// [`store_bits`] of a value of 4 bytes (`Mem::Int(32)`, `Mem::F32`):
+/// what the kernel calls for one, without a dispatch on its class.
+#[inline(never)]
+pub(super) fn store4(mem: &mut Memory, a: u64, bits: u64, class: crate::memory::Stored) -> Option<()> {
+    store_sized(mem, a, bits, 4, class)
+}
+
+/// [`store_bits`] of a value of 8 bytes (`Mem::Int(64)`, `Mem::F64`).
+#[inline(never)]
+pub(super) fn store8(mem: &mut Memory, a: u64, bits: u64, class: crate::memory::Stored) -> Option<()> {
+    store_sized(mem, a, bits, 8, class)
+}
+
+#[inline(always)]
+fn store_sized(mem: &mut Memory, a: u64, bits: u64, n: u64, class: crate::memory::Stored) -> Option<()> {
+    mem.store_shadowed(a, bits, n as usize, class, |o| holds(o, a, n))
 }
 
 /// The bits of the value of class `m` (an integer masked to its width, a
@@ -667,10 +693,23 @@ pub(super) fn load_bits(mem: &mut Memory, a: u64, m: Mem) -> Option<u64> {
     // One body per common size: its word reads then take no size dispatch.
     match m {
         Mem::Int(8) => load_sized(mem, a, m, 1),
-        Mem::Int(32) | Mem::F32 => load_sized(mem, a, m, 4),
-        Mem::Int(64) | Mem::F64 => load_sized(mem, a, m, 8),
+        Mem::Int(32) | Mem::F32 => load4(mem, a, m),
+        Mem::Int(64) | Mem::F64 => load8(mem, a, m),
         _ => load_sized(mem, a, m, bytes(m)),
     }
+}
+
+/// [`load_bits`] of a value of 4 bytes (`Mem::Int(32)`, `Mem::F32`):
+/// what the kernel calls for one, without a dispatch on its class.
+#[inline(never)]
+pub(super) fn load4(mem: &mut Memory, a: u64, m: Mem) -> Option<u64> {
+    load_sized(mem, a, m, 4)
+}
+
+/// [`load_bits`] of a value of 8 bytes (`Mem::Int(64)`, `Mem::F64`).
+#[inline(never)]
+pub(super) fn load8(mem: &mut Memory, a: u64, m: Mem) -> Option<u64> {
+    load_sized(mem, a, m, 8)
 }
 
 /// [`load_bits`] of the `n` bytes of class `m`.

@@ -313,6 +313,22 @@ struct FBlock {
 /// kinds; any other plain one through [`exec_op`].
 #[derive(Clone, Copy, Debug)]
 enum KOp {
+    /// The common integer operations of two registers, one variant each:
+    /// the kernel dispatches once.
+    AddRR(RR),
+    SubRR(RR),
+    MulRR(RR),
+    AndRR(RR),
+    OrRR(RR),
+    XorRR(RR),
+    /// The same of a register and a constant.
+    AddRC(RC),
+    SubRC(RC),
+    MulRC(RC),
+    AndRC(RC),
+    OrRC(RC),
+    XorRC(RC),
+    /// Any other integer operation (shifts, divisions) of two registers.
     IBinRR {
         op: IOp,
         w: u32,
@@ -377,15 +393,36 @@ enum KOp {
         a: u32,
     },
     /// A load of a value of class `m` (not [`Mem::Flt`]) from the
-    /// address in register `a`.
+    /// address in register `a`; `Load4` and `Load8` for the classes of 4
+    /// and 8 bytes (no dispatch on the class to reach their body).
     Load {
         m: Mem,
         d: u32,
         a: u32,
     },
+    Load4 {
+        m: Mem,
+        d: u32,
+        a: u32,
+    },
+    Load8 {
+        m: Mem,
+        d: u32,
+        a: u32,
+    },
     /// A store of register `v`'s value as class `m` (not [`Mem::Flt`])
-    /// at the address in register `a`.
+    /// at the address in register `a`; `Store4` and `Store8` as for loads.
     Store {
+        m: Mem,
+        v: u32,
+        a: u32,
+    },
+    Store4 {
+        m: Mem,
+        v: u32,
+        a: u32,
+    },
+    Store8 {
         m: Mem,
         v: u32,
         a: u32,
@@ -405,6 +442,28 @@ enum KOp {
     /// A call, an instruction that is not plain, or one a checker may
     /// look at: [`kernel`] stops before it.
     Stop,
+}
+
+/// The operands of a [`KOp`] integer operation of two registers `a` and
+/// `b`, its result `d`, of `w` bits (`m`: their mask).
+#[derive(Clone, Copy, Debug)]
+struct RR {
+    w: u32,
+    d: u32,
+    a: u32,
+    b: u32,
+    m: u64,
+}
+
+/// The operands of a [`KOp`] integer operation of register `a` and
+/// constant `c`, its result `d`, of `w` bits (`m`: their mask).
+#[derive(Clone, Copy, Debug)]
+struct RC {
+    w: u32,
+    d: u32,
+    a: u32,
+    m: u64,
+    c: u64,
 }
 
 /// A jump from one block to another, with what entering the target
@@ -428,6 +487,43 @@ struct FEdge {
 struct FFunc {
     names: std::sync::Arc<crate::state::RegNames>,
     blocks: Vec<FBlock>,
+    /// Above every slot its blocks' kernel operations and phi moves
+    /// name ([`decode::slot_bound`]): [`Bounded`] views of its registers
+    /// hold at least this many.
+    slots: usize,
+}
+
+/// A register file's slots as [`kernel`] and [`phi_moves`] read and
+/// write them, without a bounds check at each access (they were a
+/// twentieth of a concrete loop's instructions). A view is made only
+/// over at least as many slots as the bound of the operations it serves
+/// ([`FFunc::slots`], from [`decode::slot_bound`]), and is given only
+/// slot numbers those operations hold, which are below it.
+struct Bounded<'s>(&'s mut [Slot]);
+
+impl<'s> Bounded<'s> {
+    /// The view of `s` for operations whose slots are below `bound`;
+    /// None when `s` has fewer slots.
+    #[inline(always)]
+    fn new(s: &'s mut [Slot], bound: usize) -> Option<Bounded<'s>> {
+        (s.len() >= bound).then_some(Bounded(s))
+    }
+}
+
+impl SlotsMut for Bounded<'_> {
+    #[inline(always)]
+    fn at(&self, k: u32) -> &Slot {
+        debug_assert!((k as usize) < self.0.len(), "slot {k} of {}", self.0.len());
+        // SAFETY: `k` is a slot of a decoded operation, below the bound
+        // `Bounded::new` checked the slice against (see the type).
+        unsafe { self.0.get_unchecked(k as usize) }
+    }
+    #[inline(always)]
+    fn at_mut(&mut self, k: u32) -> &mut Slot {
+        debug_assert!((k as usize) < self.0.len(), "slot {k} of {}", self.0.len());
+        // SAFETY: as in `at`.
+        unsafe { self.0.get_unchecked_mut(k as usize) }
+    }
 }
 
 /// `x`'s low `w` bits (`w` from 1 to 64), without a branch.
@@ -823,7 +919,7 @@ fn blocks(
                     break Stop::Exit;
                 };
                 let Some(moves) = &edge.moves else { break Stop::Exit };
-                if !phi_moves(moves, edge.independent, regs, staged) {
+                if !phi_moves(moves, edge.independent, regs, func.slots, staged) {
                     break Stop::Exit;
                 }
                 let k = block.phis.len();
@@ -841,7 +937,7 @@ fn blocks(
                 let room = limit - steps;
                 if (block.instrs.len() - ip) as u64 <= room {
                     let start = ip;
-                    ip = kernel(regs, mem, rm, &block.kops[j as usize..], &block.instrs);
+                    ip = kernel(regs, mem, rm, &block.kops[j as usize..], func.slots, &block.instrs);
                     steps += (ip - start) as u64;
                     // Stopped at a call: made below (what `straight` would
                     // do first is to stop there too).
@@ -930,7 +1026,7 @@ fn blocks(
                 if steps >= limit {
                     break Stop::Exit;
                 }
-                if !phi_moves(moves, edge.independent, regs, staged) {
+                if !phi_moves(moves, edge.independent, regs, func.slots, staged) {
                     break Stop::Exit;
                 }
                 ip = moves.len();
@@ -1013,80 +1109,128 @@ fn straight(regs: &mut Regs, mem: &mut Memory, rm: RoundingMode, instrs: &[FInst
 
 /// Runs `kops` (the rest of a block's, see [`FBlock::kops`]) in order
 /// while each is plain; returns the index in `instrs` where it stopped
-/// (its length: after all of them).
+/// (its length: after all of them). `bound` is above every slot `kops`
+/// name ([`FFunc::slots`]).
 #[inline(always)]
-fn kernel(regs: &mut Regs, mem: &mut Memory, rm: RoundingMode, kops: &[(KOp, u32)], instrs: &[FInst]) -> usize {
+fn kernel(
+    regs: &mut Regs,
+    mem: &mut Memory,
+    rm: RoundingMode,
+    kops: &[(KOp, u32)],
+    bound: usize,
+    instrs: &[FInst],
+) -> usize {
     let rne = rm == RoundingMode::NearestTiesToEven;
+    let Some(mut s) = Bounded::new(regs.slots_mut(), bound) else {
+        return kops.first().map_or(instrs.len(), |(_, ip)| *ip as usize);
+    };
+    // `a op b` of integer registers, or of a register and a constant.
+    macro_rules! rr {
+        ($o:ident, $ip:ident, |$x:ident, $y:ident| $e:expr) => {{
+            let (Slot::Int($x, _), Slot::Int($y, _)) = (s.at($o.a), s.at($o.b)) else {
+                return $ip as usize;
+            };
+            let ($x, $y) = (*$x, *$y);
+            s.set_int($o.d, $e & $o.m, $o.w)
+        }};
+    }
+    macro_rules! rc {
+        ($o:ident, $ip:ident, |$x:ident, $y:ident| $e:expr) => {{
+            let Slot::Int($x, _) = s.at($o.a) else {
+                return $ip as usize;
+            };
+            let ($x, $y) = (*$x, $o.c);
+            s.set_int($o.d, $e & $o.m, $o.w)
+        }};
+    }
+    // A load or store of the address in register `a` through `f`.
+    macro_rules! load {
+        ($ip:ident, $m:ident, $d:ident, $a:ident, |$mem:ident, $x:ident| $f:expr) => {{
+            let Slot::Int($x, _) = s.at($a) else {
+                return $ip as usize;
+            };
+            let ($mem, $x) = (&mut *mem, *$x);
+            if $f.and_then(|b| eval::put_loaded(&mut s, $d, $m, b)).is_none() {
+                return $ip as usize;
+            }
+        }};
+    }
+    macro_rules! store {
+        ($ip:ident, $m:ident, $v:ident, $a:ident, |$mem:ident, $x:ident, $bits:ident, $class:ident| $f:expr) => {{
+            let Slot::Int($x, _) = s.at($a) else {
+                return $ip as usize;
+            };
+            let ($mem, $x) = (&mut *mem, *$x);
+            if eval::reg_bits(&s, $m, $v).and_then(|($bits, $class)| $f).is_none() {
+                return $ip as usize;
+            }
+        }};
+    }
     for (k, ip) in kops {
         let ip = *ip;
-        let s = regs.slots_mut();
         match *k {
-            KOp::IBinRR { op, w, d, a, b } => match eval::ibin_rr(s, op, w, a, b) {
+            KOp::AddRR(o) => rr!(o, ip, |x, y| x.wrapping_add(y)),
+            KOp::SubRR(o) => rr!(o, ip, |x, y| x.wrapping_sub(y)),
+            KOp::MulRR(o) => rr!(o, ip, |x, y| x.wrapping_mul(y)),
+            KOp::AndRR(o) => rr!(o, ip, |x, y| x & y),
+            KOp::OrRR(o) => rr!(o, ip, |x, y| x | y),
+            KOp::XorRR(o) => rr!(o, ip, |x, y| x ^ y),
+            KOp::AddRC(o) => rc!(o, ip, |x, y| x.wrapping_add(y)),
+            KOp::SubRC(o) => rc!(o, ip, |x, y| x.wrapping_sub(y)),
+            KOp::MulRC(o) => rc!(o, ip, |x, y| x.wrapping_mul(y)),
+            KOp::AndRC(o) => rc!(o, ip, |x, y| x & y),
+            KOp::OrRC(o) => rc!(o, ip, |x, y| x | y),
+            KOp::XorRC(o) => rc!(o, ip, |x, y| x ^ y),
+            KOp::IBinRR { op, w, d, a, b } => match eval::ibin_rr(&s, op, w, a, b) {
                 Some(r) => s.set_int(d, r, w),
                 None => return ip as usize,
             },
-            KOp::IBinRC { op, w, d, a, c } => match eval::ibin_rc(s, op, w, a, c) {
+            KOp::IBinRC { op, w, d, a, c } => match eval::ibin_rc(&s, op, w, a, c) {
                 Some(r) => s.set_int(d, r, w),
                 None => return ip as usize,
             },
-            KOp::ICmpRR { p, w, d, a, b } => match eval::icmp_rr(s, p, w, a, b) {
+            KOp::ICmpRR { p, w, d, a, b } => match eval::icmp_rr(&s, p, w, a, b) {
                 Some(r) => s.set_int(d, r as u64, 1),
                 None => return ip as usize,
             },
-            KOp::ICmpRC { p, w, d, a, c } => match eval::icmp_rc(s, p, w, a, c) {
+            KOp::ICmpRC { p, w, d, a, c } => match eval::icmp_rc(&s, p, w, a, c) {
                 Some(r) => s.set_int(d, r as u64, 1),
                 None => return ip as usize,
             },
-            KOp::Ext { signed, to, d, a } => match eval::ext(s, signed, to, a) {
+            KOp::Ext { signed, to, d, a } => match eval::ext(&s, signed, to, a) {
                 Some(r) => s.set_int(d, r, to),
                 None => return ip as usize,
             },
-            KOp::F64RR { op, d, a, b } if rne => match (eval::f64_reg(s, a), eval::f64_reg(s, b)) {
+            KOp::F64RR { op, d, a, b } if rne => match (eval::f64_reg(&s, a), eval::f64_reg(&s, b)) {
                 (Some(x), Some(y)) => match eval::fbin64(op, x, y) {
                     Some(r) => s.set_f64(d, r),
                     None => return ip as usize,
                 },
                 _ => return ip as usize,
             },
-            KOp::F64RC { op, d, a, c } if rne => match eval::f64_reg(s, a).and_then(|x| eval::fbin64(op, x, c)) {
+            KOp::F64RC { op, d, a, c } if rne => match eval::f64_reg(&s, a).and_then(|x| eval::fbin64(op, x, c)) {
                 Some(r) => s.set_f64(d, r),
                 None => return ip as usize,
             },
-            KOp::F64CR { op, d, c, b } if rne => match eval::f64_reg(s, b).and_then(|y| eval::fbin64(op, c, y)) {
+            KOp::F64CR { op, d, c, b } if rne => match eval::f64_reg(&s, b).and_then(|y| eval::fbin64(op, c, y)) {
                 Some(r) => s.set_f64(d, r),
                 None => return ip as usize,
             },
-            KOp::IToF64 { signed, d, a } if rne => match &s[a as usize] {
+            KOp::IToF64 { signed, d, a } if rne => match s.at(a) {
                 Slot::Int(x, w) => {
                     let r = eval::int_to_f64(*x, *w, signed);
                     s.set_f64(d, r)
                 }
                 _ => return ip as usize,
             },
-            KOp::Load { m, d, a } => {
-                let Slot::Int(x, _) = &s[a as usize] else {
-                    return ip as usize;
-                };
-                let x = *x;
-                if eval::load_bits(mem, x, m)
-                    .and_then(|b| eval::put_loaded(s, d, m, b))
-                    .is_none()
-                {
-                    return ip as usize;
-                }
-            }
-            KOp::Store { m, v, a } => {
-                let Slot::Int(x, _) = &s[a as usize] else {
-                    return ip as usize;
-                };
-                let x = *x;
-                if eval::reg_bits(s, m, v)
-                    .and_then(|(bits, class)| eval::store_bits(mem, x, m, bits, class))
-                    .is_none()
-                {
-                    return ip as usize;
-                }
-            }
+            KOp::Load { m, d, a } => load!(ip, m, d, a, |mem, x| eval::load_bits(mem, x, m)),
+            KOp::Load4 { m, d, a } => load!(ip, m, d, a, |mem, x| eval::load4(mem, x, m)),
+            KOp::Load8 { m, d, a } => load!(ip, m, d, a, |mem, x| eval::load8(mem, x, m)),
+            KOp::Store { m, v, a } => store!(ip, m, v, a, |mem, x, bits, class| eval::store_bits(
+                mem, x, m, bits, class
+            )),
+            KOp::Store4 { m, v, a } => store!(ip, m, v, a, |mem, x, bits, class| eval::store4(mem, x, bits, class)),
+            KOp::Store8 { m, v, a } => store!(ip, m, v, a, |mem, x, bits, class| eval::store8(mem, x, bits, class)),
             KOp::Gep {
                 d,
                 base,
@@ -1094,12 +1238,12 @@ fn kernel(regs: &mut Regs, mem: &mut Memory, rm: RoundingMode, kops: &[(KOp, u32
                 idx,
                 size,
             } => {
-                let Slot::Int(x, _) = &s[base as usize] else {
+                let Slot::Int(x, _) = s.at(base) else {
                     return ip as usize;
                 };
                 let mut addr = x.wrapping_add(offset);
                 if idx != u32::MAX {
-                    match eval::scaled_index(s, idx, size) {
+                    match eval::scaled_index(&s, idx, size) {
                         Some(y) => addr = addr.wrapping_add(y),
                         None => return ip as usize,
                     }
@@ -1112,6 +1256,12 @@ fn kernel(regs: &mut Regs, mem: &mut Memory, rm: RoundingMode, kops: &[(KOp, u32
                 if exec_op(regs, mem, rm, &instrs[ip as usize]).is_none() {
                     return ip as usize;
                 }
+                // Registers are never removed: the view holds again (else
+                // the kernel stops after the instruction).
+                s = match Bounded::new(regs.slots_mut(), bound) {
+                    Some(v) => v,
+                    None => return instrs[ip as usize].next as usize,
+                };
             }
         }
     }
@@ -1138,15 +1288,19 @@ fn call_before<'f>(funcs: &'f [Option<FFunc>], frames: &[Frame], lite: &[Lite], 
 /// Writes phis' values (slot, value): all read, then written (as soon as
 /// each is read when `independent`: no value is another's slot). False
 /// (perhaps some written, as the executor would write them again) when
-/// one has no value yet.
+/// one has no value yet. `bound` is above every slot they name
+/// ([`FFunc::slots`]).
 #[inline(always)]
-fn phi_moves(moves: &[(u32, Src)], independent: bool, regs: &mut Regs, staged: &mut Vec<Slot>) -> bool {
+fn phi_moves(moves: &[(u32, Src)], independent: bool, regs: &mut Regs, bound: usize, staged: &mut Vec<Slot>) -> bool {
     if independent {
-        for (dest, s) in moves {
-            let complete = match s {
-                Src::Reg(k) => regs.slots_mut().copy_slot(*k, *dest),
-                s => {
-                    regs.set_slot(*dest, read_slot(regs, s));
+        let Some(mut s) = Bounded::new(regs.slots_mut(), bound) else {
+            return false;
+        };
+        for (dest, v) in moves {
+            let complete = match v {
+                Src::Reg(k) => s.copy_slot(*k, *dest),
+                c => {
+                    s.set_slot(*dest, eval::constant(c));
                     true
                 }
             };
