@@ -43,7 +43,7 @@ use fpsym_expr::{eval, Model, Term, Value};
 use fpsym_frontend::Program;
 use fpsym_solver::Solver;
 pub use limits::{resident_bytes, resident_bytes_of, MEMORY_CHECK_INTERVAL, RETRY_SHARE, WRAP_UP};
-use limits::{Limits, FAST_CHUNK};
+use limits::{Limits, FAST_CHUNK, LONE_QUANTUM};
 use memory::{Cell, Kind as MemKind};
 use prog::Prog;
 use report::{Event, Finding, ReportSink, Test, TestObject};
@@ -373,6 +373,8 @@ fn run_unseeded(
         let mut added = Vec::new();
         let mut removed = Vec::new();
         let mut ran = 0;
+        // Steps the executor ran in this turn (the rest ran on the fast path).
+        let mut slow = 0;
         // Unless an observer needs every step, concrete instructions run
         // on the fast path first (its results are the executor's; see
         // `fast`).
@@ -383,10 +385,22 @@ fn run_unseeded(
             .iter()
             .any(|c| c.looks_at(checkers::PointKind::Terminator) || c.looks_at(checkers::PointKind::Returned));
         loop {
+            // A state with nothing else to run beside it (no other state,
+            // no branch side waiting for an answer) goes on past the
+            // quantum while it runs on the fast path, up to LONE_QUANTUM
+            // steps: the searcher would choose it again, and each turn's
+            // end writes its stored bytes back (`fast::run`). Its steps on
+            // the executor still end the turn at the quantum.
+            let alone = states.is_empty() && pending.is_empty() && in_flight.is_none();
+            let quantum = if alone {
+                config.limits.quantum.max(LONE_QUANTUM)
+            } else {
+                config.limits.quantum
+            };
             let (fast_ran, fast_steps) = if fast_on {
                 // As many steps as the executor would run before the
                 // searcher chooses again; no instruction past the limit.
-                let steps = FAST_CHUNK.min(config.limits.quantum.saturating_sub(ran));
+                let steps = FAST_CHUNK.min(quantum.saturating_sub(ran));
                 let instructions = config
                     .limits
                     .max_instructions
@@ -451,6 +465,7 @@ fn run_unseeded(
                     }
                 }
                 ran += 1;
+                slow += 1;
                 match outcome {
                     Ok(Outcome::Continue) => {}
                     Ok(Outcome::Fork(others)) => {
@@ -519,7 +534,9 @@ fn run_unseeded(
             let must_stop = limits
                 .check(engine.stats, states.len() + 1, engine.fault.as_ref(), cheap)
                 .is_some();
-            if !added.is_empty() || ran >= config.limits.quantum || must_stop {
+            let turn_over =
+                ran >= quantum || (ran >= config.limits.quantum && (!alone || slow >= config.limits.quantum));
+            if !added.is_empty() || turn_over || must_stop || engine.goal_found {
                 let p = engine.priority(&st);
                 states.insert(id, st);
                 removed.push(id);

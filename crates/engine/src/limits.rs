@@ -54,11 +54,16 @@ pub(crate) struct Limits {
 }
 
 /// Instructions the fast path runs at most between two checks of the
-/// run's limits (at its speed, well under a millisecond). Each chunk
-/// ends with its stored bytes written to the cells, so that a larger
-/// one spends less on that; the searcher's quantum (10,000 steps by
-/// default) ends a chunk first.
-pub(crate) const FAST_CHUNK: u64 = 16384;
+/// run's limits (at its speed, under a millisecond). Each chunk ends
+/// with its stored bytes written to the cells, so that a larger one
+/// spends less on that; the searcher's quantum (10,000 steps by default)
+/// ends a chunk first, unless the state runs alone ([`LONE_QUANTUM`]).
+pub(crate) const FAST_CHUNK: u64 = 65536;
+
+/// Steps a state that runs alone (no other state, no branch side
+/// waiting) runs on the fast path before the searcher chooses again: a
+/// few milliseconds there.
+pub(crate) const LONE_QUANTUM: u64 = 1 << 20;
 
 /// See [`Limits::calls`].
 const CLOCK_EVERY: u32 = 64;

@@ -844,14 +844,37 @@ impl Acts<'_> {
         self.depth += 1;
         true
     }
-    /// Returns from the running lite activation (`depth` > 0) with
-    /// value `v`, written to its result's slot in the caller.
-    fn ret(&mut self, v: Option<Slot>) {
-        self.depth -= 1;
-        let dest = self.lite[self.depth].ret;
-        if let Some(v) = v.filter(|_| dest != u32::MAX) {
-            self.regs(self.depth).set_slot(dest, v);
+    /// Returns from the running lite activation (`depth` > 0) with the
+    /// value of `v`, copied to its result's slot in the caller; false
+    /// (still in the callee) when `v` is a register with no value.
+    #[inline(always)]
+    fn ret(&mut self, v: Option<&Src>) -> bool {
+        let depth = self.depth;
+        let (below, above) = self.lite.split_at_mut(depth - 1);
+        let callee = &above[0];
+        let dest = callee.ret;
+        if let Some(v) = v {
+            let caller = match depth - 1 {
+                0 => &mut self.frame.regs,
+                d => &mut below[d - 1].regs,
+            };
+            let complete = match v {
+                // The value's type is the caller's: copied as it is.
+                Src::Reg(k) if dest != u32::MAX => caller.copy_from(dest, &callee.regs, *k),
+                Src::Reg(k) => *callee.regs.slot(*k) != Slot::Empty,
+                c => {
+                    if dest != u32::MAX {
+                        caller.set_slot(dest, eval::constant(c));
+                    }
+                    true
+                }
+            };
+            if !complete {
+                return false;
+            }
         }
+        self.depth -= 1;
+        true
     }
 }
 
@@ -1070,17 +1093,9 @@ fn blocks(
                 let FTerm::Ret(v) = &func.blocks[bb].term else {
                     unreachable!("stopped at a return")
                 };
-                let v = match v {
-                    Some(s) => {
-                        let v = read_slot(regs, s);
-                        if v == Slot::Empty {
-                            break 'acts Next::Exit;
-                        }
-                        Some(v)
-                    }
-                    None => None,
-                };
-                acts.ret(v);
+                if !acts.ret(v.as_ref()) {
+                    break 'acts Next::Exit;
+                }
                 (fidx, bb, ip, prev) = acts.pos(acts.depth);
                 steps += 1;
             }
