@@ -259,35 +259,24 @@ pub(crate) trait SlotsMut {
     fn at(&self, k: u32) -> &Slot;
     /// Slot `k`, to write.
     fn at_mut(&mut self, k: u32) -> &mut Slot;
-    /// Writes the integer `x` of width `w` to slot `k`: in place when the
-    /// slot holds an integer already (no temporary value).
+    /// Writes the integer `x` of width `w` to slot `k` (one test of the
+    /// old value: whether it owns something to drop).
     #[inline(always)]
     fn set_int(&mut self, k: u32, x: u64, w: u32) {
-        match self.at_mut(k) {
-            Slot::Int(a, b) => (*a, *b) = (x, w),
-            _ => self.set_slot(k, Slot::Int(x, w)),
-        }
+        self.set_slot(k, Slot::Int(x, w))
     }
-    /// Writes the binary64 value `x` (not NaN) to slot `k`, in place when
-    /// it holds one.
+    /// Writes the binary64 value `x` (not NaN) to slot `k`.
     #[inline(always)]
     fn set_f64(&mut self, k: u32, x: f64) {
-        match self.at_mut(k) {
-            Slot::F64(a) => *a = x,
-            _ => self.set_slot(k, Slot::F64(x)),
-        }
+        self.set_slot(k, Slot::F64(x))
     }
-    /// Writes the binary32 value `x` (not NaN) to slot `k`, in place when
-    /// it holds one.
+    /// Writes the binary32 value `x` (not NaN) to slot `k`.
     #[inline(always)]
     fn set_f32(&mut self, k: u32, x: f32) {
-        match self.at_mut(k) {
-            Slot::F32(a) => *a = x,
-            _ => self.set_slot(k, Slot::F32(x)),
-        }
+        self.set_slot(k, Slot::F32(x))
     }
     /// Writes slot `k`.
-    #[inline]
+    #[inline(always)]
     fn set_slot(&mut self, k: u32, s: Slot) {
         let d = self.at_mut(k);
         if matches!(d, Slot::Val(_) | Slot::Flt(_)) {
