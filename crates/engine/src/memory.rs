@@ -448,7 +448,11 @@ impl Memory {
         if self.shadows.len() <= k {
             self.shadows.resize_with(k + 1, || None);
         }
-        let sh = self.shadows[k].get_or_insert_with(|| Shadow::sized(n));
+        // (Not `get_or_insert_with`, which stayed a call per store.)
+        let sh = match &mut self.shadows[k] {
+            Some(sh) => sh,
+            none => none.insert(Shadow::sized(n)),
+        };
         if sh.put(off, bits, size, class) {
             self.shadowed.push(k);
         }

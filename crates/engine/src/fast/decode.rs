@@ -561,6 +561,7 @@ pub(super) fn kops(instrs: &[FInst], start: usize) -> (Vec<(KOp, u32)>, Vec<u32>
                 addr: Src::Reg(a),
                 m,
             } => match m {
+                Mem::Int(8) => KOp::Store1 { m: *m, v: *v, a: *a },
                 Mem::Int(32) | Mem::F32 => KOp::Store4 { m: *m, v: *v, a: *a },
                 Mem::Int(64) | Mem::F64 => KOp::Store8 { m: *m, v: *v, a: *a },
                 Mem::Flt(_) => KOp::Inst,
@@ -677,6 +678,7 @@ pub(super) fn kops(instrs: &[FInst], start: usize) -> (Vec<(KOp, u32)>, Vec<u32>
                 a: *a,
             },
             Op::Load { addr: Src::Reg(a), m } => match m {
+                Mem::Int(8) => KOp::Load1 { m: *m, d, a: *a },
                 Mem::Int(32) | Mem::F32 => KOp::Load4 { m: *m, d, a: *a },
                 Mem::Int(64) | Mem::F64 => KOp::Load8 { m: *m, d, a: *a },
                 Mem::Flt(_) => KOp::Inst,
@@ -751,10 +753,13 @@ pub(super) fn kop_slots(k: KOp) -> [Option<u32>; 3] {
         | KOp::F64RC { d, a, .. }
         | KOp::IToF64 { d, a, .. }
         | KOp::Load { d, a, .. }
+        | KOp::Load1 { d, a, .. }
         | KOp::Load4 { d, a, .. }
         | KOp::Load8 { d, a, .. } => [Some(d), Some(a), None],
         KOp::F64CR { d, b, .. } => [Some(d), Some(b), None],
-        KOp::Store { v, a, .. } | KOp::Store4 { v, a, .. } | KOp::Store8 { v, a, .. } => [Some(v), Some(a), None],
+        KOp::Store { v, a, .. } | KOp::Store1 { v, a, .. } | KOp::Store4 { v, a, .. } | KOp::Store8 { v, a, .. } => {
+            [Some(v), Some(a), None]
+        }
         KOp::Gep { d, base, idx, .. } => [Some(d), Some(base), (idx != u32::MAX).then_some(idx)],
         KOp::Inst | KOp::Stop => [None; 3],
     }

@@ -661,11 +661,17 @@ pub(super) fn reg_bits<S: SlotsMut + ?Sized>(regs: &S, m: Mem, k: u32) -> Option
 pub(super) fn store_bits(mem: &mut Memory, a: u64, m: Mem, bits: u64, class: crate::memory::Stored) -> Option<()> {
     // One body per common size, as in `load_bits`.
     match m {
-        Mem::Int(8) => store_sized(mem, a, bits, 1, class),
+        Mem::Int(8) => store1(mem, a, bits, class),
         Mem::Int(32) | Mem::F32 => store4(mem, a, bits, class),
         Mem::Int(64) | Mem::F64 => store8(mem, a, bits, class),
         _ => store_sized(mem, a, bits, bytes(m), class),
     }
+}
+
+/// [`store_bits`] of a value of 1 byte (`Mem::Int(8)`).
+#[inline(never)]
+pub(super) fn store1(mem: &mut Memory, a: u64, bits: u64, class: crate::memory::Stored) -> Option<()> {
+    store_sized(mem, a, bits, 1, class)
 }
 
 /// [`store_bits`] of a value of 4 bytes (`Mem::Int(32)`, `Mem::F32`):
@@ -692,11 +698,17 @@ fn store_sized(mem: &mut Memory, a: u64, bits: u64, n: u64, class: crate::memory
 pub(super) fn load_bits(mem: &mut Memory, a: u64, m: Mem) -> Option<u64> {
     // One body per common size: its word reads then take no size dispatch.
     match m {
-        Mem::Int(8) => load_sized(mem, a, m, 1),
+        Mem::Int(8) => load1(mem, a, m),
         Mem::Int(32) | Mem::F32 => load4(mem, a, m),
         Mem::Int(64) | Mem::F64 => load8(mem, a, m),
         _ => load_sized(mem, a, m, bytes(m)),
     }
+}
+
+/// [`load_bits`] of a value of 1 byte (`Mem::Int(8)`).
+#[inline(never)]
+pub(super) fn load1(mem: &mut Memory, a: u64, m: Mem) -> Option<u64> {
+    load_sized(mem, a, m, 1)
 }
 
 /// [`load_bits`] of a value of 4 bytes (`Mem::Int(32)`, `Mem::F32`):

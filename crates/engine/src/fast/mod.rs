@@ -393,9 +393,15 @@ enum KOp {
         a: u32,
     },
     /// A load of a value of class `m` (not [`Mem::Flt`]) from the
-    /// address in register `a`; `Load4` and `Load8` for the classes of 4
-    /// and 8 bytes (no dispatch on the class to reach their body).
+    /// address in register `a`; `Load1`, `Load4` and `Load8` for the
+    /// classes of 1, 4 and 8 bytes (no dispatch on the class to reach
+    /// their body).
     Load {
+        m: Mem,
+        d: u32,
+        a: u32,
+    },
+    Load1 {
         m: Mem,
         d: u32,
         a: u32,
@@ -411,8 +417,14 @@ enum KOp {
         a: u32,
     },
     /// A store of register `v`'s value as class `m` (not [`Mem::Flt`])
-    /// at the address in register `a`; `Store4` and `Store8` as for loads.
+    /// at the address in register `a`; `Store1`, `Store4` and `Store8`
+    /// as for loads.
     Store {
+        m: Mem,
+        v: u32,
+        a: u32,
+    },
+    Store1 {
         m: Mem,
         v: u32,
         a: u32,
@@ -1239,11 +1251,13 @@ fn kernel(
                 _ => return ip as usize,
             },
             KOp::Load { m, d, a } => load!(ip, m, d, a, |mem, x| eval::load_bits(mem, x, m)),
+            KOp::Load1 { m, d, a } => load!(ip, m, d, a, |mem, x| eval::load1(mem, x, m)),
             KOp::Load4 { m, d, a } => load!(ip, m, d, a, |mem, x| eval::load4(mem, x, m)),
             KOp::Load8 { m, d, a } => load!(ip, m, d, a, |mem, x| eval::load8(mem, x, m)),
             KOp::Store { m, v, a } => store!(ip, m, v, a, |mem, x, bits, class| eval::store_bits(
                 mem, x, m, bits, class
             )),
+            KOp::Store1 { m, v, a } => store!(ip, m, v, a, |mem, x, bits, class| eval::store1(mem, x, bits, class)),
             KOp::Store4 { m, v, a } => store!(ip, m, v, a, |mem, x, bits, class| eval::store4(mem, x, bits, class)),
             KOp::Store8 { m, v, a } => store!(ip, m, v, a, |mem, x, bits, class| eval::store8(mem, x, bits, class)),
             KOp::Gep {

@@ -817,7 +817,14 @@ fn kernel_forms_agree_with_the_instructions() {
     }
     let mut loads = 0;
     for off in (0..72u64).chain([u64::MAX - 3]) {
-        for m in [Mem::Int(8), Mem::Int(32), Mem::Int(64), Mem::F32, Mem::F64] {
+        for m in [
+            Mem::Int(8),
+            Mem::Int(16),
+            Mem::Int(32),
+            Mem::Int(64),
+            Mem::F32,
+            Mem::F64,
+        ] {
             st.frames[0].regs.set_int(0, base.wrapping_add(off), 64);
             loads += both(&mut st, rne, &inst(Op::Load { addr: Src::Reg(0), m })).is_some() as u32;
         }
@@ -862,7 +869,10 @@ fn kernel_forms_agree_with_the_instructions() {
             let instrs = std::slice::from_ref(&store);
             let (kops, _) = decode::kops(instrs, 0);
             assert!(
-                matches!(kops[0].0, KOp::Store { .. } | KOp::Store4 { .. } | KOp::Store8 { .. }),
+                matches!(
+                    kops[0].0,
+                    KOp::Store { .. } | KOp::Store1 { .. } | KOp::Store4 { .. } | KOp::Store8 { .. }
+                ),
                 "{kops:?}"
             );
             let (mut a, mut b) = (st.clone(), st.clone());
