@@ -94,7 +94,9 @@ pub struct RunLimits {
     pub max_alloc: u64,
     /// Deepest call stack. Default: 1000.
     pub max_call_depth: usize,
-    /// Instructions a state runs before the searcher chooses again. Default: 10 000.
+    /// Instructions a state runs before the searcher chooses again (a
+    /// state with nothing else to run beside it goes on while it runs on
+    /// the fast path, up to 2^20 steps). Default: 10 000.
     pub quantum: u64,
 }
 

@@ -211,6 +211,21 @@ pub(crate) fn categories(size: Size) -> Vec<(&'static str, Vec<OpSpec>)> {
             ] {
                 int_arith.push(op(&format!("{name}_{}", t.tag()), t, &[t, t], e, "FE_TONEAREST"));
             }
+            // With a constant operand (the fast path's register-constant
+            // forms, each operation its own), then an unsigned division of
+            // the result, which reads every bit of it (a result left
+            // unmasked to its width would show).
+            for (name, e) in [
+                ("addc", "a + 3"),
+                ("subc", "a - 9"),
+                ("mulc", "a * 7"),
+                ("andc", "a & 0x5a"),
+                ("orc", "a | 0x81"),
+                ("xorc", "a ^ 0x3c"),
+            ] {
+                let e = format!("({})((unsigned)({e}) / 3u)", t.c());
+                int_arith.push(op(&format!("{name}_{}", t.tag()), t, &[t], &e, "FE_TONEAREST"));
+            }
             for (name, e) in [("div", "a / b"), ("rem", "a % b")] {
                 let mut o = op(&format!("{name}_{}", t.tag()), t, &[t, t], e, "FE_TONEAREST");
                 // Division by zero and INT_MIN / -1 trap: the division
