@@ -86,12 +86,7 @@ pub(super) fn int_op(op: IOp, w: u32, a: u64, b: u64) -> Option<u64> {
     let (sa, sb) = (|| sext(a, w), || sext(b, w));
     Some(mask(
         match op {
-            IOp::Add => a.wrapping_add(b),
-            IOp::Sub => a.wrapping_sub(b),
-            IOp::Mul => a.wrapping_mul(b),
-            IOp::And => a & b,
-            IOp::Or => a | b,
-            IOp::Xor => a ^ b,
+            IOp::Add | IOp::Sub | IOp::Mul | IOp::And | IOp::Or | IOp::Xor => wrapping(op, a, b),
             // The amount modulo 32 (up to 32 bits) or 64, as the executor
             // (and x86) does: narrow operands shifted past their width give
             // 0, or the sign for ashr.
@@ -106,6 +101,21 @@ pub(super) fn int_op(op: IOp, w: u32, a: u64, b: u64) -> Option<u64> {
         },
         w,
     ))
+}
+
+/// `a op b` for the operations that wrap (add, sub, mul, and, or,
+/// xor), before the mask to their width (the kernel's forms of them,
+/// [`KOp::AddRR`] and the others, mask with the width's decoded mask).
+#[inline(always)]
+pub(super) fn wrapping(op: IOp, a: u64, b: u64) -> u64 {
+    match op {
+        IOp::Add => a.wrapping_add(b),
+        IOp::Sub => a.wrapping_sub(b),
+        IOp::Mul => a.wrapping_mul(b),
+        IOp::And => a & b,
+        IOp::Or => a | b,
+        _ => a ^ b,
+    }
 }
 
 /// `a op b` in host arithmetic (IEEE 754's in round-to-nearest-even).

@@ -1151,23 +1151,24 @@ fn kernel(
     let Some(mut s) = Bounded::new(regs.slots_mut(), bound) else {
         return kops.first().map_or(instrs.len(), |(_, ip)| *ip as usize);
     };
-    // `a op b` of integer registers, or of a register and a constant.
+    // `a op b` of integer registers, or of a register and a constant
+    // (`op` a constant: no dispatch on it).
     macro_rules! rr {
-        ($o:ident, $ip:ident, |$x:ident, $y:ident| $e:expr) => {{
-            let (Slot::Int($x, _), Slot::Int($y, _)) = (s.at($o.a), s.at($o.b)) else {
+        ($o:ident, $ip:ident, $op:expr) => {{
+            let (Slot::Int(x, _), Slot::Int(y, _)) = (s.at($o.a), s.at($o.b)) else {
                 return $ip as usize;
             };
-            let ($x, $y) = (*$x, *$y);
-            s.set_int($o.d, $e & $o.m, $o.w)
+            let r = eval::wrapping($op, *x, *y) & $o.m;
+            s.set_int($o.d, r, $o.w)
         }};
     }
     macro_rules! rc {
-        ($o:ident, $ip:ident, |$x:ident, $y:ident| $e:expr) => {{
-            let Slot::Int($x, _) = s.at($o.a) else {
+        ($o:ident, $ip:ident, $op:expr) => {{
+            let Slot::Int(x, _) = s.at($o.a) else {
                 return $ip as usize;
             };
-            let ($x, $y) = (*$x, $o.c);
-            s.set_int($o.d, $e & $o.m, $o.w)
+            let r = eval::wrapping($op, *x, $o.c) & $o.m;
+            s.set_int($o.d, r, $o.w)
         }};
     }
     // A load or store of the address in register `a` through `f`.
@@ -1196,18 +1197,18 @@ fn kernel(
     for (k, ip) in kops {
         let ip = *ip;
         match *k {
-            KOp::AddRR(o) => rr!(o, ip, |x, y| x.wrapping_add(y)),
-            KOp::SubRR(o) => rr!(o, ip, |x, y| x.wrapping_sub(y)),
-            KOp::MulRR(o) => rr!(o, ip, |x, y| x.wrapping_mul(y)),
-            KOp::AndRR(o) => rr!(o, ip, |x, y| x & y),
-            KOp::OrRR(o) => rr!(o, ip, |x, y| x | y),
-            KOp::XorRR(o) => rr!(o, ip, |x, y| x ^ y),
-            KOp::AddRC(o) => rc!(o, ip, |x, y| x.wrapping_add(y)),
-            KOp::SubRC(o) => rc!(o, ip, |x, y| x.wrapping_sub(y)),
-            KOp::MulRC(o) => rc!(o, ip, |x, y| x.wrapping_mul(y)),
-            KOp::AndRC(o) => rc!(o, ip, |x, y| x & y),
-            KOp::OrRC(o) => rc!(o, ip, |x, y| x | y),
-            KOp::XorRC(o) => rc!(o, ip, |x, y| x ^ y),
+            KOp::AddRR(o) => rr!(o, ip, IOp::Add),
+            KOp::SubRR(o) => rr!(o, ip, IOp::Sub),
+            KOp::MulRR(o) => rr!(o, ip, IOp::Mul),
+            KOp::AndRR(o) => rr!(o, ip, IOp::And),
+            KOp::OrRR(o) => rr!(o, ip, IOp::Or),
+            KOp::XorRR(o) => rr!(o, ip, IOp::Xor),
+            KOp::AddRC(o) => rc!(o, ip, IOp::Add),
+            KOp::SubRC(o) => rc!(o, ip, IOp::Sub),
+            KOp::MulRC(o) => rc!(o, ip, IOp::Mul),
+            KOp::AndRC(o) => rc!(o, ip, IOp::And),
+            KOp::OrRC(o) => rc!(o, ip, IOp::Or),
+            KOp::XorRC(o) => rc!(o, ip, IOp::Xor),
             KOp::IBinRR { op, w, d, a, b } => match eval::ibin_rr(&s, op, w, a, b) {
                 Some(r) => s.set_int(d, r, w),
                 None => return ip as usize,
