@@ -568,7 +568,7 @@ pub(super) fn kops(instrs: &[FInst], start: usize) -> (Vec<(KOp, u32)>, Vec<u32>
                 _ => KOp::Store { m: *m, v: *v, a: *a },
             },
             _ if d == u32::MAX => KOp::Inst,
-            Op::IBinRR { op, w, a, b } if flat(*op) => {
+            Op::IBinRR { op, w, a, b } => {
                 let o = RR {
                     w: *w,
                     d,
@@ -576,16 +576,16 @@ pub(super) fn kops(instrs: &[FInst], start: usize) -> (Vec<(KOp, u32)>, Vec<u32>
                     b: *b,
                     m: mask(u64::MAX, *w),
                 };
-                match op {
-                    IOp::Add => KOp::AddRR(o),
-                    IOp::Sub => KOp::SubRR(o),
-                    IOp::Mul => KOp::MulRR(o),
-                    IOp::And => KOp::AndRR(o),
-                    IOp::Or => KOp::OrRR(o),
-                    _ => KOp::XorRR(o),
-                }
+                let forms = [KOp::AddRR, KOp::SubRR, KOp::MulRR, KOp::AndRR, KOp::OrRR, KOp::XorRR];
+                flat(*op, o, forms).unwrap_or(KOp::IBinRR {
+                    op: *op,
+                    w: *w,
+                    d,
+                    a: *a,
+                    b: *b,
+                })
             }
-            Op::IBinRC { op, w, a, c } if flat(*op) => {
+            Op::IBinRC { op, w, a, c } => {
                 let o = RC {
                     w: *w,
                     d,
@@ -593,29 +593,15 @@ pub(super) fn kops(instrs: &[FInst], start: usize) -> (Vec<(KOp, u32)>, Vec<u32>
                     m: mask(u64::MAX, *w),
                     c: *c,
                 };
-                match op {
-                    IOp::Add => KOp::AddRC(o),
-                    IOp::Sub => KOp::SubRC(o),
-                    IOp::Mul => KOp::MulRC(o),
-                    IOp::And => KOp::AndRC(o),
-                    IOp::Or => KOp::OrRC(o),
-                    _ => KOp::XorRC(o),
-                }
+                let forms = [KOp::AddRC, KOp::SubRC, KOp::MulRC, KOp::AndRC, KOp::OrRC, KOp::XorRC];
+                flat(*op, o, forms).unwrap_or(KOp::IBinRC {
+                    op: *op,
+                    w: *w,
+                    d,
+                    a: *a,
+                    c: *c,
+                })
             }
-            Op::IBinRR { op, w, a, b } => KOp::IBinRR {
-                op: *op,
-                w: *w,
-                d,
-                a: *a,
-                b: *b,
-            },
-            Op::IBinRC { op, w, a, c } => KOp::IBinRC {
-                op: *op,
-                w: *w,
-                d,
-                a: *a,
-                c: *c,
-            },
             Op::ICmpRR { p, w, a, b } => KOp::ICmpRR {
                 p: *p,
                 w: *w,
@@ -712,31 +698,43 @@ pub(super) fn kops(instrs: &[FInst], start: usize) -> (Vec<(KOp, u32)>, Vec<u32>
     (kops, kidx)
 }
 
-/// Whether the kernel has a variant of its own for `op` (see [`KOp::AddRR`]).
-fn flat(op: IOp) -> bool {
-    matches!(op, IOp::Add | IOp::Sub | IOp::Mul | IOp::And | IOp::Or | IOp::Xor)
+/// The kernel's variant of its own for `op` (see [`KOp::AddRR`]) of
+/// operands `o`, among `forms` (add, sub, mul, and, or, xor, in that
+/// order); None for the others.
+fn flat<T>(op: IOp, o: T, forms: [fn(T) -> KOp; 6]) -> Option<KOp> {
+    let k = match op {
+        IOp::Add => 0,
+        IOp::Sub => 1,
+        IOp::Mul => 2,
+        IOp::And => 3,
+        IOp::Or => 4,
+        IOp::Xor => 5,
+        _ => return None,
+    };
+    Some(forms[k](o))
 }
 
 /// One above the largest slot that `blocks`' kernel operations and phi
 /// moves name (what [`Bounded`] views are checked against; a slot number
 /// that stands for none, [`u32::MAX`], is not one).
 pub(super) fn slot_bound(blocks: &[FBlock]) -> usize {
-    let kops = blocks.iter().flat_map(|b| b.kops.iter().map(|(k, _)| *k));
     let moves = blocks
         .iter()
         .flat_map(|b| &b.edges)
         .flat_map(|e| e.moves.iter().flatten())
         .flat_map(|(d, v)| [Some(*d), if let Src::Reg(k) = v { Some(*k) } else { None }]);
-    kops.flat_map(kop_slots)
-        .chain(moves)
-        .flatten()
-        .map(|k| k as usize + 1)
-        .max()
-        .unwrap_or(0)
+    let moves = moves.flatten().map(|k| k as usize + 1).max().unwrap_or(0);
+    blocks.iter().map(|b| kops_bound(&b.kops)).fold(moves, usize::max)
+}
+
+/// One above the largest slot that `kops` name.
+pub(super) fn kops_bound(kops: &[(KOp, u32)]) -> usize {
+    let slots = kops.iter().flat_map(|(k, _)| kop_slots(*k)).flatten();
+    slots.map(|k| k as usize + 1).max().unwrap_or(0)
 }
 
 /// The slots a kernel operation reads or writes (up to three).
-pub(super) fn kop_slots(k: KOp) -> [Option<u32>; 3] {
+fn kop_slots(k: KOp) -> [Option<u32>; 3] {
     match k {
         KOp::AddRR(o) | KOp::SubRR(o) | KOp::MulRR(o) | KOp::AndRR(o) | KOp::OrRR(o) | KOp::XorRR(o) => {
             [Some(o.d), Some(o.a), Some(o.b)]

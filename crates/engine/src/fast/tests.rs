@@ -58,12 +58,6 @@ fn three_registers() -> State {
     st
 }
 
-/// One above the slots `kops` name (what [`kernel`] is given).
-fn bound(kops: &[(KOp, u32)]) -> usize {
-    let slots = kops.iter().flat_map(|(k, _)| decode::kop_slots(*k)).flatten();
-    slots.map(|k| k as usize + 1).max().unwrap_or(0)
-}
-
 /// Executes `inst` (its result in slot 2 of `st`'s frame) as
 /// [`exec_op`] does and as [`kernel`] does in the form `decode::kops`
 /// gives it, from the same registers; checks that both give the same
@@ -76,7 +70,14 @@ fn both(st: &mut State, rm: RoundingMode, inst: &FInst) -> Option<Slot> {
     st.frames[0].regs.set_slot(2, Slot::Empty);
     let instrs = std::slice::from_ref(inst);
     let (kops, _) = decode::kops(instrs, 0);
-    let ran = kernel(&mut st.frames[0].regs, &mut st.mem, rm, &kops, bound(&kops), instrs) == 1;
+    let ran = kernel(
+        &mut st.frames[0].regs,
+        &mut st.mem,
+        rm,
+        &kops,
+        decode::kops_bound(&kops),
+        instrs,
+    ) == 1;
     let got = ran.then(|| st.frames[0].regs.slot(2).clone());
     assert_eq!(got, want, "{:?} as {kops:?} in {rm:?}", inst.op);
     want
@@ -877,7 +878,14 @@ fn kernel_forms_agree_with_the_instructions() {
             );
             let (mut a, mut b) = (st.clone(), st.clone());
             let want = exec_op(&mut a.frames[0].regs, &mut a.mem, rne, &store).is_some();
-            let got = kernel(&mut b.frames[0].regs, &mut b.mem, rne, &kops, bound(&kops), instrs) == 1;
+            let got = kernel(
+                &mut b.frames[0].regs,
+                &mut b.mem,
+                rne,
+                &kops,
+                decode::kops_bound(&kops),
+                instrs,
+            ) == 1;
             assert_eq!(got, want, "{m:?} at {off}");
             stores += got as u32;
             for k in 0..64 {
