@@ -63,6 +63,8 @@ pub struct Fast {
     /// Lite activations (see [`Lite`]): those of a chunk, then kept for
     /// the next calls at their depth.
     lite: Vec<Lite>,
+    /// The registers of a call run whole at once (see [`Acts::leaf`]).
+    leaf: Regs,
 }
 
 /// Returned frames' register storage kept for reuse.
@@ -639,6 +641,7 @@ pub fn run(fast: &mut Fast, cx: &Cx<'_, '_>, st: &mut State, step_budget: u64, i
         staged,
         storage,
         lite,
+        leaf,
     } = fast;
     let State {
         frames,
@@ -685,6 +688,7 @@ pub fn run(fast: &mut Fast, cx: &Cx<'_, '_>, st: &mut State, step_budget: u64, i
         let acts = Acts {
             frame: &mut frames[top],
             lite,
+            leaf,
             depth,
             frames: n,
         };
@@ -777,6 +781,12 @@ struct Env<'e, 'a, 'p> {
 struct Acts<'s> {
     frame: &'s mut Frame,
     lite: &'s mut Vec<Lite>,
+    /// The registers of a call whose callee's entry block returns, run
+    /// whole in them at once ([`Acts::leaf`]): kept between calls, their
+    /// slots are not emptied first, since every register of the block
+    /// is written (its arguments, then each instruction's result) before
+    /// it is read.
+    leaf: &'s mut Regs,
     depth: usize,
     /// The state's frames (for the call depth limit).
     frames: usize,
@@ -840,17 +850,8 @@ impl Acts<'_> {
             d => &below[d - 1].regs,
         };
         let l = &mut above[0];
-        for (k, a) in args.iter().enumerate() {
-            let complete = match a {
-                Src::Reg(j) => l.regs.copy_from(k as u32, caller, *j),
-                a => {
-                    l.regs.set_slot(k as u32, read_slot(caller, a));
-                    true
-                }
-            };
-            if !complete {
-                return false;
-            }
+        if !copy_args(&mut l.regs, caller, args) {
+            return false;
         }
         (l.func, l.bb, l.ip, l.prev, l.ret) = (callee, 0, 0, None, ret);
         self.depth += 1;
@@ -870,23 +871,107 @@ impl Acts<'_> {
                 0 => &mut self.frame.regs,
                 d => &mut below[d - 1].regs,
             };
-            let complete = match v {
-                // The value's type is the caller's: copied as it is.
-                Src::Reg(k) if dest != u32::MAX => caller.copy_from(dest, &callee.regs, *k),
-                Src::Reg(k) => *callee.regs.slot(*k) != Slot::Empty,
-                c => {
-                    if dest != u32::MAX {
-                        caller.set_slot(dest, eval::constant(c));
-                    }
-                    true
-                }
-            };
-            if !complete {
+            if !ret_value(caller, dest, &callee.regs, v) {
                 return false;
             }
         }
         self.depth -= 1;
         true
+    }
+    /// Runs the call `inst` of the running activation to `callee` (whose
+    /// entry block `body` returns) whole, in [`Acts::leaf`]'s registers:
+    /// its arguments copied, the block's instructions run by [`kernel`],
+    /// and the returned value copied to the caller. When the kernel stops
+    /// before the end, the call becomes a lite activation at that point,
+    /// as if it had run there (its registers written so far copied);
+    /// None (nothing done) when an argument has no value.
+    fn leaf(&mut self, mem: &mut Memory, rm: RoundingMode, f: &FFunc, inst: &FInst, callee: usize) -> Option<Leaf> {
+        let Op::Call { args, .. } = &inst.op else {
+            unreachable!("a call")
+        };
+        let FTerm::Ret(v) = &f.blocks[0].term else {
+            unreachable!("an entry block that returns")
+        };
+        let body = &f.blocks[0];
+        let depth = self.depth;
+        if !Arc::ptr_eq(self.leaf.names(), &f.names) {
+            *self.leaf = Regs::with_storage(f.names.clone(), self.leaf.take_storage());
+        }
+        let caller = match depth {
+            0 => &self.frame.regs,
+            d => &self.lite[d - 1].regs,
+        };
+        let leaf = &mut *self.leaf;
+        if !copy_args(leaf, caller, args) {
+            return None;
+        }
+        let end = kernel_call(leaf, mem, rm, &body.kops, f.slots, &body.instrs);
+        if end == body.instrs.len() {
+            let caller = match depth {
+                0 => &mut self.frame.regs,
+                d => &mut self.lite[d - 1].regs,
+            };
+            if v.as_ref().is_none_or(|v| ret_value(caller, inst.dest, self.leaf, v)) {
+                return Some(Leaf::Returned);
+            }
+        }
+        // Into a lite activation, with the registers written so far.
+        let names = f.names.clone();
+        if !self.call(callee, &names, args, inst.dest) {
+            return None;
+        }
+        let regs = &mut self.lite[depth].regs;
+        for i in &body.instrs[..end] {
+            if i.dest != u32::MAX && !matches!(i.op, Op::Nop | Op::Slow | Op::Call { .. }) {
+                regs.copy_from(i.dest, self.leaf, i.dest);
+            }
+        }
+        Some(Leaf::Stopped(end))
+    }
+}
+
+/// How [`Acts::leaf`] ran a call.
+enum Leaf {
+    /// The callee returned: the caller goes on after the call.
+    Returned,
+    /// The kernel stopped at this index of the callee's entry block,
+    /// which is now the running activation.
+    Stopped(usize),
+}
+
+/// Copies a call's arguments, read in the caller's registers, to the
+/// callee's first slots; false when one has no value.
+#[inline(always)]
+fn copy_args(callee: &mut Regs, caller: &Regs, args: &[Src]) -> bool {
+    for (k, a) in args.iter().enumerate() {
+        let complete = match a {
+            Src::Reg(j) => callee.copy_from(k as u32, caller, *j),
+            a => {
+                callee.set_slot(k as u32, read_slot(caller, a));
+                true
+            }
+        };
+        if !complete {
+            return false;
+        }
+    }
+    true
+}
+
+/// Copies a returned value `v`, read in the callee's registers, to the
+/// caller's slot `dest` (none: [`u32::MAX`]); false when it has no value.
+#[inline(always)]
+fn ret_value(caller: &mut Regs, dest: u32, callee: &Regs, v: &Src) -> bool {
+    match v {
+        // The value's type is the caller's: copied as it is.
+        Src::Reg(k) if dest != u32::MAX => caller.copy_from(dest, callee, *k),
+        Src::Reg(k) => *callee.slot(*k) != Slot::Empty,
+        c => {
+            if dest != u32::MAX {
+                caller.set_slot(dest, eval::constant(c));
+            }
+            true
+        }
     }
 }
 
@@ -1094,6 +1179,30 @@ fn blocks(
                     break 'acts Next::Decode(*callee);
                 };
                 let d = acts.depth;
+                // A callee whose entry block returns, when the budgets
+                // leave room for all of it (as the loop above would run
+                // it): run whole at once, or up to where it stops.
+                let body = &callee_func.blocks[0];
+                if terminators
+                    && matches!(body.term, FTerm::Ret(_))
+                    && steps + 1 < limit
+                    && body.instrs.len() as u64 <= limit - steps - 1
+                {
+                    match acts.leaf(mem, rm, callee_func, inst, *callee) {
+                        Some(Leaf::Returned) => {
+                            steps += body.instrs.len() as u64 + 2;
+                            ip += 1;
+                            continue 'acts;
+                        }
+                        Some(Leaf::Stopped(end)) => {
+                            acts.set_pos(d, bb, ip + 1, prev);
+                            (fidx, bb, ip, prev) = (*callee, 0, end, None);
+                            steps += 1 + end as u64;
+                            continue 'acts;
+                        }
+                        None => break 'acts Next::Exit,
+                    }
+                }
                 if !acts.call(*callee, &callee_func.names, args, inst.dest) {
                     break 'acts Next::Exit;
                 }
@@ -1296,6 +1405,21 @@ fn kernel(
         }
     }
     instrs.len()
+}
+
+/// [`kernel`] for a callee's entry block ([`Acts::leaf`]), out of line:
+/// the kernel inlined at a second place in [`blocks`] made its main loop
+/// spill registers.
+#[inline(never)]
+fn kernel_call(
+    regs: &mut Regs,
+    mem: &mut Memory,
+    rm: RoundingMode,
+    kops: &[(KOp, u32)],
+    bound: usize,
+    instrs: &[FInst],
+) -> usize {
+    kernel(regs, mem, rm, kops, bound, instrs)
 }
 
 /// The call instruction that made lite activation `k` (`lite[k]`): the
