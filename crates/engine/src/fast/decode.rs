@@ -134,6 +134,11 @@ impl Decoder<'_, '_, '_> {
             .try_get_result()
             .and_then(|d| self.names.slot(d))
             .unwrap_or(u32::MAX);
+        // A call's result without a slot is the executor's to name.
+        let op = match op {
+            Op::Call { .. } if dest == u32::MAX && inst.try_get_result().is_some() => Op::Slow,
+            op => op,
+        };
         // Bit k: checker k may report here (the 64th and later share bit 63).
         let checked = self
             .cx
@@ -553,7 +558,8 @@ pub(super) fn kops(instrs: &[FInst], start: usize) -> (Vec<(KOp, u32)>, Vec<u32>
         let d = inst.dest;
         let k = match &inst.op {
             _ if inst.checked != 0 => KOp::Stop,
-            Op::Slow | Op::Call { .. } => KOp::Stop,
+            Op::Slow => KOp::Stop,
+            Op::Call { .. } => KOp::Call,
             Op::Nop => continue,
             // A store has no result.
             Op::Store {
@@ -759,6 +765,7 @@ fn kop_slots(k: KOp) -> [Option<u32>; 3] {
             [Some(v), Some(a), None]
         }
         KOp::Gep { d, base, idx, .. } => [Some(d), Some(base), (idx != u32::MAX).then_some(idx)],
-        KOp::Inst | KOp::Stop => [None; 3],
+        // A call's registers are read and written with a bounds check.
+        KOp::Inst | KOp::Stop | KOp::Call => [None; 3],
     }
 }

@@ -453,6 +453,9 @@ enum KOp {
     },
     /// The instruction, through [`exec_op`].
     Inst,
+    /// A call ([`Op::Call`]), run whole at once when its callee's entry
+    /// block returns ([`run_call`]); else [`kernel`] stops before it.
+    Call,
     /// A call, an instruction that is not plain, or one a checker may
     /// look at: [`kernel`] stops before it.
     Stop,
@@ -688,11 +691,10 @@ pub fn run(fast: &mut Fast, cx: &Cx<'_, '_>, st: &mut State, step_budget: u64, i
         let acts = Acts {
             frame: &mut frames[top],
             lite,
-            leaf,
             depth,
             frames: n,
         };
-        let (next, d) = blocks(&env, funcs, acts, mem, trail, loop_visits, staged, &mut count);
+        let (next, d) = blocks(&env, funcs, acts, mem, trail, loop_visits, staged, leaf, &mut count);
         depth = d;
         match next {
             Next::Exit => break 'frames,
@@ -781,12 +783,6 @@ struct Env<'e, 'a, 'p> {
 struct Acts<'s> {
     frame: &'s mut Frame,
     lite: &'s mut Vec<Lite>,
-    /// The registers of a call whose callee's entry block returns, run
-    /// whole in them at once ([`Acts::leaf`]): kept between calls, their
-    /// slots are not emptied first, since every register of the block
-    /// is written (its arguments, then each instruction's result) before
-    /// it is read.
-    leaf: &'s mut Regs,
     depth: usize,
     /// The state's frames (for the call depth limit).
     frames: usize,
@@ -878,65 +874,25 @@ impl Acts<'_> {
         self.depth -= 1;
         true
     }
-    /// Runs the call `inst` of the running activation to `callee` (whose
-    /// entry block `body` returns) whole, in [`Acts::leaf`]'s registers:
-    /// its arguments copied, the block's instructions run by [`kernel`],
-    /// and the returned value copied to the caller. When the kernel stops
-    /// before the end, the call becomes a lite activation at that point,
-    /// as if it had run there (its registers written so far copied);
-    /// None (nothing done) when an argument has no value.
-    fn leaf(&mut self, mem: &mut Memory, rm: RoundingMode, f: &FFunc, inst: &FInst, callee: usize) -> Option<Leaf> {
+    /// Makes the call `inst` of the running activation a lite
+    /// activation stopped at index `end` of its callee's entry block,
+    /// after [`run_call`] ran it there in `leaf`'s registers: the
+    /// arguments and the results written so far copied from them.
+    fn enter_at(&mut self, f: &FFunc, inst: &FInst, callee: usize, leaf: &Regs, end: usize) -> bool {
         let Op::Call { args, .. } = &inst.op else {
             unreachable!("a call")
         };
-        let FTerm::Ret(v) = &f.blocks[0].term else {
-            unreachable!("an entry block that returns")
-        };
-        let body = &f.blocks[0];
-        let depth = self.depth;
-        if !Arc::ptr_eq(self.leaf.names(), &f.names) {
-            *self.leaf = Regs::with_storage(f.names.clone(), self.leaf.take_storage());
+        if !self.call(callee, &f.names, args, inst.dest) {
+            return false;
         }
-        let caller = match depth {
-            0 => &self.frame.regs,
-            d => &self.lite[d - 1].regs,
-        };
-        let leaf = &mut *self.leaf;
-        if !copy_args(leaf, caller, args) {
-            return None;
-        }
-        let end = kernel_call(leaf, mem, rm, &body.kops, f.slots, &body.instrs);
-        if end == body.instrs.len() {
-            let caller = match depth {
-                0 => &mut self.frame.regs,
-                d => &mut self.lite[d - 1].regs,
-            };
-            if v.as_ref().is_none_or(|v| ret_value(caller, inst.dest, self.leaf, v)) {
-                return Some(Leaf::Returned);
+        let regs = &mut self.lite[self.depth - 1].regs;
+        for i in &f.blocks[0].instrs[..end] {
+            if i.dest != u32::MAX {
+                regs.copy_from(i.dest, leaf, i.dest);
             }
         }
-        // Into a lite activation, with the registers written so far.
-        let names = f.names.clone();
-        if !self.call(callee, &names, args, inst.dest) {
-            return None;
-        }
-        let regs = &mut self.lite[depth].regs;
-        for i in &body.instrs[..end] {
-            if i.dest != u32::MAX && !matches!(i.op, Op::Nop | Op::Slow | Op::Call { .. }) {
-                regs.copy_from(i.dest, self.leaf, i.dest);
-            }
-        }
-        Some(Leaf::Stopped(end))
+        true
     }
-}
-
-/// How [`Acts::leaf`] ran a call.
-enum Leaf {
-    /// The callee returned: the caller goes on after the call.
-    Returned,
-    /// The kernel stopped at this index of the callee's entry block,
-    /// which is now the running activation.
-    Stopped(usize),
 }
 
 /// Copies a call's arguments, read in the caller's registers, to the
@@ -981,6 +937,9 @@ enum Stop {
     Exit,
     /// The instruction at `ip` is a call.
     Call,
+    /// The instruction at `ip` is a call that the kernel ran up to this
+    /// index of its callee's entry block (see [`Calls::inside`]).
+    Inside(usize),
     /// The terminator is a return.
     Ret,
 }
@@ -1010,6 +969,7 @@ fn blocks(
     trail: &mut crate::state::Trail,
     visits: &mut crate::state::LoopVisits,
     staged: &mut Vec<Slot>,
+    leaf: &mut Regs,
     n: &mut Count,
 ) -> (Next, usize) {
     let Env { cx, bound, rm } = *env;
@@ -1024,6 +984,14 @@ fn blocks(
     let next = 'acts: loop {
         let func = funcs[fidx].as_ref().expect("decoded");
         let depth = acts.depth;
+        let mut calls = Calls {
+            funcs,
+            leaf: &mut *leaf,
+            ok: terminators && acts.frames + depth < cx.config.limits.max_call_depth,
+            slack: 0,
+            extra: 0,
+            inside: None,
+        };
         let regs = acts.regs(depth);
         let stop = loop {
             if steps >= limit {
@@ -1057,8 +1025,15 @@ fn blocks(
                 let room = limit - steps;
                 if (block.instrs.len() - ip) as u64 <= room {
                     let start = ip;
-                    ip = kernel(regs, mem, rm, &block.kops[j as usize..], func.slots, &block.instrs);
-                    steps += (ip - start) as u64;
+                    calls.slack = room - (block.instrs.len() - ip) as u64;
+                    let kops = &block.kops[j as usize..];
+                    ip = kernel(regs, mem, rm, kops, func.slots, &block.instrs, Some(&mut calls));
+                    steps += (ip - start) as u64 + std::mem::take(&mut calls.extra);
+                    // Stopped inside a call it ran (the call a step).
+                    if let Some(end) = calls.inside.take() {
+                        steps += 1;
+                        break Stop::Inside(end);
+                    }
                     // Stopped at a call: made below (what `straight` would
                     // do first is to stop there too).
                     if ip < block.instrs.len() && matches!(block.instrs[ip].op, Op::Call { .. }) {
@@ -1179,36 +1154,27 @@ fn blocks(
                     break 'acts Next::Decode(*callee);
                 };
                 let d = acts.depth;
-                // A callee whose entry block returns, when the budgets
-                // leave room for all of it (as the loop above would run
-                // it): run whole at once, or up to where it stops.
-                let body = &callee_func.blocks[0];
-                if terminators
-                    && matches!(body.term, FTerm::Ret(_))
-                    && steps + 1 < limit
-                    && body.instrs.len() as u64 <= limit - steps - 1
-                {
-                    match acts.leaf(mem, rm, callee_func, inst, *callee) {
-                        Some(Leaf::Returned) => {
-                            steps += body.instrs.len() as u64 + 2;
-                            ip += 1;
-                            continue 'acts;
-                        }
-                        Some(Leaf::Stopped(end)) => {
-                            acts.set_pos(d, bb, ip + 1, prev);
-                            (fidx, bb, ip, prev) = (*callee, 0, end, None);
-                            steps += 1 + end as u64;
-                            continue 'acts;
-                        }
-                        None => break 'acts Next::Exit,
-                    }
-                }
                 if !acts.call(*callee, &callee_func.names, args, inst.dest) {
                     break 'acts Next::Exit;
                 }
                 acts.set_pos(d, bb, ip + 1, prev);
                 (fidx, bb, ip, prev) = (*callee, 0, 0, None);
                 steps += 1;
+            }
+            Stop::Inside(end) => {
+                // The call at `ip`, run by the kernel up to `end` of its
+                // callee: into a lite activation there.
+                let inst = &func.blocks[bb].instrs[ip];
+                let Op::Call { callee, .. } = &inst.op else {
+                    unreachable!("stopped in a call")
+                };
+                let f = funcs[*callee].as_ref().expect("run, so decoded");
+                let d = acts.depth;
+                if !acts.enter_at(f, inst, *callee, leaf, end) {
+                    unreachable!("the arguments were read before the callee ran");
+                }
+                acts.set_pos(d, bb, ip + 1, prev);
+                (fidx, bb, ip, prev) = (*callee, 0, end, None);
             }
             Stop::Ret => {
                 let FTerm::Ret(v) = &func.blocks[bb].term else {
@@ -1255,6 +1221,7 @@ fn kernel(
     kops: &[(KOp, u32)],
     bound: usize,
     instrs: &[FInst],
+    mut calls: Option<&mut Calls<'_>>,
 ) -> usize {
     let rne = rm == RoundingMode::NearestTiesToEven;
     let Some(mut s) = Bounded::new(regs.slots_mut(), bound) else {
@@ -1390,6 +1357,19 @@ fn kernel(
                 s.set_int(d, addr, 64);
             }
             KOp::Stop => return ip as usize,
+            KOp::Call => {
+                let Some(c) = calls.as_deref_mut() else {
+                    return ip as usize;
+                };
+                if !run_call(c, regs, mem, rm, &instrs[ip as usize]) {
+                    return ip as usize;
+                }
+                // As after `exec_op` below.
+                s = match Bounded::new(regs.slots_mut(), bound) {
+                    Some(v) => v,
+                    None => return instrs[ip as usize].next as usize,
+                };
+            }
             // Other instructions, and the float ones in other rounding modes.
             _ => {
                 if exec_op(regs, mem, rm, &instrs[ip as usize]).is_none() {
@@ -1407,19 +1387,65 @@ fn kernel(
     instrs.len()
 }
 
-/// [`kernel`] for a callee's entry block ([`Acts::leaf`]), out of line:
-/// the kernel inlined at a second place in [`blocks`] made its main loop
-/// spill registers.
+/// What [`kernel`] needs to run calls ([`KOp::Call`], by [`run_call`]).
+struct Calls<'c> {
+    funcs: &'c [Option<FFunc>],
+    /// The registers a call is run in. Kept from call to call, their
+    /// slots are not emptied first: the callee's entry block writes each
+    /// register (its arguments, then each instruction's result) before
+    /// reading it.
+    leaf: &'c mut Regs,
+    /// A call may be run here: below the call depth limit, returns
+    /// executed on the fast path.
+    ok: bool,
+    /// The steps the budgets leave beyond those of the block's own
+    /// instructions: a call takes its callee's instructions and the
+    /// return.
+    slack: u64,
+    /// Steps run in callees (the call instructions themselves not counted).
+    extra: u64,
+    /// Set when a call ran only in part: the index in its callee's entry
+    /// block where the kernel stopped, the kernel stopping at the call
+    /// (made a lite activation there: [`Acts::enter_at`]).
+    inside: Option<usize>,
+}
+
+/// Runs call `inst` whole, when its callee is decoded, its entry block
+/// returns and the budgets leave room for it: its arguments copied into
+/// [`Calls::leaf`], the block run by [`kernel`], the returned value copied
+/// to the caller's `regs`; true then. False when it did not run (nothing
+/// done), or ran only in part ([`Calls::inside`] set).
 #[inline(never)]
-fn kernel_call(
-    regs: &mut Regs,
-    mem: &mut Memory,
-    rm: RoundingMode,
-    kops: &[(KOp, u32)],
-    bound: usize,
-    instrs: &[FInst],
-) -> usize {
-    kernel(regs, mem, rm, kops, bound, instrs)
+fn run_call(c: &mut Calls<'_>, regs: &mut Regs, mem: &mut Memory, rm: RoundingMode, inst: &FInst) -> bool {
+    let Op::Call { callee, args, .. } = &inst.op else {
+        return false;
+    };
+    let Some(f) = c.funcs[*callee].as_ref() else {
+        return false;
+    };
+    let body = &f.blocks[0];
+    let FTerm::Ret(v) = &body.term else {
+        return false;
+    };
+    let need = body.instrs.len() as u64 + 1;
+    if !c.ok || need > c.slack {
+        return false;
+    }
+    if !Arc::ptr_eq(c.leaf.names(), &f.names) {
+        *c.leaf = Regs::with_storage(f.names.clone(), c.leaf.take_storage());
+    }
+    if !copy_args(c.leaf, regs, args) {
+        return false;
+    }
+    let end = kernel(c.leaf, mem, rm, &body.kops, f.slots, &body.instrs, None);
+    if end == body.instrs.len() && v.as_ref().is_none_or(|v| ret_value(regs, inst.dest, c.leaf, v)) {
+        c.slack -= need;
+        c.extra += need;
+        return true;
+    }
+    c.extra += end as u64;
+    c.inside = Some(end);
+    false
 }
 
 /// The call instruction that made lite activation `k` (`lite[k]`): the
