@@ -3,10 +3,11 @@
 // of the fast path ends inside it: nested and recursive calls that return
 // within a chunk, chunks ending at every depth, callees with locals in
 // memory (an alloca: the executor's), void calls, a symbolic argument met
-// two calls deep, and recursion past the call depth limit. A run with the
+// two calls deep, a callee that stores and then meets a symbolic value
+// (the store done once, the registers written before kept), and recursion past the call depth limit. A run with the
 // fast path and one without (--no-fast-path) must agree exactly
 // (tests/run.rs).
-// expect-finding: reach-error 49
+// expect-finding: reach-error 57
 #include <klee/klee.h>
 extern void reach_error(void);
 
@@ -27,6 +28,12 @@ static unsigned g;
 static void bump(unsigned v) { g += v; }
 static double scale(double d, int k) { return d * 0.5 + k; }
 static int deep(int n) { return n == 0 ? 0 : 1 + deep(n - 1); }
+static unsigned h;
+static int store_then_symbolic(int x, int y) {
+  int t = x * 5;
+  h += (unsigned)t;
+  return y * 2 + t;
+}
 
 int main(void) {
   int k;
@@ -45,7 +52,8 @@ int main(void) {
   /* k reaches leaf through two calls: the executor takes over there,
      inside activations the fast path made. */
   int v = mid(k, 7);
-  if (v == (leaf(100) ^ leaf(7)) && s != 0 && g != 0 && d > 0.0)
+  int w = store_then_symbolic(3, k);
+  if (v == (leaf(100) ^ leaf(7)) && w == 215 && h == 15 && s != 0 && g != 0 && d > 0.0)
     reach_error();
   return (int)(s & 1);
 }
