@@ -32,7 +32,7 @@ static unsigned h;
 static int store_then_symbolic(int x, int y) {
   int t = x * 5;
   h += (unsigned)t;
-  return y * 2 + t;
+  return y + t;
 }
 
 int main(void) {
@@ -53,7 +53,7 @@ int main(void) {
      inside activations the fast path made. */
   int v = mid(k, 7);
   int w = store_then_symbolic(3, k);
-  if (v == (leaf(100) ^ leaf(7)) && w == 215 && h == 15 && s != 0 && g != 0 && d > 0.0)
+  if (w == 115 && h == 15 && v == (leaf(100) ^ leaf(7)) && s != 0 && g != 0 && d > 0.0)
     reach_error();
   return (int)(s & 1);
 }

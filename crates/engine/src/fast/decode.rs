@@ -399,6 +399,10 @@ impl Decoder<'_, '_, '_> {
                 Some(Op::Call {
                     callee: i,
                     args,
+                    returns: f
+                        .basic_blocks
+                        .first()
+                        .is_some_and(|b| matches!(b.term, Terminator::Ret(_))),
                     loc: crate::state::loc_of(llvm_ir::HasDebugLoc::get_debug_loc(c)).map(std::sync::Arc::new),
                 })
             }
@@ -558,8 +562,7 @@ pub(super) fn kops(instrs: &[FInst], start: usize) -> (Vec<(KOp, u32)>, Vec<u32>
         let d = inst.dest;
         let k = match &inst.op {
             _ if inst.checked != 0 => KOp::Stop,
-            Op::Slow => KOp::Stop,
-            Op::Call { .. } => KOp::Call,
+            Op::Slow | Op::Call { .. } => KOp::Stop,
             Op::Nop => continue,
             // A store has no result.
             Op::Store {
@@ -765,7 +768,6 @@ fn kop_slots(k: KOp) -> [Option<u32>; 3] {
             [Some(v), Some(a), None]
         }
         KOp::Gep { d, base, idx, .. } => [Some(d), Some(base), (idx != u32::MAX).then_some(idx)],
-        // A call's registers are read and written with a bounds check.
-        KOp::Inst | KOp::Stop | KOp::Call => [None; 3],
+        KOp::Inst | KOp::Stop => [None; 3],
     }
 }

@@ -63,7 +63,7 @@ pub struct Fast {
     /// Lite activations (see [`Lite`]): those of a chunk, then kept for
     /// the next calls at their depth.
     lite: Vec<Lite>,
-    /// The registers of a call run whole at once (see [`Acts::leaf`]).
+    /// The registers of a call run whole at once (see [`run_call`]).
     leaf: Regs,
 }
 
@@ -251,6 +251,8 @@ enum Op {
     Call {
         callee: usize,
         args: Vec<Src>,
+        /// The callee's entry block returns ([`run_call`] may run it).
+        returns: bool,
         loc: Option<std::sync::Arc<Loc>>,
     },
 }
@@ -453,9 +455,6 @@ enum KOp {
     },
     /// The instruction, through [`exec_op`].
     Inst,
-    /// A call ([`Op::Call`]), run whole at once when its callee's entry
-    /// block returns ([`run_call`]); else [`kernel`] stops before it.
-    Call,
     /// A call, an instruction that is not plain, or one a checker may
     /// look at: [`kernel`] stops before it.
     Stop,
@@ -937,8 +936,8 @@ enum Stop {
     Exit,
     /// The instruction at `ip` is a call.
     Call,
-    /// The instruction at `ip` is a call that the kernel ran up to this
-    /// index of its callee's entry block (see [`Calls::inside`]).
+    /// The instruction at `ip` is a call that [`run_call`] ran up to this
+    /// index of its callee's entry block.
     Inside(usize),
     /// The terminator is a return.
     Ret,
@@ -984,13 +983,12 @@ fn blocks(
     let next = 'acts: loop {
         let func = funcs[fidx].as_ref().expect("decoded");
         let depth = acts.depth;
+        // Calls may be run whole here (by `run_call`): below the call
+        // depth limit, with returns executed on the fast path.
         let mut calls = Calls {
             funcs,
             leaf: &mut *leaf,
             ok: terminators && acts.frames + depth < cx.config.limits.max_call_depth,
-            slack: 0,
-            extra: 0,
-            inside: None,
         };
         let regs = acts.regs(depth);
         let stop = loop {
@@ -1025,19 +1023,30 @@ fn blocks(
                 let room = limit - steps;
                 if (block.instrs.len() - ip) as u64 <= room {
                     let start = ip;
-                    calls.slack = room - (block.instrs.len() - ip) as u64;
-                    let kops = &block.kops[j as usize..];
-                    ip = kernel(regs, mem, rm, kops, func.slots, &block.instrs, Some(&mut calls));
-                    steps += (ip - start) as u64 + std::mem::take(&mut calls.extra);
-                    // Stopped inside a call it ran (the call a step).
-                    if let Some(end) = calls.inside.take() {
-                        steps += 1;
-                        break Stop::Inside(end);
-                    }
-                    // Stopped at a call: made below (what `straight` would
-                    // do first is to stop there too).
+                    ip = kernel(regs, mem, rm, &block.kops[j as usize..], func.slots, &block.instrs);
+                    steps += (ip - start) as u64;
+                    // Stopped at a call: run whole here when it can be, and
+                    // the block goes on after it (the call a step, then
+                    // the callee's); else made below (what `straight`
+                    // would do first is to stop there too).
                     if ip < block.instrs.len() && matches!(block.instrs[ip].op, Op::Call { .. }) {
-                        break Stop::Call;
+                        // (One a checker may look at is asked there.)
+                        let inst = &block.instrs[ip];
+                        if inst.checked != 0 || !matches!(inst.op, Op::Call { returns: true, .. }) {
+                            break Stop::Call;
+                        }
+                        match run_call(&mut calls, limit - steps, regs, mem, rm, inst) {
+                            Run::Whole(n) => {
+                                steps += 1 + n;
+                                ip += 1;
+                                continue;
+                            }
+                            Run::Not => break Stop::Call,
+                            Run::Inside(end) => {
+                                steps += 1 + end as u64;
+                                break Stop::Inside(end);
+                            }
+                        }
                     }
                 }
             }
@@ -1221,7 +1230,6 @@ fn kernel(
     kops: &[(KOp, u32)],
     bound: usize,
     instrs: &[FInst],
-    mut calls: Option<&mut Calls<'_>>,
 ) -> usize {
     let rne = rm == RoundingMode::NearestTiesToEven;
     let Some(mut s) = Bounded::new(regs.slots_mut(), bound) else {
@@ -1357,19 +1365,6 @@ fn kernel(
                 s.set_int(d, addr, 64);
             }
             KOp::Stop => return ip as usize,
-            KOp::Call => {
-                let Some(c) = calls.as_deref_mut() else {
-                    return ip as usize;
-                };
-                if !run_call(c, regs, mem, rm, &instrs[ip as usize]) {
-                    return ip as usize;
-                }
-                // As after `exec_op` below.
-                s = match Bounded::new(regs.slots_mut(), bound) {
-                    Some(v) => v,
-                    None => return instrs[ip as usize].next as usize,
-                };
-            }
             // Other instructions, and the float ones in other rounding modes.
             _ => {
                 if exec_op(regs, mem, rm, &instrs[ip as usize]).is_none() {
@@ -1387,65 +1382,69 @@ fn kernel(
     instrs.len()
 }
 
-/// What [`kernel`] needs to run calls ([`KOp::Call`], by [`run_call`]).
+/// What [`run_call`] needs of the run.
 struct Calls<'c> {
     funcs: &'c [Option<FFunc>],
-    /// The registers a call is run in. Kept from call to call, their
-    /// slots are not emptied first: the callee's entry block writes each
-    /// register (its arguments, then each instruction's result) before
-    /// reading it.
+    /// The registers calls are run in.
     leaf: &'c mut Regs,
-    /// A call may be run here: below the call depth limit, returns
+    /// Calls may be run: below the call depth limit, with returns
     /// executed on the fast path.
     ok: bool,
-    /// The steps the budgets leave beyond those of the block's own
-    /// instructions: a call takes its callee's instructions and the
-    /// return.
-    slack: u64,
-    /// Steps run in callees (the call instructions themselves not counted).
-    extra: u64,
-    /// Set when a call ran only in part: the index in its callee's entry
-    /// block where the kernel stopped, the kernel stopping at the call
-    /// (made a lite activation there: [`Acts::enter_at`]).
-    inside: Option<usize>,
 }
 
-/// Runs call `inst` whole, when its callee is decoded, its entry block
-/// returns and the budgets leave room for it: its arguments copied into
-/// [`Calls::leaf`], the block run by [`kernel`], the returned value copied
-/// to the caller's `regs`; true then. False when it did not run (nothing
-/// done), or ran only in part ([`Calls::inside`] set).
+/// How [`run_call`] ran a call.
+enum Run {
+    /// Whole, in this many steps beyond the call's own (the callee's
+    /// instructions and its return): the caller goes on after the call.
+    Whole(u64),
+    /// Not at all (nothing done).
+    Not,
+    /// Up to this index of its callee's entry block, where the kernel
+    /// stopped: the call is made a lite activation there
+    /// ([`Acts::enter_at`]).
+    Inside(usize),
+}
+
+/// Runs call `inst` of the activation whose registers are `regs` whole,
+/// when `calls` (below the call depth limit, returns executed here), its
+/// callee is decoded, the callee's entry block returns and the `left`
+/// steps of the budgets leave room for the call and the whole block (as
+/// [`blocks`] would run it, the return then taken): its arguments copied
+/// into `leaf`, the block run by [`kernel`], the returned value copied
+/// back (no checker may look at the call: the caller made sure). `leaf` is kept from call
+/// to call, and its slots are not emptied first: the entry block writes
+/// each register (its arguments, then each instruction's result) before
+/// reading it.
 #[inline(never)]
-fn run_call(c: &mut Calls<'_>, regs: &mut Regs, mem: &mut Memory, rm: RoundingMode, inst: &FInst) -> bool {
+fn run_call(c: &mut Calls<'_>, left: u64, regs: &mut Regs, mem: &mut Memory, rm: RoundingMode, inst: &FInst) -> Run {
+    let Calls { funcs, leaf, ok } = c;
+    let leaf: &mut Regs = leaf;
     let Op::Call { callee, args, .. } = &inst.op else {
-        return false;
+        return Run::Not;
     };
-    let Some(f) = c.funcs[*callee].as_ref() else {
-        return false;
+    let Some(f) = funcs[*callee].as_ref() else {
+        return Run::Not;
     };
     let body = &f.blocks[0];
     let FTerm::Ret(v) = &body.term else {
-        return false;
+        return Run::Not;
     };
+    // The call a step, then (when a step is left) the block's.
     let need = body.instrs.len() as u64 + 1;
-    if !c.ok || need > c.slack {
-        return false;
+    if !*ok || left < 2 || need > left {
+        return Run::Not;
     }
-    if !Arc::ptr_eq(c.leaf.names(), &f.names) {
-        *c.leaf = Regs::with_storage(f.names.clone(), c.leaf.take_storage());
+    if !Arc::ptr_eq(leaf.names(), &f.names) {
+        *leaf = Regs::with_storage(f.names.clone(), leaf.take_storage());
     }
-    if !copy_args(c.leaf, regs, args) {
-        return false;
+    if !copy_args(leaf, regs, args) {
+        return Run::Not;
     }
-    let end = kernel(c.leaf, mem, rm, &body.kops, f.slots, &body.instrs, None);
-    if end == body.instrs.len() && v.as_ref().is_none_or(|v| ret_value(regs, inst.dest, c.leaf, v)) {
-        c.slack -= need;
-        c.extra += need;
-        return true;
+    let end = kernel(leaf, mem, rm, &body.kops, f.slots, &body.instrs);
+    if end == body.instrs.len() && v.as_ref().is_none_or(|v| ret_value(regs, inst.dest, leaf, v)) {
+        return Run::Whole(need);
     }
-    c.extra += end as u64;
-    c.inside = Some(end);
-    false
+    Run::Inside(end)
 }
 
 /// The call instruction that made lite activation `k` (`lite[k]`): the

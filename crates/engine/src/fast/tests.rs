@@ -77,7 +77,6 @@ fn both(st: &mut State, rm: RoundingMode, inst: &FInst) -> Option<Slot> {
         &kops,
         decode::kops_bound(&kops),
         instrs,
-        None,
     ) == 1;
     let got = ran.then(|| st.frames[0].regs.slot(2).clone());
     assert_eq!(got, want, "{:?} as {kops:?} in {rm:?}", inst.op);
@@ -886,7 +885,6 @@ fn kernel_forms_agree_with_the_instructions() {
                 &kops,
                 decode::kops_bound(&kops),
                 instrs,
-                None,
             ) == 1;
             assert_eq!(got, want, "{m:?} at {off}");
             stores += got as u32;
