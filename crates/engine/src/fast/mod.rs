@@ -819,6 +819,7 @@ impl Acts<'_> {
     /// are numbered by `names`) for the call `inst` of the running one,
     /// its arguments copied; false (no activation started) when one has
     /// no value.
+    #[inline(always)]
     fn call(&mut self, callee: usize, names: &Arc<crate::state::RegNames>, args: &[Src], ret: u32) -> bool {
         let depth = self.depth;
         let lite = &mut *self.lite;
@@ -877,6 +878,8 @@ impl Acts<'_> {
     /// activation stopped at index `end` of its callee's entry block,
     /// after [`run_call`] ran it there in `leaf`'s registers: the
     /// arguments and the results written so far copied from them.
+    #[cold]
+    #[inline(never)]
     fn enter_at(&mut self, f: &FFunc, inst: &FInst, callee: usize, leaf: &Regs, end: usize) -> bool {
         let Op::Call { args, .. } = &inst.op else {
             unreachable!("a call")
