@@ -595,7 +595,9 @@ use eval::{exec_op, quiet, read_slot};
 /// A call the fast path made and has not returned from, kept out of
 /// [`State::frames`]: it becomes a [`Frame`] only if the chunk ends
 /// inside it (a call whose callee returns within the chunk builds no
-/// frame). It never has allocas (an `alloca` goes to the executor, which
+/// frame). A call whose callee's entry block returns is not even one of
+/// these unless it stops partway: [`run_call`] runs it whole where the
+/// kernel meets it. It never has allocas (an `alloca` goes to the executor, which
 /// makes the frame real first). Its caller is the activation below it;
 /// the call instruction is the caller's, just before the caller's `ip`
 /// ([`call_before`]: the call site a frame made of it records).
