@@ -4,9 +4,9 @@
 // within a chunk, chunks ending at every depth, callees with locals in
 // memory (an alloca: the executor's), void calls, a symbolic argument met
 // two calls deep, a callee that stores and then meets a symbolic value
-// (the store done once, the registers written before kept), and recursion past the call depth limit. A run with the
-// fast path and one without (--no-fast-path) must agree exactly
-// (tests/run.rs).
+// (the store done once, the registers written before kept), and recursion
+// past the call depth limit. A run with the fast path and one without
+// (--no-fast-path) must agree exactly (tests/run.rs).
 // expect-finding: reach-error 57
 #include <klee/klee.h>
 extern void reach_error(void);
