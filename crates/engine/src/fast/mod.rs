@@ -584,32 +584,15 @@ impl M {
     }
 }
 
+mod calls;
 mod decode;
 mod eval;
 #[cfg(test)]
 mod tests;
 
+use calls::{call_before, run_call, Acts, Calls, Lite, Run};
 use decode::Decoder;
 use eval::{exec_op, quiet, read_slot};
-
-/// A call the fast path made and has not returned from, kept out of
-/// [`State::frames`]: it becomes a [`Frame`] only if the chunk ends
-/// inside it (a call whose callee returns within the chunk builds no
-/// frame). A call whose callee's entry block returns is not even one of
-/// these unless it stops partway: [`run_call`] runs it whole where the
-/// kernel meets it. It never has allocas (an `alloca` goes to the executor, which
-/// makes the frame real first). Its caller is the activation below it;
-/// the call instruction is the caller's, just before the caller's `ip`
-/// ([`call_before`]: the call site a frame made of it records).
-struct Lite {
-    func: usize,
-    bb: usize,
-    ip: usize,
-    prev: Option<usize>,
-    /// The result's slot in the caller ([`u32::MAX`]: none).
-    ret: u32,
-    regs: Regs,
-}
 
 /// Why [`blocks`] stopped.
 enum Next {
@@ -779,162 +762,6 @@ struct Env<'e, 'a, 'p> {
     rm: RoundingMode,
 }
 
-/// The activations [`blocks`] runs in: the top frame, and the lite
-/// activations above it (`lite[..depth]`).
-struct Acts<'s> {
-    frame: &'s mut Frame,
-    lite: &'s mut Vec<Lite>,
-    depth: usize,
-    /// The state's frames (for the call depth limit).
-    frames: usize,
-}
-
-impl Acts<'_> {
-    /// Activation `d`'s function and position (0: the top frame's).
-    fn pos(&self, d: usize) -> (usize, usize, usize, Option<usize>) {
-        match d {
-            0 => (self.frame.func, self.frame.bb, self.frame.ip, self.frame.prev_bb),
-            d => {
-                let l = &self.lite[d - 1];
-                (l.func, l.bb, l.ip, l.prev)
-            }
-        }
-    }
-    /// Keeps activation `d`'s position.
-    fn set_pos(&mut self, d: usize, bb: usize, ip: usize, prev: Option<usize>) {
-        match d {
-            0 => (self.frame.bb, self.frame.ip, self.frame.prev_bb) = (bb, ip, prev),
-            d => {
-                let l = &mut self.lite[d - 1];
-                (l.bb, l.ip, l.prev) = (bb, ip, prev);
-            }
-        }
-    }
-    /// Activation `d`'s registers.
-    fn regs(&mut self, d: usize) -> &mut Regs {
-        match d {
-            0 => &mut self.frame.regs,
-            d => &mut self.lite[d - 1].regs,
-        }
-    }
-    /// Starts lite activation `depth + 1` of `callee` (whose registers
-    /// are numbered by `names`) for the call `inst` of the running one,
-    /// its arguments copied; false (no activation started) when one has
-    /// no value.
-    #[inline(always)]
-    fn call(&mut self, callee: usize, names: &Arc<crate::state::RegNames>, args: &[Src], ret: u32) -> bool {
-        let depth = self.depth;
-        let lite = &mut *self.lite;
-        // The activation's registers: those of the last call at this
-        // depth, emptied, when they are numbered alike.
-        if lite.len() == depth {
-            lite.push(Lite {
-                func: callee,
-                bb: 0,
-                ip: 0,
-                prev: None,
-                ret: u32::MAX,
-                regs: Regs::new(names.clone()),
-            });
-        } else if Arc::ptr_eq(lite[depth].regs.names(), names) {
-            lite[depth].regs.reset();
-        } else {
-            let l = &mut lite[depth];
-            l.regs = Regs::with_storage(names.clone(), l.regs.take_storage());
-        }
-        let (below, above) = lite.split_at_mut(depth);
-        let caller = match depth {
-            0 => &self.frame.regs,
-            d => &below[d - 1].regs,
-        };
-        let l = &mut above[0];
-        if !copy_args(&mut l.regs, caller, args) {
-            return false;
-        }
-        (l.func, l.bb, l.ip, l.prev, l.ret) = (callee, 0, 0, None, ret);
-        self.depth += 1;
-        true
-    }
-    /// Returns from the running lite activation (`depth` > 0) with the
-    /// value of `v`, copied to its result's slot in the caller; false
-    /// (still in the callee) when `v` is a register with no value.
-    #[inline(always)]
-    fn ret(&mut self, v: Option<&Src>) -> bool {
-        let depth = self.depth;
-        let (below, above) = self.lite.split_at_mut(depth - 1);
-        let callee = &above[0];
-        let dest = callee.ret;
-        if let Some(v) = v {
-            let caller = match depth - 1 {
-                0 => &mut self.frame.regs,
-                d => &mut below[d - 1].regs,
-            };
-            if !ret_value(caller, dest, &callee.regs, v) {
-                return false;
-            }
-        }
-        self.depth -= 1;
-        true
-    }
-    /// Makes the call `inst` of the running activation a lite
-    /// activation stopped at index `end` of its callee's entry block,
-    /// after [`run_call`] ran it there in `leaf`'s registers: the
-    /// arguments and the results written so far copied from them.
-    #[cold]
-    #[inline(never)]
-    fn enter_at(&mut self, f: &FFunc, inst: &FInst, callee: usize, leaf: &Regs, end: usize) -> bool {
-        let Op::Call { args, .. } = &inst.op else {
-            unreachable!("a call")
-        };
-        if !self.call(callee, &f.names, args, inst.dest) {
-            return false;
-        }
-        let regs = &mut self.lite[self.depth - 1].regs;
-        for i in &f.blocks[0].instrs[..end] {
-            if i.dest != u32::MAX {
-                regs.copy_from(i.dest, leaf, i.dest);
-            }
-        }
-        true
-    }
-}
-
-/// Copies a call's arguments, read in the caller's registers, to the
-/// callee's first slots; false when one has no value.
-#[inline(always)]
-fn copy_args(callee: &mut Regs, caller: &Regs, args: &[Src]) -> bool {
-    for (k, a) in args.iter().enumerate() {
-        let complete = match a {
-            Src::Reg(j) => callee.copy_from(k as u32, caller, *j),
-            a => {
-                callee.set_slot(k as u32, read_slot(caller, a));
-                true
-            }
-        };
-        if !complete {
-            return false;
-        }
-    }
-    true
-}
-
-/// Copies a returned value `v`, read in the callee's registers, to the
-/// caller's slot `dest` (none: [`u32::MAX`]); false when it has no value.
-#[inline(always)]
-fn ret_value(caller: &mut Regs, dest: u32, callee: &Regs, v: &Src) -> bool {
-    match v {
-        // The value's type is the caller's: copied as it is.
-        Src::Reg(k) if dest != u32::MAX => caller.copy_from(dest, callee, *k),
-        Src::Reg(k) => *callee.slot(*k) != Slot::Empty,
-        c => {
-            if dest != u32::MAX {
-                caller.set_slot(dest, eval::constant(c));
-            }
-            true
-        }
-    }
-}
-
 /// Why an activation's blocks stopped running ([`blocks`] within).
 enum Stop {
     /// The chunk ends.
@@ -988,12 +815,14 @@ fn blocks(
     let next = 'acts: loop {
         let func = funcs[fidx].as_ref().expect("decoded");
         let depth = acts.depth;
-        // Calls may be run whole here (by `run_call`): below the call
-        // depth limit, with returns executed on the fast path.
+        // A call made here stays within the call depth limit.
+        let below_limit = acts.frames + depth < cx.config.limits.max_call_depth;
+        // Calls may be run whole here (by `run_call`): below the limit,
+        // with returns executed on the fast path.
         let mut calls = Calls {
             funcs,
             leaf: &mut *leaf,
-            ok: terminators && acts.frames + depth < cx.config.limits.max_call_depth,
+            ok: terminators && below_limit,
         };
         let regs = acts.regs(depth);
         let stop = loop {
@@ -1154,11 +983,8 @@ fn blocks(
                     unreachable!("stopped at a call")
                 };
                 let llvm = || &cx.prog.funcs[fidx].basic_blocks[bb].instrs[ip];
-                // A result without a slot is the executor's to name.
-                if inst.dest == u32::MAX && llvm().try_get_result().is_some() {
-                    break 'acts Next::Exit;
-                }
-                if acts.frames + acts.depth + 1 > cx.config.limits.max_call_depth {
+                // (A call whose result has no slot is decoded slow.)
+                if !below_limit {
                     break 'acts Next::Exit;
                 }
                 if inst.checked != 0 && !quiet(cx, acts.regs(depth), inst, llvm()) {
@@ -1385,88 +1211,6 @@ fn kernel(
         }
     }
     instrs.len()
-}
-
-/// What [`run_call`] needs of the run.
-struct Calls<'c> {
-    funcs: &'c [Option<FFunc>],
-    /// The registers calls are run in.
-    leaf: &'c mut Regs,
-    /// Calls may be run: below the call depth limit, with returns
-    /// executed on the fast path.
-    ok: bool,
-}
-
-/// How [`run_call`] ran a call.
-enum Run {
-    /// Whole, in this many steps beyond the call's own (the callee's
-    /// instructions and its return): the caller goes on after the call.
-    Whole(u64),
-    /// Not at all (nothing done).
-    Not,
-    /// Up to this index of its callee's entry block, where the kernel
-    /// stopped: the call is made a lite activation there
-    /// ([`Acts::enter_at`]).
-    Inside(usize),
-}
-
-/// Runs call `inst` of the activation whose registers are `regs` whole,
-/// when `calls` (below the call depth limit, returns executed here), its
-/// callee is decoded, the callee's entry block returns and the `left`
-/// steps of the budgets leave room for the call and the whole block (as
-/// [`blocks`] would run it, the return then taken): its arguments copied
-/// into `leaf`, the block run by [`kernel`], the returned value copied
-/// back (no checker may look at the call: the caller made sure). `leaf` is kept from call
-/// to call, and its slots are not emptied first: the entry block writes
-/// each register (its arguments, then each instruction's result) before
-/// reading it.
-#[inline(never)]
-fn run_call(c: &mut Calls<'_>, left: u64, regs: &mut Regs, mem: &mut Memory, rm: RoundingMode, inst: &FInst) -> Run {
-    let Calls { funcs, leaf, ok } = c;
-    let leaf: &mut Regs = leaf;
-    let Op::Call { callee, args, .. } = &inst.op else {
-        return Run::Not;
-    };
-    let Some(f) = funcs[*callee].as_ref() else {
-        return Run::Not;
-    };
-    let body = &f.blocks[0];
-    let FTerm::Ret(v) = &body.term else {
-        return Run::Not;
-    };
-    // The call a step, then (when a step is left) the block's.
-    let need = body.instrs.len() as u64 + 1;
-    if !*ok || left < 2 || need > left {
-        return Run::Not;
-    }
-    if !Arc::ptr_eq(leaf.names(), &f.names) {
-        *leaf = Regs::with_storage(f.names.clone(), leaf.take_storage());
-    }
-    if !copy_args(leaf, regs, args) {
-        return Run::Not;
-    }
-    let end = kernel(leaf, mem, rm, &body.kops, f.slots, &body.instrs);
-    if end == body.instrs.len() && v.as_ref().is_none_or(|v| ret_value(regs, inst.dest, leaf, v)) {
-        return Run::Whole(need);
-    }
-    Run::Inside(end)
-}
-
-/// The call instruction that made lite activation `k` (`lite[k]`): the
-/// one just before the `ip` of the activation below it (the top frame
-/// for `k` = 0, which the materialized activations below `k` extend).
-fn call_before<'f>(funcs: &'f [Option<FFunc>], frames: &[Frame], lite: &[Lite], k: usize) -> &'f FInst {
-    let (func, bb, ip) = match k {
-        0 => {
-            let f = frames.last().expect("a frame");
-            (f.func, f.bb, f.ip)
-        }
-        k => {
-            let l = &lite[k - 1];
-            (l.func, l.bb, l.ip)
-        }
-    };
-    &funcs[func].as_ref().expect("decoded").blocks[bb].instrs[ip - 1]
 }
 
 /// Writes phis' values (slot, value): all read, then written (as soon as
