@@ -170,13 +170,19 @@ fn prelude(ops: &[OpSpec], check: bool) -> String {
          static int pin_now;\n",
     );
     // Calls for the `calls` category: values passed down a recursion that
-    // swaps its operands (through a phi at each level), and arithmetic in
-    // callees (the concrete fast path's calls and returns).
+    // swaps its operands (through a phi at each level), and arithmetic,
+    // conversions and a store in callees of one block (the concrete fast
+    // path runs those in place, and makes an activation where one stops).
     s.push_str(
         "#define CALLS(T, s) \\\n\
          __attribute__((unused)) static T swap_##s(T x, T y, int n) { return n > 0 ? swap_##s(y, x, n - 1) : x; } \\\n\
          __attribute__((unused)) static T mul_##s(T x, T y) { return x * y; } \\\n\
-         __attribute__((unused)) static T twice_##s(T x, T y) { T r = mul_##s(x, y); return mul_##s(r, y) + swap_##s(x, y, 2); }\n\
+         __attribute__((unused)) static T twice_##s(T x, T y) { T r = mul_##s(x, y); return mul_##s(r, y) + swap_##s(x, y, 2); } \\\n\
+         __attribute__((unused)) static int64_t toi_##s(T x, T y) { return (int64_t)(x + y); } \\\n\
+         __attribute__((unused)) static uint64_t tou_##s(T x, T y) { return (uint64_t)(x * y); } \\\n\
+         __attribute__((unused)) static T fromi_##s(int64_t i, T y) { return (T)i + y; } \\\n\
+         __attribute__((unused)) static T kept_##s; \\\n\
+         __attribute__((unused)) static void keep_##s(T x, T y) { kept_##s = x / y; }\n\
          CALLS(float, f)\nCALLS(double, d)\nCALLS(long double, l)\n",
     );
     if check {
